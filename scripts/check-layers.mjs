@@ -1,0 +1,51 @@
+#!/usr/bin/env node
+// Enforces DESIGN.md's layering: a folder of src/ imports only from the folders listed before it,
+// and code that runs in the workflow sandbox never reaches Node built-ins.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative, resolve, dirname } from 'node:path';
+
+const root = resolve(dirname(new URL(import.meta.url).pathname), '..');
+const src = join(root, 'src');
+export const LAYERS = ['retry', 'common', 'history', 'schedule', 'store', 'engine', 'server', 'client',
+  'workflow', 'activity', 'worker', 'testing', 'cli', 'ui'];
+// Sandbox code: may import only these layers, and nothing from node:.
+const SANDBOX = { workflow: ['retry', 'common', 'history', 'workflow'] };
+
+function walk(dir, out) {
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) walk(p, out);
+    else if (/\.(ts|mts|js|mjs)$/.test(name) && !name.endsWith('.test.ts')) out.push(p);
+  }
+  return out;
+}
+
+const problems = [];
+const importRe = /(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
+for (const file of walk(src, [])) {
+  const rel = relative(src, file);
+  const layer = rel.includes('/') ? rel.split('/')[0] : null;
+  const text = readFileSync(file, 'utf8');
+  for (const m of text.matchAll(importRe)) {
+    const spec = m[1] ?? m[2];
+    if (!layer) continue;
+    if (SANDBOX[layer] && (spec.startsWith('node:') || /^(fs|path|os|child_process|net|http|https|crypto|worker_threads)$/.test(spec))) {
+      problems.push(`${rel}: sandbox code imports the Node built-in '${spec}'`);
+      continue;
+    }
+    if (!spec.startsWith('.')) continue;
+    const target = relative(src, resolve(dirname(file), spec));
+    if (target.startsWith('..')) continue;
+    const targetLayer = target.includes('/') ? target.split('/')[0] : null;
+    if (!targetLayer || targetLayer === layer) continue;
+    const allowed = SANDBOX[layer] ?? LAYERS.slice(0, LAYERS.indexOf(layer));
+    if (!allowed.includes(targetLayer)) {
+      problems.push(`${rel}: layer '${layer}' may not import from '${targetLayer}' (${spec})`);
+    }
+  }
+}
+if (problems.length) {
+  console.error(`layer check failed:\n  ${problems.join('\n  ')}`);
+  process.exit(1);
+}
+console.log('layer check: ok');

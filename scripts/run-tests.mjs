@@ -1,0 +1,34 @@
+#!/usr/bin/env node
+// Runs every test file under test/ (and src/**/*.test.ts) with node's built-in runner through tsx.
+// Arguments filter the files by substring: `npm run test:only -- retry`.
+import { readdirSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { spawnSync } from 'node:child_process';
+
+const root = new URL('..', import.meta.url).pathname;
+const filters = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+const passthrough = process.argv.slice(2).filter((a) => a.startsWith('--'));
+
+function walk(dir, out) {
+  for (const name of readdirSync(dir)) {
+    if (name === 'node_modules' || name.startsWith('.')) continue;
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) walk(path, out);
+    else if (name.endsWith('.test.ts')) out.push(relative(root, path));
+  }
+  return out;
+}
+
+const files = [...walk(join(root, 'test'), []), ...walk(join(root, 'src'), [])]
+  .filter((f) => filters.length === 0 || filters.some((s) => f.includes(s)))
+  .sort();
+if (files.length === 0) {
+  console.error(`no test files match ${filters.join(', ') || '(all)'}`);
+  process.exit(1);
+}
+const result = spawnSync(
+  process.execPath,
+  ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-reporter=spec', ...passthrough, ...files],
+  { cwd: root, stdio: 'inherit' },
+);
+process.exit(result.status ?? 1);

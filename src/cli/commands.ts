@@ -1,0 +1,2 @@
+// Each import registers one subcommand with main.ts.
+import './dev.ts';

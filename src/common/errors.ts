@@ -1,0 +1,93 @@
+import { brandClass, SteadfastError } from '../retry/errors.ts';
+import type { FailureInfo } from './failure.ts';
+
+/**
+ * The conditions the service reports to callers. Each maps to one HTTP status in the server
+ * and back to the same class in the client.
+ */
+export const SERVICE_ERROR_CODES = {
+  /** Input broke a rule; the message names the field. HTTP 400. */
+  InvalidArgument: 400,
+  /** No such workflow execution, run or namespace. HTTP 404. */
+  NotFound: 404,
+  /** A workflow with this id is already open (or the reuse policy forbids a new one). HTTP 409. */
+  AlreadyStarted: 409,
+  /** The request came too late or too early for the execution's state (stale attempt, closed run). HTTP 412. */
+  FailedPrecondition: 412,
+  /** A configured limit would be exceeded. HTTP 429. */
+  ResourceExhausted: 429,
+  /** The service is shutting down or cannot reach its store. HTTP 503. */
+  Unavailable: 503,
+  /** A bug or an unexpected store error. HTTP 500. */
+  Internal: 500,
+} as const;
+
+export type ServiceErrorCode = keyof typeof SERVICE_ERROR_CODES;
+
+/** An error answered by the service, with a code a caller can branch on. */
+export class ServiceError extends SteadfastError {
+  readonly code: ServiceErrorCode;
+  /** Dotted path of the offending field, for InvalidArgument. */
+  readonly field?: string;
+  constructor(code: ServiceErrorCode, message: string, options?: { field?: string; cause?: unknown }) {
+    super(message, options?.cause !== undefined ? { cause: options.cause } : undefined);
+    this.code = code;
+    if (options?.field) this.field = options.field;
+  }
+}
+brandClass(ServiceError, 'ServiceError');
+
+/** Starting a workflow whose id is open, or whose reuse policy forbids another run. */
+export class WorkflowExecutionAlreadyStartedError extends ServiceError {
+  constructor(
+    message: string,
+    readonly workflowId: string,
+    readonly workflowType: string,
+    readonly runId?: string,
+  ) {
+    super('AlreadyStarted', message);
+  }
+}
+brandClass(WorkflowExecutionAlreadyStartedError, 'WorkflowExecutionAlreadyStartedError');
+
+/** No execution with this id (and run id, when given). */
+export class WorkflowNotFoundError extends ServiceError {
+  constructor(
+    message: string,
+    readonly workflowId: string,
+    readonly runId?: string,
+  ) {
+    super('NotFound', message);
+  }
+}
+brandClass(WorkflowNotFoundError, 'WorkflowNotFoundError');
+
+/** The workflow's last run closed without completing: failed, timed out, canceled or terminated. */
+export class WorkflowFailedError extends SteadfastError {
+  constructor(
+    message: string,
+    readonly status: string,
+    readonly workflowId: string,
+    readonly runId: string,
+    readonly failure?: FailureInfo,
+    cause?: unknown,
+  ) {
+    super(message, cause !== undefined ? { cause } : undefined);
+  }
+}
+brandClass(WorkflowFailedError, 'WorkflowFailedError');
+
+/** Replay produced a command that does not match the recorded history. */
+export class DeterminismViolationError extends SteadfastError {
+  constructor(
+    message: string,
+    readonly eventId?: number,
+  ) {
+    super(message);
+  }
+}
+brandClass(DeterminismViolationError, 'DeterminismViolationError');
+
+/** A call made from workflow code that the sandbox forbids (I/O, real timers, ...). */
+export class IllegalStateError extends SteadfastError {}
+brandClass(IllegalStateError, 'IllegalStateError');

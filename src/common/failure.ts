@@ -1,0 +1,271 @@
+import { brandClass, SteadfastError } from '../retry/errors.ts';
+import { toMs, type Duration } from '../retry/duration.ts';
+
+/** Which timeout fired. */
+export type TimeoutType = 'StartToClose' | 'ScheduleToStart' | 'ScheduleToClose' | 'Heartbeat';
+
+/** Why a retried execution stopped retrying. */
+export type RetryState =
+  | 'InProgress'
+  | 'NonRetryableFailure'
+  | 'Timeout'
+  | 'MaximumAttemptsReached'
+  | 'RetryPolicyNotSet'
+  | 'CancelRequested';
+
+/**
+ * A failure in its stored form: what history events, the HTTP API and the sandbox boundary
+ * carry. {@link toFailureInfo} and {@link fromFailureInfo} convert between this and the classes.
+ */
+export interface FailureInfo {
+  kind: 'Application' | 'Timeout' | 'Canceled' | 'Terminated' | 'Activity' | 'ChildWorkflow' | 'Server';
+  message: string;
+  /** Application failure type (the value `nonRetryableErrorTypes` matches), or the error's class name. */
+  type?: string;
+  nonRetryable?: boolean;
+  details?: unknown[];
+  /** Overrides the retry policy's interval for the retry after this failure. */
+  nextRetryDelayMs?: number;
+  stack?: string;
+  timeoutType?: TimeoutType;
+  lastHeartbeatDetails?: unknown;
+  activityType?: string;
+  activityId?: string;
+  workflowType?: string;
+  workflowId?: string;
+  runId?: string;
+  retryState?: RetryState;
+  cause?: FailureInfo;
+}
+
+/** Base of failures that cross process and sandbox boundaries as {@link FailureInfo}. */
+export class Failure extends SteadfastError {
+  /** The stored form this failure was made from, when it came from history or the wire. */
+  failure?: FailureInfo;
+}
+brandClass(Failure, 'Failure');
+
+export interface ApplicationFailureOptions {
+  message?: string;
+  /** Matched against `nonRetryableErrorTypes`. @default the error's class name */
+  type?: string;
+  /** When true the failure is never retried, whatever the policy says. @default false */
+  nonRetryable?: boolean;
+  details?: unknown[];
+  /** Replaces the retry policy's computed interval for the next retry. */
+  nextRetryDelay?: Duration;
+  cause?: Error;
+}
+
+/**
+ * A failure raised by user code, carrying the data retry decisions are made from:
+ * `type`, `nonRetryable`, `nextRetryDelay`.
+ */
+export class ApplicationFailure extends Failure {
+  readonly type: string | undefined;
+  readonly nonRetryable: boolean;
+  readonly details: unknown[];
+  /** Milliseconds; replaces the policy's interval for the next retry. */
+  readonly nextRetryDelay: number | undefined;
+
+  constructor(
+    message?: string,
+    type?: string,
+    nonRetryable = false,
+    details: unknown[] = [],
+    cause?: Error,
+    nextRetryDelay?: Duration,
+  ) {
+    super(message ?? '', cause ? { cause } : undefined);
+    this.type = type;
+    this.nonRetryable = nonRetryable;
+    this.details = details;
+    this.nextRetryDelay = nextRetryDelay === undefined ? undefined : toMs(nextRetryDelay, 'nextRetryDelay');
+  }
+
+  /** Makes a failure from options. */
+  static create(options: ApplicationFailureOptions): ApplicationFailure {
+    return new ApplicationFailure(
+      options.message, options.type, options.nonRetryable ?? false, options.details ?? [], options.cause,
+      options.nextRetryDelay,
+    );
+  }
+
+  /** A failure the retry policy may retry. */
+  static retryable(message: string, type?: string, ...details: unknown[]): ApplicationFailure {
+    return new ApplicationFailure(message, type, false, details);
+  }
+
+  /** A failure that is never retried. */
+  static nonRetryable(message: string, type?: string, ...details: unknown[]): ApplicationFailure {
+    return new ApplicationFailure(message, type, true, details);
+  }
+}
+brandClass(ApplicationFailure, 'ApplicationFailure');
+
+/** A timeout of an activity, a workflow task or a workflow. */
+export class TimeoutFailure extends Failure {
+  readonly timeoutType: TimeoutType;
+  readonly lastHeartbeatDetails: unknown;
+  constructor(message: string, timeoutType: TimeoutType, lastHeartbeatDetails?: unknown, cause?: Error) {
+    super(message, cause ? { cause } : undefined);
+    this.timeoutType = timeoutType;
+    this.lastHeartbeatDetails = lastHeartbeatDetails;
+  }
+}
+brandClass(TimeoutFailure, 'TimeoutFailure');
+
+/** A cancellation: of a workflow, a scope, an activity or a child. */
+export class CancelledFailure extends Failure {
+  readonly details: unknown[];
+  constructor(message = 'cancelled', details: unknown[] = [], cause?: Error) {
+    super(message, cause ? { cause } : undefined);
+    this.details = details;
+  }
+}
+brandClass(CancelledFailure, 'CancelledFailure');
+
+/** A workflow was terminated. */
+export class TerminatedFailure extends Failure {}
+brandClass(TerminatedFailure, 'TerminatedFailure');
+
+/** An error of the service itself, surfaced to a workflow or client. */
+export class ServerFailure extends Failure {
+  readonly nonRetryable: boolean;
+  constructor(message: string, nonRetryable = false, cause?: Error) {
+    super(message, cause ? { cause } : undefined);
+    this.nonRetryable = nonRetryable;
+  }
+}
+brandClass(ServerFailure, 'ServerFailure');
+
+/** An activity failed for good; `cause` says why (application failure, timeout, cancellation). */
+export class ActivityFailure extends Failure {
+  constructor(
+    message: string,
+    readonly activityType: string,
+    readonly activityId: string,
+    readonly retryState: RetryState,
+    cause?: Error,
+  ) {
+    super(message, cause ? { cause } : undefined);
+  }
+}
+brandClass(ActivityFailure, 'ActivityFailure');
+
+/** A child workflow closed without completing; `cause` says why. */
+export class ChildWorkflowFailure extends Failure {
+  constructor(
+    message: string,
+    readonly workflowType: string,
+    readonly workflowId: string,
+    readonly runId: string | undefined,
+    readonly retryState: RetryState,
+    cause?: Error,
+  ) {
+    super(message, cause ? { cause } : undefined);
+  }
+}
+brandClass(ChildWorkflowFailure, 'ChildWorkflowFailure');
+
+/** True for a cancellation, also when it is wrapped as the cause of an activity or child failure. */
+export function isCancellation(err: unknown): boolean {
+  if (err instanceof CancelledFailure) return true;
+  if ((err instanceof ActivityFailure || err instanceof ChildWorkflowFailure) && err.cause) {
+    return isCancellation(err.cause);
+  }
+  return false;
+}
+
+/** Converts any thrown value into its stored form. */
+export function toFailureInfo(err: unknown, depth = 0): FailureInfo {
+  if (err instanceof Failure && err.failure) {
+    return err.failure;
+  }
+  const cause = depth < 8 && err instanceof Error && err.cause !== undefined
+    ? toFailureInfo(err.cause, depth + 1)
+    : undefined;
+  const base = (kind: FailureInfo['kind'], e: Error): FailureInfo => ({
+    kind,
+    message: e.message,
+    stack: e.stack,
+    ...(cause ? { cause } : {}),
+  });
+  if (err instanceof ApplicationFailure) {
+    return {
+      ...base('Application', err),
+      type: err.type ?? 'Error',
+      nonRetryable: err.nonRetryable,
+      details: err.details,
+      ...(err.nextRetryDelay !== undefined ? { nextRetryDelayMs: err.nextRetryDelay } : {}),
+    };
+  }
+  if (err instanceof TimeoutFailure) {
+    return { ...base('Timeout', err), timeoutType: err.timeoutType, lastHeartbeatDetails: err.lastHeartbeatDetails };
+  }
+  if (err instanceof CancelledFailure) return { ...base('Canceled', err), details: err.details };
+  if (err instanceof TerminatedFailure) return base('Terminated', err);
+  if (err instanceof ServerFailure) return { ...base('Server', err), nonRetryable: err.nonRetryable };
+  if (err instanceof ActivityFailure) {
+    return {
+      ...base('Activity', err), activityType: err.activityType, activityId: err.activityId, retryState: err.retryState,
+    };
+  }
+  if (err instanceof ChildWorkflowFailure) {
+    return {
+      ...base('ChildWorkflow', err), workflowType: err.workflowType, workflowId: err.workflowId,
+      ...(err.runId ? { runId: err.runId } : {}), retryState: err.retryState,
+    };
+  }
+  if (err instanceof Error) {
+    const e = err as Error & { type?: unknown; nonRetryable?: unknown; nextRetryDelay?: unknown };
+    return {
+      ...base('Application', err),
+      type: typeof e.type === 'string' ? e.type : err.name || 'Error',
+      nonRetryable: e.nonRetryable === true,
+      ...(typeof e.nextRetryDelay === 'number' ? { nextRetryDelayMs: e.nextRetryDelay } : {}),
+    };
+  }
+  return { kind: 'Application', message: typeof err === 'string' ? err : `non-error thrown: ${safeString(err)}`, type: 'Error' };
+}
+
+function safeString(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}
+
+/** Rebuilds a failure class from its stored form; the result keeps the stored form in `.failure`. */
+export function fromFailureInfo(info: FailureInfo): Failure {
+  const cause = info.cause ? fromFailureInfo(info.cause) : undefined;
+  let err: Failure;
+  switch (info.kind) {
+    case 'Timeout':
+      err = new TimeoutFailure(info.message, info.timeoutType ?? 'StartToClose', info.lastHeartbeatDetails, cause);
+      break;
+    case 'Canceled':
+      err = new CancelledFailure(info.message, info.details ?? [], cause);
+      break;
+    case 'Terminated':
+      err = new TerminatedFailure(info.message, cause ? { cause } : undefined);
+      break;
+    case 'Server':
+      err = new ServerFailure(info.message, info.nonRetryable ?? false, cause);
+      break;
+    case 'Activity':
+      err = new ActivityFailure(info.message, info.activityType ?? '', info.activityId ?? '', info.retryState ?? 'NonRetryableFailure', cause);
+      break;
+    case 'ChildWorkflow':
+      err = new ChildWorkflowFailure(
+        info.message, info.workflowType ?? '', info.workflowId ?? '', info.runId, info.retryState ?? 'NonRetryableFailure', cause,
+      );
+      break;
+    default:
+      err = new ApplicationFailure(info.message, info.type, info.nonRetryable ?? false, info.details ?? [], cause, info.nextRetryDelayMs);
+  }
+  if (info.stack) err.stack = info.stack;
+  err.failure = info;
+  return err;
+}

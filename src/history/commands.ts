@@ -1,0 +1,55 @@
+import type { FailureInfo } from '../common/failure.ts';
+import type { RetryPolicyData } from '../retry/policy-data.ts';
+import type { ActivityTimeouts } from './events.ts';
+
+/**
+ * What a worker sends back at the end of a workflow task. The engine turns each command into
+ * the matching history event (ScheduleActivityTask → ActivityTaskScheduled, …).
+ */
+export interface CommandAttributes {
+  ScheduleActivityTask: ActivityTimeouts & {
+    activityId: string;
+    activityType: string;
+    /** @default the workflow's task queue */
+    taskQueue?: string;
+    args: unknown[];
+    /** @default Temporal's default policy (1 s, ×2, 100 s, unlimited attempts) */
+    retryPolicy?: RetryPolicyData;
+  };
+  RequestCancelActivityTask: { scheduledEventId: number };
+  StartTimer: { timerId: string; startToFireTimeoutMs: number };
+  CancelTimer: { timerId: string };
+  RecordMarker: { markerName: string; details: Record<string, unknown>; failure?: FailureInfo };
+  CompleteWorkflowExecution: { result: unknown };
+  FailWorkflowExecution: { failure: FailureInfo };
+  CancelWorkflowExecution: { details?: unknown };
+  ContinueAsNewWorkflowExecution: {
+    /** @default the current run's type */
+    workflowType?: string;
+    /** @default the current run's task queue */
+    taskQueue?: string;
+    args: unknown[];
+    workflowRunTimeoutMs?: number;
+    workflowTaskTimeoutMs?: number;
+    memo?: Record<string, unknown>;
+    retryPolicy?: RetryPolicyData;
+    backoffStartIntervalMs?: number;
+  };
+}
+
+export type CommandType = keyof CommandAttributes;
+
+/** One command, discriminated by `commandType`. */
+export type Command<T extends CommandType = CommandType> = {
+  [K in T]: { commandType: K; attributes: CommandAttributes[K] };
+}[T];
+
+export const COMMAND_TYPES: readonly CommandType[] = [
+  'ScheduleActivityTask', 'RequestCancelActivityTask', 'StartTimer', 'CancelTimer', 'RecordMarker',
+  'CompleteWorkflowExecution', 'FailWorkflowExecution', 'CancelWorkflowExecution', 'ContinueAsNewWorkflowExecution',
+];
+
+/** Commands that close the run; at most one per workflow task, and it must be the last. */
+export const TERMINAL_COMMAND_TYPES: readonly CommandType[] = [
+  'CompleteWorkflowExecution', 'FailWorkflowExecution', 'CancelWorkflowExecution', 'ContinueAsNewWorkflowExecution',
+];

@@ -1,0 +1,185 @@
+import type { FailureInfo, RetryState, TimeoutType } from '../common/failure.ts';
+import type { RetryPolicyData } from '../retry/policy-data.ts';
+
+/** Why a run closed and another run of the same chain started. */
+export type ContinueAsNewInitiator = 'Workflow' | 'RetryPolicy' | 'CronSchedule';
+
+/** Closed-or-open state of a run, as the seeds name them. */
+export type WorkflowExecutionStatus =
+  | 'Running'
+  | 'Completed'
+  | 'Failed'
+  | 'Canceled'
+  | 'Terminated'
+  | 'ContinuedAsNew'
+  | 'TimedOut';
+
+export const WORKFLOW_STATUSES: readonly WorkflowExecutionStatus[] = [
+  'Running', 'Completed', 'Failed', 'Canceled', 'Terminated', 'ContinuedAsNew', 'TimedOut',
+];
+
+/** Reference to the parent of a child workflow. */
+export interface ParentExecutionRef {
+  namespace: string;
+  workflowId: string;
+  runId: string;
+  initiatedEventId: number;
+}
+
+/** Activity timeouts in ms, as resolved by the engine when the activity is scheduled. */
+export interface ActivityTimeouts {
+  scheduleToCloseTimeoutMs?: number;
+  scheduleToStartTimeoutMs?: number;
+  startToCloseTimeoutMs?: number;
+  heartbeatTimeoutMs?: number;
+}
+
+/** Attributes of each event type, keyed by the seeds' event names. */
+export interface EventAttributes {
+  WorkflowExecutionStarted: {
+    workflowType: string;
+    taskQueue: string;
+    args: unknown[];
+    memo?: Record<string, unknown>;
+    retryPolicy?: RetryPolicyData;
+    workflowExecutionTimeoutMs?: number;
+    workflowRunTimeoutMs?: number;
+    workflowTaskTimeoutMs: number;
+    /** 1 for the first run; counts runs made by the workflow retry policy. */
+    attempt: number;
+    firstExecutionRunId: string;
+    originalExecutionRunId: string;
+    continuedExecutionRunId?: string;
+    initiator?: ContinueAsNewInitiator;
+    /** Delay before the run's first workflow task is dispatched (retry backoff, cron), ms. */
+    firstWorkflowTaskBackoffMs?: number;
+    /** When the chain's execution timeout ends it (ISO time). */
+    workflowExecutionExpirationTime?: string;
+    continuedFailure?: FailureInfo;
+    lastCompletionResult?: unknown;
+    parent?: ParentExecutionRef;
+    cronSchedule?: string;
+    identity?: string;
+    requestId?: string;
+  };
+  WorkflowTaskScheduled: { taskQueue: string; startToCloseTimeoutMs: number; attempt: number };
+  WorkflowTaskStarted: { scheduledEventId: number; identity: string; requestId: string };
+  WorkflowTaskCompleted: { scheduledEventId: number; startedEventId: number; identity: string };
+  WorkflowTaskTimedOut: { scheduledEventId: number; startedEventId: number; timeoutType: TimeoutType };
+  WorkflowTaskFailed: {
+    scheduledEventId: number;
+    startedEventId: number;
+    cause: WorkflowTaskFailedCause;
+    failure: FailureInfo;
+    identity: string;
+  };
+  ActivityTaskScheduled: ActivityTimeouts & {
+    activityId: string;
+    activityType: string;
+    taskQueue: string;
+    args: unknown[];
+    retryPolicy: RetryPolicyData;
+    workflowTaskCompletedEventId: number;
+  };
+  ActivityTaskStarted: {
+    scheduledEventId: number;
+    attempt: number;
+    identity: string;
+    requestId: string;
+    lastFailure?: FailureInfo;
+  };
+  ActivityTaskCompleted: { scheduledEventId: number; startedEventId: number; result: unknown; identity: string };
+  ActivityTaskFailed: {
+    scheduledEventId: number;
+    startedEventId: number;
+    failure: FailureInfo;
+    retryState: RetryState;
+    identity: string;
+  };
+  ActivityTaskTimedOut: {
+    scheduledEventId: number;
+    startedEventId: number;
+    failure: FailureInfo;
+    retryState: RetryState;
+  };
+  ActivityTaskCancelRequested: { scheduledEventId: number; workflowTaskCompletedEventId: number };
+  ActivityTaskCanceled: {
+    scheduledEventId: number;
+    startedEventId: number;
+    latestCancelRequestedEventId: number;
+    details?: unknown;
+    identity: string;
+  };
+  TimerStarted: { timerId: string; startToFireTimeoutMs: number; workflowTaskCompletedEventId: number };
+  TimerFired: { timerId: string; startedEventId: number };
+  TimerCanceled: { timerId: string; startedEventId: number; workflowTaskCompletedEventId: number };
+  MarkerRecorded: {
+    markerName: string;
+    details: Record<string, unknown>;
+    workflowTaskCompletedEventId: number;
+    failure?: FailureInfo;
+  };
+  WorkflowExecutionCancelRequested: { reason?: string; identity?: string };
+  WorkflowExecutionCompleted: { result: unknown; workflowTaskCompletedEventId: number; newExecutionRunId?: string };
+  WorkflowExecutionFailed: {
+    failure: FailureInfo;
+    retryState: RetryState;
+    workflowTaskCompletedEventId: number;
+    newExecutionRunId?: string;
+  };
+  WorkflowExecutionTimedOut: { retryState: RetryState; newExecutionRunId?: string };
+  WorkflowExecutionCanceled: { details?: unknown; workflowTaskCompletedEventId: number };
+  WorkflowExecutionTerminated: { reason: string; details?: unknown; identity?: string };
+  WorkflowExecutionContinuedAsNew: {
+    newExecutionRunId: string;
+    workflowType: string;
+    taskQueue: string;
+    args: unknown[];
+    initiator: ContinueAsNewInitiator;
+    workflowRunTimeoutMs?: number;
+    workflowTaskTimeoutMs: number;
+    backoffStartIntervalMs?: number;
+    failure?: FailureInfo;
+    lastCompletionResult?: unknown;
+    workflowTaskCompletedEventId?: number;
+  };
+}
+
+/** Why a workflow task failed. */
+export type WorkflowTaskFailedCause =
+  | 'NonDeterminism'
+  | 'WorkflowError'
+  | 'BadCommand'
+  | 'LimitExceeded'
+  | 'ResetWorkflow'
+  | 'UnhandledCommand';
+
+/** The name of an event type. */
+export type EventType = keyof EventAttributes;
+
+/** One entry of a run's append-only history. `eventId`s are 1, 2, 3, … with no gaps. */
+export type HistoryEvent<T extends EventType = EventType> = {
+  [K in T]: { eventId: number; eventType: K; eventTime: string; attributes: EventAttributes[K] };
+}[T];
+
+/** Event types that close a run. */
+export const CLOSE_EVENT_TYPES = [
+  'WorkflowExecutionCompleted',
+  'WorkflowExecutionFailed',
+  'WorkflowExecutionTimedOut',
+  'WorkflowExecutionCanceled',
+  'WorkflowExecutionTerminated',
+  'WorkflowExecutionContinuedAsNew',
+] as const satisfies readonly EventType[];
+
+export type CloseEventType = (typeof CLOSE_EVENT_TYPES)[number];
+
+/** True when the event closes its run. */
+export function isCloseEvent(event: HistoryEvent): event is HistoryEvent<CloseEventType> {
+  return (CLOSE_EVENT_TYPES as readonly string[]).includes(event.eventType);
+}
+
+/** Narrows an event to one type. */
+export function isEventType<K extends EventType>(event: HistoryEvent, type: K): event is Extract<HistoryEvent, { eventType: K }> {
+  return event.eventType === type;
+}

@@ -1,0 +1,3 @@
+export * from './events.ts';
+export * from './commands.ts';
+export * from './service.ts';

@@ -1,0 +1,290 @@
+import type { FailureInfo } from '../common/failure.ts';
+import type { RetryPolicyData } from '../retry/policy-data.ts';
+import type { Command } from './commands.ts';
+import type {
+  HistoryEvent, ParentExecutionRef, WorkflowExecutionStatus, WorkflowTaskFailedCause,
+} from './events.ts';
+
+/**
+ * The service contract between the engine and everything that talks to it: the HTTP server
+ * exposes exactly these calls, the HTTP client transport implements them, and the worker and
+ * `Client` use them without knowing which side of a socket the engine is on.
+ *
+ * Times are ISO-8601 strings; durations are milliseconds in fields ending in `Ms`.
+ */
+export interface WorkflowService {
+  startWorkflowExecution(req: StartWorkflowExecutionRequest): Promise<StartWorkflowExecutionResponse>;
+  describeWorkflowExecution(req: ExecutionRequest): Promise<WorkflowExecutionDescription>;
+  getWorkflowExecutionHistory(req: GetHistoryRequest, opts?: CallOptions): Promise<GetHistoryResponse>;
+  listWorkflowExecutions(req: ListWorkflowExecutionsRequest): Promise<ListWorkflowExecutionsResponse>;
+  requestCancelWorkflowExecution(req: CancelWorkflowRequest): Promise<void>;
+  terminateWorkflowExecution(req: TerminateWorkflowRequest): Promise<void>;
+
+  pollWorkflowTaskQueue(req: PollRequest, opts?: CallOptions): Promise<WorkflowTask | null>;
+  respondWorkflowTaskCompleted(req: RespondWorkflowTaskCompletedRequest): Promise<void>;
+  respondWorkflowTaskFailed(req: RespondWorkflowTaskFailedRequest): Promise<void>;
+
+  pollActivityTaskQueue(req: PollRequest, opts?: CallOptions): Promise<ActivityTask | null>;
+  recordActivityTaskHeartbeat(req: RecordHeartbeatRequest): Promise<RecordHeartbeatResponse>;
+  respondActivityTaskCompleted(req: RespondActivityTaskCompletedRequest): Promise<void>;
+  respondActivityTaskFailed(req: RespondActivityTaskFailedRequest): Promise<void>;
+  respondActivityTaskCanceled(req: RespondActivityTaskCanceledRequest): Promise<void>;
+}
+
+/** Per-call options that do not travel in the request body. */
+export interface CallOptions {
+  /** Ends a long poll early; the call then resolves with its empty answer. */
+  signal?: AbortSignal;
+}
+
+export type WorkflowIdReusePolicy =
+  | 'AllowDuplicate'
+  | 'AllowDuplicateFailedOnly'
+  | 'RejectDuplicate'
+  | 'TerminateIfRunning';
+
+export const WORKFLOW_ID_REUSE_POLICIES: readonly WorkflowIdReusePolicy[] = [
+  'AllowDuplicate', 'AllowDuplicateFailedOnly', 'RejectDuplicate', 'TerminateIfRunning',
+];
+
+export interface StartWorkflowExecutionRequest {
+  /** @default "default" */
+  namespace?: string;
+  workflowId: string;
+  workflowType: string;
+  taskQueue: string;
+  args?: unknown[];
+  memo?: Record<string, unknown>;
+  /** Workflows do not retry unless given a policy. */
+  retryPolicy?: RetryPolicyData;
+  workflowExecutionTimeoutMs?: number;
+  /** @default the execution timeout */
+  workflowRunTimeoutMs?: number;
+  /** @default 10 000 */
+  workflowTaskTimeoutMs?: number;
+  /** @default "AllowDuplicate" */
+  workflowIdReusePolicy?: WorkflowIdReusePolicy;
+  /** Makes the start idempotent: a second start with the same id returns the first run. */
+  requestId?: string;
+  identity?: string;
+  cronSchedule?: string;
+}
+
+export interface StartWorkflowExecutionResponse {
+  runId: string;
+  /** False when the request id matched an earlier start and no new run was made. */
+  started: boolean;
+}
+
+export interface ExecutionRequest {
+  namespace?: string;
+  workflowId: string;
+  /** @default the latest run */
+  runId?: string;
+}
+
+export interface GetHistoryRequest extends ExecutionRequest {
+  /** @default 1000 */
+  pageSize?: number;
+  nextPageToken?: string;
+  /** Return only the close event; with `waitForClose`, long-poll until the run closes. */
+  closeEventOnly?: boolean;
+  /** Long-poll (up to `waitTimeoutMs`) until the run has closed; answers `{ events: [] }` on timeout. */
+  waitForClose?: boolean;
+  /** @default 30 000 */
+  waitTimeoutMs?: number;
+}
+
+export interface GetHistoryResponse {
+  events: HistoryEvent[];
+  nextPageToken?: string;
+}
+
+export interface ListWorkflowExecutionsRequest {
+  namespace?: string;
+  workflowType?: string;
+  status?: WorkflowExecutionStatus;
+  workflowIdPrefix?: string;
+  /** ISO times bounding the start time, inclusive. */
+  startTimeFrom?: string;
+  startTimeTo?: string;
+  /** ISO times bounding the close time, inclusive. */
+  closeTimeFrom?: string;
+  closeTimeTo?: string;
+  /** @default 100 */
+  pageSize?: number;
+  nextPageToken?: string;
+}
+
+export interface ListWorkflowExecutionsResponse {
+  executions: WorkflowExecutionInfo[];
+  nextPageToken?: string;
+}
+
+export interface WorkflowExecutionInfo {
+  namespace: string;
+  workflowId: string;
+  runId: string;
+  workflowType: string;
+  taskQueue: string;
+  status: WorkflowExecutionStatus;
+  startTime: string;
+  /** When the first workflow task may run (start time + firstWorkflowTaskBackoff). */
+  executionTime: string;
+  closeTime?: string;
+  historyLength: number;
+  memo?: Record<string, unknown>;
+  attempt: number;
+  firstExecutionRunId: string;
+  originalExecutionRunId: string;
+  parent?: ParentExecutionRef;
+}
+
+export interface PendingActivityInfo {
+  activityId: string;
+  activityType: string;
+  scheduledEventId: number;
+  state: 'Scheduled' | 'Started' | 'CancelRequested';
+  /** The attempt running now, or the next one during a backoff. */
+  attempt: number;
+  maximumAttempts: number;
+  scheduledTime: string;
+  lastStartedTime?: string;
+  /** During a retry backoff: when the next attempt is dispatched. */
+  nextAttemptScheduleTime?: string;
+  lastFailure?: FailureInfo;
+  lastHeartbeatTime?: string;
+  heartbeatDetails?: unknown;
+  /** Schedule-to-close deadline. */
+  expirationTime?: string;
+  lastWorkerIdentity?: string;
+}
+
+export interface PendingChildInfo {
+  workflowId: string;
+  runId?: string;
+  workflowType: string;
+  initiatedEventId: number;
+  parentClosePolicy: 'Terminate' | 'RequestCancel' | 'Abandon';
+}
+
+export interface WorkflowExecutionDescription {
+  execution: WorkflowExecutionInfo;
+  config: {
+    workflowExecutionTimeoutMs?: number;
+    workflowRunTimeoutMs?: number;
+    workflowTaskTimeoutMs: number;
+    retryPolicy?: RetryPolicyData;
+  };
+  pendingActivities: PendingActivityInfo[];
+  pendingChildren: PendingChildInfo[];
+  pendingWorkflowTask?: { state: 'Scheduled' | 'Started'; attempt: number; scheduledTime: string; startedTime?: string };
+  /** Links of the run chain. */
+  continuedFromRunId?: string;
+  continuedAsNewToRunId?: string;
+}
+
+export interface CancelWorkflowRequest extends ExecutionRequest {
+  reason?: string;
+  identity?: string;
+  requestId?: string;
+}
+
+export interface TerminateWorkflowRequest extends ExecutionRequest {
+  reason?: string;
+  details?: unknown;
+  identity?: string;
+}
+
+export interface PollRequest {
+  namespace?: string;
+  taskQueue: string;
+  identity: string;
+  /** How long to hold the poll open when there is no task. @default 30 000 */
+  pollTimeoutMs?: number;
+}
+
+export interface WorkflowTask {
+  /** Opaque; hand it back with the response. */
+  taskToken: string;
+  namespace: string;
+  workflowId: string;
+  runId: string;
+  workflowType: string;
+  taskQueue: string;
+  /** Workflow task attempt: 1, then 2, 3, … after failures or timeouts. */
+  attempt: number;
+  /**
+   * Started-event id of the last workflow task that completed; 0 for a run's first task.
+   * `history` holds every event after it. A worker whose cached state of this run is not at
+   * exactly this event id fetches the whole history instead.
+   */
+  previousStartedEventId: number;
+  startedEventId: number;
+  history: HistoryEvent[];
+}
+
+export interface RespondWorkflowTaskCompletedRequest {
+  taskToken: string;
+  commands: Command[];
+  identity: string;
+}
+
+export interface RespondWorkflowTaskFailedRequest {
+  taskToken: string;
+  cause: WorkflowTaskFailedCause;
+  failure: FailureInfo;
+  identity: string;
+}
+
+export interface ActivityTask {
+  taskToken: string;
+  namespace: string;
+  workflowId: string;
+  runId: string;
+  workflowType: string;
+  activityId: string;
+  activityType: string;
+  taskQueue: string;
+  args: unknown[];
+  attempt: number;
+  scheduledEventId: number;
+  scheduledTime: string;
+  currentAttemptScheduledTime: string;
+  startedTime: string;
+  /** Details of the last heartbeat of an earlier attempt (or this one). */
+  heartbeatDetails?: unknown;
+  heartbeatTimeoutMs?: number;
+  startToCloseTimeoutMs?: number;
+  scheduleToCloseTimeoutMs?: number;
+}
+
+export interface RecordHeartbeatRequest {
+  taskToken: string;
+  details?: unknown;
+  identity?: string;
+}
+
+export interface RecordHeartbeatResponse {
+  /** The workflow asked for this activity to be cancelled. */
+  cancelRequested: boolean;
+}
+
+export interface RespondActivityTaskCompletedRequest {
+  taskToken: string;
+  result?: unknown;
+  identity: string;
+}
+
+export interface RespondActivityTaskFailedRequest {
+  taskToken: string;
+  failure: FailureInfo;
+  identity: string;
+  lastHeartbeatDetails?: unknown;
+}
+
+export interface RespondActivityTaskCanceledRequest {
+  taskToken: string;
+  details?: unknown;
+  identity: string;
+}
