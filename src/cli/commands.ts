@@ -1,2 +1,3 @@
 // Each import registers one subcommand with main.ts.
 import './dev.ts';
+import './server.ts';

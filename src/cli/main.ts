@@ -1,3 +1,6 @@
+import { UsageError } from './args.ts';
+import { ValidationError } from '../retry/errors.ts';
+
 /**
  * The `steadfast` command. Each subcommand lives in its own file and registers here.
  * Exit codes: 0 success, 1 failure, 2 bad usage.
@@ -44,7 +47,16 @@ export async function main(argv: string[]): Promise<number> {
   const sorted = [...commands].sort((a, b) => b.name.length - a.name.length);
   for (const c of sorted) {
     const words = c.name.split(' ');
-    if (words.every((w, i) => argv[i] === w)) return c.run(argv.slice(words.length));
+    if (!words.every((w, i) => argv[i] === w)) continue;
+    try {
+      return await c.run(argv.slice(words.length));
+    } catch (err) {
+      if (err instanceof UsageError || err instanceof ValidationError) {
+        console.error(err.message);
+        return 2;
+      }
+      throw err;
+    }
   }
   console.error(`steadfast: unknown command "${argv.join(' ')}"\n\n${usage()}`);
   return 2;

@@ -7,3 +7,5 @@ export * from './errors.ts';
 export * from './payload.ts';
 export * from './ids.ts';
 export * from './validate.ts';
+export * from './wire-error.ts';
+export * from './workflow-types.ts';

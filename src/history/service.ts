@@ -288,3 +288,28 @@ export interface RespondActivityTaskCanceledRequest {
   details?: unknown;
   identity: string;
 }
+
+/** Every call of the contract, in the order the HTTP API lists them. */
+export const WORKFLOW_SERVICE_METHODS = [
+  'startWorkflowExecution',
+  'describeWorkflowExecution',
+  'getWorkflowExecutionHistory',
+  'listWorkflowExecutions',
+  'requestCancelWorkflowExecution',
+  'terminateWorkflowExecution',
+  'pollWorkflowTaskQueue',
+  'respondWorkflowTaskCompleted',
+  'respondWorkflowTaskFailed',
+  'pollActivityTaskQueue',
+  'recordActivityTaskHeartbeat',
+  'respondActivityTaskCompleted',
+  'respondActivityTaskFailed',
+  'respondActivityTaskCanceled',
+] as const satisfies readonly (keyof WorkflowService)[];
+
+export type WorkflowServiceMethod = (typeof WORKFLOW_SERVICE_METHODS)[number];
+
+/** Calls that may hold the request open (long polls); they take CallOptions. */
+export const LONG_POLL_METHODS: readonly WorkflowServiceMethod[] = [
+  'getWorkflowExecutionHistory', 'pollWorkflowTaskQueue', 'pollActivityTaskQueue',
+];

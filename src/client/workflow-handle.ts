@@ -1,0 +1,112 @@
+import { WorkflowFailedError } from '../common/errors.ts';
+import { fromFailureInfo } from '../common/failure.ts';
+import type { Workflow, WorkflowResult } from '../common/workflow-types.ts';
+import { isCloseEvent, type HistoryEvent } from '../history/events.ts';
+import type { WorkflowExecutionDescription, WorkflowService } from '../history/service.ts';
+
+/** Talks to one workflow execution (a chain of runs sharing a workflow id). */
+export class WorkflowHandle<W extends Workflow = Workflow> {
+  /** @internal */
+  constructor(
+    private readonly service: WorkflowService,
+    readonly namespace: string,
+    readonly workflowId: string,
+    /** The run this handle is pinned to; undefined means "the latest run" of the workflow id. */
+    readonly runId: string | undefined,
+    private readonly identity: string,
+    /** The run a `start()` made: where result() begins to follow the chain. */
+    readonly firstExecutionRunId?: string,
+  ) {}
+
+  /**
+   * Waits for the workflow's outcome, following the chain of runs (retries, continue-as-new)
+   * to the last run. Resolves with the result, or throws WorkflowFailedError whose `cause`
+   * says why (ApplicationFailure, TimeoutFailure, CancelledFailure, TerminatedFailure).
+   */
+  async result(): Promise<WorkflowResult<W>> {
+    let runId = this.runId ?? this.firstExecutionRunId ?? (await this.describe()).execution.runId;
+    for (;;) {
+      const { events } = await this.service.getWorkflowExecutionHistory({
+        namespace: this.namespace, workflowId: this.workflowId, runId, closeEventOnly: true, waitForClose: true,
+      });
+      const close = events.find(isCloseEvent);
+      if (!close) continue;
+      switch (close.eventType) {
+        case 'WorkflowExecutionCompleted':
+          if (close.attributes.newExecutionRunId) {
+            runId = close.attributes.newExecutionRunId;
+            continue;
+          }
+          return close.attributes.result as WorkflowResult<W>;
+        case 'WorkflowExecutionContinuedAsNew':
+          runId = close.attributes.newExecutionRunId;
+          continue;
+        case 'WorkflowExecutionFailed':
+          if (close.attributes.newExecutionRunId) {
+            runId = close.attributes.newExecutionRunId;
+            continue;
+          }
+          throw this.#failed('Failed', runId, 'workflow execution failed', close.attributes.failure);
+        case 'WorkflowExecutionTimedOut':
+          if (close.attributes.newExecutionRunId) {
+            runId = close.attributes.newExecutionRunId;
+            continue;
+          }
+          throw this.#failed('TimedOut', runId, 'workflow execution timed out', {
+            kind: 'Timeout', message: 'workflow execution timed out', timeoutType: 'StartToClose',
+          });
+        case 'WorkflowExecutionCanceled':
+          throw this.#failed('Canceled', runId, 'workflow execution canceled', {
+            kind: 'Canceled', message: 'workflow execution canceled',
+            ...(close.attributes.details !== undefined ? { details: [close.attributes.details] } : {}),
+          });
+        case 'WorkflowExecutionTerminated':
+          throw this.#failed('Terminated', runId, `workflow execution terminated: ${close.attributes.reason}`, {
+            kind: 'Terminated', message: close.attributes.reason,
+          });
+      }
+    }
+  }
+
+  #failed(status: string, runId: string, message: string, failure: Parameters<typeof fromFailureInfo>[0]): WorkflowFailedError {
+    return new WorkflowFailedError(
+      `${message} (workflowId ${this.workflowId}, runId ${runId})`, status, this.workflowId, runId, failure,
+      fromFailureInfo(failure),
+    );
+  }
+
+  /** Status, ids, times, memo, pending activities and children of the handle's run. */
+  describe(): Promise<WorkflowExecutionDescription> {
+    return this.service.describeWorkflowExecution(this.#ref());
+  }
+
+  /** The run's whole history, all pages. Save it as JSON to replay it in tests. */
+  async fetchHistory(): Promise<{ events: HistoryEvent[] }> {
+    const events: HistoryEvent[] = [];
+    let nextPageToken: string | undefined;
+    do {
+      const page = await this.service.getWorkflowExecutionHistory({
+        ...this.#ref(), pageSize: 1000, ...(nextPageToken ? { nextPageToken } : {}),
+      });
+      events.push(...page.events);
+      nextPageToken = page.nextPageToken;
+    } while (nextPageToken);
+    return { events };
+  }
+
+  /** Asks the workflow to cancel; it reaches the workflow as a cancellation of its root scope. */
+  cancel(reason?: string): Promise<void> {
+    return this.service.requestCancelWorkflowExecution({ ...this.#ref(), identity: this.identity, ...(reason ? { reason } : {}) });
+  }
+
+  /** Ends the run at once, recording the reason. */
+  terminate(reason = 'terminated by client', details?: unknown): Promise<void> {
+    return this.service.terminateWorkflowExecution({
+      ...this.#ref(), reason, identity: this.identity, ...(details !== undefined ? { details } : {}),
+    });
+  }
+
+  #ref() {
+    return { namespace: this.namespace, workflowId: this.workflowId, ...(this.runId ? { runId: this.runId } : {}) };
+  }
+}

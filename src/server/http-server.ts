@@ -1,0 +1,170 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { toWireError } from '../common/wire-error.ts';
+import {
+  LONG_POLL_METHODS, WORKFLOW_SERVICE_METHODS, type WorkflowService, type WorkflowServiceMethod,
+} from '../history/service.ts';
+
+/** Options of {@link startHttpServer}. */
+export interface HttpServerOptions {
+  /** The service the API exposes: an Engine, usually. */
+  service: WorkflowService;
+  /** @default 7233 (0 picks a free port) */
+  port?: number;
+  /** @default "127.0.0.1" */
+  host?: string;
+  /** Largest request body accepted, bytes. @default 8 MiB (payloads are capped at 2 MiB each) */
+  maxBodyBytes?: number;
+  /** Extra routes (the web UI's static files) tried before the API answers 404. */
+  fallback?: (req: IncomingMessage, res: ServerResponse) => boolean | Promise<boolean>;
+}
+
+/** A running HTTP API. */
+export interface HttpServer {
+  /** `http://host:port` */
+  readonly address: string;
+  readonly port: number;
+  /**
+   * Stops accepting connections, ends open long polls with their empty answer, waits for
+   * requests in progress, then resolves. The service itself is not shut down.
+   */
+  close(): Promise<void>;
+}
+
+const METHODS = new Set<string>(WORKFLOW_SERVICE_METHODS);
+const LONG_POLLS = new Set<string>(LONG_POLL_METHODS);
+const API_PREFIX = '/api/v1/';
+
+/**
+ * Serves the WorkflowService contract as JSON over HTTP: `POST /api/v1/<method>` with the
+ * request as the body, answered with the response as JSON (`null` when a long poll ends
+ * empty), or `{ error: { code, message, field? } }` with the code's status.
+ */
+export async function startHttpServer(options: HttpServerOptions): Promise<HttpServer> {
+  const { service } = options;
+  const maxBody = options.maxBodyBytes ?? 8 * 1024 * 1024;
+  const inFlight = new Set<AbortController>();
+  let closing = false;
+
+  const server: Server = createServer((req, res) => {
+    void handle(req, res).catch((err) => send(res, 500, { error: { code: 'Internal', message: String(err) } }));
+  });
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
+  // Long polls hold requests open for up to a minute; the default 5-minute request timeout is fine.
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    if (url.pathname === '/api/v1/health' || url.pathname === '/health') {
+      send(res, closing ? 503 : 200, { status: closing ? 'shutting-down' : 'ok' });
+      return;
+    }
+    if (!url.pathname.startsWith(API_PREFIX)) {
+      if (options.fallback && (await options.fallback(req, res))) return;
+      send(res, 404, { error: { code: 'NotFound', message: `no route for ${req.method} ${url.pathname}` } });
+      return;
+    }
+    const method = url.pathname.slice(API_PREFIX.length);
+    if (!METHODS.has(method)) {
+      send(res, 404, {
+        error: { code: 'NotFound', message: `unknown API method "${method}"; known: ${WORKFLOW_SERVICE_METHODS.join(', ')}` },
+      });
+      return;
+    }
+    if (req.method !== 'POST') {
+      res.setHeader('Allow', 'POST');
+      send(res, 405, { error: { code: 'InvalidArgument', message: `${method} takes POST with a JSON body, got ${req.method}` } });
+      return;
+    }
+    if (closing) {
+      send(res, 503, { error: { code: 'Unavailable', message: 'the server is shutting down' } });
+      return;
+    }
+    let body: unknown;
+    try {
+      body = await readJson(req, maxBody);
+    } catch (err) {
+      send(res, (err as { status?: number }).status ?? 400, { error: { code: 'InvalidArgument', message: (err as Error).message } });
+      return;
+    }
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+      send(res, 400, { error: { code: 'InvalidArgument', message: 'request body must be a JSON object' } });
+      return;
+    }
+    const abort = new AbortController();
+    inFlight.add(abort);
+    const onClose = () => {
+      if (!res.writableEnded) abort.abort();
+    };
+    res.on('close', onClose);
+    try {
+      const fn = service[method as WorkflowServiceMethod] as (req: unknown, opts?: unknown) => Promise<unknown>;
+      const result = LONG_POLLS.has(method)
+        ? await fn.call(service, body, { signal: abort.signal })
+        : await fn.call(service, body);
+      send(res, 200, result === undefined ? {} : result);
+    } catch (err) {
+      const { status, error } = toWireError(err);
+      send(res, status, { error });
+    } finally {
+      inFlight.delete(abort);
+      res.off('close', onClose);
+    }
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 7233, options.host ?? '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const addr = server.address() as AddressInfo;
+  const host = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
+
+  return {
+    address: `http://${host}:${addr.port}`,
+    port: addr.port,
+    async close() {
+      if (closing) return;
+      closing = true;
+      for (const a of inFlight) a.abort();
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      await closed;
+    },
+  };
+}
+
+function send(res: ServerResponse, status: number, value: unknown): void {
+  if (res.headersSent || res.destroyed) return;
+  const text = JSON.stringify(value ?? null);
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
+function readJson(req: IncomingMessage, maxBytes: number): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > maxBytes) {
+        reject(Object.assign(new Error(`request body is over ${maxBytes} bytes`), { status: 413 }));
+        req.destroy();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      if (text.length === 0) return resolve({});
+      try {
+        resolve(JSON.parse(text));
+      } catch (err) {
+        reject(new Error(`request body is not valid JSON: ${(err as Error).message}`));
+      }
+    });
+    req.on('error', reject);
+  });
+}

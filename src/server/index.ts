@@ -1,0 +1,1 @@
+export { startHttpServer, type HttpServer, type HttpServerOptions } from './http-server.ts';
