@@ -1,0 +1,18 @@
+/**
+ * steadfast/retry: one retry-policy model for Temporal/Cadence, horsies and
+ * Polly.Contrib.WaitAndRetry, the pure backoff functions the engine and the simulator share,
+ * and `retry()`, an executor for any async function.
+ */
+export { SteadfastError, ValidationError } from './errors.ts';
+export { toMs, optionalMs, formatMs, type Duration } from './duration.ts';
+export { systemClock, ManualClock, type Clock } from './clock.ts';
+export type { RetryPolicyData } from './policy-data.ts';
+export {
+  resolveRetryPolicy, DEFAULT_RETRY_POLICY, retryInterval, decideRetry, temporalSchedule,
+  type TemporalRetryPolicy, type RetryDecision, type RetryDecisionInput,
+} from './temporal.ts';
+export {
+  backoffDelay, backoffDelays, isRandomized, MAX_DELAY_MS,
+  type BackoffCurve, type BackoffSchedule, type BackoffSource,
+} from './backoff.ts';
+export { mixSeed, unitRandom, hashString, randomSeed } from './random.ts';
