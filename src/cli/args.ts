@@ -7,14 +7,14 @@ export class UsageError extends Error {}
  * Parses flags with node's parseArgs, turning its errors into UsageError with the command's
  * name, so every subcommand answers a bad flag the same way.
  */
-export function parseFlags<T extends NonNullable<ParseArgsConfig['options']>>(
+export function parseFlags<const T extends NonNullable<ParseArgsConfig['options']>>(
   command: string,
   argv: string[],
   options: T,
   allowPositionals = false,
 ) {
   try {
-    return parseArgs({ args: argv, options, allowPositionals, strict: true, allowNegative: true } as ParseArgsConfig & { options: T });
+    return parseArgs({ args: argv, options, allowPositionals, strict: true, allowNegative: true } as const);
   } catch (err) {
     throw new UsageError(`steadfast ${command}: ${(err as Error).message.replace(/^.*?: /, '')}\nRun \`steadfast ${command} --help\` for the options.`);
   }

@@ -1,0 +1,1 @@
+export { TestEnvironment, type TestEnvironmentOptions } from './test-environment.ts';

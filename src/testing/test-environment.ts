@@ -1,0 +1,178 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '../client/index.ts';
+import { Engine } from '../engine/index.ts';
+import { openStore } from '../store/index.ts';
+import { startHttpServer, type HttpServer } from '../server/index.ts';
+import { ManualClock, systemClock, type Clock } from '../retry/clock.ts';
+import { toMs, type Duration } from '../retry/duration.ts';
+import type { CallOptions, GetHistoryRequest, WorkflowService } from '../history/service.ts';
+
+/** Options of the TestEnvironment factories. */
+export interface TestEnvironmentOptions {
+  /** A store URL; @default a fresh SQLite file in a temporary folder, removed on teardown */
+  database?: string;
+  /** Namespace of `env.client`. @default "default" */
+  namespace?: string;
+}
+
+/**
+ * A steadfast service inside the test process: a real engine on a real SQLite file, its HTTP
+ * API on a free port (`env.address`, for `Worker.create`), and a client (`env.client`).
+ */
+export class TestEnvironment {
+  /** Starts workflows; in the time-skipping environment, waiting on a result lets time skip. */
+  readonly client: Client;
+  /** `http://127.0.0.1:<port>` of the in-process server. */
+  readonly address: string;
+  /** The engine itself, for `Worker.create({ connection })` without HTTP. */
+  readonly connection: WorkflowService;
+  /** The engine's clock: a ManualClock when time skips. */
+  readonly clock: Clock;
+  readonly #engine: Engine;
+  readonly #http: HttpServer;
+  readonly #close: () => Promise<void>;
+  #skipper?: TimeSkipper;
+
+  private constructor(parts: {
+    engine: Engine; http: HttpServer; client: Client; clock: Clock; close: () => Promise<void>; skipper?: TimeSkipper;
+  }) {
+    this.#engine = parts.engine;
+    this.#http = parts.http;
+    this.client = parts.client;
+    this.address = parts.http.address;
+    this.connection = parts.engine;
+    this.clock = parts.clock;
+    this.#close = parts.close;
+    if (parts.skipper) this.#skipper = parts.skipper;
+  }
+
+  /** An engine on real time. */
+  static createLocal(options: TestEnvironmentOptions = {}): Promise<TestEnvironment> {
+    return TestEnvironment.#create(options, false);
+  }
+
+  /**
+   * An engine on a ManualClock. Whenever the test waits on a workflow's result and all work is
+   * idle (no task ready or running), time jumps to the next timer, retry backoff or timeout, so
+   * a workflow that sleeps 30 days finishes in milliseconds.
+   */
+  static createTimeSkipping(options: TestEnvironmentOptions = {}): Promise<TestEnvironment> {
+    return TestEnvironment.#create(options, true);
+  }
+
+  static async #create(options: TestEnvironmentOptions, skipping: boolean): Promise<TestEnvironment> {
+    let dir: string | undefined;
+    let database = options.database;
+    if (!database) {
+      dir = mkdtempSync(join(tmpdir(), 'steadfast-test-'));
+      database = `sqlite:${join(dir, 'test.sqlite')}`;
+    }
+    const clock = skipping ? new ManualClock(Date.now()) : systemClock;
+    const store = await openStore(database, { clock });
+    const engine = await Engine.create({ store, clock });
+    const http = await startHttpServer({ service: engine, port: 0 });
+    const skipper = clock instanceof ManualClock ? new TimeSkipper(clock, engine) : undefined;
+    const connection = skipper ? skipper.wrap(engine) : engine;
+    const client = new Client({ connection, ...(options.namespace ? { namespace: options.namespace } : {}) });
+    return new TestEnvironment({
+      engine, http, client, clock, skipper,
+      close: async () => {
+        skipper?.stop();
+        await http.close();
+        await engine.shutdown();
+        await store.close();
+        if (dir) rmSync(dir, { recursive: true, force: true });
+      },
+    });
+  }
+
+  /** Current time of the environment's clock, ms since the epoch. */
+  now(): number {
+    return this.clock.now();
+  }
+
+  /**
+   * Lets `duration` of the environment's time pass: jumps a ManualClock forward (firing every
+   * timer on the way, in order), or really waits on real time.
+   */
+  async sleep(duration: Duration): Promise<void> {
+    const ms = toMs(duration, 'duration');
+    if (this.clock instanceof ManualClock) await this.clock.advance(ms);
+    else await systemClock.sleep(ms);
+  }
+
+  /** Stops the server and the engine and removes the temporary database. */
+  async teardown(): Promise<void> {
+    await this.#close();
+  }
+}
+
+/**
+ * Skips time while somebody awaits a workflow result and the engine is idle: the clock jumps
+ * to the earliest pending sleep, which is the engine's next timer.
+ */
+class TimeSkipper {
+  #waiters = 0;
+  #running = false;
+  #stopped = false;
+
+  constructor(
+    private readonly clock: ManualClock,
+    private readonly engine: Engine,
+  ) {}
+
+  /** A service whose result waits switch time skipping on for their duration. */
+  wrap(service: WorkflowService): WorkflowService {
+    return new Proxy(service, {
+      get: (target, prop, receiver) => {
+        const value = Reflect.get(target, prop, receiver) as unknown;
+        if (prop !== 'getWorkflowExecutionHistory' || typeof value !== 'function') {
+          return typeof value === 'function' ? value.bind(target) : value;
+        }
+        return async (req: GetHistoryRequest, opts?: CallOptions) => {
+          if (!req.waitForClose) return value.call(target, req, opts);
+          this.#waiters++;
+          this.#kick();
+          try {
+            return await value.call(target, req, opts);
+          } finally {
+            this.#waiters--;
+          }
+        };
+      },
+    });
+  }
+
+  stop(): void {
+    this.#stopped = true;
+  }
+
+  #kick(): void {
+    if (this.#running) return;
+    this.#running = true;
+    void this.#loop().finally(() => {
+      this.#running = false;
+    });
+  }
+
+  async #loop(): Promise<void> {
+    let idleTurns = 0;
+    while (!this.#stopped && this.#waiters > 0) {
+      // A real pause lets sockets, pollers and activities run; the idle state must hold over
+      // several of them before time moves, so a task in hand-off is never skipped past.
+      await new Promise((r) => setTimeout(r, 1));
+      if (!this.engine.isIdle()) {
+        idleTurns = 0;
+        continue;
+      }
+      if (++idleTurns < 3) continue;
+      const due = this.clock.nextDue();
+      if (due !== undefined) {
+        await this.clock.set(Math.max(due, this.clock.now()));
+        idleTurns = 0;
+      }
+    }
+  }
+}
