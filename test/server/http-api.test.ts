@@ -1,0 +1,137 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { request } from 'node:http';
+import { TestEnvironment } from '../../src/testing/index.ts';
+import {
+  Client, HttpWorkflowService, WorkflowExecutionAlreadyStartedError, WorkflowFailedError, WorkflowNotFoundError,
+} from '../../src/client/index.ts';
+import { ApplicationFailure, ValidationError } from '../../src/common/index.ts';
+
+function rawPost(address: string, path: string, body: string): Promise<{ status: number; json: any }> {
+  const url = new URL(path, address);
+  return new Promise((resolve, reject) => {
+    const req = request({ host: url.hostname, port: url.port, path: url.pathname, method: 'POST',
+      headers: { 'content-type': 'application/json' } }, (res) => {
+      let text = '';
+      res.on('data', (c) => (text += c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, json: text ? JSON.parse(text) : null }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+describe('HTTP API', () => {
+  let env: TestEnvironment;
+  let http: HttpWorkflowService;
+  let client: Client;
+
+  before(async () => {
+    env = await TestEnvironment.createLocal();
+    http = new HttpWorkflowService({ address: env.address });
+    client = new Client({ address: env.address });
+  });
+  after(async () => {
+    client.close();
+    http.close();
+    await env.teardown();
+  });
+
+  test('a workflow started, run and completed entirely over HTTP', async () => {
+    const handle = await client.workflow.start('greet', { taskQueue: 'http-q', workflowId: 'greet-1', args: ['ada'] });
+    const task = await http.pollWorkflowTaskQueue({ taskQueue: 'http-q', identity: 'scripted' });
+    assert.ok(task);
+    assert.equal(task.workflowType, 'greet');
+    assert.deepEqual(task.history.map((e) => e.eventType), ['WorkflowExecutionStarted', 'WorkflowTaskScheduled', 'WorkflowTaskStarted']);
+    const started = task.history[0]!;
+    assert.equal(started.eventType, 'WorkflowExecutionStarted');
+    await http.respondWorkflowTaskCompleted({
+      taskToken: task.taskToken, identity: 'scripted',
+      commands: [{ commandType: 'CompleteWorkflowExecution', attributes: { result: 'hello ada' } }],
+    });
+    assert.equal(await handle.result(), 'hello ada');
+    const d = await handle.describe();
+    assert.equal(d.execution.status, 'Completed');
+    const { events } = await handle.fetchHistory();
+    assert.deepEqual(events.map((e) => e.eventId), events.map((_, i) => i + 1));
+  });
+
+  test('a failed workflow surfaces as WorkflowFailedError with the application failure as cause', async () => {
+    const handle = await client.workflow.start('doomed', { taskQueue: 'http-q', workflowId: 'doomed-1' });
+    const task = await http.pollWorkflowTaskQueue({ taskQueue: 'http-q', identity: 'scripted' });
+    assert.ok(task);
+    await http.respondWorkflowTaskCompleted({
+      taskToken: task.taskToken, identity: 'scripted',
+      commands: [{ commandType: 'FailWorkflowExecution', attributes: { failure: { kind: 'Application', message: 'no stock', type: 'OutOfStock', nonRetryable: true } } }],
+    });
+    await assert.rejects(handle.result(), (err: unknown) => {
+      assert.ok(err instanceof WorkflowFailedError);
+      assert.equal(err.status, 'Failed');
+      assert.ok(err.cause instanceof ApplicationFailure);
+      assert.equal(err.cause.type, 'OutOfStock');
+      return true;
+    });
+  });
+
+  test('bad input comes back as a ValidationError naming the field', async () => {
+    await assert.rejects(
+      client.workflow.start('greet', { taskQueue: '', workflowId: 'x' }),
+      (err: unknown) => err instanceof ValidationError && /taskQueue/.test(err.message),
+    );
+    await assert.rejects(
+      http.startWorkflowExecution({ workflowId: 'w', workflowType: 't', taskQueue: 'q', workflowExecutionTimeoutMs: -5 }),
+      (err: unknown) => err instanceof ValidationError && /workflowExecutionTimeout/.test(err.message),
+    );
+  });
+
+  test('errors keep their class across the wire', async () => {
+    await client.workflow.start('greet', { taskQueue: 'http-q2', workflowId: 'dup-1', args: ['x'] });
+    await assert.rejects(
+      client.workflow.start('greet', { taskQueue: 'http-q2', workflowId: 'dup-1', args: ['x'] }),
+      (err: unknown) => err instanceof WorkflowExecutionAlreadyStartedError && err.workflowId === 'dup-1',
+    );
+    await assert.rejects(client.workflow.getHandle('no-such-workflow').describe(), WorkflowNotFoundError);
+    await client.workflow.getHandle('dup-1').terminate('test over');
+  });
+
+  test('malformed requests get 400/404/405 with a message', async () => {
+    const bad = await rawPost(env.address, '/api/v1/startWorkflowExecution', '{not json');
+    assert.equal(bad.status, 400);
+    assert.match(bad.json.error.message, /not valid JSON/);
+    const arr = await rawPost(env.address, '/api/v1/startWorkflowExecution', '[1,2]');
+    assert.equal(arr.status, 400);
+    assert.match(arr.json.error.message, /JSON object/);
+    const unknown = await rawPost(env.address, '/api/v1/launchMissiles', '{}');
+    assert.equal(unknown.status, 404);
+    assert.match(unknown.json.error.message, /unknown API method "launchMissiles"/);
+    const missing = await rawPost(env.address, '/api/v1/startWorkflowExecution', '{}');
+    assert.equal(missing.status, 400);
+    assert.equal(missing.json.error.code, 'InvalidArgument');
+    assert.ok(missing.json.error.field);
+  });
+
+  test('a long poll ends with null when its caller aborts', async () => {
+    const ac = new AbortController();
+    const poll = http.pollWorkflowTaskQueue({ taskQueue: 'empty-queue', identity: 'x' }, { signal: ac.signal });
+    setTimeout(() => ac.abort(), 50);
+    assert.equal(await poll, null);
+  });
+});
+
+describe('HTTP API shutdown', () => {
+  test('closing the server ends open long polls with their empty answer', async () => {
+    const env = await TestEnvironment.createLocal();
+    const http = new HttpWorkflowService({ address: env.address });
+    const poll = http.pollActivityTaskQueue({ taskQueue: 'nothing-here', identity: 'x' });
+    await new Promise((r) => setTimeout(r, 50));
+    await env.teardown();
+    assert.equal(await poll, null);
+    http.close();
+  });
+
+  test('an unreachable server is reported as Unavailable, naming the address', async () => {
+    const http = new HttpWorkflowService({ address: 'http://127.0.0.1:1' });
+    await assert.rejects(http.describeWorkflowExecution({ workflowId: 'x' }), (err: any) => err.code === 'Unavailable' && /127\.0\.0\.1:1/.test(err.message));
+    http.close();
+  });
+});
