@@ -1,0 +1,88 @@
+/**
+ * `npm run bench -- engine`: workflows per second and start-to-result latency of a workflow
+ * that runs one activity, with the server, the worker and the load generator in separate
+ * processes, on SQLite (synchronous=FULL) and on PostgreSQL.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir, cpus } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import { freePort, spawnNode, startServerProcess } from '../test/helpers/processes.ts';
+
+const HELP = `Usage: npm run bench -- engine [--database sqlite|postgres|both] [--workflows 3000]
+                               [--concurrency 200] [--idle 200] [--json]`;
+
+interface Figures { phase: string; count: number; concurrency: number; seconds: number; perSecond: number; p50: number; p99: number }
+
+async function measure(database: string, o: { workflows: number; concurrency: number; idle: number }): Promise<Figures[]> {
+  const port = await freePort();
+  const server = await startServerProcess(database, port);
+  const worker = spawnNode(['--import', 'tsx', 'bench/fixtures/worker.ts'], { STEADFAST_ADDRESS: server.address });
+  try {
+    await worker.waitFor(/worker ready/);
+    const results: Figures[] = [];
+    for (const [phase, count, conc] of [
+      ['warmup', 200, 50], ['idle', o.idle, 1], ['throughput', o.workflows, o.concurrency],
+    ] as const) {
+      const load = spawnNode(['--import', 'tsx', 'bench/fixtures/load.ts', phase === 'warmup' ? 'throughput' : phase, String(count), String(conc)],
+        { STEADFAST_ADDRESS: server.address });
+      const code = await load.exited;
+      if (code !== 0) throw new Error(`load generator failed (${code}):\n${load.output()}\nserver:\n${server.output()}\nworker:\n${worker.output()}`);
+      const line = load.output().trim().split('\n').pop()!;
+      if (phase !== 'warmup') results.push({ ...(JSON.parse(line) as Figures), phase });
+    }
+    return results;
+  } finally {
+    await worker.kill('SIGTERM');
+    await server.kill('SIGTERM');
+  }
+}
+
+export async function run(argv: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      database: { type: 'string', default: 'both' }, workflows: { type: 'string', default: '3000' },
+      concurrency: { type: 'string', default: '200' }, idle: { type: 'string', default: '200' },
+      json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) {
+    console.log(HELP);
+    return 0;
+  }
+  const o = { workflows: Number(values.workflows), concurrency: Number(values.concurrency), idle: Number(values.idle) };
+  const rows: (Figures & { database: string })[] = [];
+  if (values.database === 'sqlite' || values.database === 'both') {
+    const dir = mkdtempSync(join(tmpdir(), 'steadfast-bench-'));
+    try {
+      for (const f of await measure(`sqlite:${join(dir, 'bench.sqlite')}`, o)) rows.push({ database: 'sqlite', ...f });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+  if (values.database === 'postgres' || values.database === 'both') {
+    const db = `steadfast_bench_${Date.now()}`;
+    const admin = new pg.Client({ host: '127.0.0.1', user: 'postgres', database: 'postgres' });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${db}`);
+    try {
+      for (const f of await measure(`postgres://postgres@127.0.0.1:5432/${db}`, o)) rows.push({ database: 'postgres', ...f });
+    } finally {
+      await admin.query(`DROP DATABASE IF EXISTS ${db} WITH (FORCE)`);
+      await admin.end();
+    }
+  }
+  if (values.json) {
+    console.log(JSON.stringify({ node: process.version, cores: cpus().length, rows }, null, 2));
+    return 0;
+  }
+  console.log(`engine benchmark: one-activity workflow, server + worker + load generator as processes (${cpus().length} cores, node ${process.version})`);
+  console.log('database  phase       workflows  in flight  workflows/s  p50 ms  p99 ms');
+  for (const r of rows) {
+    console.log(`${r.database.padEnd(8)}  ${r.phase.padEnd(10)}  ${String(r.count).padStart(9)}  ${String(r.concurrency).padStart(9)}  ` +
+      `${r.perSecond.toFixed(0).padStart(11)}  ${r.p50.toFixed(1).padStart(6)}  ${r.p99.toFixed(1).padStart(6)}`);
+  }
+  return 0;
+}
