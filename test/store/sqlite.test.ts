@@ -1,0 +1,42 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SqliteStore } from '../../src/store/sqlite/sqlite-store.ts';
+import { registerStoreConformance } from './conformance.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'steadfast-sqlite-'));
+process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
+let n = 0;
+
+registerStoreConformance('sqlite', async () => {
+  const store = SqliteStore.open(join(dir, `store-${++n}.db`));
+  return { store, close: () => store.close() };
+});
+
+registerStoreConformance('sqlite without group commit', async () => {
+  const store = SqliteStore.open(join(dir, `plain-${++n}.db`), { groupCommit: false });
+  return { store, close: () => store.close() };
+});
+
+test('sqlite: reopening a migrated file applies nothing twice and keeps the data', async () => {
+  const path = join(dir, 'reopen.db');
+  const a = SqliteStore.open(path);
+  await a.commit({ executions: [], createTimers: [{ id: 't1', namespace: 'default', runId: 'r', kind: 'k', dueAt: 5, data: {} }] });
+  await a.close();
+  const b = SqliteStore.open(path);
+  assert.equal(await b.nextWakeTime(0), 5);
+  await b.close();
+});
+
+test('sqlite: writes of one event-loop turn share one COMMIT', async () => {
+  const store = SqliteStore.open(join(dir, 'group.db'));
+  const before = store.writeStats.commits;
+  await Promise.all(Array.from({ length: 50 }, (_, i) => store.commit({
+    executions: [], createTimers: [{ id: `g${i}`, namespace: 'default', runId: 'r', kind: 'k', dueAt: i, data: {} }],
+  })));
+  assert.equal(store.writeStats.commits - before, 1);
+  assert.equal(store.writeStats.maxBatch, 50);
+  await store.close();
+});
