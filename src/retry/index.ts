@@ -16,3 +16,15 @@ export {
   type BackoffCurve, type BackoffSchedule, type BackoffSource,
 } from './backoff.ts';
 export { mixSeed, unitRandom, hashString, randomSeed } from './random.ts';
+export { RetryPolicy, horsiesPolicy, HORSIES_JITTER, type HorsiesPolicyOptions } from './horsies.ts';
+export { Backoff, type PollyOptions } from './polly.ts';
+export { checkSchedule } from './schedule-check.ts';
+export {
+  UNHANDLED_EXCEPTION, CodedError, isErrorCode, resolveErrorCode, setGlobalExceptionMapper, globalExceptionMapper,
+  type ErrorClass, type ExceptionMapper, type ErrorCodeConfig,
+} from './error-codes.ts';
+export { RetryError, AttemptTimeoutError, RetryTimeoutError, type RetryStopReason } from './retry-error.ts';
+export {
+  type RetryOptions, type RetryPolicyInput, type AttemptContext, type RetryEvent, type RetryVerdict,
+} from './retry-options.ts';
+export { retry, createRetry, type Attempt, type RetryResult } from './retry.ts';
