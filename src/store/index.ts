@@ -1,0 +1,8 @@
+/** The store layer: one interface, SQLite and PostgreSQL implementations, migrations. */
+export type {
+  Store, ExecutionRecord, TaskRecord, TimerRecord, Transition, ExecutionWrite, ExecutionQuery, TaskKind, QueueRef,
+  StoreNotification, ClaimTaskRequest, ClaimTimersRequest,
+} from './types.ts';
+export { StoreConflictError, PG_ERROR_CODES, SQLITE_ERROR_CODES, type ConflictReason } from './errors.ts';
+export { SqliteStore, type SqliteStoreOptions } from './sqlite/sqlite-store.ts';
+export { encodeSeqToken, decodeSeqToken } from './rows.ts';

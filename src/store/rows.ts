@@ -1,0 +1,128 @@
+import type { EventType, HistoryEvent, WorkflowExecutionStatus } from '../history/events.ts';
+import type { ExecutionRecord, QueueRef, TaskKind, TaskRecord, TimerRecord } from './types.ts';
+
+/* Row ⇄ record mapping shared by both dialects: the column names are the same, and PostgreSQL
+ * returns BIGINT columns as strings, hence the Number() on every integer. */
+
+type Row = Record<string, unknown>;
+
+function num(v: unknown): number {
+  return typeof v === 'number' ? v : Number(v);
+}
+
+function optNum(v: unknown): number | undefined {
+  return v === null || v === undefined ? undefined : num(v);
+}
+
+function optStr(v: unknown): string | undefined {
+  return v === null || v === undefined ? undefined : String(v);
+}
+
+/** An executions row as a record. */
+export function toExecution(row: Row): ExecutionRecord {
+  const rec: ExecutionRecord = {
+    namespace: String(row.namespace),
+    workflowId: String(row.workflow_id),
+    runId: String(row.run_id),
+    workflowType: String(row.workflow_type),
+    taskQueue: String(row.task_queue),
+    status: row.status as WorkflowExecutionStatus,
+    startTime: num(row.start_time),
+    executionTime: num(row.execution_time),
+    nextEventId: num(row.next_event_id),
+    attempt: num(row.attempt),
+    firstExecutionRunId: String(row.first_execution_run_id),
+    originalExecutionRunId: String(row.original_execution_run_id),
+    version: num(row.version),
+    state: JSON.parse(String(row.state)),
+    seq: num(row.seq),
+  };
+  const closeTime = optNum(row.close_time);
+  if (closeTime !== undefined) rec.closeTime = closeTime;
+  const requestId = optStr(row.request_id);
+  if (requestId !== undefined) rec.requestId = requestId;
+  if (row.memo !== null && row.memo !== undefined) rec.memo = JSON.parse(String(row.memo)) as Record<string, unknown>;
+  return rec;
+}
+
+/** Columns written for an execution, in the order of {@link executionValues}. */
+export const EXECUTION_COLUMNS = [
+  'run_id', 'namespace', 'workflow_id', 'workflow_type', 'task_queue', 'status', 'start_time',
+  'execution_time', 'close_time', 'next_event_id', 'attempt', 'first_execution_run_id',
+  'original_execution_run_id', 'request_id', 'memo', 'state', 'version',
+] as const;
+
+/** The column values of an execution record, in the order of {@link EXECUTION_COLUMNS}. */
+export function executionValues(rec: ExecutionRecord): unknown[] {
+  return [
+    rec.runId, rec.namespace, rec.workflowId, rec.workflowType, rec.taskQueue, rec.status, rec.startTime,
+    rec.executionTime, rec.closeTime ?? null, rec.nextEventId, rec.attempt, rec.firstExecutionRunId,
+    rec.originalExecutionRunId, rec.requestId ?? null, rec.memo === undefined ? null : JSON.stringify(rec.memo),
+    JSON.stringify(rec.state), rec.version,
+  ];
+}
+
+/** A history_events row as an event. */
+export function toEvent(row: Row): HistoryEvent {
+  return {
+    eventId: num(row.event_id),
+    eventType: row.event_type as EventType,
+    eventTime: String(row.event_time),
+    attributes: JSON.parse(String(row.attributes)),
+  } as HistoryEvent;
+}
+
+/** A tasks row as a record. */
+export function toTask(row: Row): TaskRecord {
+  const rec: TaskRecord = {
+    id: String(row.id),
+    namespace: String(row.namespace),
+    taskQueue: String(row.task_queue),
+    kind: row.kind as TaskKind,
+    runId: String(row.run_id),
+    visibleAt: num(row.visible_at),
+    data: JSON.parse(String(row.data)),
+  };
+  const leaseUntil = optNum(row.lease_until);
+  if (leaseUntil !== undefined) rec.leaseUntil = leaseUntil;
+  const owner = optStr(row.lease_owner);
+  if (owner !== undefined) rec.leaseOwner = owner;
+  return rec;
+}
+
+/** A timers row as a record. */
+export function toTimer(row: Row): TimerRecord {
+  const rec: TimerRecord = {
+    id: String(row.id),
+    namespace: String(row.namespace),
+    runId: String(row.run_id),
+    kind: String(row.kind),
+    dueAt: num(row.due_at),
+    data: JSON.parse(String(row.data)),
+  };
+  const leaseUntil = optNum(row.lease_until);
+  if (leaseUntil !== undefined) rec.leaseUntil = leaseUntil;
+  const owner = optStr(row.lease_owner);
+  if (owner !== undefined) rec.leaseOwner = owner;
+  return rec;
+}
+
+/** A queue reference from a row with namespace, task_queue, kind. */
+export function toQueueRef(row: Row): QueueRef {
+  return { namespace: String(row.namespace), taskQueue: String(row.task_queue), kind: row.kind as TaskKind };
+}
+
+/** Encodes a list cursor (the seq of the last run of a page). */
+export function encodeSeqToken(seq: number): string {
+  return Buffer.from(JSON.stringify({ seq }), 'utf8').toString('base64url');
+}
+
+/** Decodes a list cursor; undefined when the token is not one of ours. */
+export function decodeSeqToken(token: string): number | undefined {
+  try {
+    const v = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as { seq?: unknown };
+    return typeof v.seq === 'number' && Number.isInteger(v.seq) ? v.seq : undefined;
+  } catch {
+    return undefined;
+  }
+}

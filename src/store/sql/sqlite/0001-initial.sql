@@ -1,0 +1,69 @@
+-- Runs of workflows: visibility columns plus the engine's mutable state (JSON) and a version
+-- for optimistic concurrency. Times are ms since the epoch, written from the injected clock.
+CREATE TABLE executions (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  run_id TEXT NOT NULL UNIQUE,
+  namespace TEXT NOT NULL,
+  workflow_id TEXT NOT NULL,
+  workflow_type TEXT NOT NULL,
+  task_queue TEXT NOT NULL,
+  status TEXT NOT NULL,
+  start_time INTEGER NOT NULL,
+  execution_time INTEGER NOT NULL,
+  close_time INTEGER,
+  next_event_id INTEGER NOT NULL,
+  attempt INTEGER NOT NULL,
+  first_execution_run_id TEXT NOT NULL,
+  original_execution_run_id TEXT NOT NULL,
+  request_id TEXT,
+  memo TEXT,
+  state TEXT NOT NULL,
+  version INTEGER NOT NULL
+);
+-- At most one open run per workflow id, whatever the reuse policy.
+CREATE UNIQUE INDEX executions_one_open_run ON executions (namespace, workflow_id) WHERE status = 'Running';
+CREATE INDEX executions_by_workflow_id ON executions (namespace, workflow_id, seq);
+CREATE INDEX executions_by_seq ON executions (namespace, seq);
+
+-- Append-only history; (run_id, event_id) makes a duplicate event id impossible.
+CREATE TABLE history_events (
+  run_id TEXT NOT NULL,
+  event_id INTEGER NOT NULL,
+  event_type TEXT NOT NULL,
+  event_time TEXT NOT NULL,
+  attributes TEXT NOT NULL,
+  PRIMARY KEY (run_id, event_id)
+) WITHOUT ROWID;
+
+-- Workflow and activity tasks waiting on a queue until visible_at, claimed with a lease.
+CREATE TABLE tasks (
+  id TEXT PRIMARY KEY,
+  namespace TEXT NOT NULL,
+  task_queue TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  run_id TEXT NOT NULL,
+  visible_at INTEGER NOT NULL,
+  lease_until INTEGER,
+  lease_owner TEXT,
+  data TEXT NOT NULL
+);
+CREATE INDEX tasks_by_queue ON tasks (namespace, task_queue, kind, visible_at);
+CREATE INDEX tasks_by_run ON tasks (run_id);
+-- The timer loop's wake-up queries: the next task to become visible, the next lease to expire.
+CREATE INDEX tasks_by_visible_at ON tasks (visible_at);
+CREATE INDEX tasks_by_lease ON tasks (lease_until) WHERE lease_until IS NOT NULL;
+
+-- Durable timers (user timers, timeouts, backoffs), each consumed by exactly one transition.
+CREATE TABLE timers (
+  id TEXT PRIMARY KEY,
+  namespace TEXT NOT NULL,
+  run_id TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  due_at INTEGER NOT NULL,
+  lease_until INTEGER,
+  lease_owner TEXT,
+  data TEXT NOT NULL
+);
+CREATE INDEX timers_by_due ON timers (due_at);
+CREATE INDEX timers_by_run ON timers (run_id);
+CREATE INDEX timers_by_lease ON timers (lease_until) WHERE lease_until IS NOT NULL;

@@ -1,0 +1,55 @@
+/* Every SQL statement of the SQLite store; each query has this one home. Named parameters
+ * (@now, @runId, ...) are bound by better-sqlite3. Time always comes from the injected clock. */
+
+export const SQLITE_PRAGMAS = [
+  'journal_mode = WAL',
+  // FULL: a commit is on disk before any promise resolves, so an acknowledged transition survives power loss.
+  'synchronous = FULL',
+  'foreign_keys = ON',
+  'busy_timeout = 5000',
+];
+
+export const Q = {
+  getExecution: 'SELECT * FROM executions WHERE run_id = @runId',
+  getLatestExecution:
+    'SELECT * FROM executions WHERE namespace = @namespace AND workflow_id = @workflowId ORDER BY seq DESC LIMIT 1',
+  findByRequestId:
+    'SELECT * FROM executions WHERE namespace = @namespace AND workflow_id = @workflowId AND request_id = @requestId ORDER BY seq LIMIT 1',
+  insertExecution: `INSERT INTO executions (run_id, namespace, workflow_id, workflow_type, task_queue, status,
+    start_time, execution_time, close_time, next_event_id, attempt, first_execution_run_id, original_execution_run_id,
+    request_id, memo, state, version) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  updateExecution: `UPDATE executions SET status = @status, workflow_type = @workflowType, task_queue = @taskQueue,
+    execution_time = @executionTime, close_time = @closeTime, next_event_id = @nextEventId, memo = @memo,
+    state = @state, version = @version WHERE run_id = @runId AND version = @expectedVersion`,
+  currentNextEventId: 'SELECT next_event_id FROM executions WHERE run_id = @runId',
+  insertEvent:
+    'INSERT INTO history_events (run_id, event_id, event_type, event_time, attributes) VALUES (?, ?, ?, ?, ?)',
+  readHistory:
+    'SELECT * FROM history_events WHERE run_id = @runId AND event_id >= @fromEventId ORDER BY event_id LIMIT @limit',
+  insertTask: `INSERT INTO tasks (id, namespace, task_queue, kind, run_id, visible_at, lease_until, lease_owner, data)
+    VALUES (?, ?, ?, ?, ?, ?, NULL, NULL, ?)`,
+  deleteTask: 'DELETE FROM tasks WHERE id = ?',
+  claimTask: `UPDATE tasks SET lease_until = @leaseUntil, lease_owner = @owner WHERE id = (
+      SELECT id FROM tasks WHERE namespace = @namespace AND task_queue = @taskQueue AND kind = @kind
+        AND visible_at <= @now AND (lease_until IS NULL OR lease_until <= @now)
+      ORDER BY visible_at, id LIMIT 1)
+    RETURNING *`,
+  insertTimer: `INSERT INTO timers (id, namespace, run_id, kind, due_at, lease_until, lease_owner, data)
+    VALUES (?, ?, ?, ?, ?, NULL, NULL, ?)`,
+  deleteTimer: 'DELETE FROM timers WHERE id = ?',
+  claimTimers: `UPDATE timers SET lease_until = @leaseUntil, lease_owner = @owner WHERE id IN (
+      SELECT id FROM timers WHERE due_at <= @now AND (lease_until IS NULL OR lease_until <= @now)
+      ORDER BY due_at, id LIMIT @limit)
+    RETURNING *`,
+  purgeRunTasks: 'DELETE FROM tasks WHERE run_id = ?',
+  purgeRunTimers: 'DELETE FROM timers WHERE run_id = ?',
+  nextTimerDue: 'SELECT MIN(due_at) AS t FROM timers WHERE lease_until IS NULL',
+  nextTimerLease: 'SELECT MIN(lease_until) AS t FROM timers WHERE lease_until IS NOT NULL',
+  nextTaskVisible: 'SELECT MIN(visible_at) AS t FROM tasks WHERE visible_at > @now',
+  nextTaskLease: 'SELECT MIN(lease_until) AS t FROM tasks WHERE lease_until > @now',
+  readyQueues: `SELECT DISTINCT namespace, task_queue, kind FROM tasks
+    WHERE visible_at <= @now AND (lease_until IS NULL OR lease_until <= @now)`,
+  migrationsTable: 'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL)',
+  appliedMigrations: 'SELECT version FROM schema_migrations',
+  recordMigration: 'INSERT INTO schema_migrations (version, name) VALUES (?, ?)',
+} as const;

@@ -1,0 +1,169 @@
+import type { HistoryEvent, WorkflowExecutionStatus } from '../history/events.ts';
+
+/**
+ * One run of a workflow as the store keeps it: the columns visibility queries filter on, plus
+ * the engine's mutable state as an opaque JSON value. Times are ms since the epoch.
+ */
+export interface ExecutionRecord {
+  namespace: string;
+  workflowId: string;
+  runId: string;
+  workflowType: string;
+  taskQueue: string;
+  status: WorkflowExecutionStatus;
+  startTime: number;
+  /** When the first workflow task may run (start time + first workflow task backoff). */
+  executionTime: number;
+  closeTime?: number;
+  /** The id the next appended event gets; history length is `nextEventId - 1`. */
+  nextEventId: number;
+  memo?: Record<string, unknown>;
+  attempt: number;
+  firstExecutionRunId: string;
+  originalExecutionRunId: string;
+  /** The start request's id, for idempotent starts. */
+  requestId?: string;
+  /** Optimistic-concurrency version: 1 after insert, +1 per committed transition. */
+  version: number;
+  /** The engine's mutable state of the run (JSON). The store never looks inside. */
+  state: unknown;
+  /** Creation order, assigned by the store; list order and page cursor. */
+  seq?: number;
+}
+
+/** Which kind of worker a task is for. */
+export type TaskKind = 'workflow' | 'activity';
+
+/** A task row: waits on a task queue until `visibleAt`, then is claimed with a lease. */
+export interface TaskRecord {
+  id: string;
+  namespace: string;
+  taskQueue: string;
+  kind: TaskKind;
+  runId: string;
+  /** Earliest dispatch time, ms. */
+  visibleAt: number;
+  /** Engine data identifying what the task is for (JSON). */
+  data: unknown;
+  /** Set by a claim: until when the claimer owns it, ms. */
+  leaseUntil?: number;
+  leaseOwner?: string;
+}
+
+/** A durable timer: due at `dueAt`, fired once by whichever server claims it. */
+export interface TimerRecord {
+  id: string;
+  namespace: string;
+  runId: string;
+  kind: string;
+  dueAt: number;
+  data: unknown;
+  leaseUntil?: number;
+  leaseOwner?: string;
+}
+
+/** An execution row written by a transition, with the events it appends. */
+export interface ExecutionWrite {
+  /** The row as it is after the transition; `record.version` must be `expectedVersion + 1` (or 1 on insert). */
+  record: ExecutionRecord;
+  /** The version read before the transition; absent for a new run (insert). */
+  expectedVersion?: number;
+  /** Events appended to the run, with ids continuing from the stored `nextEventId`. */
+  events: HistoryEvent[];
+}
+
+/**
+ * Everything one state transition writes, committed atomically or not at all (transactional
+ * outbox). The store rejects it with {@link StoreConflictError} when a version moved, an open
+ * run with the same workflow id exists, or `consumeTimerId` was already consumed.
+ */
+export interface Transition {
+  executions: ExecutionWrite[];
+  createTasks?: TaskRecord[];
+  deleteTaskIds?: string[];
+  createTimers?: TimerRecord[];
+  deleteTimerIds?: string[];
+  /** A timer that must still exist; deleted in this transaction, so the timer fires exactly once. */
+  consumeTimerId?: string;
+  /** Deletes every task and timer of these runs (runs that closed). */
+  purgeRunIds?: string[];
+}
+
+/** Filters of a visibility query; every time bound is inclusive, ms. */
+export interface ExecutionQuery {
+  namespace: string;
+  workflowType?: string;
+  status?: WorkflowExecutionStatus;
+  workflowIdPrefix?: string;
+  startTimeFrom?: number;
+  startTimeTo?: number;
+  closeTimeFrom?: number;
+  closeTimeTo?: number;
+  /** Return runs created before this `seq` (newest first). */
+  beforeSeq?: number;
+  limit: number;
+}
+
+/** A claim request for the oldest visible task of one queue. */
+export interface ClaimTaskRequest {
+  namespace: string;
+  taskQueue: string;
+  kind: TaskKind;
+  now: number;
+  leaseMs: number;
+  owner: string;
+}
+
+/** A claim request for due timers. */
+export interface ClaimTimersRequest {
+  now: number;
+  limit: number;
+  leaseMs: number;
+  owner: string;
+}
+
+/** Identifies one task queue of one kind. */
+export interface QueueRef {
+  namespace: string;
+  taskQueue: string;
+  kind: TaskKind;
+}
+
+/**
+ * What a store tells its subscribers after a commit (its own and, for PostgreSQL, other
+ * servers' through LISTEN/NOTIFY): tasks were added to a queue, a timer was created, a run closed.
+ */
+export type StoreNotification =
+  | ({ type: 'task'; visibleAt: number } & QueueRef)
+  | { type: 'timer'; dueAt: number }
+  | { type: 'closed'; runId: string };
+
+/**
+ * Durable state of the engine. Two implementations (SQLite, PostgreSQL) pass one conformance
+ * suite. Every write is a {@link Transition} or a lease claim; reads return committed state.
+ */
+export interface Store {
+  readonly dialect: 'sqlite' | 'postgres';
+  getExecution(runId: string): Promise<ExecutionRecord | undefined>;
+  /** The most recently created run of a workflow id. */
+  getLatestExecution(namespace: string, workflowId: string): Promise<ExecutionRecord | undefined>;
+  findExecutionByRequestId(namespace: string, workflowId: string, requestId: string): Promise<ExecutionRecord | undefined>;
+  /** Runs matching the query, newest first. */
+  listExecutions(query: ExecutionQuery): Promise<ExecutionRecord[]>;
+  /** Events of a run with `eventId >= fromEventId`, in order, at most `limit`. */
+  readHistory(runId: string, fromEventId: number, limit: number): Promise<HistoryEvent[]>;
+  /** @throws StoreConflictError when the transition lost a race; nothing is written then. */
+  commit(transition: Transition): Promise<void>;
+  /** Leases the oldest visible, unleased task of a queue. */
+  claimTask(req: ClaimTaskRequest): Promise<TaskRecord | undefined>;
+  /** Leases up to `limit` timers due at `now` that nobody holds. */
+  claimDueTimers(req: ClaimTimersRequest): Promise<TimerRecord[]>;
+  /** The earliest future time at which a timer becomes due or a task becomes claimable. */
+  nextWakeTime(now: number): Promise<number | undefined>;
+  /** Queues holding a task claimable at `now`. */
+  readyQueues(now: number): Promise<QueueRef[]>;
+  /** Registers a listener for notifications; returns the unsubscribe function. */
+  subscribe(listener: (n: StoreNotification) => void): () => void;
+  /** Closes connections the store opened. */
+  close(): Promise<void>;
+}
