@@ -1,0 +1,50 @@
+import type { FailureInfo } from '../common/failure.ts';
+import type { EventType, HistoryEvent } from '../history/events.ts';
+import type { ActivationJob } from '../workflow/activation.ts';
+
+/** What a job factory may ask of the run about activities it scheduled. */
+export interface ActivityLookup {
+  /** Activity id and type of the ActivityTaskScheduled event with this id. */
+  activity(scheduledEventId: number): { activityId: string; activityType: string };
+}
+
+type JobFactory<K extends EventType> = (event: HistoryEvent<K>, runs: ActivityLookup) => ActivationJob;
+
+function activityFailure(
+  runs: ActivityLookup, scheduledEventId: number, message: string, retryState: FailureInfo['retryState'], cause: FailureInfo,
+): FailureInfo {
+  const { activityId, activityType } = runs.activity(scheduledEventId);
+  return { kind: 'Activity', message, activityType, activityId, ...(retryState ? { retryState } : {}), cause };
+}
+
+/**
+ * The events that wake workflow code, each turned into one activation job. Events not listed
+ * here either record a command (matched instead), belong to the workflow task itself, or do
+ * not concern workflow code (ActivityTaskStarted). Signals, updates and child results are one
+ * entry each.
+ */
+export const EVENT_JOBS: { [K in EventType]?: JobFactory<K> } = {
+  WorkflowExecutionStarted: (e) => ({ type: 'startWorkflow', args: e.attributes.args ?? [] }),
+  TimerFired: (e) => ({ type: 'fireTimer', timerId: e.attributes.timerId }),
+  ActivityTaskCompleted: (e, runs) => ({
+    type: 'resolveActivity', activityId: runs.activity(e.attributes.scheduledEventId).activityId, result: e.attributes.result,
+  }),
+  ActivityTaskFailed: (e, runs) => ({
+    type: 'resolveActivity',
+    activityId: runs.activity(e.attributes.scheduledEventId).activityId,
+    failure: activityFailure(runs, e.attributes.scheduledEventId, 'Activity task failed', e.attributes.retryState, e.attributes.failure),
+  }),
+  ActivityTaskTimedOut: (e, runs) => ({
+    type: 'resolveActivity',
+    activityId: runs.activity(e.attributes.scheduledEventId).activityId,
+    failure: activityFailure(runs, e.attributes.scheduledEventId, 'Activity task timed out', e.attributes.retryState, e.attributes.failure),
+  }),
+  ActivityTaskCanceled: (e, runs) => ({
+    type: 'resolveActivity',
+    activityId: runs.activity(e.attributes.scheduledEventId).activityId,
+    failure: activityFailure(runs, e.attributes.scheduledEventId, 'Activity task cancelled', 'CancelRequested', {
+      kind: 'Canceled', message: 'Activity cancelled', details: e.attributes.details === undefined ? [] : [e.attributes.details],
+    }),
+  }),
+  WorkflowExecutionCancelRequested: (e) => ({ type: 'cancelWorkflow', ...(e.attributes.reason ? { reason: e.attributes.reason } : {}) }),
+};

@@ -1,0 +1,217 @@
+import { brandClass, SteadfastError } from '../retry/errors.ts';
+import { DeterminismViolationError } from '../common/errors.ts';
+import type { FailureInfo } from '../common/failure.ts';
+import { TERMINAL_COMMAND_TYPES, type Command } from '../history/commands.ts';
+import { isCloseEvent, type EventType, type HistoryEvent } from '../history/events.ts';
+import type { WorkflowTaskFailedCause } from '../history/events.ts';
+import type { ActivationJob, SandboxCommand, WorkflowInfo } from '../workflow/activation.ts';
+import type { WorkflowBundle } from './bundler.ts';
+import { commandMismatch, describeCommand, describeEvent, isCommandEvent } from './command-matching.ts';
+import { EVENT_JOBS, type ActivityLookup } from './event-jobs.ts';
+import { WorkflowSandbox, type SandboxLog } from './sandbox.ts';
+
+/** The workflow task cannot complete; the worker answers respondWorkflowTaskFailed with this cause. */
+export class WorkflowTaskFailedError extends SteadfastError {
+  constructor(
+    message: string,
+    readonly taskCause: WorkflowTaskFailedCause,
+    readonly failure: FailureInfo,
+  ) {
+    super(message);
+  }
+}
+brandClass(WorkflowTaskFailedError, 'WorkflowTaskFailedError');
+
+/** Ids of the run, which history events do not carry. */
+export interface RunExecution {
+  namespace: string;
+  workflowId: string;
+  runId: string;
+}
+
+const TASK_CLOSE: readonly EventType[] = ['WorkflowTaskCompleted', 'WorkflowTaskFailed', 'WorkflowTaskTimedOut'];
+
+/**
+ * One run being driven through its history: events become activations (one per workflow task
+ * that completed, and one for the task being worked on now), and the commands each activation
+ * produces are matched, in order, against the events that recorded them. The state survives
+ * between tasks, so a cached run only needs the events after its last task.
+ */
+export class WorkflowRun implements ActivityLookup {
+  readonly execution: RunExecution;
+  #bundle: WorkflowBundle;
+  #log: SandboxLog | undefined;
+  #sandbox: WorkflowSandbox | undefined;
+  #info: WorkflowInfo | undefined;
+  #seed = '';
+  #jobs: ActivationJob[] = [];
+  /** Commands of the last activation not yet matched by their events. */
+  #expected: Command[] = [];
+  #expectedTask = 0;
+  #lastEventId = 0;
+  #lastStartedEventId = 0;
+  #activities = new Map<number, { activityId: string; activityType: string }>();
+  #scheduledIds = new Map<string, number>();
+  #closed = false;
+
+  constructor(bundle: WorkflowBundle, execution: RunExecution, log?: SandboxLog) {
+    this.#bundle = bundle;
+    this.execution = execution;
+    this.#log = log;
+  }
+
+  /** Id of the last event applied. */
+  get lastEventId(): number {
+    return this.#lastEventId;
+  }
+
+  /** Id of the WorkflowTaskStarted whose activation ran last. */
+  get lastStartedEventId(): number {
+    return this.#lastStartedEventId;
+  }
+
+  /** True once the run's close event was seen or the run produced its closing command. */
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  get info(): WorkflowInfo | undefined {
+    return this.#info;
+  }
+
+  activity(scheduledEventId: number): { activityId: string; activityType: string } {
+    const found = this.#activities.get(scheduledEventId);
+    if (!found) {
+      throw new DeterminismViolationError(
+        `history refers to activity scheduled at event ${scheduledEventId}, which this run did not schedule`, scheduledEventId);
+    }
+    return found;
+  }
+
+  /**
+   * Applies events that follow the last applied one. When the events end with a workflow task
+   * that has not completed (the task being worked on), returns that task's commands.
+   * @throws DeterminismViolationError when a command does not match its recorded event.
+   * @throws WorkflowTaskFailedError when workflow code fails the task.
+   */
+  async apply(events: readonly HistoryEvent[]): Promise<Command[] | undefined> {
+    let commands: Command[] | undefined;
+    for (let i = 0; i < events.length; i++) {
+      const event = events[i]!;
+      if (event.eventId !== this.#lastEventId + 1) {
+        throw new SteadfastError(`history is not contiguous: expected event ${this.#lastEventId + 1}, got ${event.eventId}`);
+      }
+      this.#lastEventId = event.eventId;
+      commands = undefined;
+      if (isCommandEvent(event)) {
+        this.#match(event);
+      } else if (event.eventType === 'WorkflowTaskStarted') {
+        const close = events.slice(i + 1).find((e) => TASK_CLOSE.includes(e.eventType)
+          && (e.attributes as { startedEventId?: number }).startedEventId === event.eventId);
+        if (close && close.eventType !== 'WorkflowTaskCompleted') continue;
+        this.#checkAllMatched(event);
+        commands = await this.#activate(event, close !== undefined);
+        this.#expected = commands;
+        this.#expectedTask = event.eventId;
+        if (commands.some((c) => TERMINAL_COMMAND_TYPES.includes(c.commandType))) this.#closed = true;
+      } else {
+        if (event.eventType === 'WorkflowExecutionStarted') this.#start(event as HistoryEvent<'WorkflowExecutionStarted'>);
+        const factory = EVENT_JOBS[event.eventType] as ((e: HistoryEvent, r: ActivityLookup) => ActivationJob) | undefined;
+        if (factory) this.#jobs.push(factory(event, this));
+        if (isCloseEvent(event)) this.#closed = true;
+      }
+    }
+    return commands;
+  }
+
+  /** For a replay of a whole history: every command of the last completed task found its event. */
+  finish(): void {
+    const last = this.#expected[0];
+    if (last) {
+      throw new DeterminismViolationError(
+        `non-deterministic workflow: the code produced ${describeCommand(last)} in the workflow task started at event ` +
+        `${this.#expectedTask}, but history ends at event ${this.#lastEventId} without it`, this.#lastEventId);
+    }
+  }
+
+  #start(event: HistoryEvent<'WorkflowExecutionStarted'>): void {
+    const a = event.attributes;
+    const info: WorkflowInfo = {
+      ...this.execution,
+      workflowType: a.workflowType,
+      taskQueue: a.taskQueue,
+      attempt: a.attempt,
+      firstExecutionRunId: a.firstExecutionRunId,
+      startTime: event.eventTime,
+    };
+    if (a.memo) info.memo = a.memo;
+    if (a.continuedExecutionRunId) info.continuedFromExecutionRunId = a.continuedExecutionRunId;
+    if (a.workflowRunTimeoutMs !== undefined) info.workflowRunTimeoutMs = a.workflowRunTimeoutMs;
+    if (a.workflowExecutionTimeoutMs !== undefined) info.workflowExecutionTimeoutMs = a.workflowExecutionTimeoutMs;
+    if (a.cronSchedule) info.cronSchedule = a.cronSchedule;
+    if (a.lastCompletionResult !== undefined) info.lastCompletionResult = a.lastCompletionResult;
+    this.#info = info;
+    // The original run id survives resets and is in the history, so a Replayer draws the same numbers.
+    this.#seed = a.originalExecutionRunId || this.execution.runId;
+  }
+
+  async #activate(started: HistoryEvent, replaying: boolean): Promise<Command[]> {
+    if (!this.#info) throw new SteadfastError('history does not start with WorkflowExecutionStarted');
+    const timestamp = Date.parse(started.eventTime);
+    if (!this.#sandbox) {
+      try {
+        this.#sandbox = WorkflowSandbox.create(this.#bundle, { info: this.#info, randomnessSeed: this.#seed, now: timestamp }, this.#log);
+      } catch (err) {
+        throw new WorkflowTaskFailedError(`the workflows module failed to load: ${(err as Error).message}`, 'WorkflowError',
+          { kind: 'Application', message: (err as Error).message, type: (err as Error).name, stack: (err as Error).stack });
+      }
+    }
+    const jobs = this.#jobs;
+    this.#jobs = [];
+    this.#lastStartedEventId = started.eventId;
+    const result = await this.#sandbox.activate({ timestamp, isReplaying: replaying, jobs });
+    if (result.taskFailure) {
+      throw new WorkflowTaskFailedError(`workflow task failed: ${result.taskFailure.message}`, 'WorkflowError', result.taskFailure);
+    }
+    return result.commands.map((c) => this.#toWire(c));
+  }
+
+  #toWire(command: SandboxCommand): Command {
+    if (command.commandType !== 'RequestCancelActivityTask') return command;
+    const scheduledEventId = this.#scheduledIds.get(command.attributes.activityId);
+    if (scheduledEventId === undefined) {
+      throw new SteadfastError(`cannot cancel activity ${command.attributes.activityId}: its ActivityTaskScheduled event is unknown`);
+    }
+    return { commandType: 'RequestCancelActivityTask', attributes: { scheduledEventId } };
+  }
+
+  #match(event: HistoryEvent): void {
+    const command = this.#expected.shift();
+    if (!command) {
+      throw new DeterminismViolationError(
+        `non-deterministic workflow: history has ${describeEvent(event)}, but the code produced no matching command ` +
+        `in the workflow task started at event ${this.#expectedTask}`, event.eventId);
+    }
+    const mismatch = commandMismatch(command, event);
+    if (mismatch) {
+      throw new DeterminismViolationError(
+        `non-deterministic workflow: history has ${describeEvent(event)}, but the code produced ${describeCommand(command)} ` +
+        `(${mismatch}). The workflow code changed in a way that is incompatible with this run's history.`, event.eventId);
+    }
+    if (event.eventType === 'ActivityTaskScheduled') {
+      const { activityId, activityType } = event.attributes;
+      this.#activities.set(event.eventId, { activityId, activityType });
+      this.#scheduledIds.set(activityId, event.eventId);
+    }
+    if (isCloseEvent(event)) this.#closed = true;
+  }
+
+  #checkAllMatched(next: HistoryEvent): void {
+    const left = this.#expected[0];
+    if (left) {
+      throw new DeterminismViolationError(
+        `non-deterministic workflow: the code produced ${describeCommand(left)} in the workflow task started at event ` +
+        `${this.#expectedTask}, but history has no matching event before ${describeEvent(next)}`, next.eventId);
+    }
+  }
+}

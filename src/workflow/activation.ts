@@ -1,0 +1,99 @@
+import type { FailureInfo } from '../common/failure.ts';
+import type { Command } from '../history/commands.ts';
+
+/**
+ * What a workflow sees of its own run: `workflowInfo()` returns it. Plain JSON, so it crosses
+ * the sandbox boundary unchanged.
+ */
+export interface WorkflowInfo {
+  namespace: string;
+  workflowId: string;
+  runId: string;
+  workflowType: string;
+  taskQueue: string;
+  /** Run attempt under the workflow retry policy: 1 for the first run. */
+  attempt: number;
+  memo?: Record<string, unknown>;
+  /** Run id of the first run of the chain (continue-as-new, retries, cron). */
+  firstExecutionRunId: string;
+  /** Run id of the run this one continued from, when it continued from one. */
+  continuedFromExecutionRunId?: string;
+  /** When the run started (ISO time of WorkflowExecutionStarted). */
+  startTime: string;
+  workflowRunTimeoutMs?: number;
+  workflowExecutionTimeoutMs?: number;
+  cronSchedule?: string;
+  /** Result of the previous run of a cron chain. */
+  lastCompletionResult?: unknown;
+}
+
+/** Data the sandbox reads before the workflow module is evaluated, so module top-level code is deterministic too. */
+export interface SandboxInit {
+  info: WorkflowInfo;
+  /** Seeds Math.random() and uuid4(); the same seed gives the same numbers on every replay. */
+  randomnessSeed: string;
+  /** Time of the first activation, ms since the epoch. */
+  now: number;
+}
+
+/**
+ * One unit of input to the workflow runtime, made from history events by the worker.
+ * Keyed by `type` so that a new kind (signals, updates, patches, child results) is one entry
+ * in the runtime's job-handler table.
+ */
+export type ActivationJob =
+  | { type: 'startWorkflow'; args: unknown[] }
+  | { type: 'fireTimer'; timerId: string }
+  | { type: 'resolveActivity'; activityId: string; result?: unknown; failure?: FailureInfo }
+  | { type: 'cancelWorkflow'; reason?: string }
+  | { type: 'signalWorkflow'; signalName: string; args: unknown[] };
+
+export type ActivationJobType = ActivationJob['type'];
+
+/** All jobs of one workflow task, applied together before the workflow code runs on. */
+export interface Activation {
+  /** eventTime of the task's WorkflowTaskStarted, ms since the epoch: Date.now() inside the workflow. */
+  timestamp: number;
+  /** True when the task already completed once (its commands are in history). */
+  isReplaying: boolean;
+  jobs: ActivationJob[];
+}
+
+/**
+ * A command as the sandbox produces it. Identical to the wire {@link Command} except that a
+ * cancellation names the activity by id; the worker maps it to the scheduled event id.
+ */
+export type SandboxCommand =
+  | Exclude<Command, { commandType: 'RequestCancelActivityTask' }>
+  | { commandType: 'RequestCancelActivityTask'; attributes: { activityId: string } };
+
+/** What the sandbox hands back after an activation has run to quiescence. */
+export interface ActivationResult {
+  commands: SandboxCommand[];
+  /**
+   * Set when the workflow task must fail instead of completing (a non-failure error thrown
+   * by workflow code, an unknown workflow type, an unhandled rejection): the workflow stays
+   * Running and the task is retried, so a fixed deployment can carry on.
+   */
+  taskFailure?: FailureInfo;
+}
+
+/** The object the bundle installs as `globalThis.__steadfastRuntime` in each sandbox. */
+export interface SandboxRuntime {
+  /** Applies a JSON-encoded {@link Activation}; the caller then drains microtasks. */
+  activate(activationJson: string): void;
+  /** Re-checks `condition()` predicates; true when one was satisfied (drain and call again). */
+  checkConditions(): boolean;
+  /** Records an unhandled rejection seen by the host for this sandbox. */
+  rejectUnhandled(reason: unknown): void;
+  /** JSON-encoded {@link ActivationResult}; clears the command buffer. */
+  conclude(): string;
+}
+
+/** Host functions the worker passes into the sandbox (as `globalThis.__steadfastHost`). */
+export interface SandboxHost {
+  /** Constructor of node's AsyncLocalStorage; carries the current CancellationScope across awaits. */
+  AsyncLocalStorage: new <T>() => { run<R>(store: T, fn: () => R): R; getStore(): T | undefined };
+  /** Receives workflow `console.*` output outside replay. */
+  log(level: 'debug' | 'info' | 'warn' | 'error', message: string, info: WorkflowInfo): void;
+}

@@ -1,0 +1,248 @@
+import {
+  ActivityFailure, CancelledFailure, Failure, fromFailureInfo, isCancellation, toFailureInfo, type FailureInfo,
+} from '../common/failure.ts';
+import { IllegalStateError } from '../common/errors.ts';
+import { TERMINAL_COMMAND_TYPES, type CommandAttributes } from '../history/commands.ts';
+import type {
+  Activation, ActivationJob, ActivationJobType, ActivationResult, SandboxCommand, SandboxInit, SandboxRuntime, WorkflowInfo,
+} from './activation.ts';
+import { CancellationScope, rootScope } from './cancellation-scope.ts';
+import { ContinueAsNew } from './continue-as-new.ts';
+import { seededRandom } from './random.ts';
+
+interface Completion {
+  resolve(value: unknown): void;
+  reject(reason: unknown): void;
+}
+
+type JobHandlers = { [K in ActivationJobType]: (job: Extract<ActivationJob, { type: K }>) => void };
+
+/**
+ * The workflow runtime of one run, living inside its sandbox: it turns activation jobs into
+ * resolved promises and workflow code's calls into commands. Operation ids are sequence
+ * numbers per kind ("1", "2", … for timers; the same for activities), so a replay that takes
+ * the same path produces the same ids.
+ */
+export class Activator implements SandboxRuntime {
+  readonly info: WorkflowInfo;
+  now: number;
+  isReplaying = false;
+  readonly random: () => number;
+  cancelRequested = false;
+  workflows: Record<string, unknown> = {};
+  /** Signals that arrived before a handler exists; setHandler (next) drains them. */
+  readonly bufferedSignals: { signalName: string; args: unknown[] }[] = [];
+
+  readonly #completions = { timer: new Map<string, Completion>(), activity: new Map<string, Completion>() };
+  readonly #seq = { timer: 0, activity: 0, condition: 0 };
+  readonly #conditions = new Map<number, { fn: () => boolean; resolve: () => void; reject: (e: unknown) => void }>();
+  #commands: SandboxCommand[] = [];
+  #closed = false;
+  #taskFailure: FailureInfo | undefined;
+
+  /** One entry per job type: adding signals, updates or patches is adding an entry here. */
+  readonly #handlers: JobHandlers = {
+    startWorkflow: (job) => this.#startWorkflow(job.args),
+    fireTimer: (job) => this.#take('timer', job.timerId)?.resolve(undefined),
+    resolveActivity: (job) => {
+      const completion = this.#take('activity', job.activityId);
+      if (!completion) return; // already rejected by a cancellation (Temporal's TRY_CANCEL)
+      if (job.failure) completion.reject(fromFailureInfo(job.failure));
+      else completion.resolve(job.result);
+    },
+    cancelWorkflow: (job) => {
+      this.cancelRequested = true;
+      rootScope().cancel(job.reason ?? 'Workflow cancelled');
+    },
+    signalWorkflow: (job) => {
+      this.bufferedSignals.push({ signalName: job.signalName, args: job.args });
+    },
+  };
+
+  constructor(init: SandboxInit) {
+    this.info = Object.freeze({ ...init.info });
+    this.now = init.now;
+    this.random = seededRandom(init.randomnessSeed);
+  }
+
+  activate(activationJson: string): void {
+    const activation = JSON.parse(activationJson) as Activation;
+    this.now = activation.timestamp;
+    this.isReplaying = activation.isReplaying;
+    for (const job of activation.jobs) {
+      try {
+        (this.#handlers[job.type] as (j: ActivationJob) => void)(job);
+      } catch (err) {
+        this.failTask(err);
+      }
+    }
+  }
+
+  checkConditions(): boolean {
+    let fired = false;
+    for (const [id, c] of this.#conditions) {
+      let ok: boolean;
+      try {
+        ok = c.fn();
+      } catch (err) {
+        this.#conditions.delete(id);
+        c.reject(err);
+        fired = true;
+        continue;
+      }
+      if (ok) {
+        this.#conditions.delete(id);
+        c.resolve();
+        fired = true;
+      }
+    }
+    return fired;
+  }
+
+  rejectUnhandled(reason: unknown): void {
+    const info = toFailureInfo(reason);
+    this.failTask(new IllegalStateError(`Unhandled promise rejection in workflow code: ${info.message}`, { cause: reason }));
+  }
+
+  conclude(): string {
+    const result: ActivationResult = { commands: this.#commands };
+    if (this.#taskFailure) result.taskFailure = this.#taskFailure;
+    this.#commands = [];
+    return JSON.stringify(result);
+  }
+
+  /** Fails the current workflow task (the workflow stays Running and the task is retried). */
+  failTask(err: unknown): void {
+    this.#taskFailure ??= toFailureInfo(err);
+  }
+
+  /** Adds a command to this activation's batch. Nothing is added after the run closed. */
+  pushCommand(command: SandboxCommand): void {
+    if (this.#closed) return;
+    this.#commands.push(command);
+    if (TERMINAL_COMMAND_TYPES.includes(command.commandType)) this.#closed = true;
+  }
+
+  /** Takes back a command not yet sent; false when it was already sent. */
+  dropCommand(command: SandboxCommand): boolean {
+    const i = this.#commands.indexOf(command);
+    if (i < 0) return false;
+    this.#commands.splice(i, 1);
+    return true;
+  }
+
+  /** Starts a durable timer in the current scope (StartTimer); resolves when it fires. */
+  startTimer(ms: number): Promise<void> {
+    const scope = CancellationScope.current();
+    if (scope.consideredCancelled) return scope.cancelRequested;
+    const timerId = String(++this.#seq.timer);
+    return new Promise<void>((resolve, reject) => {
+      const command: SandboxCommand = { commandType: 'StartTimer', attributes: { timerId, startToFireTimeoutMs: ms } };
+      this.pushCommand(command);
+      this.#completions.timer.set(timerId, { resolve: () => resolve(), reject });
+      if (!scope.cancellable) return;
+      scope.cancelRequested.catch((reason: unknown) => {
+        if (!this.#take('timer', timerId)) return;
+        if (!this.dropCommand(command)) this.pushCommand({ commandType: 'CancelTimer', attributes: { timerId } });
+        reject(reason);
+      });
+    });
+  }
+
+  /** Schedules an activity in the current scope (ScheduleActivityTask); resolves with its result. */
+  scheduleActivity(attributes: Omit<CommandAttributes['ScheduleActivityTask'], 'activityId'>): Promise<unknown> {
+    const scope = CancellationScope.current();
+    const activityId = String(++this.#seq.activity);
+    const cancelled = (cause: unknown) => new ActivityFailure(
+      'Activity cancelled', attributes.activityType, activityId, 'CancelRequested',
+      cause instanceof Error ? cause : new CancelledFailure('Activity cancelled'),
+    );
+    if (scope.consideredCancelled) return scope.cancelRequested.catch((reason) => Promise.reject(cancelled(reason)));
+    return new Promise((resolve, reject) => {
+      const command: SandboxCommand = { commandType: 'ScheduleActivityTask', attributes: { activityId, ...attributes } };
+      this.pushCommand(command);
+      this.#completions.activity.set(activityId, { resolve, reject });
+      if (!scope.cancellable) return;
+      scope.cancelRequested.catch((reason: unknown) => {
+        if (!this.#take('activity', activityId)) return;
+        if (!this.dropCommand(command)) {
+          this.pushCommand({ commandType: 'RequestCancelActivityTask', attributes: { activityId } });
+        }
+        reject(cancelled(reason));
+      });
+    });
+  }
+
+  /** Blocks until `fn()` is true; re-checked after every activation has settled. */
+  waitForCondition(fn: () => boolean): Promise<void> {
+    const scope = CancellationScope.current();
+    if (scope.consideredCancelled) return scope.cancelRequested;
+    const id = ++this.#seq.condition;
+    return new Promise<void>((resolve, reject) => {
+      this.#conditions.set(id, { fn, resolve, reject });
+      if (!scope.cancellable) return;
+      scope.cancelRequested.catch((reason: unknown) => {
+        if (this.#conditions.delete(id)) reject(reason);
+      });
+    });
+  }
+
+  #take(kind: 'timer' | 'activity', id: string): Completion | undefined {
+    const completion = this.#completions[kind].get(id);
+    if (completion) this.#completions[kind].delete(id);
+    return completion;
+  }
+
+  #startWorkflow(args: unknown[]): void {
+    const fn = this.workflows[this.info.workflowType];
+    if (typeof fn !== 'function') {
+      const known = Object.keys(this.workflows).filter((k) => typeof this.workflows[k] === 'function');
+      throw new IllegalStateError(
+        `workflow type "${this.info.workflowType}" is not exported by the workflows module; exported: ${known.join(', ') || '(none)'}`,
+      );
+    }
+    rootScope()
+      .run(async () => (fn as (...a: unknown[]) => unknown)(...args))
+      .then(
+        (result) => this.pushCommand({ commandType: 'CompleteWorkflowExecution', attributes: { result: result ?? null } }),
+        (err: unknown) => this.#workflowThrew(err),
+      );
+  }
+
+  /**
+   * Temporal's rule: a ContinueAsNew continues the run, a cancellation after a cancel request
+   * cancels it, any failure class (ApplicationFailure, ActivityFailure, …) fails it, and any
+   * other error fails only the workflow task, so that deploying a fix lets the run go on.
+   */
+  #workflowThrew(err: unknown): void {
+    if (err instanceof ContinueAsNew) {
+      this.pushCommand({ commandType: 'ContinueAsNewWorkflowExecution', attributes: err.attributes });
+    } else if (this.cancelRequested && isCancellation(err)) {
+      this.pushCommand({ commandType: 'CancelWorkflowExecution', attributes: {} });
+    } else if (err instanceof Failure) {
+      this.pushCommand({ commandType: 'FailWorkflowExecution', attributes: { failure: toFailureInfo(err) } });
+    } else {
+      this.failTask(err);
+    }
+  }
+}
+
+let current: Activator | undefined;
+
+/** Installs the run's activator (once per sandbox). */
+export function installActivator(activator: Activator): void {
+  current = activator;
+}
+
+/** The activator of the run this code belongs to. @throws IllegalStateError outside a workflow. */
+export function activator(): Activator {
+  if (!current) {
+    throw new IllegalStateError('steadfast/workflow functions can only be called from workflow code running in a worker');
+  }
+  return current;
+}
+
+/** True inside a workflow sandbox. */
+export function inWorkflowContext(): boolean {
+  return current !== undefined;
+}

@@ -1,0 +1,56 @@
+import { brandClass, SteadfastError } from '../retry/errors.ts';
+import { optionalDuration, optionalRecord, optionalString } from '../common/validate.ts';
+import type { Duration } from '../retry/duration.ts';
+import type { CommandAttributes } from '../history/commands.ts';
+import type { Workflow } from '../common/workflow-types.ts';
+
+/**
+ * Thrown by {@link continueAsNew}: not a failure but a request to close this run and start a
+ * new one of the same chain (ContinueAsNewWorkflowExecution). Let it propagate.
+ */
+export class ContinueAsNew extends SteadfastError {
+  constructor(readonly attributes: CommandAttributes['ContinueAsNewWorkflowExecution']) {
+    super('Workflow continued as new');
+  }
+}
+brandClass(ContinueAsNew, 'ContinueAsNew');
+
+/** Options of the next run started by continue-as-new. Unset fields keep the current run's. */
+export interface ContinueAsNewOptions {
+  /** @default the current workflow type */
+  workflowType?: string;
+  /** @default the current task queue */
+  taskQueue?: string;
+  workflowRunTimeout?: Duration;
+  workflowTaskTimeout?: Duration;
+  memo?: Record<string, unknown>;
+}
+
+/**
+ * Makes a function that closes this run and continues as a new run with the given
+ * arguments; typed by the workflow it continues as.
+ */
+export function makeContinueAsNewFunc<F extends Workflow>(options: ContinueAsNewOptions = {}): (...args: Parameters<F>) => Promise<never> {
+  const workflowType = optionalString('continueAsNew.workflowType', options.workflowType);
+  const taskQueue = optionalString('continueAsNew.taskQueue', options.taskQueue);
+  const workflowRunTimeoutMs = optionalDuration('continueAsNew.workflowRunTimeout', options.workflowRunTimeout);
+  const workflowTaskTimeoutMs = optionalDuration('continueAsNew.workflowTaskTimeout', options.workflowTaskTimeout);
+  const memo = optionalRecord('continueAsNew.memo', options.memo);
+  return (...args: Parameters<F>): Promise<never> => {
+    const attributes: CommandAttributes['ContinueAsNewWorkflowExecution'] = { args };
+    if (workflowType !== undefined) attributes.workflowType = workflowType;
+    if (taskQueue !== undefined) attributes.taskQueue = taskQueue;
+    if (workflowRunTimeoutMs !== undefined) attributes.workflowRunTimeoutMs = workflowRunTimeoutMs;
+    if (workflowTaskTimeoutMs !== undefined) attributes.workflowTaskTimeoutMs = workflowTaskTimeoutMs;
+    if (memo !== undefined) attributes.memo = memo;
+    return Promise.reject(new ContinueAsNew(attributes));
+  };
+}
+
+/**
+ * Closes this run and starts a new run of the same workflow with `args` and a fresh history.
+ * Never resolves: it rejects with {@link ContinueAsNew}, which must propagate out of the workflow.
+ */
+export function continueAsNew<F extends Workflow>(...args: Parameters<F>): Promise<never> {
+  return makeContinueAsNewFunc<F>()(...args);
+}

@@ -1,0 +1,20 @@
+/**
+ * steadfast/workflow: the API used inside workflow code. It runs in the worker's sandbox,
+ * where time, randomness and timers are deterministic, and turns calls into commands
+ * (ScheduleActivityTask, StartTimer, …) matched against history on replay.
+ */
+export { proxyActivities, type ActivityOptions, type ActivityInterfaceFor } from './proxy-activities.ts';
+export { sleep, condition } from './timers.ts';
+export { workflowInfo, uuid4 } from './info.ts';
+export { CancellationScope, type CancellationScopeOptions } from './cancellation-scope.ts';
+export { continueAsNew, makeContinueAsNewFunc, ContinueAsNew, type ContinueAsNewOptions } from './continue-as-new.ts';
+export { inWorkflowContext } from './activator.ts';
+export type { WorkflowInfo } from './activation.ts';
+export {
+  ApplicationFailure, ActivityFailure, CancelledFailure, TimeoutFailure, TerminatedFailure, ServerFailure, Failure,
+  isCancellation, type ApplicationFailureOptions,
+} from '../common/failure.ts';
+export { IllegalStateError } from '../common/errors.ts';
+export type { Duration } from '../retry/duration.ts';
+export type { TemporalRetryPolicy as RetryPolicy } from '../retry/temporal.ts';
+export type { Workflow, ActivityFunction } from '../common/workflow-types.ts';
