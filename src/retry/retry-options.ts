@@ -84,6 +84,7 @@ export interface RetryPlan {
 }
 
 const DEFAULT_SCHEDULE = temporalSchedule(resolveRetryPolicy(undefined));
+const NO_CODES: ErrorCodeConfig = Object.freeze({});
 
 function fnOption<T>(field: string, value: T): T {
   if (value !== undefined && typeof value !== 'function') throw new ValidationError(field, 'must be a function', value);
@@ -129,7 +130,7 @@ export function planRetry(options: RetryOptions | undefined): RetryPlan {
   if (typeof clock.now !== 'function' || typeof clock.sleep !== 'function') {
     throw new ValidationError('clock', 'must have now() and sleep()', clock);
   }
-  let codes: ErrorCodeConfig = {};
+  let codes = NO_CODES;
   if (o.exceptionMapper !== undefined || o.defaultUnhandledErrorCode !== undefined) {
     codes = {
       ...(o.exceptionMapper !== undefined ? { exceptionMapper: toExceptionMap('exceptionMapper', o.exceptionMapper) } : {}),

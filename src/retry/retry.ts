@@ -154,63 +154,103 @@ function judge(plan: RetryPlan, err: unknown, attempt: number): number | undefin
  */
 const YIELD_EVERY = 32;
 
-async function execute<T>(fn: Attempt<T>, plan: RetryPlan, stats: RetryResult<T> | undefined): Promise<T> {
+function stopError(reason: RetryStopReason, attempts: number, lastError: unknown, plan: RetryPlan, start: number, cause?: unknown): RetryError {
+  return new RetryError(reason, attempts, lastError, plan.clock.now() - start, cause);
+}
+
+/**
+ * Runs a plan. A plan with no signal and no timeouts takes the first attempt inline: no timer,
+ * no AbortController, no closure; the loop below is entered only after a failure. (Measured:
+ * a try/finally and a closure in the same async function as the first await tripled the
+ * per-call cost of the always-succeeding path, from about 170 ns to 530 ns.)
+ */
+function execute<T>(fn: Attempt<T>, plan: RetryPlan, stats: RetryResult<T> | undefined): Promise<T> {
+  if (plan.signal === undefined && plan.timeoutMs === undefined && plan.attemptTimeoutMs === undefined) {
+    return firstInline(fn, plan, stats);
+  }
+  return loop(fn, plan, stats, plan.clock.now(), 0, undefined);
+}
+
+async function firstInline<T>(fn: Attempt<T>, plan: RetryPlan, stats: RetryResult<T> | undefined): Promise<T> {
+  const start = plan.clock.now();
+  let value: T;
+  try {
+    value = await fn(new Context(1, undefined));
+  } catch (err) {
+    return loop(fn, plan, stats, start, 1, err);
+  }
+  if (stats !== undefined) {
+    stats.attempts = 1;
+    stats.elapsedMs = plan.clock.now() - start;
+  }
+  return value;
+}
+
+/**
+ * The retry loop. Entered with `attempt` = 0, or with `attempt` = 1 and that attempt's error
+ * when the first attempt already ran inline.
+ */
+async function loop<T>(
+  fn: Attempt<T>, plan: RetryPlan, stats: RetryResult<T> | undefined, start: number, attempt: number, firstError: unknown,
+): Promise<T> {
   const clock = plan.clock;
-  const start = clock.now();
   const scope = plan.signal !== undefined || plan.timeoutMs !== undefined ? new Scope(plan, start) : undefined;
   const plain = scope === undefined && plan.attemptTimeoutMs === undefined;
-  let attempt = 0;
   let lastError: unknown;
   let seed = plan.seed === undefined ? undefined : foldSeed(plan.seed);
   let immediate = 0;
-  const stop = (reason: RetryStopReason, attempts: number, cause?: unknown) =>
-    new RetryError(reason, attempts, lastError, clock.now() - start, cause);
+  let failed = attempt > 0;
+  let err: unknown = firstError;
   try {
     for (;;) {
-      if (scope?.stopped) throw stop(scope.stopped, attempt, scope.reason);
-      attempt++;
-      let value: T;
-      try {
-        value = plain ? await fn(new Context(attempt, undefined)) : await guarded(fn, attempt, plan, scope);
-      } catch (err) {
-        if (scope?.stopped) {
-          if (err !== scope.reason) lastError = err;
-          throw stop(scope.stopped, attempt, scope.reason);
-        }
-        lastError = err;
-        const override = judge(plan, err, attempt);
-        if (override === NON_RETRYABLE) throw stop('NonRetryable', attempt);
-        if (attempt >= plan.maxAttempts) throw stop('MaximumAttemptsReached', attempt);
-        let delayMs = override;
-        if (delayMs === undefined) {
-          if (seed === undefined) seed = isRandomized(plan.schedule) ? randomSeed() : 0;
-          delayMs = backoffDelay(plan.schedule, attempt, seed);
-        }
-        if (plan.expirationMs !== undefined || scope !== undefined) {
-          const now = clock.now();
-          if (plan.expirationMs !== undefined && now - start + delayMs > plan.expirationMs) throw stop('Expired', attempt);
-          if (scope !== undefined && now + delayMs >= scope.deadline) throw stop('Timeout', attempt);
-        }
-        if (plan.onRetry !== undefined) {
-          const hook = plan.onRetry({ attempt, delayMs, error: err });
-          if (hook !== undefined) await hook;
-        }
-        if (delayMs > 0 || ++immediate % YIELD_EVERY === 0) {
-          if (delayMs > 0) immediate = 0;
-          try {
-            await clock.sleep(delayMs, scope?.controller.signal);
-          } catch (sleepError) {
-            if (scope?.stopped) throw stop(scope.stopped, attempt, scope.reason);
-            throw sleepError;
+      if (!failed) {
+        if (scope?.stopped) throw stopError(scope.stopped, attempt, lastError, plan, start, scope.reason);
+        attempt++;
+        try {
+          const value = plain ? await fn(new Context(attempt, undefined)) : await guarded(fn, attempt, plan, scope);
+          if (stats !== undefined) {
+            stats.attempts = attempt;
+            stats.elapsedMs = clock.now() - start;
           }
+          return value;
+        } catch (e) {
+          err = e;
         }
-        continue;
       }
-      if (stats !== undefined) {
-        stats.attempts = attempt;
-        stats.elapsedMs = clock.now() - start;
+      failed = false;
+      if (scope?.stopped) {
+        if (err !== scope.reason) lastError = err;
+        throw stopError(scope.stopped, attempt, lastError, plan, start, scope.reason);
       }
-      return value;
+      lastError = err;
+      const override = judge(plan, err, attempt);
+      if (override === NON_RETRYABLE) throw stopError('NonRetryable', attempt, lastError, plan, start);
+      if (attempt >= plan.maxAttempts) throw stopError('MaximumAttemptsReached', attempt, lastError, plan, start);
+      let delayMs = override;
+      if (delayMs === undefined) {
+        if (seed === undefined) seed = isRandomized(plan.schedule) ? randomSeed() : 0;
+        delayMs = backoffDelay(plan.schedule, attempt, seed);
+      }
+      if (plan.expirationMs !== undefined || scope !== undefined) {
+        const now = clock.now();
+        if (plan.expirationMs !== undefined && now - start + delayMs > plan.expirationMs) {
+          throw stopError('Expired', attempt, lastError, plan, start);
+        }
+        if (scope !== undefined && now + delayMs >= scope.deadline) throw stopError('Timeout', attempt, lastError, plan, start);
+      }
+      if (plan.onRetry !== undefined) {
+        const hook = plan.onRetry({ attempt, delayMs, error: err });
+        if (hook !== undefined) await hook;
+      }
+      if (delayMs > 0 || ++immediate % YIELD_EVERY === 0) {
+        if (delayMs > 0) immediate = 0;
+        try {
+          await clock.sleep(delayMs, scope?.controller.signal);
+        } catch (sleepError) {
+          if (scope?.stopped) throw stopError(scope.stopped, attempt, lastError, plan, start, scope.reason);
+          throw sleepError;
+        }
+      }
     }
   } finally {
     scope?.dispose();
