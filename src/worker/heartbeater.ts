@@ -1,0 +1,72 @@
+import type { Clock } from '../retry/clock.ts';
+import type { WorkflowService } from '../history/service.ts';
+import type { Logger } from './logger.ts';
+
+/** Throttle without a heartbeat timeout, ms. @default 30 000 (Temporal's default) */
+export const DEFAULT_HEARTBEAT_THROTTLE_MS = 30_000;
+
+/** 0.8 × the heartbeat timeout, or 30 s without one: the heartbeat never misses its timeout. */
+export function heartbeatThrottleMs(heartbeatTimeoutMs: number | undefined): number {
+  return heartbeatTimeoutMs ? Math.max(1, Math.floor(heartbeatTimeoutMs * 0.8)) : DEFAULT_HEARTBEAT_THROTTLE_MS;
+}
+
+/**
+ * Sends one activity attempt's heartbeats: the first at once, then at most one per throttle
+ * interval, each carrying the latest details given. An answer with `cancelRequested`, or the
+ * service no longer knowing the attempt, calls `onCancel`.
+ */
+export class Heartbeater {
+  #latest: unknown;
+  #has = false;
+  #pending = false;
+  #cooling = false;
+  #stopped = new AbortController();
+
+  constructor(
+    private readonly service: WorkflowService,
+    private readonly taskToken: string,
+    private readonly identity: string,
+    private readonly throttleMs: number,
+    private readonly clock: Clock,
+    private readonly onCancel: (reason: 'cancelRequested' | 'gone') => void,
+    private readonly logger: Logger,
+  ) {}
+
+  /** Details of the latest heartbeat call, sent or not; undefined when there was none. */
+  get latestDetails(): unknown {
+    return this.#latest;
+  }
+
+  get hasDetails(): boolean {
+    return this.#has;
+  }
+
+  heartbeat(details: unknown): void {
+    if (this.#stopped.signal.aborted) return;
+    this.#latest = details;
+    this.#has = true;
+    if (this.#cooling) this.#pending = true;
+    else this.#send();
+  }
+
+  /** No more heartbeats for this attempt. */
+  stop(): void {
+    this.#stopped.abort();
+  }
+
+  #send(): void {
+    this.#pending = false;
+    this.#cooling = true;
+    this.service.recordActivityTaskHeartbeat({ taskToken: this.taskToken, details: this.#latest, identity: this.identity })
+      .then((res) => {
+        if (res.cancelRequested) this.onCancel('cancelRequested');
+      }, (err: { code?: string }) => {
+        if (err?.code === 'NotFound' || err?.code === 'FailedPrecondition') this.onCancel('gone');
+        else this.logger.debug(`heartbeat not recorded: ${(err as Error)?.message}`);
+      });
+    this.clock.sleep(this.throttleMs, this.#stopped.signal).then(() => {
+      this.#cooling = false;
+      if (this.#pending) this.#send();
+    }, () => undefined);
+  }
+}

@@ -1,0 +1,10 @@
+/**
+ * steadfast/worker: the Worker that polls a task queue, replays workflow code in a
+ * deterministic sandbox and runs activities.
+ */
+export { Worker, type WorkerState } from './worker.ts';
+export type { WorkerOptions } from './worker-options.ts';
+export { consoleLogger, type Logger } from './logger.ts';
+export { bundleWorkflows, WorkflowBundleError, type WorkflowBundle } from './bundler.ts';
+export { WorkflowTaskFailedError } from './workflow-run.ts';
+export { DeterminismViolationError } from '../common/errors.ts';

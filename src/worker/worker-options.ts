@@ -1,0 +1,121 @@
+import { hostname } from 'node:os';
+import { ValidationError } from '../retry/errors.ts';
+import { systemClock, type Clock } from '../retry/clock.ts';
+import type { Duration } from '../retry/duration.ts';
+import { DEFAULT_NAMESPACE } from '../common/ids.ts';
+import { optionalDuration, optionalInt, optionalString, requireString } from '../common/validate.ts';
+import type { ActivityFunction } from '../common/workflow-types.ts';
+import type { WorkflowService } from '../history/service.ts';
+import { consoleLogger, type Logger } from './logger.ts';
+
+/** Options of {@link Worker.create}. Exactly one of `address` and `connection` is required. */
+export interface WorkerOptions {
+  /** URL of a steadfast server, e.g. `http://127.0.0.1:7233`. */
+  address?: string;
+  /** A WorkflowService to use directly, e.g. an in-process Engine. */
+  connection?: WorkflowService;
+  /** @default "default" */
+  namespace?: string;
+  /** The task queue polled for workflow and activity tasks. */
+  taskQueue: string;
+  /** Module exporting the workflow functions; bundled for the sandbox. Omit for an activity-only worker. */
+  workflowsPath?: string;
+  /** Activity functions by type name. Omit for a workflow-only worker. */
+  activities?: Record<string, ActivityFunction> | object;
+  /** Activities run at once, at most. @default 100 */
+  maxConcurrentActivityTaskExecutions?: number;
+  /** Workflow tasks processed at once, at most. @default 40 */
+  maxConcurrentWorkflowTaskExecutions?: number;
+  /** Running workflows kept in memory between tasks (LRU); 0 replays every task from history. @default 1000 */
+  maxCachedWorkflows?: number;
+  /** Names this worker in history events. @default "<pid>@<hostname>" */
+  identity?: string;
+  /** How long shutdown waits for running activities before aborting them. @default "10s" */
+  shutdownGraceTime?: Duration;
+  /** @default console (info and above) */
+  logger?: Logger;
+  /** Time source for heartbeat throttling, deadlines, poll backoff and the grace period. @default systemClock */
+  clock?: Clock;
+}
+
+/** {@link WorkerOptions} validated, with defaults filled. */
+export interface ResolvedWorkerOptions {
+  address: string | undefined;
+  connection: WorkflowService | undefined;
+  namespace: string;
+  taskQueue: string;
+  workflowsPath: string | undefined;
+  activities: Record<string, ActivityFunction>;
+  maxConcurrentActivityTaskExecutions: number;
+  maxConcurrentWorkflowTaskExecutions: number;
+  maxCachedWorkflows: number;
+  identity: string;
+  shutdownGraceTimeMs: number;
+  logger: Logger;
+  clock: Clock;
+}
+
+const KEYS = new Set([
+  'address', 'connection', 'namespace', 'taskQueue', 'workflowsPath', 'activities', 'maxConcurrentActivityTaskExecutions',
+  'maxConcurrentWorkflowTaskExecutions', 'maxCachedWorkflows', 'identity', 'shutdownGraceTime', 'logger', 'clock',
+]);
+
+/**
+ * Checks every worker option; each error names the option, the rule and the value.
+ * @throws ValidationError
+ */
+export function resolveWorkerOptions(options: WorkerOptions): ResolvedWorkerOptions {
+  if (typeof options !== 'object' || options === null) throw new ValidationError('options', 'must be an object', options);
+  for (const key of Object.keys(options)) {
+    if (!KEYS.has(key)) throw new ValidationError(key, `is not a worker option (known: ${[...KEYS].join(', ')})`, (options as unknown as Record<string, unknown>)[key]);
+  }
+  const address = optionalString('address', options.address);
+  const connection = options.connection;
+  if ((address === undefined) === (connection === undefined)) {
+    throw new ValidationError('address', 'or connection must be given, not both', address ?? connection,
+      `exactly one of address and connection must be given, got ${address === undefined ? 'neither' : 'both'}`);
+  }
+  if (address !== undefined && !/^https?:\/\/[^/]+/.test(address)) {
+    throw new ValidationError('address', 'must be a URL such as http://127.0.0.1:7233', address);
+  }
+  if (connection !== undefined && (typeof connection !== 'object' || typeof connection.pollWorkflowTaskQueue !== 'function')) {
+    throw new ValidationError('connection', 'must be a WorkflowService (e.g. an Engine)', connection);
+  }
+  const activities: Record<string, ActivityFunction> = {};
+  if (options.activities !== undefined && options.activities !== null) {
+    if (typeof options.activities !== 'object') throw new ValidationError('activities', 'must be an object of functions', options.activities);
+    for (const [name, fn] of Object.entries(options.activities)) {
+      if (typeof fn === 'function') activities[name] = fn as ActivityFunction;
+    }
+  }
+  const workflowsPath = optionalString('workflowsPath', options.workflowsPath, 4096);
+  if (workflowsPath === undefined && Object.keys(activities).length === 0) {
+    throw new ValidationError('workflowsPath', 'or activities must be given', undefined,
+      'a worker needs workflowsPath, activities, or both; neither was given');
+  }
+  const logger = options.logger ?? consoleLogger;
+  for (const m of ['debug', 'info', 'warn', 'error'] as const) {
+    if (typeof (logger as unknown as Record<string, unknown>)[m] !== 'function') {
+      throw new ValidationError(`logger.${m}`, 'must be a function', (logger as unknown as Record<string, unknown>)[m]);
+    }
+  }
+  const clock = options.clock ?? systemClock;
+  if (typeof clock.now !== 'function' || typeof clock.sleep !== 'function') {
+    throw new ValidationError('clock', 'must have now() and sleep()', clock);
+  }
+  return {
+    address,
+    connection,
+    namespace: optionalString('namespace', options.namespace) ?? DEFAULT_NAMESPACE,
+    taskQueue: requireString('taskQueue', options.taskQueue),
+    workflowsPath,
+    activities,
+    maxConcurrentActivityTaskExecutions: optionalInt('maxConcurrentActivityTaskExecutions', options.maxConcurrentActivityTaskExecutions, 1) ?? 100,
+    maxConcurrentWorkflowTaskExecutions: optionalInt('maxConcurrentWorkflowTaskExecutions', options.maxConcurrentWorkflowTaskExecutions, 1) ?? 40,
+    maxCachedWorkflows: optionalInt('maxCachedWorkflows', options.maxCachedWorkflows, 0) ?? 1000,
+    identity: optionalString('identity', options.identity) ?? `${process.pid}@${hostname()}`,
+    shutdownGraceTimeMs: optionalDuration('shutdownGraceTime', options.shutdownGraceTime) ?? 10_000,
+    logger,
+    clock,
+  };
+}

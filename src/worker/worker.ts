@@ -1,0 +1,196 @@
+import { IllegalStateError } from '../common/errors.ts';
+import { CancelledFailure } from '../common/failure.ts';
+import type { ActivityTask, CallOptions, WorkflowService, WorkflowTask } from '../history/service.ts';
+import { HttpWorkflowService } from '../client/http-service.ts';
+import { runActivityTask, type RunningActivity } from './activity-executor.ts';
+import { bundleWorkflows, type WorkflowBundle } from './bundler.ts';
+import { ConnectionMonitor, pollBackoffMs, Slots } from './poller.ts';
+import { resolveWorkerOptions, type ResolvedWorkerOptions, type WorkerOptions } from './worker-options.ts';
+import { WorkflowTaskHandler } from './workflow-task-handler.ts';
+
+/** Lifecycle of a {@link Worker}. */
+export type WorkerState = 'created' | 'running' | 'stopping' | 'stopped';
+
+/** Long polls kept open per task kind; the slots bound how many tasks run at once. */
+const POLLERS_PER_KIND = 2;
+
+/**
+ * Polls one task queue for workflow tasks (answered by replaying workflow code in a sandbox)
+ * and activity tasks (run as plain async functions). Survives outages of the service: polls
+ * back off and resume when it is reachable again.
+ */
+export class Worker {
+  readonly options: ResolvedWorkerOptions;
+  readonly #service: WorkflowService;
+  readonly #ownsService: boolean;
+  readonly #workflows: WorkflowTaskHandler | undefined;
+  readonly #monitor: ConnectionMonitor;
+  readonly #stop = new AbortController();
+  readonly #workflowTasks = new Set<Promise<void>>();
+  readonly #activities = new Set<RunningActivity>();
+  #state: WorkerState = 'created';
+  #running: Promise<void> | undefined;
+
+  private constructor(options: ResolvedWorkerOptions, service: WorkflowService, ownsService: boolean, bundle: WorkflowBundle | undefined) {
+    this.options = options;
+    this.#service = service;
+    this.#ownsService = ownsService;
+    this.#monitor = new ConnectionMonitor(options.logger, options.clock, options.address ?? 'in-process connection');
+    if (bundle) {
+      this.#workflows = new WorkflowTaskHandler({
+        service, bundle, identity: options.identity, logger: options.logger, maxCachedWorkflows: options.maxCachedWorkflows,
+      });
+    }
+  }
+
+  /**
+   * Validates the options and bundles the workflows module (so a banned import or a syntax
+   * error fails here, not on the first task).
+   * @throws ValidationError naming the option; WorkflowBundleError naming the import and file.
+   */
+  static async create(options: WorkerOptions): Promise<Worker> {
+    const resolved = resolveWorkerOptions(options);
+    const bundle = resolved.workflowsPath ? await bundleWorkflows(resolved.workflowsPath) : undefined;
+    const service = resolved.connection ?? new HttpWorkflowService({ address: resolved.address! });
+    return new Worker(resolved, service, resolved.connection === undefined, bundle);
+  }
+
+  get state(): WorkerState {
+    return this.#state;
+  }
+
+  /** Cache and replay counters of the workflow side. */
+  get workflowStats(): { cacheHits: number; replays: number; cached: number } {
+    const w = this.#workflows;
+    return { cacheHits: w?.stats.cacheHits ?? 0, replays: w?.stats.replays ?? 0, cached: w?.cache.size ?? 0 };
+  }
+
+  /** Polls until {@link shutdown}; resolves when shutdown has completed. */
+  run(): Promise<void> {
+    if (this.#state !== 'created') throw new IllegalStateError(`Worker.run() can be called once; the worker is ${this.#state}`);
+    this.#state = 'running';
+    const { maxConcurrentWorkflowTaskExecutions, maxConcurrentActivityTaskExecutions, namespace, taskQueue, identity } = this.options;
+    const loops: Promise<void>[] = [];
+    const req = { namespace, taskQueue, identity };
+    if (this.#workflows) {
+      const handler = this.#workflows;
+      const slots = new Slots(maxConcurrentWorkflowTaskExecutions);
+      for (let i = 0; i < Math.min(POLLERS_PER_KIND, maxConcurrentWorkflowTaskExecutions); i++) {
+        loops.push(this.#pollLoop<WorkflowTask>(`workflow-${i}`, slots,
+          (opts) => this.#service.pollWorkflowTaskQueue(req, opts),
+          (task) => {
+            const p = handler.handle(task).finally(() => this.#workflowTasks.delete(p));
+            this.#workflowTasks.add(p);
+            return p;
+          }));
+      }
+    }
+    if (Object.keys(this.options.activities).length > 0) {
+      const slots = new Slots(maxConcurrentActivityTaskExecutions);
+      const deps = { service: this.#service, activities: this.options.activities, identity, clock: this.options.clock, logger: this.options.logger };
+      for (let i = 0; i < Math.min(POLLERS_PER_KIND, maxConcurrentActivityTaskExecutions); i++) {
+        loops.push(this.#pollLoop<ActivityTask>(`activity-${i}`, slots,
+          (opts) => this.#service.pollActivityTaskQueue(req, opts),
+          (task) => {
+            const running = runActivityTask(task, deps);
+            this.#activities.add(running);
+            return running.done.finally(() => this.#activities.delete(running));
+          }));
+      }
+    }
+    this.#running = this.#runUntilStopped(loops);
+    return this.#running;
+  }
+
+  /**
+   * Runs the worker until `promise` settles, then shuts it down and returns the promise's
+   * value (or rethrows its error).
+   */
+  async runUntil<T>(promise: Promise<T> | (() => Promise<T>)): Promise<T> {
+    const running = this.run();
+    try {
+      return await (typeof promise === 'function' ? promise() : promise);
+    } finally {
+      await this.shutdown();
+      await running;
+    }
+  }
+
+  /**
+   * Stops polling (in-flight long polls are aborted), lets workflow tasks finish, gives running
+   * activities `shutdownGraceTime` to finish, then aborts their cancellation signals and waits
+   * for them to report. Resolves when all of it is done.
+   */
+  async shutdown(): Promise<void> {
+    if (this.#state === 'created') {
+      this.#state = 'stopped';
+      if (this.#ownsService) (this.#service as HttpWorkflowService).close();
+      return;
+    }
+    this.#stop.abort(new CancelledFailure('Worker shutting down'));
+    await this.#running;
+  }
+
+  async #runUntilStopped(loops: Promise<void>[]): Promise<void> {
+    await new Promise<void>((resolve) => this.#stop.signal.addEventListener('abort', () => resolve(), { once: true }));
+    this.#state = 'stopping';
+    const { clock, shutdownGraceTimeMs, logger } = this.options;
+    await Promise.all(loops);
+    await Promise.all(this.#workflowTasks);
+    if (this.#activities.size > 0) {
+      const grace = new AbortController();
+      const allDone = Promise.all([...this.#activities].map((a) => a.done));
+      const inTime = await Promise.race([
+        allDone.then(() => true),
+        clock.sleep(shutdownGraceTimeMs, grace.signal).then(() => false, () => true),
+      ]);
+      grace.abort();
+      if (!inTime) {
+        logger.warn(`shutdown grace time passed with ${this.#activities.size} activities running; cancelling them`);
+        for (const a of this.#activities) a.abort(new CancelledFailure('Worker shutting down'));
+        await allDone;
+      }
+    }
+    if (this.#ownsService) (this.#service as HttpWorkflowService).close();
+    this.#state = 'stopped';
+  }
+
+  async #pollLoop<T>(
+    name: string, slots: Slots, poll: (opts: CallOptions) => Promise<T | null>, handle: (task: T) => Promise<void>,
+  ): Promise<void> {
+    const signal = this.#stop.signal;
+    const { clock, identity, logger } = this.options;
+    let failures = 0;
+    while (!signal.aborted) {
+      try {
+        await slots.acquire(signal);
+      } catch {
+        return;
+      }
+      let task: T | null;
+      try {
+        task = await poll({ signal });
+        failures = 0;
+        this.#monitor.succeeded();
+      } catch (err) {
+        slots.release();
+        if (signal.aborted) return;
+        failures++;
+        this.#monitor.failed(err);
+        logger.debug(`poll ${name} failed (${failures} in a row): ${(err as Error)?.message}`);
+        try {
+          await clock.sleep(pollBackoffMs(failures, `${identity}/${name}`), signal);
+        } catch {
+          return;
+        }
+        continue;
+      }
+      if (task === null || task === undefined) {
+        slots.release();
+        continue;
+      }
+      handle(task).catch((err: unknown) => logger.error(`task handling failed: ${(err as Error)?.message}`))
+        .finally(() => slots.release());
+    }
+  }
+}
