@@ -48,6 +48,8 @@ export class WorkflowRun implements ActivityLookup {
   /** Commands of the last activation not yet matched by their events. */
   #expected: Command[] = [];
   #expectedTask = 0;
+  /** True when the last activation's task completed in history, so its commands must be there. */
+  #expectedRecorded = false;
   #lastEventId = 0;
   #lastStartedEventId = 0;
   #activities = new Map<number, { activityId: string; activityType: string }>();
@@ -113,6 +115,7 @@ export class WorkflowRun implements ActivityLookup {
         commands = await this.#activate(event, close !== undefined);
         this.#expected = commands;
         this.#expectedTask = event.eventId;
+        this.#expectedRecorded = close !== undefined;
         if (commands.some((c) => TERMINAL_COMMAND_TYPES.includes(c.commandType))) this.#closed = true;
       } else {
         if (event.eventType === 'WorkflowExecutionStarted') this.#start(event as HistoryEvent<'WorkflowExecutionStarted'>);
@@ -124,10 +127,13 @@ export class WorkflowRun implements ActivityLookup {
     return commands;
   }
 
-  /** For a replay of a whole history: every command of the last completed task found its event. */
+  /**
+   * For a replay of a whole history: every command of the last completed task found its
+   * event. (A final task that never completed has nothing recorded to check against.)
+   */
   finish(): void {
     const last = this.#expected[0];
-    if (last) {
+    if (last && this.#expectedRecorded) {
       throw new DeterminismViolationError(
         `non-deterministic workflow: the code produced ${describeCommand(last)} in the workflow task started at event ` +
         `${this.#expectedTask}, but history ends at event ${this.#lastEventId} without it`, this.#lastEventId);
