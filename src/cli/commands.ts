@@ -2,3 +2,4 @@
 import './dev.ts';
 import './server.ts';
 import './workflow.ts';
+import './retry-simulate.ts';

@@ -28,3 +28,4 @@ export {
   type RetryOptions, type RetryPolicyInput, type AttemptContext, type RetryEvent, type RetryVerdict,
 } from './retry-options.ts';
 export { retry, createRetry, type Attempt, type RetryResult } from './retry.ts';
+export { simulateTimeline, delayPercentiles, type TimelineRow, type DelayPercentiles } from './simulate.ts';
