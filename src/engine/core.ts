@@ -1,0 +1,96 @@
+import { WorkflowNotFoundError } from '../common/errors.ts';
+import type { Clock } from '../retry/clock.ts';
+import { StoreConflictError } from '../store/errors.ts';
+import type { Store, TaskKind } from '../store/types.ts';
+import { TransitionBuilder } from './transition.ts';
+import { Waiters } from './waiters.ts';
+
+/** Where the engine reports problems it cannot hand to a caller (a timer that failed to fire). */
+export interface Logger {
+  warn(message: string, meta?: Record<string, unknown>): void;
+  error(message: string, meta?: Record<string, unknown>): void;
+}
+
+/** Logs to stderr. */
+export const consoleLogger: Logger = {
+  warn: (m, meta) => console.warn(`[steadfast engine] ${m}`, meta ?? ''),
+  error: (m, meta) => console.error(`[steadfast engine] ${m}`, meta ?? ''),
+};
+
+/** How often a transition that lost an optimistic-concurrency race is re-read and retried. */
+const MAX_CONFLICT_RETRIES = 100;
+
+/** The key of a task queue in the waiter and readiness tables. */
+export function queueKey(namespace: string, taskQueue: string, kind: TaskKind): string {
+  return `${kind}\u0000${namespace}\u0000${taskQueue}`;
+}
+
+/**
+ * What the engine's parts share: the store, the clock, the transition loop, and the
+ * bookkeeping behind {@link EngineCore.isIdle}.
+ */
+export class EngineCore {
+  readonly queueWaiters = new Waiters();
+  readonly closeWaiters = new Waiters();
+  readonly shutdown = new AbortController();
+  /** Queues known to hold a task that can be dispatched now (cleared by a poll that finds none). */
+  readonly readyQueues = new Set<string>();
+  /** Tasks handed to workers and not answered yet, with the real time after which they no longer count. */
+  readonly inFlight = new Map<string, number>();
+  #busy = 0;
+
+  constructor(readonly store: Store, readonly clock: Clock, readonly identity: string, readonly logger: Logger) {}
+
+  get busy(): number {
+    return this.#busy;
+  }
+
+  /** Runs `work` counted as a transition in progress (for isIdle). */
+  async tracked<T>(work: () => Promise<T>): Promise<T> {
+    this.#busy++;
+    try {
+      return await work();
+    } finally {
+      this.#busy--;
+    }
+  }
+
+  /**
+   * Reads the run, lets `fn` build the transition, commits it; re-reads and rebuilds when another
+   * transition of the run won the race. `fn` must only change the builder.
+   * @throws WorkflowNotFoundError when the run does not exist.
+   */
+  mutate<T>(runId: string, fn: (b: TransitionBuilder) => T): Promise<T> {
+    return this.tracked(async () => {
+      for (let i = 0; ; i++) {
+        const rec = await this.store.getExecution(runId);
+        if (!rec) throw new WorkflowNotFoundError(`workflow run ${runId} not found`, '', runId);
+        const b = new TransitionBuilder(rec, this.clock.now());
+        const result = fn(b);
+        if (b.isEmpty()) return result;
+        try {
+          await this.store.commit(b.build());
+          return result;
+        } catch (err) {
+          if (err instanceof StoreConflictError && err.reason === 'version' && i < MAX_CONFLICT_RETRIES) continue;
+          throw err;
+        }
+      }
+    });
+  }
+
+  /** Counts a task handed to a worker until it is answered or `timeoutMs` of real time passes. */
+  addInFlight(key: string, timeoutMs: number): void {
+    this.inFlight.set(key, Date.now() + timeoutMs);
+  }
+
+  /** True when some handed-out task is still awaited. */
+  hasInFlight(): boolean {
+    const now = Date.now();
+    for (const [key, until] of this.inFlight) {
+      if (until > now) return true;
+      this.inFlight.delete(key);
+    }
+    return false;
+  }
+}

@@ -1,0 +1,290 @@
+import { hostname } from 'node:os';
+import { ServiceError, WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '../common/errors.ts';
+import { newUuid } from '../common/ids.ts';
+import { optionalBoolean, optionalInt, optionalString } from '../common/validate.ts';
+import type {
+  ActivityTask, CallOptions, CancelWorkflowRequest, ExecutionRequest, GetHistoryRequest, GetHistoryResponse,
+  ListWorkflowExecutionsRequest, ListWorkflowExecutionsResponse, PollRequest, RecordHeartbeatRequest, RecordHeartbeatResponse,
+  RespondActivityTaskCanceledRequest, RespondActivityTaskCompletedRequest, RespondActivityTaskFailedRequest,
+  RespondWorkflowTaskCompletedRequest, RespondWorkflowTaskFailedRequest, StartWorkflowExecutionRequest,
+  StartWorkflowExecutionResponse, TerminateWorkflowRequest, WorkflowExecutionDescription, WorkflowService, WorkflowTask,
+} from '../history/service.ts';
+import { systemClock, type Clock } from '../retry/clock.ts';
+import { ValidationError } from '../retry/errors.ts';
+import { StoreConflictError } from '../store/errors.ts';
+import type { Store, StoreNotification, TimerRecord } from '../store/types.ts';
+import { atKey, TaskService, wtKey } from './task-service.ts';
+import { consoleLogger, EngineCore, queueKey, type Logger } from './core.ts';
+import { requireObject, validateExecutionRef, validateStart } from './requests.ts';
+import { buildNewRun, terminateRun } from './runs.ts';
+import type { RunState } from './state.ts';
+import { TimerLoop } from './timer-loop.ts';
+import { applyTimer } from './timers.ts';
+import { TransitionBuilder } from './transition.ts';
+import { describe, listExecutions, resolveRun } from './visibility.ts';
+
+/** Options of {@link Engine.create}. */
+export interface EngineOptions {
+  store: Store;
+  /** Time for everything semantic (timeouts, backoffs, event times). @default systemClock */
+  clock?: Clock;
+  /** Names this engine in task and timer leases. @default host-pid-random */
+  identity?: string;
+  logger?: Logger;
+  /** Close the store on shutdown. @default false */
+  ownsStore?: boolean;
+}
+
+/**
+ * The durable engine: implements {@link WorkflowService} over a {@link Store}. Every state change
+ * of a run is one store transaction; timers fire from the store; long polls are woken by
+ * in-process notification and, on PostgreSQL, LISTEN/NOTIFY from other servers.
+ */
+export class Engine implements WorkflowService {
+  readonly #core: EngineCore;
+  readonly #tasks: TaskService;
+  readonly #loop: TimerLoop;
+  readonly #unsubscribe: () => void;
+  readonly #ownsStore: boolean;
+  #stopped = false;
+
+  private constructor(opts: EngineOptions) {
+    const identity = opts.identity ?? `${hostname()}-${process.pid}-${newUuid().slice(0, 8)}`;
+    this.#core = new EngineCore(opts.store, opts.clock ?? systemClock, identity, opts.logger ?? consoleLogger);
+    this.#tasks = new TaskService(this.#core);
+    this.#ownsStore = opts.ownsStore ?? false;
+    this.#loop = new TimerLoop(opts.store, this.#core.clock, identity, (t) => this.#fireTimer(t),
+      (q) => this.#taskReady(queueKey(q.namespace, q.taskQueue, q.kind)),
+      (err) => this.#core.logger.error('timer loop failed; retrying in 1s', { err: String(err) }));
+    this.#unsubscribe = opts.store.subscribe((n) => this.#onNotification(n));
+  }
+
+  /** Creates an engine over a store and starts its timer loop. */
+  static async create(opts: EngineOptions): Promise<Engine> {
+    if (!opts || typeof opts !== 'object' || !opts.store) throw new ValidationError('store', 'is required', undefined);
+    const engine = new Engine(opts);
+    engine.#loop.start();
+    return engine;
+  }
+
+  /** The store this engine runs on. */
+  get store(): Store {
+    return this.#core.store;
+  }
+
+  /**
+   * True when the engine has nothing to do until time moves: no task is ready to dispatch now
+   * (a queue this engine knows to hold a visible task counts until a poll of it finds none), no
+   * task handed to a worker is awaiting its answer (it counts until answered, or until its
+   * timeout — workflow task timeout, activity start-to-close — has passed in real time, so a
+   * vanished worker cannot block forever), no transition is running, and the timer loop is
+   * asleep. A time-skipping environment advances the clock to `ManualClock.nextDue()` only then.
+   */
+  isIdle(): boolean {
+    const c = this.#core;
+    return c.busy === 0 && !this.#loop.busy && c.readyQueues.size === 0 && !c.hasInFlight();
+  }
+
+  /** What keeps the engine from being idle, for diagnostics and test environments. */
+  pendingWork(): { transitions: number; timerLoopBusy: boolean; readyQueues: number; inFlightTasks: number } {
+    const c = this.#core;
+    c.hasInFlight();
+    return { transitions: c.busy, timerLoopBusy: this.#loop.busy, readyQueues: c.readyQueues.size, inFlightTasks: c.inFlight.size };
+  }
+
+  /** Ends long polls (they answer null), stops the timer loop; closes the store only if it owns it. */
+  async shutdown(): Promise<void> {
+    if (this.#stopped) return;
+    this.#stopped = true;
+    this.#core.shutdown.abort();
+    this.#core.queueWaiters.notifyAll();
+    this.#core.closeWaiters.notifyAll();
+    await this.#loop.stop();
+    this.#unsubscribe();
+    if (this.#ownsStore) await this.#core.store.close();
+  }
+
+  #taskReady(key: string): void {
+    this.#core.readyQueues.add(key);
+    this.#core.queueWaiters.notify(key);
+  }
+
+  #onNotification(n: StoreNotification): void {
+    if (n.type === 'task') {
+      if (n.visibleAt <= this.#core.clock.now()) this.#taskReady(queueKey(n.namespace, n.taskQueue, n.kind));
+      else this.#loop.poke(n.visibleAt);
+    } else if (n.type === 'timer') {
+      this.#loop.poke(n.dueAt);
+    } else {
+      this.#core.closeWaiters.notify(n.runId);
+    }
+  }
+
+  async #fireTimer(timer: TimerRecord): Promise<void> {
+    const core = this.#core;
+    try {
+      await core.mutate(timer.runId, (b) => {
+        const s = b.state as RunState;
+        if (timer.kind === 'WorkflowTaskTimeout') {
+          const d = timer.data as { seq: number; attempt: number };
+          core.inFlight.delete(wtKey({ runId: timer.runId, ...d }));
+        } else if (timer.kind === 'ActivityTimeout') {
+          const seid = (timer.data as { scheduledEventId: number }).scheduledEventId;
+          const act = s.activities[String(seid)];
+          if (act) core.inFlight.delete(atKey({ runId: timer.runId, scheduledEventId: seid, attempt: act.attempt }));
+        }
+        applyTimer(b, timer);
+      });
+    } catch (err) {
+      if (err instanceof StoreConflictError && err.reason === 'timerGone') return;
+      if (err instanceof WorkflowNotFoundError) {
+        await core.store.commit({ executions: [], deleteTimerIds: [timer.id] });
+        return;
+      }
+      core.logger.error(`timer ${timer.kind} of run ${timer.runId} failed to fire; it is retried when its lease ends`, { err: String(err) });
+    }
+  }
+
+  async startWorkflowExecution(req: StartWorkflowExecutionRequest): Promise<StartWorkflowExecutionResponse> {
+    const s = validateStart(req);
+    const { store, clock } = this.#core;
+    return this.#core.tracked(async () => {
+      for (let i = 0; i < 20; i++) {
+        if (s.requestId !== undefined) {
+          const prev = await store.findExecutionByRequestId(s.namespace, s.workflowId, s.requestId);
+          if (prev) return { runId: prev.runId, started: false };
+        }
+        const latest = await store.getLatestExecution(s.namespace, s.workflowId);
+        const now = clock.now();
+        const fresh = buildNewRun({ ...s, attempt: 1, backoffMs: 0 }, now);
+        let primary = fresh;
+        const rejected = (why: string) => new WorkflowExecutionAlreadyStartedError(
+          `workflow ${s.workflowId} ${why}`, s.workflowId, s.workflowType, latest?.runId);
+        if (latest?.status === 'Running') {
+          if (s.workflowIdReusePolicy !== 'TerminateIfRunning') throw rejected(`is already running (run ${latest.runId})`);
+          primary = new TransitionBuilder(latest, now);
+          terminateRun(primary, 'terminated by a start with workflowIdReusePolicy TerminateIfRunning', undefined, s.identity);
+          primary.others.push(fresh);
+        } else if (latest && s.workflowIdReusePolicy === 'RejectDuplicate') {
+          throw rejected(`already ran (run ${latest.runId}, ${latest.status}) and workflowIdReusePolicy is RejectDuplicate`);
+        } else if (latest?.status === 'Completed' && s.workflowIdReusePolicy === 'AllowDuplicateFailedOnly') {
+          throw rejected(`already completed (run ${latest.runId}) and workflowIdReusePolicy is AllowDuplicateFailedOnly`);
+        }
+        try {
+          await store.commit(primary.build());
+          return { runId: fresh.record.runId, started: true };
+        } catch (err) {
+          if (err instanceof StoreConflictError && (err.reason === 'alreadyOpen' || err.reason === 'version')) continue;
+          throw err;
+        }
+      }
+      throw new ServiceError('Unavailable', `starting workflow ${s.workflowId} kept losing races with concurrent starts`);
+    });
+  }
+
+  async describeWorkflowExecution(req: ExecutionRequest): Promise<WorkflowExecutionDescription> {
+    const rec = await resolveRun(this.#core.store, validateExecutionRef(req));
+    return describe(rec, this.#core.clock.now());
+  }
+
+  listWorkflowExecutions(req: ListWorkflowExecutionsRequest): Promise<ListWorkflowExecutionsResponse> {
+    return listExecutions(this.#core.store, req);
+  }
+
+  async getWorkflowExecutionHistory(input: GetHistoryRequest, opts?: CallOptions): Promise<GetHistoryResponse> {
+    const req = requireObject('request', input);
+    const ref = validateExecutionRef(req);
+    const pageSize = optionalInt('pageSize', req.pageSize, 1, 10_000) ?? 1000;
+    const closeEventOnly = optionalBoolean('closeEventOnly', req.closeEventOnly) ?? false;
+    const waitForClose = optionalBoolean('waitForClose', req.waitForClose) ?? false;
+    const waitMs = optionalInt('waitTimeoutMs', req.waitTimeoutMs, 0, 600_000) ?? 30_000;
+    const token = optionalString('nextPageToken', req.nextPageToken);
+    let from = 1;
+    if (token !== undefined) {
+      from = Number(Buffer.from(token, 'base64url').toString('utf8'));
+      if (!Number.isInteger(from) || from < 1) throw new ValidationError('nextPageToken', 'must be a token from an earlier page', token);
+    }
+    const { store, closeWaiters, shutdown } = this.#core;
+    let rec = await resolveRun(store, ref);
+    if (waitForClose) {
+      const deadline = Date.now() + waitMs;
+      while (rec.status === 'Running') {
+        const gen = closeWaiters.generation(rec.runId);
+        rec = (await store.getExecution(rec.runId))!;
+        const remaining = deadline - Date.now();
+        if (rec.status !== 'Running' || remaining <= 0 || opts?.signal?.aborted || shutdown.signal.aborted) break;
+        await closeWaiters.wait(rec.runId, gen, remaining, [opts?.signal, shutdown.signal]);
+      }
+      if (rec.status === 'Running') return { events: [] };
+    }
+    if (closeEventOnly) {
+      return { events: rec.status === 'Running' ? [] : await store.readHistory(rec.runId, rec.nextEventId - 1, 1) };
+    }
+    const events = await store.readHistory(rec.runId, from, pageSize);
+    const last = events[events.length - 1];
+    const res: GetHistoryResponse = { events };
+    if (events.length === pageSize && last) {
+      const more = await store.readHistory(rec.runId, last.eventId + 1, 1);
+      if (more.length) res.nextPageToken = Buffer.from(String(last.eventId + 1), 'utf8').toString('base64url');
+    }
+    return res;
+  }
+
+  async requestCancelWorkflowExecution(input: CancelWorkflowRequest): Promise<void> {
+    const req = requireObject('request', input);
+    const rec = await resolveRun(this.#core.store, validateExecutionRef(req));
+    const reason = optionalString('reason', req.reason, 10_000);
+    const identity = optionalString('identity', req.identity, 500);
+    optionalString('requestId', req.requestId, 200);
+    await this.#core.mutate(rec.runId, (b) => {
+      if (b.closed) throw new ServiceError('FailedPrecondition', `workflow ${rec.workflowId} run ${rec.runId} is already ${b.record.status}`);
+      if (b.state.cancelRequested) return;
+      b.state.cancelRequested = true;
+      b.addEvent('WorkflowExecutionCancelRequested', { ...(reason !== undefined ? { reason } : {}), ...(identity !== undefined ? { identity } : {}) });
+      b.ensureWorkflowTask();
+    });
+  }
+
+  async terminateWorkflowExecution(input: TerminateWorkflowRequest): Promise<void> {
+    const req = requireObject('request', input);
+    const rec = await resolveRun(this.#core.store, validateExecutionRef(req));
+    const reason = optionalString('reason', req.reason, 10_000) ?? '';
+    const identity = optionalString('identity', req.identity, 500);
+    await this.#core.mutate(rec.runId, (b) => {
+      if (b.closed) throw new ServiceError('FailedPrecondition', `workflow ${rec.workflowId} run ${rec.runId} is already ${b.record.status}`);
+      terminateRun(b, reason, req.details, identity);
+    });
+  }
+
+  pollWorkflowTaskQueue(req: PollRequest, opts?: CallOptions): Promise<WorkflowTask | null> {
+    return this.#tasks.pollWorkflowTaskQueue(req, opts);
+  }
+
+  respondWorkflowTaskCompleted(req: RespondWorkflowTaskCompletedRequest): Promise<void> {
+    return this.#tasks.respondWorkflowTaskCompleted(req);
+  }
+
+  respondWorkflowTaskFailed(req: RespondWorkflowTaskFailedRequest): Promise<void> {
+    return this.#tasks.respondWorkflowTaskFailed(req);
+  }
+
+  pollActivityTaskQueue(req: PollRequest, opts?: CallOptions): Promise<ActivityTask | null> {
+    return this.#tasks.pollActivityTaskQueue(req, opts);
+  }
+
+  recordActivityTaskHeartbeat(req: RecordHeartbeatRequest): Promise<RecordHeartbeatResponse> {
+    return this.#tasks.recordActivityTaskHeartbeat(req);
+  }
+
+  respondActivityTaskCompleted(req: RespondActivityTaskCompletedRequest): Promise<void> {
+    return this.#tasks.respondActivityTaskCompleted(req);
+  }
+
+  respondActivityTaskFailed(req: RespondActivityTaskFailedRequest): Promise<void> {
+    return this.#tasks.respondActivityTaskFailed(req);
+  }
+
+  respondActivityTaskCanceled(req: RespondActivityTaskCanceledRequest): Promise<void> {
+    return this.#tasks.respondActivityTaskCanceled(req);
+  }
+}

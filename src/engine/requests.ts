@@ -1,0 +1,136 @@
+import type { FailureInfo } from '../common/failure.ts';
+import { encodePayload } from '../common/payload.ts';
+import { DEFAULT_NAMESPACE } from '../common/ids.ts';
+import {
+  optionalInt, optionalRecord, optionalString, requireArray, requireOneOf, requireString,
+} from '../common/validate.ts';
+import { WORKFLOW_STATUSES, type WorkflowExecutionStatus } from '../history/events.ts';
+import {
+  WORKFLOW_ID_REUSE_POLICIES, type StartWorkflowExecutionRequest, type WorkflowIdReusePolicy,
+} from '../history/service.ts';
+import { resolveRetryPolicy } from '../retry/index.ts';
+import { ValidationError } from '../retry/errors.ts';
+import type { RetryPolicyData } from '../retry/policy-data.ts';
+
+/** Largest timeout accepted, ms (100 years): keeps deadlines inside safe integers and SQL BIGINT. */
+export const MAX_TIMEOUT_MS = 100 * 365 * 86_400_000;
+
+/** The workflow task timeout when none is given, ms. @default 10 000 */
+export const DEFAULT_WORKFLOW_TASK_TIMEOUT_MS = 10_000;
+
+/** Requests reach the engine as untyped JSON from the server; every field is checked here. */
+export function requireObject(field: string, value: unknown): Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new ValidationError(field, 'must be an object', value);
+  }
+  return value as Record<string, unknown>;
+}
+
+/** A namespace, defaulted. */
+export function namespaceOf(req: Record<string, unknown>): string {
+  return optionalString('namespace', req.namespace, 200) ?? DEFAULT_NAMESPACE;
+}
+
+/** A positive timeout in ms, or undefined. */
+export function optionalTimeout(field: string, value: unknown): number | undefined {
+  const ms = optionalInt(field, value, 1, MAX_TIMEOUT_MS);
+  return ms;
+}
+
+/** A failure in its stored form: an object with `kind` and `message`. */
+export function requireFailure(field: string, value: unknown): FailureInfo {
+  const obj = requireObject(field, value);
+  requireOneOf(`${field}.kind`, obj.kind, ['Application', 'Timeout', 'Canceled', 'Terminated', 'Activity', 'ChildWorkflow', 'Server']);
+  if (typeof obj.message !== 'string') throw new ValidationError(`${field}.message`, 'must be a string', obj.message);
+  if (obj.nextRetryDelayMs !== undefined) optionalInt(`${field}.nextRetryDelayMs`, obj.nextRetryDelayMs, 0, MAX_TIMEOUT_MS);
+  encodePayload(field, value);
+  return value as FailureInfo;
+}
+
+/** A retry policy from the wire, validated with the retry library's rules. */
+export function optionalRetryPolicy(field: string, value: unknown): RetryPolicyData | undefined {
+  if (value === undefined || value === null) return undefined;
+  return resolveRetryPolicy(value as RetryPolicyData, field);
+}
+
+/** A validated start request with its defaults filled in. */
+export interface ValidStart {
+  namespace: string;
+  workflowId: string;
+  workflowType: string;
+  taskQueue: string;
+  args: unknown[];
+  memo?: Record<string, unknown>;
+  retryPolicy?: RetryPolicyData;
+  workflowExecutionTimeoutMs?: number;
+  workflowRunTimeoutMs?: number;
+  workflowTaskTimeoutMs: number;
+  workflowIdReusePolicy: WorkflowIdReusePolicy;
+  requestId?: string;
+  identity?: string;
+  cronSchedule?: string;
+}
+
+/** Checks a start request; errors name the field. */
+export function validateStart(input: StartWorkflowExecutionRequest): ValidStart {
+  const req = requireObject('request', input);
+  const args = req.args === undefined ? [] : requireArray('args', req.args);
+  encodePayload('args', args);
+  const memo = optionalRecord('memo', req.memo);
+  if (memo) encodePayload('memo', memo);
+  const out: ValidStart = {
+    namespace: namespaceOf(req),
+    workflowId: requireString('workflowId', req.workflowId),
+    workflowType: requireString('workflowType', req.workflowType),
+    taskQueue: requireString('taskQueue', req.taskQueue),
+    args,
+    workflowTaskTimeoutMs: optionalTimeout('workflowTaskTimeoutMs', req.workflowTaskTimeoutMs) ?? DEFAULT_WORKFLOW_TASK_TIMEOUT_MS,
+    workflowIdReusePolicy: req.workflowIdReusePolicy === undefined ? 'AllowDuplicate'
+      : requireOneOf('workflowIdReusePolicy', req.workflowIdReusePolicy, WORKFLOW_ID_REUSE_POLICIES),
+  };
+  if (memo) out.memo = memo;
+  const retryPolicy = optionalRetryPolicy('retryPolicy', req.retryPolicy);
+  if (retryPolicy) out.retryPolicy = retryPolicy;
+  const exec = optionalTimeout('workflowExecutionTimeoutMs', req.workflowExecutionTimeoutMs);
+  if (exec !== undefined) out.workflowExecutionTimeoutMs = exec;
+  const run = optionalTimeout('workflowRunTimeoutMs', req.workflowRunTimeoutMs);
+  if (run !== undefined) out.workflowRunTimeoutMs = run;
+  const requestId = optionalString('requestId', req.requestId, 200);
+  if (requestId !== undefined) out.requestId = requestId;
+  const identity = optionalString('identity', req.identity, 500);
+  if (identity !== undefined) out.identity = identity;
+  const cron = optionalString('cronSchedule', req.cronSchedule, 200);
+  if (cron !== undefined) out.cronSchedule = cron;
+  return out;
+}
+
+/** A validated execution reference. */
+export function validateExecutionRef(input: unknown): { namespace: string; workflowId: string; runId?: string } {
+  const req = requireObject('request', input);
+  const runId = optionalString('runId', req.runId, 200);
+  return { namespace: namespaceOf(req), workflowId: requireString('workflowId', req.workflowId), ...(runId ? { runId } : {}) };
+}
+
+/** A validated poll request. */
+export function validatePoll(input: unknown): { namespace: string; taskQueue: string; identity: string; pollTimeoutMs: number } {
+  const req = requireObject('request', input);
+  return {
+    namespace: namespaceOf(req),
+    taskQueue: requireString('taskQueue', req.taskQueue),
+    identity: requireString('identity', req.identity, 500),
+    pollTimeoutMs: optionalInt('pollTimeoutMs', req.pollTimeoutMs, 0, 600_000) ?? 30_000,
+  };
+}
+
+/** An ISO time bound of a list filter, as ms. */
+export function optionalIsoTime(field: string, value: unknown): number | undefined {
+  if (value === undefined || value === null) return undefined;
+  const ms = typeof value === 'string' ? Date.parse(value) : NaN;
+  if (!Number.isFinite(ms)) throw new ValidationError(field, 'must be an ISO-8601 time', value);
+  return ms;
+}
+
+/** A status filter. */
+export function optionalStatus(field: string, value: unknown): WorkflowExecutionStatus | undefined {
+  return value === undefined || value === null ? undefined : requireOneOf(field, value, WORKFLOW_STATUSES);
+}

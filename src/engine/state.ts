@@ -1,0 +1,135 @@
+import type { FailureInfo } from '../common/failure.ts';
+import type { ActivityTimeouts, EventAttributes, EventType } from '../history/events.ts';
+import type { RetryPolicyData } from '../retry/policy-data.ts';
+
+/**
+ * The mutable state of one run, kept as JSON in its execution row so that a transition never
+ * re-reads history. Times are ms since the epoch on the injected clock.
+ */
+export interface RunState {
+  cfg: RunConfig;
+  /** Last workflow task sequence number handed out; identifies a workflow task across attempts. */
+  wtSeq: number;
+  /** The scheduled or started workflow task, if any. */
+  wt?: WorkflowTaskInfo;
+  /** Attempt of the next workflow task: 1, or more after consecutive failures and timeouts. */
+  wtAttempt: number;
+  /** Started-event id of the last completed workflow task; 0 before the first. */
+  previousStartedEventId: number;
+  /** Events that arrived while a workflow task was started; appended after its completion. */
+  buffered: BufferedEvent[];
+  /** Pending activities by scheduled event id. */
+  activities: Record<string, ActivityInfo>;
+  /** Pending user timers by timer id. */
+  timers: Record<string, UserTimerInfo>;
+  cancelRequested: boolean;
+  continuedFromRunId?: string;
+  continuedAsNewToRunId?: string;
+}
+
+/** Per-run settings resolved at start. */
+export interface RunConfig {
+  args: unknown[];
+  workflowTaskTimeoutMs: number;
+  workflowRunTimeoutMs?: number;
+  workflowExecutionTimeoutMs?: number;
+  retryPolicy?: RetryPolicyData;
+  /** When the chain's execution timeout ends it, ms. */
+  expirationTime?: number;
+  /** Start time of the chain's first run, ms (for the retry policy's expiration interval). */
+  chainStartTime: number;
+  cronSchedule?: string;
+}
+
+/** A workflow task that is scheduled or started. */
+export interface WorkflowTaskInfo {
+  seq: number;
+  attempt: number;
+  taskQueue: string;
+  scheduledTime: number;
+  /** Id of the task row waiting on the queue (until started). */
+  taskId?: string;
+  /**
+   * A transient task (attempt > 1 after a failure or timeout) has no persisted Scheduled/Started
+   * events: its ids are assigned when it starts and written only when it completes.
+   */
+  transient: boolean;
+  scheduledEventId?: number;
+  startedEventId?: number;
+  startedTime?: number;
+  timeoutTimerId?: string;
+  identity?: string;
+  requestId?: string;
+}
+
+/** A pending activity: scheduled, backing off before a retry, or started. */
+export interface ActivityInfo {
+  scheduledEventId: number;
+  activityId: string;
+  activityType: string;
+  taskQueue: string;
+  args: unknown[];
+  retryPolicy: RetryPolicyData;
+  timeouts: ActivityTimeouts;
+  attempt: number;
+  state: 'Scheduled' | 'Started';
+  /** First scheduling time; schedule-to-close counts from here. */
+  scheduledTime: number;
+  /** When the current attempt becomes (or became) dispatchable; later than now during a backoff. */
+  attemptScheduledTime: number;
+  startedTime?: number;
+  lastStartedTime?: number;
+  lastFailure?: FailureInfo;
+  lastHeartbeatTime?: number;
+  /** Last heartbeat of the current attempt (heartbeat timeout counts from it). */
+  attemptHeartbeatTime?: number;
+  heartbeatDetails?: unknown;
+  cancelRequested: boolean;
+  cancelRequestedEventId?: number;
+  taskId?: string;
+  timer?: { id: string; dueAt: number };
+  identity?: string;
+  requestId?: string;
+}
+
+/** A pending user timer. */
+export interface UserTimerInfo {
+  startedEventId: number;
+  timerRowId: string;
+  dueAt: number;
+}
+
+/**
+ * An event waiting for the started workflow task to finish. `linkStartedToPrevious` sets
+ * `attributes.startedEventId` to the id of the event buffered just before it (the
+ * ActivityTaskStarted written together with an activity's close event).
+ */
+export interface BufferedEvent {
+  eventType: EventType;
+  eventTime: string;
+  attributes: EventAttributes[EventType];
+  linkStartedToPrevious?: boolean;
+}
+
+/** A fresh state for a new run. */
+export function initialState(cfg: RunConfig): RunState {
+  return {
+    cfg, wtSeq: 0, wtAttempt: 1, previousStartedEventId: 0, buffered: [], activities: {}, timers: {}, cancelRequested: false,
+  };
+}
+
+/** Timer kinds and the data each carries. */
+export interface TimerData {
+  UserTimer: { timerId: string };
+  ActivityTimeout: { scheduledEventId: number };
+  WorkflowTaskTimeout: { seq: number; attempt: number };
+  /** The run or execution timeout: whichever deadline comes first. */
+  RunTimeout: Record<string, never>;
+  /** End of the first workflow task backoff of a retried or continued run. */
+  WorkflowBackoff: Record<string, never>;
+}
+
+export type TimerKind = keyof TimerData;
+
+/** What a task row carries. */
+export type TaskData = { seq: number } | { scheduledEventId: number; attempt: number };

@@ -1,0 +1,227 @@
+import { ServiceError, WorkflowNotFoundError } from '../common/errors.ts';
+import { encodePayload } from '../common/payload.ts';
+import { optionalString, requireOneOf, requireString } from '../common/validate.ts';
+import type {
+  ActivityTask, CallOptions, PollRequest, RecordHeartbeatRequest, RecordHeartbeatResponse, RespondActivityTaskCanceledRequest,
+  RespondActivityTaskCompletedRequest, RespondActivityTaskFailedRequest, RespondWorkflowTaskCompletedRequest,
+  RespondWorkflowTaskFailedRequest, WorkflowTask,
+} from '../history/service.ts';
+import type { WorkflowTaskFailedCause } from '../history/events.ts';
+import { ValidationError } from '../retry/errors.ts';
+import type { TaskKind, TaskRecord } from '../store/types.ts';
+import {
+  activityTask, cancelActivity, completeActivity, failActivity, heartbeatActivity, startActivity,
+} from './activities.ts';
+import { applyCommands, hasTerminalCommand, validateCommandList } from './commands.ts';
+import { queueKey, type EngineCore } from './core.ts';
+import { requireFailure, requireObject, validatePoll } from './requests.ts';
+import type { ActivityInfo, RunState } from './state.ts';
+import { decodeTaskToken, encodeTaskToken, type TaskTokenData } from './task-token.ts';
+import type { TransitionBuilder } from './transition.ts';
+import {
+  completeWorkflowTask, failWorkflowTask, finishWorkflowTask, requireStartedTask, startWorkflowTask, transientEvents,
+} from './workflow-tasks.ts';
+
+/** How long a claimed task stays reserved while it is being started, ms. */
+export const TASK_LEASE_MS = 30_000;
+const MAX_HISTORY_PAGE = 1_000_000;
+const FAILED_CAUSES: readonly WorkflowTaskFailedCause[] = [
+  'NonDeterminism', 'WorkflowError', 'BadCommand', 'LimitExceeded', 'ResetWorkflow', 'UnhandledCommand',
+];
+
+type WorkflowToken = Extract<TaskTokenData, { kind: 'workflow' }>;
+type ActivityToken = Extract<TaskTokenData, { kind: 'activity' }>;
+
+const wtKey = (t: { runId: string; seq: number; attempt: number }) => `w:${t.runId}:${t.seq}:${t.attempt}`;
+const atKey = (t: { runId: string; scheduledEventId: number; attempt: number }) => `a:${t.runId}:${t.scheduledEventId}:${t.attempt}`;
+
+/** Long polls for tasks and the responses that complete them. */
+export class TaskService {
+  constructor(private readonly core: EngineCore) {}
+
+  pollWorkflowTaskQueue(req: PollRequest, opts?: CallOptions): Promise<WorkflowTask | null> {
+    const p = validatePoll(req);
+    return this.#poll(p, 'workflow', opts?.signal, (task) => this.#startWorkflowTask(task, p.identity));
+  }
+
+  pollActivityTaskQueue(req: PollRequest, opts?: CallOptions): Promise<ActivityTask | null> {
+    const p = validatePoll(req);
+    return this.#poll(p, 'activity', opts?.signal, (task) => this.#startActivityTask(task, p.identity));
+  }
+
+  async #poll<T>(p: ReturnType<typeof validatePoll>, kind: TaskKind, signal: AbortSignal | undefined,
+    start: (task: TaskRecord) => Promise<T | null>): Promise<T | null> {
+    const { core } = this;
+    const key = queueKey(p.namespace, p.taskQueue, kind);
+    const deadline = Date.now() + p.pollTimeoutMs;
+    for (;;) {
+      if (core.shutdown.signal.aborted || signal?.aborted) return null;
+      const gen = core.queueWaiters.generation(key);
+      const result = await core.tracked(async () => {
+        const task = await core.store.claimTask({
+          namespace: p.namespace, taskQueue: p.taskQueue, kind, now: core.clock.now(), leaseMs: TASK_LEASE_MS, owner: core.identity,
+        });
+        if (!task) return undefined;
+        return { value: await start(task) };
+      });
+      if (result?.value) return result.value;
+      if (result) continue;
+      if (core.queueWaiters.generation(key) === gen) core.readyQueues.delete(key);
+      const remaining = deadline - Date.now();
+      if (remaining <= 0) return null;
+      await core.queueWaiters.wait(key, gen, remaining, [signal, core.shutdown.signal]);
+    }
+  }
+
+  /** Drops a task row whose run is gone. */
+  async #dropTask(task: TaskRecord): Promise<null> {
+    await this.core.store.commit({ executions: [], deleteTaskIds: [task.id] });
+    return null;
+  }
+
+  async #startWorkflowTask(task: TaskRecord, identity: string): Promise<WorkflowTask | null> {
+    const { core } = this;
+    const seq = (task.data as { seq: number }).seq;
+    let started;
+    try {
+      started = await core.mutate(task.runId, (b) => {
+        const wt = startWorkflowTask(b, seq, identity);
+        if (!wt) {
+          b.deleteTask(task.id);
+          return null;
+        }
+        return { wt, rec: b.record, previousStartedEventId: b.state.previousStartedEventId, timeoutMs: b.state.cfg.workflowTaskTimeoutMs };
+      });
+    } catch (err) {
+      if (err instanceof WorkflowNotFoundError) return this.#dropTask(task);
+      throw err;
+    }
+    if (!started) return null;
+    const { wt, rec, previousStartedEventId, timeoutMs } = started;
+    const history = await core.store.readHistory(rec.runId, previousStartedEventId + 1, MAX_HISTORY_PAGE);
+    history.push(...transientEvents(wt, timeoutMs));
+    const token = { kind: 'workflow' as const, namespace: rec.namespace, runId: rec.runId, seq: wt.seq, attempt: wt.attempt };
+    core.addInFlight(wtKey(token), timeoutMs);
+    return {
+      taskToken: encodeTaskToken(token), namespace: rec.namespace, workflowId: rec.workflowId, runId: rec.runId,
+      workflowType: rec.workflowType, taskQueue: rec.taskQueue, attempt: wt.attempt, previousStartedEventId,
+      startedEventId: wt.startedEventId!, history,
+    };
+  }
+
+  async #startActivityTask(task: TaskRecord, identity: string): Promise<ActivityTask | null> {
+    const { scheduledEventId, attempt } = task.data as { scheduledEventId: number; attempt: number };
+    let result: ActivityTask | null;
+    try {
+      result = await this.core.mutate(task.runId, (b) => {
+        const act = (b.state as RunState).activities[String(scheduledEventId)];
+        if (b.closed || !act || act.attempt !== attempt || act.state !== 'Scheduled' || act.taskId !== task.id) {
+          b.deleteTask(task.id);
+          return null;
+        }
+        startActivity(b, act, identity);
+        return activityTask(b.record, act);
+      });
+    } catch (err) {
+      if (err instanceof WorkflowNotFoundError) return this.#dropTask(task);
+      throw err;
+    }
+    if (result) this.core.addInFlight(atKey(result), result.startToCloseTimeoutMs ?? TASK_LEASE_MS);
+    return result;
+  }
+
+  async respondWorkflowTaskCompleted(input: RespondWorkflowTaskCompletedRequest): Promise<void> {
+    const req = requireObject('request', input);
+    const token = decodeTaskToken(req.taskToken, 'workflow') as WorkflowToken;
+    const identity = requireString('identity', req.identity, 500);
+    this.core.inFlight.delete(wtKey(token));
+    let bad: ValidationError | undefined;
+    try {
+      const commands = validateCommandList(req.commands);
+      await this.core.mutate(token.runId, (b) => {
+        const wt = requireStartedTask(b, token);
+        if (hasTerminalCommand(commands) && b.state.buffered.length > 0) {
+          // Events arrived while the task ran: closing now would ignore them. Temporal's answer:
+          // fail this attempt (UnhandledCommand) and hand the worker a task that shows them.
+          failWorkflowTask(b, wt, 'UnhandledCommand', {
+            kind: 'Application', type: 'UnhandledCommand', message: `${b.state.buffered.length} new event(s) arrived while the workflow task ran`,
+          }, identity);
+          return;
+        }
+        applyCommands(b, commands, completeWorkflowTask(b, wt, identity));
+        finishWorkflowTask(b);
+      });
+      return;
+    } catch (err) {
+      if (!(err instanceof ValidationError)) throw err;
+      bad = err;
+    }
+    await this.core.mutate(token.runId, (b) => {
+      const wt = requireStartedTask(b, token);
+      failWorkflowTask(b, wt, 'BadCommand', { kind: 'Application', type: 'BadCommand', message: bad.message, nonRetryable: true }, identity);
+    });
+    throw bad;
+  }
+
+  async respondWorkflowTaskFailed(input: RespondWorkflowTaskFailedRequest): Promise<void> {
+    const req = requireObject('request', input);
+    const token = decodeTaskToken(req.taskToken, 'workflow') as WorkflowToken;
+    const cause = requireOneOf('cause', req.cause, FAILED_CAUSES);
+    const failure = requireFailure('failure', req.failure);
+    const identity = requireString('identity', req.identity, 500);
+    this.core.inFlight.delete(wtKey(token));
+    await this.core.mutate(token.runId, (b) => failWorkflowTask(b, requireStartedTask(b, token), cause, failure, identity));
+  }
+
+  /** Runs `fn` on the started attempt the token names. */
+  #onActivity<T>(token: ActivityToken, fn: (b: TransitionBuilder, act: ActivityInfo) => T): Promise<T> {
+    return this.core.mutate(token.runId, (b) => {
+      if (b.closed) throw new ServiceError('FailedPrecondition', `workflow run ${token.runId} is already ${b.record.status}`);
+      const act = b.state.activities[String(token.scheduledEventId)];
+      if (!act) throw new ServiceError('FailedPrecondition', `activity ${token.scheduledEventId} of run ${token.runId} is no longer pending`);
+      if (act.attempt !== token.attempt || act.state !== 'Started') {
+        throw new ServiceError('FailedPrecondition', `activity ${act.activityId} attempt ${token.attempt} is stale: the current attempt is ${act.attempt} (${act.state})`);
+      }
+      return fn(b, act);
+    });
+  }
+
+  async recordActivityTaskHeartbeat(input: RecordHeartbeatRequest): Promise<RecordHeartbeatResponse> {
+    const req = requireObject('request', input);
+    const token = decodeTaskToken(req.taskToken, 'activity') as ActivityToken;
+    optionalString('identity', req.identity, 500);
+    if (req.details !== undefined) encodePayload('details', req.details);
+    const cancelRequested = await this.#onActivity(token, (b, act) => heartbeatActivity(b, act, req.details));
+    return { cancelRequested };
+  }
+
+  async respondActivityTaskCompleted(input: RespondActivityTaskCompletedRequest): Promise<void> {
+    const req = requireObject('request', input);
+    const token = decodeTaskToken(req.taskToken, 'activity') as ActivityToken;
+    const identity = requireString('identity', req.identity, 500);
+    encodePayload('result', req.result);
+    this.core.inFlight.delete(atKey(token));
+    await this.#onActivity(token, (b, act) => completeActivity(b, act, req.result, identity));
+  }
+
+  async respondActivityTaskFailed(input: RespondActivityTaskFailedRequest): Promise<void> {
+    const req = requireObject('request', input);
+    const token = decodeTaskToken(req.taskToken, 'activity') as ActivityToken;
+    const failure = requireFailure('failure', req.failure);
+    const identity = requireString('identity', req.identity, 500);
+    if (req.lastHeartbeatDetails !== undefined) encodePayload('lastHeartbeatDetails', req.lastHeartbeatDetails);
+    this.core.inFlight.delete(atKey(token));
+    await this.#onActivity(token, (b, act) => failActivity(b, act, failure, identity, req.lastHeartbeatDetails));
+  }
+
+  async respondActivityTaskCanceled(input: RespondActivityTaskCanceledRequest): Promise<void> {
+    const req = requireObject('request', input);
+    const token = decodeTaskToken(req.taskToken, 'activity') as ActivityToken;
+    const identity = requireString('identity', req.identity, 500);
+    if (req.details !== undefined) encodePayload('details', req.details);
+    this.core.inFlight.delete(atKey(token));
+    await this.#onActivity(token, (b, act) => cancelActivity(b, act, req.details, identity));
+  }
+}
+
+export { wtKey, atKey };

@@ -1,0 +1,89 @@
+import type { Clock } from '../retry/clock.ts';
+import type { QueueRef, Store, TimerRecord } from '../store/types.ts';
+
+/** How long a claimed timer stays reserved for its claimer, ms; after a crash another server fires it then. */
+export const TIMER_LEASE_MS = 60_000;
+const CLAIM_BATCH = 100;
+
+/**
+ * Fires due timers and wakes pollers of queues whose tasks became visible. It waits with
+ * `clock.sleep` until the store's next wake time, so a ManualClock's `nextDue()` is always the
+ * engine's next timer; a notification of an earlier timer or task (own commits, or another
+ * server's through LISTEN/NOTIFY) cuts the sleep short.
+ */
+export class TimerLoop {
+  #stopped = false;
+  #busy = false;
+  #poked = false;
+  #target: number | undefined;
+  #wake = new AbortController();
+  #done: Promise<void> | undefined;
+
+  constructor(
+    private readonly store: Store,
+    private readonly clock: Clock,
+    private readonly owner: string,
+    private readonly fire: (timer: TimerRecord) => Promise<void>,
+    private readonly onReady: (queue: QueueRef) => void,
+    private readonly onError: (err: unknown) => void,
+  ) {}
+
+  /** True while the loop is firing timers or reading wake times (not while it sleeps). */
+  get busy(): boolean {
+    return this.#busy;
+  }
+
+  start(): void {
+    this.#done ??= this.#run();
+  }
+
+  /** Something becomes due at `at`: wake up if that is before the current sleep ends. */
+  poke(at: number): void {
+    if (this.#busy) {
+      this.#poked = true;
+      return;
+    }
+    if (this.#target === undefined || at < this.#target) this.#wake.abort();
+  }
+
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    this.#wake.abort();
+    await this.#done;
+  }
+
+  async #run(): Promise<void> {
+    while (!this.#stopped) {
+      this.#busy = true;
+      this.#poked = false;
+      let next: number | undefined;
+      try {
+        const now = this.clock.now();
+        for (;;) {
+          const due = await this.store.claimDueTimers({ now, limit: CLAIM_BATCH, leaseMs: TIMER_LEASE_MS, owner: this.owner });
+          await Promise.all(due.map((t) => this.fire(t)));
+          if (due.length < CLAIM_BATCH || this.#stopped) break;
+        }
+        for (const q of await this.store.readyQueues(now)) this.onReady(q);
+        next = await this.store.nextWakeTime(now);
+      } catch (err) {
+        if (this.#stopped) break;
+        this.onError(err);
+        next = this.clock.now() + 1000;
+      } finally {
+        this.#busy = false;
+      }
+      if (this.#stopped) break;
+      if (this.#poked) continue;
+      this.#wake = new AbortController();
+      this.#target = next;
+      try {
+        if (next === undefined) await new Promise((resolve) => this.#wake.signal.addEventListener('abort', resolve, { once: true }));
+        else await this.clock.sleep(Math.max(0, next - this.clock.now()), this.#wake.signal);
+      } catch {
+        // woken early by poke() or stop()
+      }
+      this.#target = undefined;
+    }
+  }
+}

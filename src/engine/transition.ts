@@ -1,0 +1,167 @@
+import { newUuid } from '../common/ids.ts';
+import type { EventAttributes, EventType, HistoryEvent, WorkflowExecutionStatus } from '../history/events.ts';
+import type { ExecutionRecord, TaskKind, TaskRecord, TimerRecord, Transition } from '../store/types.ts';
+import type { BufferedEvent, RunState, TaskData, TimerData, TimerKind } from './state.ts';
+
+/**
+ * Collects everything one state transition of a run writes: the row's new state, the events
+ * appended (ids continuing `nextEventId`), the tasks and timers created and deleted. New runs
+ * made by the same transition (continue-as-new, retry, terminate-and-start) ride along in
+ * `others`, so the whole change commits as one store transaction.
+ */
+export class TransitionBuilder {
+  readonly record: ExecutionRecord;
+  readonly state: RunState;
+  readonly expectedVersion: number | undefined;
+  readonly events: HistoryEvent[] = [];
+  readonly createTasks: TaskRecord[] = [];
+  readonly deleteTaskIds: string[] = [];
+  readonly createTimers: TimerRecord[] = [];
+  readonly deleteTimerIds: string[] = [];
+  readonly others: TransitionBuilder[] = [];
+  consumeTimerId: string | undefined;
+  /** Set by a change the workflow must see (an activity canceled at once): schedule a workflow task. */
+  needsWorkflowTask = false;
+  #touched = false;
+
+  constructor(record: ExecutionRecord, readonly now: number, isNew = false) {
+    this.record = { ...record, version: record.version + (isNew ? 0 : 1) };
+    this.state = structuredClone(record.state) as RunState;
+    this.expectedVersion = isNew ? undefined : record.version;
+    if (isNew) this.#touched = true;
+  }
+
+  get closed(): boolean {
+    return this.record.status !== 'Running';
+  }
+
+  get nowIso(): string {
+    return new Date(this.now).toISOString();
+  }
+
+  /** Marks the row as changed even if no event is appended (state-only transitions). */
+  touch(): void {
+    this.#touched = true;
+  }
+
+  /** Appends an event now, whatever the workflow task's state. */
+  append<K extends EventType>(eventType: K, attributes: EventAttributes[K]): HistoryEvent<K> {
+    const event = { eventId: this.record.nextEventId++, eventType, eventTime: this.nowIso, attributes } as HistoryEvent<K>;
+    this.events.push(event as unknown as HistoryEvent);
+    this.#touched = true;
+    return event;
+  }
+
+  /**
+   * Adds an event that arrived from outside the workflow task (an activity result, a timer, a
+   * cancel request): buffered while a workflow task is started, so the history a worker
+   * replays never interleaves with the task it is running; appended otherwise.
+   */
+  addEvent<K extends EventType>(eventType: K, attributes: EventAttributes[K], linkStartedToPrevious = false): void {
+    if (this.state.wt?.startedTime !== undefined) {
+      const b: BufferedEvent = { eventType, eventTime: this.nowIso, attributes };
+      if (linkStartedToPrevious) b.linkStartedToPrevious = true;
+      this.state.buffered.push(b);
+      this.#touched = true;
+      return;
+    }
+    if (linkStartedToPrevious) (attributes as { startedEventId?: number }).startedEventId = this.record.nextEventId - 1;
+    this.append(eventType, attributes);
+  }
+
+  /** Appends the buffered events; returns how many there were. */
+  flushBuffered(): number {
+    const buffered = this.state.buffered;
+    this.state.buffered = [];
+    for (const b of buffered) {
+      const attrs = b.attributes as { startedEventId?: number };
+      if (b.linkStartedToPrevious) attrs.startedEventId = this.record.nextEventId - 1;
+      const event = { eventId: this.record.nextEventId++, eventType: b.eventType, eventTime: b.eventTime, attributes: b.attributes } as HistoryEvent;
+      this.events.push(event);
+    }
+    if (buffered.length) this.#touched = true;
+    return buffered.length;
+  }
+
+  /** Schedules a workflow task unless one is pending or the run is closed. */
+  ensureWorkflowTask(visibleAt = this.now): void {
+    if (!this.state.wt && !this.closed) this.scheduleWorkflowTask(visibleAt);
+  }
+
+  /** Schedules the next workflow task (attempt `state.wtAttempt`), visible at `visibleAt`. */
+  scheduleWorkflowTask(visibleAt = this.now): void {
+    const s = this.state;
+    const attempt = s.wtAttempt;
+    const seq = ++s.wtSeq;
+    const transient = attempt > 1;
+    const taskId = this.addTask('workflow', this.record.taskQueue, { seq }, visibleAt);
+    s.wt = { seq, attempt, taskQueue: this.record.taskQueue, scheduledTime: visibleAt, taskId, transient };
+    if (!transient) {
+      s.wt.scheduledEventId = this.append('WorkflowTaskScheduled', {
+        taskQueue: this.record.taskQueue, startToCloseTimeoutMs: s.cfg.workflowTaskTimeoutMs, attempt,
+      }).eventId;
+    }
+  }
+
+  addTask(kind: TaskKind, taskQueue: string, data: TaskData, visibleAt = this.now): string {
+    const id = newUuid();
+    this.createTasks.push({ id, namespace: this.record.namespace, taskQueue, kind, runId: this.record.runId, visibleAt, data });
+    this.#touched = true;
+    return id;
+  }
+
+  deleteTask(id: string | undefined): void {
+    if (id !== undefined) this.deleteTaskIds.push(id);
+  }
+
+  addTimer<K extends TimerKind>(kind: K, dueAt: number, data: TimerData[K]): string {
+    const id = newUuid();
+    this.createTimers.push({ id, namespace: this.record.namespace, runId: this.record.runId, kind, dueAt, data });
+    this.#touched = true;
+    return id;
+  }
+
+  deleteTimer(id: string | undefined): void {
+    if (id !== undefined) this.deleteTimerIds.push(id);
+  }
+
+  /**
+   * Closes the run: appends the close event, sets status and close time, and deletes every task
+   * and timer of the run in the same transaction (so nothing pending fires afterwards).
+   */
+  close<K extends EventType>(status: WorkflowExecutionStatus, eventType: K, attributes: EventAttributes[K]): void {
+    this.append(eventType, attributes);
+    this.record.status = status;
+    this.record.closeTime = this.now;
+    this.state.wt = undefined;
+    this.state.activities = {};
+    this.state.timers = {};
+  }
+
+  /** True when nothing would be written. */
+  isEmpty(): boolean {
+    return !this.#touched && this.consumeTimerId === undefined && this.deleteTaskIds.length === 0
+      && this.deleteTimerIds.length === 0 && this.others.length === 0;
+  }
+
+  /** The store transition of this builder and the runs it created. */
+  build(): Transition {
+    const all: TransitionBuilder[] = [this, ...this.others];
+    const own = this.#touched || this.others.length > 0;
+    const purge = all.filter((b) => b.closed && b.expectedVersion !== undefined).map((b) => b.record.runId);
+    const live = <T extends { runId: string }>(rows: T[]) => rows.filter((r) => !purge.includes(r.runId));
+    const t: Transition = {
+      executions: all.filter((b) => b !== this || own).map((b) => ({
+        record: { ...b.record, state: b.state }, events: b.events,
+        ...(b.expectedVersion !== undefined ? { expectedVersion: b.expectedVersion } : {}),
+      })),
+      createTasks: live(all.flatMap((b) => b.createTasks)),
+      deleteTaskIds: all.flatMap((b) => b.deleteTaskIds),
+      createTimers: live(all.flatMap((b) => b.createTimers)),
+      deleteTimerIds: all.flatMap((b) => b.deleteTimerIds),
+    };
+    if (this.consumeTimerId !== undefined) t.consumeTimerId = this.consumeTimerId;
+    if (purge.length) t.purgeRunIds = purge;
+    return t;
+  }
+}

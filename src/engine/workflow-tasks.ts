@@ -1,0 +1,122 @@
+import { ServiceError } from '../common/errors.ts';
+import type { FailureInfo } from '../common/failure.ts';
+import { newUuid } from '../common/ids.ts';
+import type { HistoryEvent, WorkflowTaskFailedCause } from '../history/events.ts';
+import type { WorkflowTaskInfo } from './state.ts';
+import type { TaskTokenData } from './task-token.ts';
+import type { TransitionBuilder } from './transition.ts';
+
+/** Cap on the delay between attempts of a failing workflow task, ms. @default 600 000 (10 min) */
+export const MAX_WORKFLOW_TASK_RETRY_DELAY_MS = 600_000;
+
+/**
+ * Delay before attempt `attempt` of a workflow task that keeps failing: the first retry at
+ * once (a transient fault, or a fixed deploy), then 1 s, 2 s, 4 s, … up to 10 minutes.
+ * Workflow tasks retry indefinitely, outside any retry policy.
+ */
+export function workflowTaskRetryDelayMs(attempt: number): number {
+  if (attempt <= 2) return 0;
+  return Math.min(1000 * 2 ** (attempt - 3), MAX_WORKFLOW_TASK_RETRY_DELAY_MS);
+}
+
+/**
+ * Starts the scheduled workflow task `seq`; null when the task row is stale (the run closed,
+ * or the task was started, timed out or replaced). A transient task gets its Scheduled/Started
+ * ids now but its events are only written when it completes.
+ */
+export function startWorkflowTask(b: TransitionBuilder, seq: number, identity: string): WorkflowTaskInfo | null {
+  const wt = b.state.wt;
+  if (b.closed || !wt || wt.seq !== seq || wt.startedTime !== undefined) return null;
+  const requestId = newUuid();
+  if (wt.transient) {
+    wt.scheduledEventId = b.record.nextEventId;
+    wt.startedEventId = wt.scheduledEventId + 1;
+  } else {
+    wt.startedEventId = b.append('WorkflowTaskStarted', { scheduledEventId: wt.scheduledEventId!, identity, requestId }).eventId;
+  }
+  wt.startedTime = b.now;
+  wt.identity = identity;
+  wt.requestId = requestId;
+  b.deleteTask(wt.taskId);
+  delete wt.taskId;
+  wt.timeoutTimerId = b.addTimer('WorkflowTaskTimeout', b.now + b.state.cfg.workflowTaskTimeoutMs, { seq, attempt: wt.attempt });
+  b.touch();
+  return { ...wt };
+}
+
+/** The Scheduled/Started events of a transient task, sent to the worker but not yet stored. */
+export function transientEvents(wt: WorkflowTaskInfo, workflowTaskTimeoutMs: number): HistoryEvent[] {
+  if (!wt.transient) return [];
+  const at = new Date(wt.startedTime!).toISOString();
+  return [
+    { eventId: wt.scheduledEventId!, eventType: 'WorkflowTaskScheduled', eventTime: new Date(wt.scheduledTime).toISOString(),
+      attributes: { taskQueue: wt.taskQueue, startToCloseTimeoutMs: workflowTaskTimeoutMs, attempt: wt.attempt } },
+    { eventId: wt.startedEventId!, eventType: 'WorkflowTaskStarted', eventTime: at,
+      attributes: { scheduledEventId: wt.scheduledEventId!, identity: wt.identity ?? '', requestId: wt.requestId ?? '' } },
+  ];
+}
+
+/**
+ * The started workflow task a response's token names.
+ * @throws ServiceError FailedPrecondition when the run closed or the token is from another task or attempt.
+ */
+export function requireStartedTask(b: TransitionBuilder, token: Extract<TaskTokenData, { kind: 'workflow' }>): WorkflowTaskInfo {
+  if (b.closed) throw new ServiceError('FailedPrecondition', `workflow run ${b.record.runId} is already ${b.record.status}`);
+  const wt = b.state.wt;
+  if (!wt || wt.seq !== token.seq || wt.attempt !== token.attempt || wt.startedTime === undefined) {
+    throw new ServiceError('FailedPrecondition', `workflow task ${token.seq} attempt ${token.attempt} of run ${b.record.runId} is not the started task (it timed out, failed or completed)`);
+  }
+  return wt;
+}
+
+/** Writes the (transient) Scheduled/Started and WorkflowTaskCompleted events; returns the completed event id. */
+export function completeWorkflowTask(b: TransitionBuilder, wt: WorkflowTaskInfo, identity: string): number {
+  if (wt.transient) {
+    const [scheduled, started] = transientEvents(wt, b.state.cfg.workflowTaskTimeoutMs) as [HistoryEvent<'WorkflowTaskScheduled'>, HistoryEvent<'WorkflowTaskStarted'>];
+    b.append('WorkflowTaskScheduled', scheduled.attributes);
+    b.append('WorkflowTaskStarted', started.attributes);
+  }
+  const completed = b.append('WorkflowTaskCompleted', { scheduledEventId: wt.scheduledEventId!, startedEventId: wt.startedEventId!, identity });
+  b.deleteTimer(wt.timeoutTimerId);
+  b.state.wt = undefined;
+  b.state.previousStartedEventId = wt.startedEventId!;
+  b.state.wtAttempt = 1;
+  return completed.eventId;
+}
+
+/** After the commands: events that arrived meanwhile are appended, and a new task shows them to the worker. */
+export function finishWorkflowTask(b: TransitionBuilder): void {
+  if (b.closed) return;
+  const flushed = b.flushBuffered();
+  if (flushed > 0 || b.needsWorkflowTask) b.ensureWorkflowTask();
+}
+
+/**
+ * A failed attempt (reported by the worker, or a command the engine rejected): only the first
+ * failure in a row is written (WorkflowTaskFailed); later attempts are transient. The next
+ * attempt is scheduled after {@link workflowTaskRetryDelayMs}.
+ */
+export function failWorkflowTask(b: TransitionBuilder, wt: WorkflowTaskInfo, cause: WorkflowTaskFailedCause, failure: FailureInfo, identity: string): void {
+  if (!wt.transient) {
+    b.append('WorkflowTaskFailed', { scheduledEventId: wt.scheduledEventId!, startedEventId: wt.startedEventId!, cause, failure, identity });
+  }
+  b.deleteTimer(wt.timeoutTimerId);
+  b.state.wt = undefined;
+  b.flushBuffered();
+  b.state.wtAttempt = wt.attempt + 1;
+  b.scheduleWorkflowTask(b.now + workflowTaskRetryDelayMs(wt.attempt + 1));
+}
+
+/** The workflow task timeout fired: the worker vanished or is too slow; hand the task out again. */
+export function onWorkflowTaskTimeout(b: TransitionBuilder, seq: number, attempt: number): boolean {
+  const wt = b.state.wt;
+  if (b.closed || !wt || wt.seq !== seq || wt.attempt !== attempt || wt.startedTime === undefined) return false;
+  if (!wt.transient) {
+    b.append('WorkflowTaskTimedOut', { scheduledEventId: wt.scheduledEventId!, startedEventId: wt.startedEventId!, timeoutType: 'StartToClose' });
+  }
+  b.state.wt = undefined;
+  b.flushBuffered();
+  b.state.wtAttempt = wt.attempt + 1;
+  b.scheduleWorkflowTask();
+  return true;
+}
