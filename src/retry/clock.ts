@@ -16,20 +16,31 @@ function abortReason(signal: AbortSignal): unknown {
   return signal.reason ?? new Error('aborted');
 }
 
+/** Node's timers fire at once (with a warning) past 2^31 − 1 ms; longer sleeps chain timers. */
+const MAX_TIMER_MS = 2_147_483_647;
+
 /** Wall-clock time and real timers. */
 export const systemClock: Clock = {
   now: () => Date.now(),
   sleep(ms: number, signal?: AbortSignal): Promise<void> {
     if (signal?.aborted) return Promise.reject(abortReason(signal));
     return new Promise((resolve, reject) => {
+      let timer: ReturnType<typeof setTimeout>;
+      let left = Math.max(0, ms);
       const onAbort = () => {
         clearTimeout(timer);
         reject(abortReason(signal!));
       };
-      const timer = setTimeout(() => {
-        signal?.removeEventListener('abort', onAbort);
-        resolve();
-      }, Math.max(0, ms));
+      const arm = () => {
+        const step = Math.min(left, MAX_TIMER_MS);
+        left -= step;
+        timer = setTimeout(() => {
+          if (left > 0) return arm();
+          signal?.removeEventListener('abort', onAbort);
+          resolve();
+        }, step);
+      };
+      arm();
       signal?.addEventListener('abort', onAbort, { once: true });
     });
   },

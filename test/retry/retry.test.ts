@@ -338,3 +338,16 @@ describe('retry() leaves no timer behind (real clock)', () => {
     assert.equal(timers(), before);
   });
 });
+
+describe('systemClock', () => {
+  test('a sleep longer than Node\'s timer limit does not fire early, and aborts cleanly', async () => {
+    const controller = new AbortController();
+    let settled = false;
+    const sleep = systemClock.sleep(3_000_000_000, controller.signal).then(() => (settled = true), (err) => err);
+    await new Promise((r) => setTimeout(r, 20));
+    assert.equal(settled, false);
+    controller.abort(new Error('stop'));
+    assert.equal(((await sleep) as Error).message, 'stop');
+    assert.equal(settled, false);
+  });
+});
