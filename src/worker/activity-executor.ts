@@ -56,8 +56,14 @@ export function runActivityTask(task: ActivityTask, deps: ActivityExecutorDeps):
   const abort = (reason: Error) => {
     if (!controller.signal.aborted) controller.abort(reason);
   };
+  // Only a cancel the workflow asked for is answered with respondActivityTaskCanceled; an abort by
+  // shutdown or the deadline is a failed attempt, which the retry policy may retry elsewhere.
+  let cancelRequested = false;
   const heartbeater = new Heartbeater(service, task.taskToken, identity, heartbeatThrottleMs(task.heartbeatTimeoutMs), clock,
-    (why) => abort(new CancelledFailure(why === 'gone' ? 'Activity no longer known to the service' : 'Activity cancelled by the workflow')),
+    (why) => {
+      cancelRequested = !controller.signal.aborted;
+      abort(new CancelledFailure(why === 'gone' ? 'Activity no longer known to the service' : 'Activity cancelled by the workflow'));
+    },
     logger);
   if (task.startToCloseTimeoutMs) {
     clock.sleep(task.startToCloseTimeoutMs, deadline.signal).then(
@@ -82,7 +88,7 @@ export function runActivityTask(task: ActivityTask, deps: ActivityExecutorDeps):
       respond = () => service.respondActivityTaskCompleted({ taskToken: task.taskToken, result: result ?? null, identity });
     } catch (err) {
       const reason = controller.signal.reason as unknown;
-      const cancelled = reason instanceof CancelledFailure
+      const cancelled = cancelRequested
         && (isCancellation(err) || err === reason || (err as Error)?.name === 'AbortError');
       respond = cancelled
         ? () => service.respondActivityTaskCanceled({ taskToken: task.taskToken, identity, details: heartbeater.latestDetails })
