@@ -6,3 +6,5 @@ export type {
 export { StoreConflictError, PG_ERROR_CODES, SQLITE_ERROR_CODES, type ConflictReason } from './errors.ts';
 export { SqliteStore, type SqliteStoreOptions } from './sqlite/sqlite-store.ts';
 export { encodeSeqToken, decodeSeqToken } from './rows.ts';
+export { PostgresStore, type PostgresStoreOptions } from './postgres/postgres-store.ts';
+export { openStore } from './open-store.ts';

@@ -1,0 +1,26 @@
+import { ValidationError } from '../retry/errors.ts';
+import { PostgresStore, type PostgresStoreOptions } from './postgres/postgres-store.ts';
+import { SqliteStore } from './sqlite/sqlite-store.ts';
+import type { Store } from './types.ts';
+
+/**
+ * Opens a store from a URL: `sqlite:PATH` (the embedded default; the file is created) or
+ * `postgres://user@host:port/db` (also `postgresql://`; `?schema=NAME` picks the schema).
+ * Migrations are applied before it resolves. The caller owns the store and closes it.
+ * @throws ValidationError naming `database` for any other URL.
+ */
+export async function openStore(url: string, options: PostgresStoreOptions = {}): Promise<Store> {
+  if (typeof url !== 'string' || url.length === 0) throw new ValidationError('database', 'must be sqlite:PATH or postgres://...', url);
+  if (url.startsWith('sqlite:')) {
+    const path = url.slice('sqlite:'.length).replace(/^\/\/(?=\/)/, '');
+    if (!path) throw new ValidationError('database', 'must name a file after sqlite:', url);
+    return SqliteStore.open(path);
+  }
+  if (url.startsWith('postgres://') || url.startsWith('postgresql://')) {
+    const u = new URL(url);
+    const schema = u.searchParams.get('schema') ?? options.schema;
+    u.searchParams.delete('schema');
+    return PostgresStore.open(u.toString(), { ...options, ...(schema ? { schema } : {}) });
+  }
+  throw new ValidationError('database', 'must be sqlite:PATH or postgres://...', url);
+}

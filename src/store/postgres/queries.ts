@@ -1,0 +1,58 @@
+/* Every SQL statement of the PostgreSQL store; each query has this one home. Time is always a
+ * parameter from the injected clock, never now(). The schema is chosen by search_path. */
+
+export const PQ = {
+  getExecution: 'SELECT * FROM executions WHERE run_id = $1',
+  getLatestExecution: 'SELECT * FROM executions WHERE namespace = $1 AND workflow_id = $2 ORDER BY seq DESC LIMIT 1',
+  findByRequestId: 'SELECT * FROM executions WHERE namespace = $1 AND workflow_id = $2 AND request_id = $3 ORDER BY seq LIMIT 1',
+  insertExecution: `INSERT INTO executions (run_id, namespace, workflow_id, workflow_type, task_queue, status,
+    start_time, execution_time, close_time, next_event_id, attempt, first_execution_run_id, original_execution_run_id,
+    request_id, memo, state, version) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)`,
+  updateExecution: `UPDATE executions SET status = $2, workflow_type = $3, task_queue = $4, execution_time = $5,
+    close_time = $6, next_event_id = $7, memo = $8, state = $9, version = $10 WHERE run_id = $1 AND version = $11`,
+  readHistory: 'SELECT * FROM history_events WHERE run_id = $1 AND event_id >= $2 ORDER BY event_id LIMIT $3',
+  deleteTasks: 'DELETE FROM tasks WHERE id = ANY($1::text[])',
+  deleteTimers: 'DELETE FROM timers WHERE id = ANY($1::text[])',
+  consumeTimer: 'DELETE FROM timers WHERE id = $1',
+  purgeRunTasks: 'DELETE FROM tasks WHERE run_id = ANY($1::text[])',
+  purgeRunTimers: 'DELETE FROM timers WHERE run_id = ANY($1::text[])',
+  // SKIP LOCKED: concurrent pollers on any server each take a different row instead of queueing on one.
+  claimTask: `UPDATE tasks SET lease_until = $5, lease_owner = $6 WHERE id = (
+      SELECT id FROM tasks WHERE namespace = $1 AND task_queue = $2 AND kind = $3
+        AND visible_at <= $4 AND (lease_until IS NULL OR lease_until <= $4)
+      ORDER BY visible_at, id LIMIT 1 FOR UPDATE SKIP LOCKED)
+    RETURNING *`,
+  claimTimers: `UPDATE timers SET lease_until = $2, lease_owner = $3 WHERE id IN (
+      SELECT id FROM timers WHERE due_at <= $1 AND (lease_until IS NULL OR lease_until <= $1)
+      ORDER BY due_at, id LIMIT $4 FOR UPDATE SKIP LOCKED)
+    RETURNING *`,
+  nextWakeTime: `SELECT LEAST(
+      (SELECT MIN(due_at) FROM timers WHERE lease_until IS NULL),
+      (SELECT MIN(lease_until) FROM timers WHERE lease_until IS NOT NULL),
+      (SELECT MIN(visible_at) FROM tasks WHERE visible_at > $1),
+      (SELECT MIN(lease_until) FROM tasks WHERE lease_until > $1)) AS t`,
+  readyQueues: `SELECT DISTINCT namespace, task_queue, kind FROM tasks
+    WHERE visible_at <= $1 AND (lease_until IS NULL OR lease_until <= $1)`,
+  notify: 'SELECT pg_notify($1, $2)',
+  createSchema: (schema: string) => `CREATE SCHEMA IF NOT EXISTS ${quoteIdent(schema)}`,
+  // One lock per schema: two servers starting at once migrate one after the other.
+  migrationLock: "SELECT pg_advisory_xact_lock(hashtext('steadfast-migrations:' || $1))",
+  migrationsTable: 'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL)',
+  appliedMigrations: 'SELECT version FROM schema_migrations',
+  recordMigration: 'INSERT INTO schema_migrations (version, name) VALUES ($1, $2)',
+} as const;
+
+/** Quotes an SQL identifier. */
+export function quoteIdent(name: string): string {
+  return `"${name.replace(/"/g, '""')}"`;
+}
+
+/** A multi-row INSERT with `$n` placeholders for `rows` rows of `columns.length` values. */
+export function multiInsert(table: string, columns: readonly string[], rows: number, literalTail = ''): string {
+  const groups: string[] = [];
+  let p = 1;
+  for (let r = 0; r < rows; r++) {
+    groups.push(`(${columns.map(() => `$${p++}`).join(', ')}${literalTail})`);
+  }
+  return `INSERT INTO ${table} (${columns.join(', ')}) VALUES ${groups.join(', ')}`;
+}

@@ -1,0 +1,49 @@
+import { after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import pg from 'pg';
+import { PostgresStore } from '../../src/store/postgres/postgres-store.ts';
+import { openStore } from '../../src/store/open-store.ts';
+import { registerStoreConformance } from './conformance.ts';
+import { dropSchema, freshSchema, PG_URL, pgSkipReason } from './pg-helpers.ts';
+
+const skip = await pgSkipReason('the PostgreSQL store tests');
+const schemas: string[] = [];
+after(async () => {
+  if (!skip) for (const s of schemas) await dropSchema(s);
+});
+
+// One schema per test: every conformance test starts from empty tables.
+registerStoreConformance('postgres', async () => {
+  const schema = freshSchema('sf_store');
+  schemas.push(schema);
+  const store = await PostgresStore.open(PG_URL, { schema, poolSize: 4 });
+  return { store, close: () => store.close() };
+}, { skip });
+
+test('postgres: two servers starting at once migrate once (advisory lock)', { skip }, async () => {
+  const schema = freshSchema('sf_migrate');
+  schemas.push(schema);
+  const [a, b] = await Promise.all([PostgresStore.open(PG_URL, { schema }), PostgresStore.open(PG_URL, { schema })]);
+  const client = new pg.Client({ connectionString: PG_URL });
+  await client.connect();
+  const rows = (await client.query(`SELECT version FROM "${schema}".schema_migrations`)).rows;
+  await client.end();
+  await a.close();
+  await b.close();
+  assert.deepEqual(rows.map((r) => r.version), [1]);
+});
+
+test('postgres: a commit on one server wakes subscribers of another (LISTEN/NOTIFY)', { skip }, async () => {
+  const schema = freshSchema('sf_notify');
+  schemas.push(schema);
+  const a = await openStore(`${PG_URL}?schema=${schema}`);
+  const b = await openStore(`${PG_URL}?schema=${schema}`);
+  try {
+    const heard = new Promise((resolve) => b.subscribe(resolve));
+    await a.commit({ executions: [], createTimers: [{ id: 'x', namespace: 'default', runId: 'r', kind: 'UserTimer', dueAt: 42, data: {} }] });
+    assert.deepEqual(await heard, { type: 'timer', dueAt: 42 });
+  } finally {
+    await a.close();
+    await b.close();
+  }
+});
