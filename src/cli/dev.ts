@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { parseFlags, parsePort } from './args.ts';
 import { register } from './main.ts';
-import { serve } from './serve.ts';
+
 
 const HELP = `Usage: steadfast dev [--port 7233] [--host 127.0.0.1] [--db ./.steadfast/dev.sqlite]
 
@@ -27,6 +27,7 @@ register({
     }
     const file = resolve(values.db ?? '.steadfast/dev.sqlite');
     mkdirSync(dirname(file), { recursive: true });
+    const { serve } = await import('./serve.ts');
     return serve({ database: `sqlite:${file}`, port: parsePort(values.port, 7233), host: values.host ?? '127.0.0.1', label: 'steadfast dev' });
   },
 });

@@ -1,6 +1,6 @@
 import { parseFlags, parsePort } from './args.ts';
 import { register } from './main.ts';
-import { serve } from './serve.ts';
+
 
 const HELP = `Usage: steadfast server --database <url> [--port 7233] [--host 127.0.0.1]
 
@@ -30,6 +30,7 @@ register({
       console.error(HELP);
       return 2;
     }
+    const { serve } = await import('./serve.ts');
     return serve({ database, port: parsePort(values.port, 7233), host: values.host ?? '127.0.0.1', label: 'steadfast server' });
   },
 });

@@ -57,17 +57,29 @@ function djCumulative(seed: number, i: number): number {
 }
 
 /**
+ * Scale of the decorrelated-jitter V2 curve: 1 / (√2 · tanh √2) ≈ 0.796.
+ *
+ * The first delay is monotonic in its uniform draw u, so its median is its value at u = 0.5:
+ * 2^0.5 · tanh(√(4 · 0.5)) = √2 · tanh √2. Dividing by exactly that makes the first delay's
+ * median the configured median, which is what the seed promises. Polly's published constant,
+ * 1/1.4, leaves that median at 0.8975 × the configured value (measured: 0.90 × over 100,000
+ * samples); the shape of the curve is the same under either constant, and later retries'
+ * timing medians stay at 2.2×, 4.5×, 9× … the first delay's median under both.
+ */
+export const DECORRELATED_JITTER_SCALE = 1 / (Math.SQRT2 * Math.tanh(Math.SQRT2));
+
+/**
  * Polly's DecorrelatedJitterBackoffV2 for formula index `i` (0-based). The delay is the
- * difference of consecutive cumulative values, scaled by `median × (1/1.4)`; `afterFast` says the
- * previous slot was fastFirst's zero, in which case Polly subtracts 0 rather than value(i−1).
+ * difference of consecutive cumulative values, scaled by `median × DECORRELATED_JITTER_SCALE`;
+ * `afterFast` says the previous slot was fastFirst's zero, in which case Polly subtracts 0 rather
+ * than value(i−1).
  * @see https://github.com/Polly-Contrib/Polly.Contrib.WaitAndRetry (Backoff.DecorrelatedJitterV2.cs)
  */
 function decorrelatedJitter(medianMs: number, i: number, afterFast: boolean, seed: number): number {
-  // rpScalingFactor = 1/1.4 puts the medians of the retry times near 1, 2, 4, 8 × the median.
   const next = djCumulative(seed, i);
   if (!Number.isFinite(next)) return MAX_DELAY_MS;
   const prev = i === 0 || afterFast ? 0 : djCumulative(seed, i - 1);
-  return (next - prev) * (1 / 1.4) * medianMs;
+  return (next - prev) * DECORRELATED_JITTER_SCALE * medianMs;
 }
 
 /**

@@ -12,7 +12,7 @@ export {
   type TemporalRetryPolicy, type RetryDecision, type RetryDecisionInput,
 } from './temporal.ts';
 export {
-  backoffDelay, backoffDelays, isRandomized, MAX_DELAY_MS,
+  backoffDelay, backoffDelays, isRandomized, MAX_DELAY_MS, DECORRELATED_JITTER_SCALE,
   type BackoffCurve, type BackoffSchedule, type BackoffSource,
 } from './backoff.ts';
 export { mixSeed, unitRandom, hashString, randomSeed } from './random.ts';
