@@ -33,8 +33,11 @@ export class EngineCore {
   readonly queueWaiters = new Waiters();
   readonly closeWaiters = new Waiters();
   readonly shutdown = new AbortController();
-  /** Queues known to hold a task that can be dispatched now (cleared by a poll that finds none). */
-  readonly readyQueues = new Set<string>();
+  /**
+   * Tasks known to be dispatchable now, per queue: raised by commit notifications and by the
+   * timer loop when backoffs end, lowered by each claim, zeroed by a poll that finds none.
+   */
+  readonly readyQueues = new Map<string, number>();
   /** Tasks handed to workers and not answered yet, with the real time after which they no longer count. */
   readonly inFlight = new Map<string, number>();
   #busy = 0;
@@ -77,6 +80,19 @@ export class EngineCore {
         }
       }
     });
+  }
+
+  /** Records that `count` tasks became dispatchable on a queue (at least that many are there). */
+  markReady(key: string, count: number, add: boolean): void {
+    const now = this.readyQueues.get(key) ?? 0;
+    this.readyQueues.set(key, add ? now + count : Math.max(now, count));
+  }
+
+  /** A claim took one task of the queue. */
+  claimed(key: string): void {
+    const n = (this.readyQueues.get(key) ?? 0) - 1;
+    if (n > 0) this.readyQueues.set(key, n);
+    else this.readyQueues.delete(key);
   }
 
   /** Counts a task handed to a worker until it is answered or `timeoutMs` of real time passes. */

@@ -54,7 +54,7 @@ export class Engine implements WorkflowService {
     this.#tasks = new TaskService(this.#core);
     this.#ownsStore = opts.ownsStore ?? false;
     this.#loop = new TimerLoop(opts.store, this.#core.clock, identity, (t) => this.#fireTimer(t),
-      (q) => this.#taskReady(queueKey(q.namespace, q.taskQueue, q.kind)),
+      (q) => this.#taskReady(queueKey(q.namespace, q.taskQueue, q.kind), q.count, false),
       (err) => this.#core.logger.error('timer loop failed; retrying in 1s', { err: String(err) }));
     this.#unsubscribe = opts.store.subscribe((n) => this.#onNotification(n));
   }
@@ -104,14 +104,14 @@ export class Engine implements WorkflowService {
     if (this.#ownsStore) await this.#core.store.close();
   }
 
-  #taskReady(key: string): void {
-    this.#core.readyQueues.add(key);
+  #taskReady(key: string, count: number, add: boolean): void {
+    this.#core.markReady(key, count, add);
     this.#core.queueWaiters.notify(key);
   }
 
   #onNotification(n: StoreNotification): void {
     if (n.type === 'task') {
-      if (n.visibleAt <= this.#core.clock.now()) this.#taskReady(queueKey(n.namespace, n.taskQueue, n.kind));
+      if (n.visibleAt <= this.#core.clock.now()) this.#taskReady(queueKey(n.namespace, n.taskQueue, n.kind), n.count, true);
       else this.#loop.poke(n.visibleAt);
     } else if (n.type === 'timer') {
       this.#loop.poke(n.dueAt);
@@ -187,7 +187,7 @@ export class Engine implements WorkflowService {
     return describe(rec, this.#core.clock.now());
   }
 
-  listWorkflowExecutions(req: ListWorkflowExecutionsRequest): Promise<ListWorkflowExecutionsResponse> {
+  async listWorkflowExecutions(req: ListWorkflowExecutionsRequest): Promise<ListWorkflowExecutionsResponse> {
     return listExecutions(this.#core.store, req);
   }
 
@@ -256,35 +256,35 @@ export class Engine implements WorkflowService {
     });
   }
 
-  pollWorkflowTaskQueue(req: PollRequest, opts?: CallOptions): Promise<WorkflowTask | null> {
+  async pollWorkflowTaskQueue(req: PollRequest, opts?: CallOptions): Promise<WorkflowTask | null> {
     return this.#tasks.pollWorkflowTaskQueue(req, opts);
   }
 
-  respondWorkflowTaskCompleted(req: RespondWorkflowTaskCompletedRequest): Promise<void> {
+  async respondWorkflowTaskCompleted(req: RespondWorkflowTaskCompletedRequest): Promise<void> {
     return this.#tasks.respondWorkflowTaskCompleted(req);
   }
 
-  respondWorkflowTaskFailed(req: RespondWorkflowTaskFailedRequest): Promise<void> {
+  async respondWorkflowTaskFailed(req: RespondWorkflowTaskFailedRequest): Promise<void> {
     return this.#tasks.respondWorkflowTaskFailed(req);
   }
 
-  pollActivityTaskQueue(req: PollRequest, opts?: CallOptions): Promise<ActivityTask | null> {
+  async pollActivityTaskQueue(req: PollRequest, opts?: CallOptions): Promise<ActivityTask | null> {
     return this.#tasks.pollActivityTaskQueue(req, opts);
   }
 
-  recordActivityTaskHeartbeat(req: RecordHeartbeatRequest): Promise<RecordHeartbeatResponse> {
+  async recordActivityTaskHeartbeat(req: RecordHeartbeatRequest): Promise<RecordHeartbeatResponse> {
     return this.#tasks.recordActivityTaskHeartbeat(req);
   }
 
-  respondActivityTaskCompleted(req: RespondActivityTaskCompletedRequest): Promise<void> {
+  async respondActivityTaskCompleted(req: RespondActivityTaskCompletedRequest): Promise<void> {
     return this.#tasks.respondActivityTaskCompleted(req);
   }
 
-  respondActivityTaskFailed(req: RespondActivityTaskFailedRequest): Promise<void> {
+  async respondActivityTaskFailed(req: RespondActivityTaskFailedRequest): Promise<void> {
     return this.#tasks.respondActivityTaskFailed(req);
   }
 
-  respondActivityTaskCanceled(req: RespondActivityTaskCanceledRequest): Promise<void> {
+  async respondActivityTaskCanceled(req: RespondActivityTaskCanceledRequest): Promise<void> {
     return this.#tasks.respondActivityTaskCanceled(req);
   }
 }

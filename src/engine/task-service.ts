@@ -39,12 +39,12 @@ const atKey = (t: { runId: string; scheduledEventId: number; attempt: number }) 
 export class TaskService {
   constructor(private readonly core: EngineCore) {}
 
-  pollWorkflowTaskQueue(req: PollRequest, opts?: CallOptions): Promise<WorkflowTask | null> {
+  async pollWorkflowTaskQueue(req: PollRequest, opts?: CallOptions): Promise<WorkflowTask | null> {
     const p = validatePoll(req);
     return this.#poll(p, 'workflow', opts?.signal, (task) => this.#startWorkflowTask(task, p.identity));
   }
 
-  pollActivityTaskQueue(req: PollRequest, opts?: CallOptions): Promise<ActivityTask | null> {
+  async pollActivityTaskQueue(req: PollRequest, opts?: CallOptions): Promise<ActivityTask | null> {
     const p = validatePoll(req);
     return this.#poll(p, 'activity', opts?.signal, (task) => this.#startActivityTask(task, p.identity));
   }
@@ -62,6 +62,7 @@ export class TaskService {
           namespace: p.namespace, taskQueue: p.taskQueue, kind, now: core.clock.now(), leaseMs: TASK_LEASE_MS, owner: core.identity,
         });
         if (!task) return undefined;
+        core.claimed(key);
         return { value: await start(task) };
       });
       if (result?.value) return result.value;

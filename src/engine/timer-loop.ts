@@ -24,7 +24,7 @@ export class TimerLoop {
     private readonly clock: Clock,
     private readonly owner: string,
     private readonly fire: (timer: TimerRecord) => Promise<void>,
-    private readonly onReady: (queue: QueueRef) => void,
+    private readonly onReady: (queue: QueueRef & { count: number }) => void,
     private readonly onError: (err: unknown) => void,
   ) {}
 

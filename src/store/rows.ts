@@ -108,8 +108,8 @@ export function toTimer(row: Row): TimerRecord {
 }
 
 /** A queue reference from a row with namespace, task_queue, kind. */
-export function toQueueRef(row: Row): QueueRef {
-  return { namespace: String(row.namespace), taskQueue: String(row.task_queue), kind: row.kind as TaskKind };
+export function toQueueRef(row: Row): QueueRef & { count: number } {
+  return { namespace: String(row.namespace), taskQueue: String(row.task_queue), kind: row.kind as TaskKind, count: num(row.count) };
 }
 
 /** Encodes a list cursor (the seq of the last run of a page). */

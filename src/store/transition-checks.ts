@@ -23,15 +23,15 @@ export function checkEventIds(w: ExecutionWrite): void {
 /** What subscribers learn from a committed transition. */
 export function notificationsOf(t: Transition): StoreNotification[] {
   const out: StoreNotification[] = [];
-  const seen = new Map<string, number>();
+  const seen = new Map<string, { visibleAt: number; count: number }>();
   for (const k of t.createTasks ?? []) {
     const key = `${k.namespace}\u0000${k.taskQueue}\u0000${k.kind}`;
     const prev = seen.get(key);
-    if (prev === undefined || k.visibleAt < prev) seen.set(key, k.visibleAt);
+    seen.set(key, { visibleAt: Math.min(prev?.visibleAt ?? Infinity, k.visibleAt), count: (prev?.count ?? 0) + 1 });
   }
-  for (const [key, visibleAt] of seen) {
+  for (const [key, { visibleAt, count }] of seen) {
     const [namespace, taskQueue, kind] = key.split('\u0000') as [string, string, 'workflow' | 'activity'];
-    out.push({ type: 'task', namespace, taskQueue, kind, visibleAt });
+    out.push({ type: 'task', namespace, taskQueue, kind, visibleAt, count });
   }
   const timerDue = Math.min(...(t.createTimers ?? []).map((x) => x.dueAt));
   if (Number.isFinite(timerDue)) out.push({ type: 'timer', dueAt: timerDue });

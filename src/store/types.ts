@@ -134,7 +134,8 @@ export interface QueueRef {
  * servers' through LISTEN/NOTIFY): tasks were added to a queue, a timer was created, a run closed.
  */
 export type StoreNotification =
-  | ({ type: 'task'; visibleAt: number } & QueueRef)
+  /** `count` tasks were added to a queue; the earliest becomes visible at `visibleAt`. */
+  | ({ type: 'task'; visibleAt: number; count: number } & QueueRef)
   | { type: 'timer'; dueAt: number }
   | { type: 'closed'; runId: string };
 
@@ -160,8 +161,8 @@ export interface Store {
   claimDueTimers(req: ClaimTimersRequest): Promise<TimerRecord[]>;
   /** The earliest future time at which a timer becomes due or a task becomes claimable. */
   nextWakeTime(now: number): Promise<number | undefined>;
-  /** Queues holding a task claimable at `now`. */
-  readyQueues(now: number): Promise<QueueRef[]>;
+  /** Queues holding tasks claimable at `now`, with how many. */
+  readyQueues(now: number): Promise<(QueueRef & { count: number })[]>;
   /** Registers a listener for notifications; returns the unsubscribe function. */
   subscribe(listener: (n: StoreNotification) => void): () => void;
   /** Closes connections the store opened. */

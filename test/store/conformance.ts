@@ -138,7 +138,7 @@ export function registerStoreConformance(name: string, factory: StoreFactory, op
     assert.equal((await claim(3000))?.id, late.id);
     await store.commit({ executions: [], deleteTaskIds: [late.id] });
     assert.equal(await claim(10_000), undefined);
-    assert.deepEqual(await store.readyQueues(10_000), [{ namespace: 'default', taskQueue: 'other', kind: 'workflow' }]);
+    assert.deepEqual(await store.readyQueues(10_000), [{ namespace: 'default', taskQueue: 'other', kind: 'workflow', count: 1 }]);
   });
 
   t('a timer is consumed exactly once', async (store) => {
@@ -216,7 +216,7 @@ export function registerStoreConformance(name: string, factory: StoreFactory, op
     const deadline = Date.now() + 2000;
     while (heard.length < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
     off();
-    assert.deepEqual(heard.filter((n) => n.type === 'task'), [{ type: 'task', namespace: 'default', taskQueue: 'q', kind: 'workflow', visibleAt: 40 }]);
+    assert.deepEqual(heard.filter((n) => n.type === 'task'), [{ type: 'task', namespace: 'default', taskQueue: 'q', kind: 'workflow', visibleAt: 40, count: 2 }]);
     assert.deepEqual(heard.filter((n) => n.type === 'timer'), [{ type: 'timer', dueAt: 70 }]);
     assert.deepEqual(heard.filter((n) => n.type === 'closed'), [{ type: 'closed', runId: rec.runId }]);
   });

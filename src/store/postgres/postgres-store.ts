@@ -163,7 +163,7 @@ export class PostgresStore implements Store {
     return t === null || t === undefined ? undefined : Number(t);
   }
 
-  async readyQueues(now: number): Promise<QueueRef[]> {
+  async readyQueues(now: number): Promise<(QueueRef & { count: number })[]> {
     return (await this.#pool.query(PQ.readyQueues, [now])).rows.map((row: Row) => toQueueRef(row));
   }
 

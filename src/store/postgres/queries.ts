@@ -31,8 +31,9 @@ export const PQ = {
       (SELECT MIN(lease_until) FROM timers WHERE lease_until IS NOT NULL),
       (SELECT MIN(visible_at) FROM tasks WHERE visible_at > $1),
       (SELECT MIN(lease_until) FROM tasks WHERE lease_until > $1)) AS t`,
-  readyQueues: `SELECT DISTINCT namespace, task_queue, kind FROM tasks
-    WHERE visible_at <= $1 AND (lease_until IS NULL OR lease_until <= $1)`,
+  readyQueues: `SELECT namespace, task_queue, kind, COUNT(*) AS count FROM tasks
+    WHERE visible_at <= $1 AND (lease_until IS NULL OR lease_until <= $1)
+    GROUP BY namespace, task_queue, kind`,
   notify: 'SELECT pg_notify($1, $2)',
   createSchema: (schema: string) => `CREATE SCHEMA IF NOT EXISTS ${quoteIdent(schema)}`,
   // One lock per schema: two servers starting at once migrate one after the other.

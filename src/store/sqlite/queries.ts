@@ -47,8 +47,9 @@ export const Q = {
   nextTimerLease: 'SELECT MIN(lease_until) AS t FROM timers WHERE lease_until IS NOT NULL',
   nextTaskVisible: 'SELECT MIN(visible_at) AS t FROM tasks WHERE visible_at > @now',
   nextTaskLease: 'SELECT MIN(lease_until) AS t FROM tasks WHERE lease_until > @now',
-  readyQueues: `SELECT DISTINCT namespace, task_queue, kind FROM tasks
-    WHERE visible_at <= @now AND (lease_until IS NULL OR lease_until <= @now)`,
+  readyQueues: `SELECT namespace, task_queue, kind, COUNT(*) AS count FROM tasks
+    WHERE visible_at <= @now AND (lease_until IS NULL OR lease_until <= @now)
+    GROUP BY namespace, task_queue, kind`,
   migrationsTable: 'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL)',
   appliedMigrations: 'SELECT version FROM schema_migrations',
   recordMigration: 'INSERT INTO schema_migrations (version, name) VALUES (?, ?)',

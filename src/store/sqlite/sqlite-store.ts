@@ -4,7 +4,7 @@ import type { HistoryEvent } from '../../history/events.ts';
 import { StoreConflictError, SQLITE_ERROR_CODES } from '../errors.ts';
 import { buildListQuery } from '../list-query.ts';
 import { loadMigrations } from '../migrations.ts';
-import { notificationsOf, checkEventIds } from '../transition-checks.ts';
+import { checkEventIds, notificationsOf } from '../transition-checks.ts';
 import { executionValues, toEvent, toExecution, toQueueRef, toTask, toTimer } from '../rows.ts';
 import type {
   ClaimTaskRequest, ClaimTimersRequest, ExecutionQuery, ExecutionRecord, QueueRef, Store, StoreNotification,
@@ -155,7 +155,7 @@ export class SqliteStore implements Store {
     return candidates.length ? Math.min(...candidates) : undefined;
   }
 
-  async readyQueues(now: number): Promise<QueueRef[]> {
+  async readyQueues(now: number): Promise<(QueueRef & { count: number })[]> {
     return (this.#q.readyQueues.all({ now }) as Row[]).map(toQueueRef);
   }
 
