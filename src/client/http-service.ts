@@ -36,6 +36,7 @@ export function parseAddress(address: unknown, field = 'address'): URL {
  * keep-alive connection. Connection failures surface as ServiceError `Unavailable`, so
  * callers can tell an outage from a refusal.
  */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
 export class HttpWorkflowService implements WorkflowService {
   readonly address: string;
   readonly #url: URL;
@@ -127,5 +128,5 @@ for (const method of WORKFLOW_SERVICE_METHODS) {
 }
 
 // The forwarders are installed above; this declaration tells the type checker they exist.
-// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging, @typescript-eslint/no-empty-object-type
 export interface HttpWorkflowService extends WorkflowService {}

@@ -130,17 +130,25 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
       closing = true;
       for (const a of inFlight) a.abort();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      // Answers sent from now on carry `connection: close`; sockets already idle are closed now,
+      // and any still open after the grace period are cut.
       server.closeIdleConnections();
+      const cut = setTimeout(() => server.closeAllConnections(), 5_000);
       await closed;
+      clearTimeout(cut);
     },
   };
-}
 
-function send(res: ServerResponse, status: number, value: unknown): void {
-  if (res.headersSent || res.destroyed) return;
-  const text = JSON.stringify(value ?? null);
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
-  res.end(text);
+  function send(res: ServerResponse, status: number, value: unknown): void {
+    if (res.headersSent || res.destroyed) return;
+    const text = JSON.stringify(value ?? null);
+    res.writeHead(status, {
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': Buffer.byteLength(text),
+      ...(closing ? { connection: 'close' } : {}),
+    });
+    res.end(text);
+  }
 }
 
 function readJson(req: IncomingMessage, maxBytes: number): Promise<unknown> {

@@ -30,22 +30,14 @@ export class TestEnvironment {
   readonly connection: WorkflowService;
   /** The engine's clock: a ManualClock when time skips. */
   readonly clock: Clock;
-  readonly #engine: Engine;
-  readonly #http: HttpServer;
   readonly #close: () => Promise<void>;
-  #skipper?: TimeSkipper;
 
-  private constructor(parts: {
-    engine: Engine; http: HttpServer; client: Client; clock: Clock; close: () => Promise<void>; skipper?: TimeSkipper;
-  }) {
-    this.#engine = parts.engine;
-    this.#http = parts.http;
+  private constructor(parts: { engine: Engine; http: HttpServer; client: Client; clock: Clock; close: () => Promise<void> }) {
     this.client = parts.client;
     this.address = parts.http.address;
     this.connection = parts.engine;
     this.clock = parts.clock;
     this.#close = parts.close;
-    if (parts.skipper) this.#skipper = parts.skipper;
   }
 
   /** An engine on real time. */
@@ -70,14 +62,14 @@ export class TestEnvironment {
       database = `sqlite:${join(dir, 'test.sqlite')}`;
     }
     const clock = skipping ? new ManualClock(Date.now()) : systemClock;
-    const store = await openStore(database, { clock });
+    const store = await openStore(database);
     const engine = await Engine.create({ store, clock });
     const http = await startHttpServer({ service: engine, port: 0 });
     const skipper = clock instanceof ManualClock ? new TimeSkipper(clock, engine) : undefined;
     const connection = skipper ? skipper.wrap(engine) : engine;
     const client = new Client({ connection, ...(options.namespace ? { namespace: options.namespace } : {}) });
     return new TestEnvironment({
-      engine, http, client, clock, skipper,
+      engine, http, client, clock,
       close: async () => {
         skipper?.stop();
         await http.close();

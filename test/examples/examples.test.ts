@@ -44,9 +44,9 @@ describe('examples/orders', () => {
 
   test('a declined card is not retried', async () => {
     const worker = await Worker.create({
-      address: env.address, taskQueue: 'orders', workflowsPath: path('../../examples/orders/workflows.ts'), activities: orderActivities,
+      address: env.address, taskQueue: 'orders-declined', workflowsPath: path('../../examples/orders/workflows.ts'), activities: orderActivities,
     });
-    const handle = await env.client.workflow.start(order, { taskQueue: 'orders', workflowId: 'order-declined-1', args: ['declined-1', 100] });
+    const handle = await env.client.workflow.start(order, { taskQueue: 'orders-declined', workflowId: 'order-declined-1', args: ['declined-1', 100] });
     await assert.rejects(worker.runUntil(handle.result()), (err: unknown) => {
       assert.ok(err instanceof WorkflowFailedError);
       const activity = err.cause as ActivityFailure;
