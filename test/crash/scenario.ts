@@ -75,18 +75,20 @@ export async function runCrashScenario(s: CrashScenario): Promise<void> {
     assert.equal(acknowledged.size, s.workflows);
 
     const reader = clients[clients.length - 1]!;
-    const deadline = Date.now() + 60_000;
-    for (const [workflowId, i] of acknowledged) {
-      const handle: WorkflowHandle = reader.workflow.getHandle(workflowId);
-      const result = await Promise.race([
-        handle.result(),
-        sleep(Math.max(1, deadline - Date.now())).then(() => {
-          throw new Error(`${workflowId} did not complete; worker output:\n${workers.map((w) => w.output()).join('\n')}`);
-        }),
-      ]);
-      assert.equal(result, i * 2, `${workflowId} result`);
-      const { events } = await handle.fetchHistory();
-      checkHistory(workflowId, events);
+    let watchdog: NodeJS.Timeout | undefined;
+    const overdue = new Promise<never>((_, reject) => {
+      watchdog = setTimeout(() => reject(new Error(`workflows did not complete in 60 s; worker output:\n${workers.map((w) => w.output()).join('\n')}`)), 60_000);
+    });
+    try {
+      for (const [workflowId, i] of acknowledged) {
+        const handle: WorkflowHandle = reader.workflow.getHandle(workflowId);
+        const result = await Promise.race([handle.result(), overdue]);
+        assert.equal(result, i * 2, `${workflowId} result`);
+        const { events } = await handle.fetchHistory();
+        checkHistory(workflowId, events);
+      }
+    } finally {
+      clearTimeout(watchdog);
     }
     // Exactly once: one run per workflow id, and it completed.
     const runs = new Map<string, number>();
