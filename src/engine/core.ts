@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { WorkflowNotFoundError } from '../common/errors.ts';
 import type { Clock } from '../retry/clock.ts';
 import { StoreConflictError } from '../store/errors.ts';
@@ -42,7 +43,10 @@ export class EngineCore {
   readonly inFlight = new Map<string, number>();
   #busy = 0;
 
-  constructor(readonly store: Store, readonly clock: Clock, readonly identity: string, readonly logger: Logger) {}
+  constructor(readonly store: Store, readonly clock: Clock, readonly identity: string, readonly logger: Logger) {
+    // Every waiting long poll listens for shutdown; hundreds of pollers are normal, not a leak.
+    setMaxListeners(0, this.shutdown.signal);
+  }
 
   get busy(): number {
     return this.#busy;

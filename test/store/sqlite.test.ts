@@ -40,3 +40,20 @@ test('sqlite: writes of one event-loop turn share one COMMIT', async () => {
   assert.equal(store.writeStats.maxBatch, 50);
   await store.close();
 });
+
+test('sqlite: an op that fails after writing rolls back alone; the rest of its batch commits', async () => {
+  const store = SqliteStore.open(join(dir, 'fallback.db'));
+  const timer = (id: string) => ({ id, namespace: 'default', runId: 'r', kind: 'k', dueAt: 1, data: {} });
+  await store.commit({ executions: [], createTimers: [timer('dup')] });
+  const results = await Promise.allSettled([
+    store.commit({ executions: [], createTimers: [timer('a')] }),
+    // Passes the read-only checks, then hits the primary key after writing timer b.
+    store.commit({ executions: [], createTimers: [timer('b'), timer('dup')] }),
+    store.commit({ executions: [], createTimers: [timer('c')] }),
+  ]);
+  assert.deepEqual(results.map((r) => r.status), ['fulfilled', 'rejected', 'fulfilled']);
+  assert.equal(store.writeStats.commits, 2, 'the replayed batch still commits once');
+  const claimed = await store.claimDueTimers({ now: 5, limit: 10, leaseMs: 1, owner: 'x' });
+  assert.deepEqual(claimed.map((t) => t.id).sort(), ['a', 'c', 'dup']);
+  await store.close();
+});

@@ -21,7 +21,9 @@ export const Q = {
   updateExecution: `UPDATE executions SET status = @status, workflow_type = @workflowType, task_queue = @taskQueue,
     execution_time = @executionTime, close_time = @closeTime, next_event_id = @nextEventId, memo = @memo,
     state = @state, version = @version WHERE run_id = @runId AND version = @expectedVersion`,
-  currentNextEventId: 'SELECT next_event_id FROM executions WHERE run_id = @runId',
+  versionOf: 'SELECT version FROM executions WHERE run_id = @runId',
+  openRun: "SELECT run_id FROM executions WHERE namespace = @namespace AND workflow_id = @workflowId AND status = 'Running'",
+  timerExists: 'SELECT 1 AS x FROM timers WHERE id = @id',
   insertEvent:
     'INSERT INTO history_events (run_id, event_id, event_type, event_time, attributes) VALUES (?, ?, ?, ?, ?)',
   readHistory:

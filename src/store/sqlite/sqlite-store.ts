@@ -83,8 +83,34 @@ export class SqliteStore implements Store {
 
   commit(transition: Transition): Promise<void> {
     const run = () => this.#apply(transition);
-    const done = this.#groupCommit ? this.#writer.submit(run) : Promise.resolve().then(() => this.#db.transaction(run).immediate());
+    const done = this.#groupCommit ? this.#writer.submit(run, () => this.#check(transition)) : Promise.resolve().then(() => this.#db.transaction(run).immediate());
     return done.then(() => this.#emit(notificationsOf(transition)));
+  }
+
+  /** The conflicts #apply would hit, found by reads alone (group commit's fast path). */
+  #check(t: Transition): Error | undefined {
+    const q = this.#q;
+    for (const w of t.executions) {
+      try {
+        checkEventIds(w);
+      } catch (err) {
+        return err as Error;
+      }
+      const r = w.record;
+      if (w.expectedVersion !== undefined) {
+        const row = q.versionOf.get({ runId: r.runId }) as { version: number } | undefined;
+        if (row?.version !== w.expectedVersion) return new StoreConflictError('version', `run ${r.runId} changed since version ${w.expectedVersion}`);
+        continue;
+      }
+      if (q.versionOf.get({ runId: r.runId })) return new StoreConflictError('duplicateRun', `run ${r.runId} exists`);
+      const open = q.openRun.get({ namespace: r.namespace, workflowId: r.workflowId }) as { run_id: string } | undefined;
+      const closedHere = open && t.executions.some((x) => x.record.runId === open.run_id && x.record.status !== 'Running');
+      if (open && !closedHere) return new StoreConflictError('alreadyOpen', `workflow ${r.workflowId} has an open run`);
+    }
+    if (t.consumeTimerId !== undefined && !q.timerExists.get({ id: t.consumeTimerId })) {
+      return new StoreConflictError('timerGone', `timer ${t.consumeTimerId} was already fired`);
+    }
+    return undefined;
   }
 
   #apply(t: Transition): void {
