@@ -38,8 +38,11 @@ export interface NewRunParams {
  * or a WorkflowBackoff timer that schedules it (retry backoff), and a RunTimeout timer at the
  * earlier of the run deadline and the chain's expiration.
  */
-export function buildNewRun(p: NewRunParams, now: number): TransitionBuilder {
+export function buildNewRun(input: NewRunParams, now: number): TransitionBuilder {
   const runId = newUuid();
+  // Temporal's default: a run may last as long as the whole execution.
+  const runTimeout = input.workflowRunTimeoutMs ?? input.workflowExecutionTimeoutMs;
+  const p: NewRunParams = { ...input, ...(runTimeout !== undefined ? { workflowRunTimeoutMs: runTimeout } : {}) };
   const expirationTime = p.chain ? p.chain.expirationTime
     : p.workflowExecutionTimeoutMs !== undefined ? now + p.workflowExecutionTimeoutMs : undefined;
   const cfg: RunConfig = {

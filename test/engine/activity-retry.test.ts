@@ -249,3 +249,45 @@ test('cancel: a scheduled activity is canceled at once; a started one learns it 
     await h.close();
   }
 });
+
+test('a missed heartbeat times the attempt out and retries; a heartbeat moves the deadline', async () => {
+  const h = await setup();
+  try {
+    await h.start('heartbeat-timeout');
+    await h.complete(await h.pollWorkflow(), [cmd.activity('a1', { heartbeatTimeoutMs: 2000, startToCloseTimeoutMs: 60_000, retryPolicy: policy() })]);
+    const t1 = await h.pollActivity();
+    assert.equal(t1.heartbeatTimeoutMs, 2000);
+    await h.advance(1500);
+    await h.engine.recordActivityTaskHeartbeat({ taskToken: t1.taskToken, details: 'half' });
+    await h.advance(1999);
+    assert.equal((await h.engine.describeWorkflowExecution({ workflowId: 'heartbeat-timeout' })).pendingActivities[0]?.attempt, 1);
+    await h.advance(1);
+    const p = (await h.engine.describeWorkflowExecution({ workflowId: 'heartbeat-timeout' })).pendingActivities[0]!;
+    assert.equal(p.attempt, 2);
+    assert.equal(p.lastFailure?.timeoutType, 'Heartbeat');
+    assert.equal(p.lastFailure?.lastHeartbeatDetails, 'half');
+    const next = h.pollActivity();
+    await h.advance(1000);
+    assert.equal((await next).heartbeatDetails, 'half');
+  } finally {
+    await h.close();
+  }
+});
+
+test('a schedule-to-start timeout closes the activity without a retry', async () => {
+  const h = await setup();
+  try {
+    await h.start('s2s');
+    await h.complete(await h.pollWorkflow(), [cmd.activity('a1', { taskQueue: 'nobody', scheduleToStartTimeoutMs: 3000, retryPolicy: policy() })]);
+    await h.advance(3000);
+    const events = await h.history('s2s');
+    const t = events.find((e) => e.eventType === 'ActivityTaskTimedOut');
+    assert.ok(t?.eventType === 'ActivityTaskTimedOut');
+    assert.equal(t.attributes.failure.timeoutType, 'ScheduleToStart');
+    assert.equal(t.attributes.startedEventId, 0);
+    assert.ok(!events.some((e) => e.eventType === 'ActivityTaskStarted'));
+    await h.engine.pollActivityTaskQueue({ taskQueue: 'nobody', identity: 'w', pollTimeoutMs: 20 }).then((x) => assert.equal(x, null));
+  } finally {
+    await h.close();
+  }
+});
