@@ -22,8 +22,11 @@ import {
   completeWorkflowTask, failWorkflowTask, finishWorkflowTask, requireStartedTask, startWorkflowTask, transientEvents,
 } from './workflow-tasks.ts';
 
-/** How long a claimed task stays reserved while it is being started, ms. */
-export const TASK_LEASE_MS = 30_000;
+/**
+ * How long a claimed task stays reserved while it is being started, ms: the claim-to-start
+ * transition takes milliseconds, so this bounds how long a server's crash delays the task.
+ */
+export const TASK_LEASE_MS = 5_000;
 const MAX_HISTORY_PAGE = 1_000_000;
 const FAILED_CAUSES: readonly WorkflowTaskFailedCause[] = [
   'NonDeterminism', 'WorkflowError', 'BadCommand', 'LimitExceeded', 'ResetWorkflow', 'UnhandledCommand',

@@ -1,8 +1,13 @@
 import type { Clock } from '../retry/clock.ts';
 import type { QueueRef, Store, TimerRecord } from '../store/types.ts';
 
-/** How long a claimed timer stays reserved for its claimer, ms; after a crash another server fires it then. */
-export const TIMER_LEASE_MS = 60_000;
+/**
+ * How long a claimed timer stays reserved for its claimer, ms; after a crash another server
+ * fires it then. Firing a timer is one transition (milliseconds), and a second firing is refused
+ * by the store (the timer row is consumed in the transition), so a short lease is safe; it is
+ * what a crashed server's timers wait before another server takes them.
+ */
+export const TIMER_LEASE_MS = 5_000;
 const CLAIM_BATCH = 100;
 
 /**
