@@ -209,11 +209,14 @@ export class Engine implements WorkflowService {
     if (waitForClose) {
       const deadline = Date.now() + waitMs;
       while (rec.status === 'Running') {
-        const gen = closeWaiters.generation(rec.runId);
+        const watch = closeWaiters.watch(rec.runId);
         rec = (await store.getExecution(rec.runId))!;
         const remaining = deadline - Date.now();
-        if (rec.status !== 'Running' || remaining <= 0 || opts?.signal?.aborted || shutdown.signal.aborted) break;
-        await closeWaiters.wait(rec.runId, gen, remaining, [opts?.signal, shutdown.signal]);
+        if (rec.status !== 'Running' || remaining <= 0 || opts?.signal?.aborted || shutdown.signal.aborted) {
+          watch.cancel();
+          break;
+        }
+        await watch.wait(remaining, [opts?.signal, shutdown.signal]);
       }
       if (rec.status === 'Running') return { events: [] };
     }

@@ -59,7 +59,7 @@ export class TaskService {
     const deadline = Date.now() + p.pollTimeoutMs;
     for (;;) {
       if (core.shutdown.signal.aborted || signal?.aborted) return null;
-      const gen = core.queueWaiters.generation(key);
+      const watch = core.queueWaiters.watch(key);
       const result = await core.tracked(async () => {
         const task = await core.store.claimTask({
           namespace: p.namespace, taskQueue: p.taskQueue, kind, now: core.clock.now(), leaseMs: TASK_LEASE_MS, owner: core.identity,
@@ -68,12 +68,18 @@ export class TaskService {
         core.claimed(key);
         return { value: await start(task) };
       });
-      if (result?.value) return result.value;
-      if (result) continue;
-      if (core.queueWaiters.generation(key) === gen) core.readyQueues.delete(key);
+      if (result) {
+        watch.cancel();
+        if (result.value) return result.value;
+        continue;
+      }
+      if (!watch.notified) core.readyQueues.delete(key);
       const remaining = deadline - Date.now();
-      if (remaining <= 0) return null;
-      await core.queueWaiters.wait(key, gen, remaining, [signal, core.shutdown.signal]);
+      if (remaining <= 0) {
+        watch.cancel();
+        return null;
+      }
+      await watch.wait(remaining, [signal, core.shutdown.signal]);
     }
   }
 

@@ -1,56 +1,83 @@
+/** A registration made before checking the store, so a notification in between is never lost. */
+export interface Watch {
+  /** Resolves at once if notified since {@link Waiters.watch}; else on notify, after `ms` of real time, or on abort. */
+  wait(ms: number, signals: (AbortSignal | undefined)[]): Promise<void>;
+  /** Drops the registration (when the store check already found what was wanted). */
+  cancel(): void;
+  /** True once a notification arrived. */
+  readonly notified: boolean;
+}
+
+interface Watcher {
+  fired: boolean;
+  wake?: () => void;
+}
+
 /**
- * Wake-ups for long polls, keyed by a string (a task queue, a run id). A waiter first reads the
- * key's generation, then checks the store, then waits for a generation newer than the one it
- * read: a notification that lands between the check and the wait is never lost.
+ * Wake-ups for long polls, keyed by a string (a task queue, a run id). A poller first calls
+ * `watch(key)`, then checks the store, then `wait`s: a notification that lands between the
+ * check and the wait still wakes it. Nothing is kept for keys nobody watches, so notifying
+ * every closed run id leaks nothing.
  */
 export class Waiters {
-  #gen = new Map<string, number>();
-  #waiting = new Map<string, Set<() => void>>();
+  #watchers = new Map<string, Set<Watcher>>();
 
-  generation(key: string): number {
-    return this.#gen.get(key) ?? 0;
+  /** Starts listening for notifications of `key`. */
+  watch(key: string): Watch {
+    const w: Watcher = { fired: false };
+    let set = this.#watchers.get(key);
+    if (!set) this.#watchers.set(key, (set = new Set()));
+    set.add(w);
+    const cancel = () => {
+      const s = this.#watchers.get(key);
+      s?.delete(w);
+      if (s?.size === 0) this.#watchers.delete(key);
+    };
+    return {
+      cancel,
+      get notified() {
+        return w.fired;
+      },
+      wait: (ms, signals) => {
+        if (w.fired || signals.some((s) => s?.aborted)) {
+          cancel();
+          return Promise.resolve();
+        }
+        return new Promise<void>((resolve) => {
+          const done = () => {
+            clearTimeout(timer);
+            for (const s of signals) s?.removeEventListener('abort', done);
+            cancel();
+            resolve();
+          };
+          const timer = setTimeout(done, Math.max(0, ms));
+          for (const s of signals) s?.addEventListener('abort', done, { once: true });
+          w.wake = done;
+        });
+      },
+    };
   }
 
-  /** Wakes everyone waiting on `key`. */
+  /** Wakes everyone watching `key`. */
   notify(key: string): void {
-    this.#gen.set(key, this.generation(key) + 1);
-    const set = this.#waiting.get(key);
+    const set = this.#watchers.get(key);
     if (!set) return;
-    this.#waiting.delete(key);
-    for (const wake of set) wake();
+    this.#watchers.delete(key);
+    for (const w of set) {
+      w.fired = true;
+      w.wake?.();
+    }
   }
 
-  /** Wakes every waiter (shutdown). */
+  /** Wakes every watcher (shutdown). */
   notifyAll(): void {
-    for (const key of [...this.#waiting.keys()]) this.notify(key);
+    for (const key of [...this.#watchers.keys()]) this.notify(key);
   }
 
-  /** Number of waiters, for tests and metrics. */
+  /** Number of registered watchers, for tests and metrics. */
   get size(): number {
     let n = 0;
-    for (const s of this.#waiting.values()) n += s.size;
+    for (const s of this.#watchers.values()) n += s.size;
     return n;
-  }
-
-  /**
-   * Resolves when `key` moves past generation `gen`, after `ms` of real time (a long poll's
-   * wait is wall-clock time whatever the engine's clock), or when a signal aborts.
-   */
-  wait(key: string, gen: number, ms: number, signals: (AbortSignal | undefined)[]): Promise<void> {
-    if (this.generation(key) !== gen || signals.some((s) => s?.aborted)) return Promise.resolve();
-    return new Promise((resolve) => {
-      let set = this.#waiting.get(key);
-      if (!set) this.#waiting.set(key, (set = new Set()));
-      const done = () => {
-        clearTimeout(timer);
-        this.#waiting.get(key)?.delete(done);
-        if (this.#waiting.get(key)?.size === 0) this.#waiting.delete(key);
-        for (const s of signals) s?.removeEventListener('abort', done);
-        resolve();
-      };
-      const timer = setTimeout(done, Math.max(0, ms));
-      for (const s of signals) s?.addEventListener('abort', done, { once: true });
-      set.add(done);
-    });
   }
 }

@@ -47,3 +47,35 @@ test('postgres: a commit on one server wakes subscribers of another (LISTEN/NOTI
     await b.close();
   }
 });
+
+test('postgres: a dropped LISTEN connection is re-opened and subscribers are told to re-scan', { skip }, async () => {
+  const schema = freshSchema('sf_relisten');
+  schemas.push(schema);
+  const a = await PostgresStore.open(PG_URL, { schema });
+  const b = await PostgresStore.open(PG_URL, { schema });
+  const admin = new pg.Client({ connectionString: PG_URL });
+  await admin.connect();
+  try {
+    const heard: unknown[] = [];
+    b.subscribe((n) => heard.push(n));
+    const listeners = async () => (await admin.query(
+      "SELECT pid FROM pg_stat_activity WHERE application_name = 'steadfast-listener' AND query LIKE $1", [`LISTEN "steadfast_${schema}"`])).rows;
+    const before = await listeners();
+    assert.equal(before.length, 2);
+    await admin.query('SELECT pg_terminate_backend($1)', [before[0]!.pid]);
+    await admin.query('SELECT pg_terminate_backend($1)', [before[1]!.pid]);
+    const deadline = Date.now() + 10_000;
+    while (!heard.some((n) => JSON.stringify(n) === JSON.stringify({ type: 'timer', dueAt: 0 })) && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    assert.deepEqual(heard[0], { type: 'timer', dueAt: 0 }, 'the resync notice');
+    while ((await listeners()).length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    await a.commit({ executions: [], createTimers: [{ id: 'after', namespace: 'default', runId: 'r', kind: 'UserTimer', dueAt: 77, data: {} }] });
+    while (!heard.some((n) => (n as { dueAt?: number }).dueAt === 77) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    assert.ok(heard.some((n) => (n as { dueAt?: number }).dueAt === 77), 'notifications flow again');
+  } finally {
+    await admin.end();
+    await a.close();
+    await b.close();
+  }
+});

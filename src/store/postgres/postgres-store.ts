@@ -30,23 +30,51 @@ export interface PostgresStoreOptions {
 export class PostgresStore implements Store {
   readonly dialect = 'postgres' as const;
   readonly #pool: pg.Pool;
-  readonly #listener: pg.Client;
+  readonly #config: pg.ClientConfig;
+  #listener: pg.Client | undefined;
   readonly #channel: string;
   readonly #origin = newUuid();
   readonly #listeners = new Set<(n: StoreNotification) => void>();
   #closed = false;
 
-  private constructor(pool: pg.Pool, listener: pg.Client, channel: string) {
+  private constructor(pool: pg.Pool, config: pg.ClientConfig, channel: string) {
     this.#pool = pool;
-    this.#listener = listener;
+    this.#config = config;
     this.#channel = channel;
-    listener.on('notification', (msg) => {
-      if (msg.channel !== channel || !msg.payload) return;
+  }
+
+  /** Opens the LISTEN connection; a lost one is re-opened (see #listenerLost). */
+  async #listen(): Promise<void> {
+    const client = new pg.Client({ ...this.#config, application_name: 'steadfast-listener' });
+    client.on('notification', (msg) => {
+      if (msg.channel !== this.#channel || !msg.payload) return;
       const body = JSON.parse(msg.payload) as { o: string; n: StoreNotification[] };
       if (body.o !== this.#origin) this.#emit(body.n);
     });
-    // A dropped LISTEN connection must not crash the process; the timer loop's own wake times still work.
-    listener.on('error', () => {});
+    client.on('error', () => this.#listenerLost(client));
+    client.on('end', () => this.#listenerLost(client));
+    await client.connect();
+    await client.query(`LISTEN ${quoteIdent(this.#channel)}`);
+    this.#listener = client;
+  }
+
+  /**
+   * The LISTEN connection dropped (server restart, network): reconnect with backoff, then tell
+   * subscribers to re-scan (a timer notification due at 0), since notifications sent meanwhile
+   * were lost. Long polls and timers keep working on their own wake times until then.
+   */
+  #listenerLost(client: pg.Client, attempt = 0): void {
+    if (this.#closed || (this.#listener !== client && attempt === 0)) return;
+    this.#listener = undefined;
+    client.end().catch(() => {});
+    const delay = Math.min(100 * 2 ** attempt, 5000);
+    setTimeout(() => {
+      if (this.#closed) return;
+      this.#listen().then(
+        () => this.#emit([{ type: 'timer', dueAt: 0 }]),
+        () => this.#listenerLost(client, attempt + 1),
+      );
+    }, delay).unref();
   }
 
   /** Connects, creates the schema and applies pending migrations under an advisory lock. */
@@ -57,11 +85,10 @@ export class PostgresStore implements Store {
     pool.on('error', () => {});
     try {
       await migrate(pool, schema);
-      const listener = new pg.Client(config);
-      await listener.connect();
       const channel = `steadfast_${schema}`.replace(/[^a-zA-Z0-9_]/g, '_').slice(0, 63);
-      await listener.query(`LISTEN ${quoteIdent(channel)}`);
-      return new PostgresStore(pool, listener, channel);
+      const store = new PostgresStore(pool, config, channel);
+      await store.#listen();
+      return store;
     } catch (err) {
       await pool.end();
       throw err;
@@ -179,7 +206,7 @@ export class PostgresStore implements Store {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    await this.#listener.end().catch(() => {});
+    await this.#listener?.end().catch(() => {});
     await this.#pool.end();
   }
 }
