@@ -52,6 +52,14 @@ export class TransitionBuilder {
     return event;
   }
 
+  /** Appends an event made earlier (a transient workflow task's events, as the worker saw them), keeping its time. */
+  appendAt<K extends EventType>(eventType: K, eventTime: string, attributes: EventAttributes[K]): HistoryEvent<K> {
+    const event = { eventId: this.record.nextEventId++, eventType, eventTime, attributes } as HistoryEvent<K>;
+    this.events.push(event as unknown as HistoryEvent);
+    this.#touched = true;
+    return event;
+  }
+
   /**
    * Adds an event that arrived from outside the workflow task (an activity result, a timer, a
    * cancel request): buffered while a workflow task is started, so the history a worker
@@ -83,9 +91,13 @@ export class TransitionBuilder {
     return buffered.length;
   }
 
-  /** Schedules a workflow task unless one is pending or the run is closed. */
+  /**
+   * Schedules a workflow task unless one is pending, the run is closed, or the run's first
+   * workflow task backoff (retry, continue-as-new) has not ended: its WorkflowBackoff timer
+   * schedules the task then, and the events that arrived meanwhile ride along.
+   */
   ensureWorkflowTask(visibleAt = this.now): void {
-    if (!this.state.wt && !this.closed) this.scheduleWorkflowTask(visibleAt);
+    if (!this.state.wt && !this.closed && this.now >= this.record.executionTime) this.scheduleWorkflowTask(visibleAt);
   }
 
   /** Schedules the next workflow task (attempt `state.wtAttempt`), visible at `visibleAt`. */

@@ -72,9 +72,10 @@ export function requireStartedTask(b: TransitionBuilder, token: Extract<TaskToke
 /** Writes the (transient) Scheduled/Started and WorkflowTaskCompleted events; returns the completed event id. */
 export function completeWorkflowTask(b: TransitionBuilder, wt: WorkflowTaskInfo, identity: string): number {
   if (wt.transient) {
+    // Stored exactly as the worker saw them (ids and times), so a replay sees the same history.
     const [scheduled, started] = transientEvents(wt, b.state.cfg.workflowTaskTimeoutMs) as [HistoryEvent<'WorkflowTaskScheduled'>, HistoryEvent<'WorkflowTaskStarted'>];
-    b.append('WorkflowTaskScheduled', scheduled.attributes);
-    b.append('WorkflowTaskStarted', started.attributes);
+    b.appendAt('WorkflowTaskScheduled', scheduled.eventTime, scheduled.attributes);
+    b.appendAt('WorkflowTaskStarted', started.eventTime, started.attributes);
   }
   const completed = b.append('WorkflowTaskCompleted', { scheduledEventId: wt.scheduledEventId!, startedEventId: wt.startedEventId!, identity });
   b.deleteTimer(wt.timeoutTimerId);

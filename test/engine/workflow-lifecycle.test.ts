@@ -106,9 +106,11 @@ test('a vanished worker: the workflow task times out and is handed out again', a
     assert.deepEqual(wt.history.map((e) => e.eventId), [1, 2, 3, 4, 5, 6]);
     assert.equal((await h.types('wt-timeout')).length, 4, 'the transient attempt is not stored until it completes');
     await assert.rejects(h.complete(lost, [cmd.complete(1)]), (err) => err instanceof ServiceError && err.code === 'FailedPrecondition');
+    await h.advance(250);
     await h.complete(wt, [cmd.complete('ok')]);
     const events = await h.history('wt-timeout');
     assertContiguous(events);
+    assert.deepEqual(events.slice(4, 6), wt.history.slice(4, 6), 'the transient events are stored as the worker saw them');
     assert.deepEqual(events.slice(4).map((e) => e.eventType), ['WorkflowTaskScheduled', 'WorkflowTaskStarted', 'WorkflowTaskCompleted', 'WorkflowExecutionCompleted']);
   } finally {
     await h.close();

@@ -62,6 +62,23 @@ test('a failed run with a retry policy continues as new: a chain with firstWorkf
   }
 });
 
+test('a cancel request during the first workflow task backoff waits for the backoff', async () => {
+  const h = await setup();
+  try {
+    await h.start('backoff-cancel', { retryPolicy: policy() });
+    await h.complete(await h.pollWorkflow(), [cmd.fail('1')]);
+    await h.engine.requestCancelWorkflowExecution({ workflowId: 'backoff-cancel' });
+    await h.noWorkflowTask();
+    const p = h.pollWorkflow();
+    await h.advance(2000);
+    const wt = await p;
+    assert.deepEqual(wt.history.map((e) => e.eventType),
+      ['WorkflowExecutionStarted', 'WorkflowExecutionCancelRequested', 'WorkflowTaskScheduled', 'WorkflowTaskStarted']);
+  } finally {
+    await h.close();
+  }
+});
+
 test('a non-retryable failure type ends the chain at once', async () => {
   const h = await setup();
   try {
