@@ -57,3 +57,11 @@ test('sqlite: an op that fails after writing rolls back alone; the rest of its b
   assert.deepEqual(claimed.map((t) => t.id).sort(), ['a', 'c', 'dup']);
   await store.close();
 });
+
+test('openStore: sqlite:PATH creates the folder; other URLs are rejected naming the field', async () => {
+  const { openStore } = await import('../../src/store/open-store.ts');
+  const store = await openStore(`sqlite:${join(dir, 'nested', 'deeper', 'x.db')}`);
+  assert.equal(store.dialect, 'sqlite');
+  await store.close();
+  await assert.rejects(openStore('mysql://localhost/x'), /database must be sqlite:PATH or postgres:\/\//);
+});

@@ -1,3 +1,5 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import type BetterSqlite3 from 'better-sqlite3';
 import type { HistoryEvent } from '../../history/events.ts';
@@ -44,8 +46,9 @@ export class SqliteStore implements Store {
     this.#writer = new GroupCommitter(db);
   }
 
-  /** Opens (creating if needed) the database file at `path` and applies pending migrations. */
+  /** Opens (creating it and its folder if needed) the database file at `path` and applies pending migrations. */
   static open(path: string, options: SqliteStoreOptions = {}): SqliteStore {
+    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
     const db = new Database(path);
     for (const p of SQLITE_PRAGMAS) db.pragma(p);
     migrate(db);
