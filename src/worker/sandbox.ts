@@ -37,6 +37,9 @@ function installRejectionHook(): void {
 
 const drain = () => new Promise<void>((resolve) => setImmediate(resolve));
 
+/** The one CancellationScope storage shared by every sandbox (see SandboxHost.scopeStorage). */
+const scopeStorage = new AsyncLocalStorage<unknown>();
+
 /**
  * One run's isolated realm: a fresh `node:vm` context in which the compiled bundle is
  * evaluated. Creating one costs a context plus one evaluation of the precompiled script
@@ -55,7 +58,7 @@ export class WorkflowSandbox {
    */
   static create(bundle: WorkflowBundle, init: SandboxInit, log: SandboxLog = () => undefined): WorkflowSandbox {
     installRejectionHook();
-    const host: SandboxHost = { AsyncLocalStorage: AsyncLocalStorage as SandboxHost['AsyncLocalStorage'], log };
+    const host: SandboxHost = { scopeStorage, log };
     const context = vm.createContext({ __steadfastInit: JSON.stringify(init), __steadfastHost: host });
     const sandbox = new WorkflowSandbox(undefined as unknown as SandboxRuntime);
     byPromise.set(vm.runInContext('Promise', context) as object, sandbox);

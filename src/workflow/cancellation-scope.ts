@@ -11,12 +11,14 @@ interface ScopeStorage {
 
 let storage: ScopeStorage | undefined;
 let root: CancellationScope | undefined;
+/** Scopes of this run. The host's one scope storage is shared by every run it hosts. */
+const ownScopes = new WeakSet<object>();
 
 function scopeStorage(): ScopeStorage {
   if (!storage) {
     const host = (globalThis as { __steadfastHost?: SandboxHost }).__steadfastHost;
     if (!host) throw new IllegalStateError('CancellationScope can only be used inside a workflow');
-    storage = new host.AsyncLocalStorage<CancellationScope>();
+    storage = host.scopeStorage as ScopeStorage;
   }
   return storage;
 }
@@ -50,6 +52,7 @@ export class CancellationScope {
   #reject!: (reason: CancelledFailure) => void;
 
   constructor(options: CancellationScopeOptions & { root?: boolean } = {}) {
+    ownScopes.add(this);
     this.cancellable = options.cancellable ?? true;
     this.timeout = options.timeout === undefined ? undefined : toMs(options.timeout, 'CancellationScope timeout');
     this.cancelRequested = new Promise<never>((_, reject) => {
@@ -93,7 +96,8 @@ export class CancellationScope {
 
   /** The scope of the code running now (the root scope outside any other). */
   static current(): CancellationScope {
-    return scopeStorage().getStore() ?? rootScope();
+    const scope = scopeStorage().getStore();
+    return scope && ownScopes.has(scope) ? scope : rootScope();
   }
 
   /** Runs `fn` in a new cancellable scope. */
