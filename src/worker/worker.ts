@@ -12,7 +12,7 @@ import { WorkflowTaskHandler } from './workflow-task-handler.ts';
 export type WorkerState = 'created' | 'running' | 'stopping' | 'stopped';
 
 /** Long polls kept open per task kind; the slots bound how many tasks run at once. */
-const POLLERS_PER_KIND = 2;
+const POLLERS_PER_KIND = 10;
 
 /**
  * Polls one task queue for workflow tasks (answered by replaying workflow code in a sandbox)
