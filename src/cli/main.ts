@@ -1,5 +1,5 @@
 import { UsageError } from './args.ts';
-import { ValidationError } from '../retry/errors.ts';
+import { SteadfastError, ValidationError } from '../retry/errors.ts';
 
 /**
  * The `steadfast` command. Each subcommand lives in its own file and registers here.
@@ -54,6 +54,11 @@ export async function main(argv: string[]): Promise<number> {
       if (err instanceof UsageError || err instanceof ValidationError) {
         console.error(err.message);
         return 2;
+      }
+      if (err instanceof SteadfastError) {
+        // Expected failures (not found, unreachable server, a failed workflow) get one line, not a stack.
+        console.error(`steadfast ${c.name}: ${err.message}`);
+        return 1;
       }
       throw err;
     }
