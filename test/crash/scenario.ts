@@ -76,11 +76,21 @@ export async function runCrashScenario(s: CrashScenario): Promise<void> {
 
     const reader = clients[clients.length - 1]!;
     let watchdog: NodeJS.Timeout | undefined;
+    let waitingFor = '';
     const overdue = new Promise<never>((_, reject) => {
-      watchdog = setTimeout(() => reject(new Error(`workflows did not complete in 60 s; worker output:\n${workers.map((w) => w.output()).join('\n')}`)), 60_000);
+      watchdog = setTimeout(() => {
+        void (async () => {
+          const stuck = reader.workflow.getHandle(waitingFor);
+          const [described, history] = await Promise.all([stuck.describe(), stuck.fetchHistory()]).catch((err) => [String(err), { events: [] }] as const);
+          reject(new Error(`${waitingFor} did not complete in 60 s\ndescribe: ${JSON.stringify(described, null, 1)}\n` +
+            `history: ${history.events.map((e) => `${e.eventId} ${e.eventType} ${e.eventTime}`).join('\n')}\n` +
+            `workers:\n${workers.map((w) => w.output()).join('\n')}\nservers:\n${servers.map((x) => x.output()).join('\n')}`));
+        })();
+      }, 60_000);
     });
     try {
       for (const [workflowId, i] of acknowledged) {
+        waitingFor = workflowId;
         const handle: WorkflowHandle = reader.workflow.getHandle(workflowId);
         const result = await Promise.race([handle.result(), overdue]);
         assert.equal(result, i * 2, `${workflowId} result`);
