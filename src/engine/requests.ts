@@ -111,14 +111,18 @@ export function validateExecutionRef(input: unknown): { namespace: string; workf
   return { namespace: namespaceOf(req), workflowId: requireString('workflowId', req.workflowId), ...(runId ? { runId } : {}) };
 }
 
+/** Upper bound of PollRequest.maxTasks: bounds one answer's size and the transitions one poll starts. */
+export const MAX_TASKS_PER_POLL = 100;
+
 /** A validated poll request. */
-export function validatePoll(input: unknown): { namespace: string; taskQueue: string; identity: string; pollTimeoutMs: number } {
+export function validatePoll(input: unknown): { namespace: string; taskQueue: string; identity: string; pollTimeoutMs: number; maxTasks: number } {
   const req = requireObject('request', input);
   return {
     namespace: namespaceOf(req),
     taskQueue: requireString('taskQueue', req.taskQueue),
     identity: requireString('identity', req.identity, 500),
     pollTimeoutMs: optionalInt('pollTimeoutMs', req.pollTimeoutMs, 0, 600_000) ?? 30_000,
+    maxTasks: optionalInt('maxTasks', req.maxTasks, 1, MAX_TASKS_PER_POLL) ?? 1,
   };
 }
 

@@ -13,6 +13,7 @@ import {
   activityTask, cancelActivity, completeActivity, failActivity, heartbeatActivity, startActivity,
 } from './activities.ts';
 import { applyCommands, hasTerminalCommand, validateCommandList } from './commands.ts';
+import { LimitExceededError } from './limits.ts';
 import { queueKey, type EngineCore } from './core.ts';
 import { requireFailure, requireObject, validatePoll } from './requests.ts';
 import type { ActivityInfo, RunState } from './state.ts';
@@ -52,21 +53,37 @@ export class TaskService {
     return this.#poll(p, 'activity', opts?.signal, (task) => this.#startActivityTask(task, p.identity));
   }
 
-  async #poll<T>(p: ReturnType<typeof validatePoll>, kind: TaskKind, signal: AbortSignal | undefined,
+  /**
+   * Claims and starts the first task, plus up to `maxTasks - 1` more that the queue's ready
+   * count says are there now; their starts run concurrently, so on SQLite they share one
+   * commit (group commit).
+   */
+  async #poll<T extends { moreTasks?: T[] }>(p: ReturnType<typeof validatePoll>, kind: TaskKind, signal: AbortSignal | undefined,
     start: (task: TaskRecord) => Promise<T | null>): Promise<T | null> {
     const { core } = this;
     const key = queueKey(p.namespace, p.taskQueue, kind);
     const deadline = Date.now() + p.pollTimeoutMs;
+    const claim = async () => {
+      const task = await core.store.claimTask({
+        namespace: p.namespace, taskQueue: p.taskQueue, kind, now: core.clock.now(), leaseMs: TASK_LEASE_MS, owner: core.identity,
+      });
+      if (task) core.claimed(key);
+      return task;
+    };
     for (;;) {
       if (core.shutdown.signal.aborted || signal?.aborted) return null;
       const watch = core.queueWaiters.watch(key);
       const result = await core.tracked(async () => {
-        const task = await core.store.claimTask({
-          namespace: p.namespace, taskQueue: p.taskQueue, kind, now: core.clock.now(), leaseMs: TASK_LEASE_MS, owner: core.identity,
-        });
-        if (!task) return undefined;
-        core.claimed(key);
-        return { value: await start(task) };
+        const first = await claim();
+        if (!first) return undefined;
+        const claimed = [first];
+        const more = Math.min(p.maxTasks - 1, core.readyQueues.get(key) ?? 0);
+        for (let i = 0; i < more; i++) {
+          const task = await claim();
+          if (!task) break;
+          claimed.push(task);
+        }
+        return { value: await startAll(claimed, start) };
       });
       if (result) {
         watch.cancel();
@@ -158,7 +175,7 @@ export class TaskService {
           }, identity);
           return;
         }
-        applyCommands(b, commands, completeWorkflowTask(b, wt, identity));
+        applyCommands(b, commands, completeWorkflowTask(b, wt, identity), this.core.limits);
         finishWorkflowTask(b);
       });
       return;
@@ -168,7 +185,8 @@ export class TaskService {
     }
     await this.core.mutate(token.runId, (b) => {
       const wt = requireStartedTask(b, token);
-      failWorkflowTask(b, wt, 'BadCommand', { kind: 'Application', type: 'BadCommand', message: bad.message, nonRetryable: true }, identity);
+      const cause = bad instanceof LimitExceededError ? 'LimitExceeded' : 'BadCommand';
+      failWorkflowTask(b, wt, cause, { kind: 'Application', type: cause, message: bad.message, nonRetryable: true }, identity);
     });
     throw bad;
   }
@@ -232,6 +250,26 @@ export class TaskService {
     this.core.inFlight.delete(atKey(token));
     await this.#onActivity(token, (b, act) => cancelActivity(b, act, req.details, identity));
   }
+}
+
+/**
+ * Starts claimed tasks concurrently; the first started one carries the others in `moreTasks`.
+ * A task whose start failed stays claimable once its lease ends; the error is thrown only when
+ * no task could be started, so tasks already started are never dropped.
+ */
+async function startAll<T extends { moreTasks?: T[] }>(claimed: TaskRecord[], start: (task: TaskRecord) => Promise<T | null>): Promise<T | null> {
+  if (claimed.length === 1) return start(claimed[0]!);
+  const settled = await Promise.allSettled(claimed.map(start));
+  const started: T[] = [];
+  for (const s of settled) if (s.status === 'fulfilled' && s.value) started.push(s.value);
+  const failed = settled.find((s) => s.status === 'rejected');
+  if (started.length === 0) {
+    if (failed) throw failed.reason;
+    return null;
+  }
+  const [head, ...rest] = started;
+  if (rest.length > 0) head!.moreTasks = rest;
+  return head!;
 }
 
 export { wtKey, atKey };

@@ -1,6 +1,7 @@
 import type { FailureInfo } from '../common/failure.ts';
 import type { RetryPolicyData } from '../retry/policy-data.ts';
 import type { Command } from './commands.ts';
+import { MESSAGE_LONG_POLL_METHODS, MESSAGE_SERVICE_METHODS, type MessageService } from './message-types.ts';
 import type {
   HistoryEvent, ParentExecutionRef, WorkflowExecutionStatus, WorkflowTaskFailedCause,
 } from './events.ts';
@@ -12,7 +13,7 @@ import type {
  *
  * Times are ISO-8601 strings; durations are milliseconds in fields ending in `Ms`.
  */
-export interface WorkflowService {
+export interface WorkflowService extends MessageService {
   startWorkflowExecution(req: StartWorkflowExecutionRequest): Promise<StartWorkflowExecutionResponse>;
   describeWorkflowExecution(req: ExecutionRequest): Promise<WorkflowExecutionDescription>;
   getWorkflowExecutionHistory(req: GetHistoryRequest, opts?: CallOptions): Promise<GetHistoryResponse>;
@@ -202,6 +203,12 @@ export interface PollRequest {
   identity: string;
   /** How long to hold the poll open when there is no task. @default 30 000 */
   pollTimeoutMs?: number;
+  /**
+   * Most tasks one answer may carry: the task itself plus up to `maxTasks - 1` more in its
+   * `moreTasks`, taken only when they are ready at once (a poll never waits to fill up).
+   * @default 1
+   */
+  maxTasks?: number;
 }
 
 export interface WorkflowTask {
@@ -222,6 +229,8 @@ export interface WorkflowTask {
   previousStartedEventId: number;
   startedEventId: number;
   history: HistoryEvent[];
+  /** Further tasks started for the same poll (see PollRequest.maxTasks); each is answered on its own. */
+  moreTasks?: WorkflowTask[];
 }
 
 export interface RespondWorkflowTaskCompletedRequest {
@@ -257,6 +266,8 @@ export interface ActivityTask {
   heartbeatTimeoutMs?: number;
   startToCloseTimeoutMs?: number;
   scheduleToCloseTimeoutMs?: number;
+  /** Further tasks started for the same poll (see PollRequest.maxTasks); each is answered on its own. */
+  moreTasks?: ActivityTask[];
 }
 
 export interface RecordHeartbeatRequest {
@@ -305,11 +316,12 @@ export const WORKFLOW_SERVICE_METHODS = [
   'respondActivityTaskCompleted',
   'respondActivityTaskFailed',
   'respondActivityTaskCanceled',
+  ...MESSAGE_SERVICE_METHODS,
 ] as const satisfies readonly (keyof WorkflowService)[];
 
 export type WorkflowServiceMethod = (typeof WORKFLOW_SERVICE_METHODS)[number];
 
 /** Calls that may hold the request open (long polls); they take CallOptions. */
 export const LONG_POLL_METHODS: readonly WorkflowServiceMethod[] = [
-  'getWorkflowExecutionHistory', 'pollWorkflowTaskQueue', 'pollActivityTaskQueue',
+  'getWorkflowExecutionHistory', 'pollWorkflowTaskQueue', 'pollActivityTaskQueue', ...MESSAGE_LONG_POLL_METHODS,
 ];

@@ -78,6 +78,13 @@ export class Slots {
     });
   }
 
+  /** Takes up to `n` free slots without waiting; returns how many were taken. */
+  tryAcquire(n: number): number {
+    const taken = Math.min(n, this.#free);
+    this.#free -= taken;
+    return taken;
+  }
+
   release(): void {
     const next = this.#waiters.shift();
     if (next) next();

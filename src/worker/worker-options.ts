@@ -26,6 +26,16 @@ export interface WorkerOptions {
   maxConcurrentActivityTaskExecutions?: number;
   /** Workflow tasks processed at once, at most. @default 40 */
   maxConcurrentWorkflowTaskExecutions?: number;
+  /**
+   * Long polls for workflow tasks kept open at once (never more than
+   * maxConcurrentWorkflowTaskExecutions). @default 10
+   */
+  maxConcurrentWorkflowTaskPolls?: number;
+  /**
+   * Long polls for activity tasks kept open at once (never more than
+   * maxConcurrentActivityTaskExecutions). @default 10
+   */
+  maxConcurrentActivityTaskPolls?: number;
   /** Running workflows kept in memory between tasks (LRU); 0 replays every task from history. @default 1000 */
   maxCachedWorkflows?: number;
   /** Names this worker in history events. @default "<pid>@<hostname>" */
@@ -48,6 +58,8 @@ export interface ResolvedWorkerOptions {
   activities: Record<string, ActivityFunction>;
   maxConcurrentActivityTaskExecutions: number;
   maxConcurrentWorkflowTaskExecutions: number;
+  maxConcurrentWorkflowTaskPolls: number;
+  maxConcurrentActivityTaskPolls: number;
   maxCachedWorkflows: number;
   identity: string;
   shutdownGraceTimeMs: number;
@@ -55,9 +67,12 @@ export interface ResolvedWorkerOptions {
   clock: Clock;
 }
 
+/** Long polls per task kind when not configured; see {@link WorkerOptions.maxConcurrentWorkflowTaskPolls}. */
+const DEFAULT_POLLS = 10;
+
 const KEYS = new Set([
   'address', 'connection', 'namespace', 'taskQueue', 'workflowsPath', 'activities', 'maxConcurrentActivityTaskExecutions',
-  'maxConcurrentWorkflowTaskExecutions', 'maxCachedWorkflows', 'identity', 'shutdownGraceTime', 'logger', 'clock',
+  'maxConcurrentWorkflowTaskExecutions', 'maxConcurrentWorkflowTaskPolls', 'maxConcurrentActivityTaskPolls', 'maxCachedWorkflows', 'identity', 'shutdownGraceTime', 'logger', 'clock',
 ]);
 
 /**
@@ -112,6 +127,8 @@ export function resolveWorkerOptions(options: WorkerOptions): ResolvedWorkerOpti
     activities,
     maxConcurrentActivityTaskExecutions: optionalInt('maxConcurrentActivityTaskExecutions', options.maxConcurrentActivityTaskExecutions, 1) ?? 100,
     maxConcurrentWorkflowTaskExecutions: optionalInt('maxConcurrentWorkflowTaskExecutions', options.maxConcurrentWorkflowTaskExecutions, 1) ?? 40,
+    maxConcurrentWorkflowTaskPolls: optionalInt('maxConcurrentWorkflowTaskPolls', options.maxConcurrentWorkflowTaskPolls, 1, 1000) ?? DEFAULT_POLLS,
+    maxConcurrentActivityTaskPolls: optionalInt('maxConcurrentActivityTaskPolls', options.maxConcurrentActivityTaskPolls, 1, 1000) ?? DEFAULT_POLLS,
     maxCachedWorkflows: optionalInt('maxCachedWorkflows', options.maxCachedWorkflows, 0) ?? 1000,
     identity: optionalString('identity', options.identity) ?? `${process.pid}@${hostname()}`,
     shutdownGraceTimeMs: optionalDuration('shutdownGraceTime', options.shutdownGraceTime) ?? 10_000,

@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { IllegalStateError } from '../common/errors.ts';
 import { CancelledFailure } from '../common/failure.ts';
 import type { ActivityTask, CallOptions, WorkflowService, WorkflowTask } from '../history/service.ts';
@@ -7,12 +8,19 @@ import { bundleWorkflows, type WorkflowBundle } from './bundler.ts';
 import { ConnectionMonitor, pollBackoffMs, Slots } from './poller.ts';
 import { resolveWorkerOptions, type ResolvedWorkerOptions, type WorkerOptions } from './worker-options.ts';
 import { WorkflowTaskHandler } from './workflow-task-handler.ts';
+import { QueryTaskHandler } from './query-handler.ts';
+import type { QueryTask } from '../history/message-types.ts';
+
+/** Queries (and update validations) answered at once; each replays its run in a throwaway sandbox. */
+const QUERY_CONCURRENCY = 2;
 
 /** Lifecycle of a {@link Worker}. */
 export type WorkerState = 'created' | 'running' | 'stopping' | 'stopped';
 
-/** Long polls kept open per task kind; the slots bound how many tasks run at once. */
-const POLLERS_PER_KIND = 10;
+/**
+ * Most tasks one poll asks for (PollRequest.maxTasks), bounded by free execution slots.
+ */
+const MAX_TASKS_PER_POLL = 16;
 
 /**
  * Polls one task queue for workflow tasks (answered by replaying workflow code in a sandbox)
@@ -24,8 +32,9 @@ export class Worker {
   readonly #service: WorkflowService;
   readonly #ownsService: boolean;
   readonly #workflows: WorkflowTaskHandler | undefined;
+  readonly #queries: QueryTaskHandler | undefined;
   readonly #monitor: ConnectionMonitor;
-  readonly #stop = new AbortController();
+  readonly #stop = stopController();
   readonly #workflowTasks = new Set<Promise<void>>();
   readonly #activities = new Set<RunningActivity>();
   #state: WorkerState = 'created';
@@ -40,6 +49,7 @@ export class Worker {
       this.#workflows = new WorkflowTaskHandler({
         service, bundle, identity: options.identity, logger: options.logger, maxCachedWorkflows: options.maxCachedWorkflows,
       });
+      this.#queries = new QueryTaskHandler({ service, bundle, identity: options.identity, logger: options.logger });
     }
   }
 
@@ -69,15 +79,18 @@ export class Worker {
   run(): Promise<void> {
     if (this.#state !== 'created') throw new IllegalStateError(`Worker.run() can be called once; the worker is ${this.#state}`);
     this.#state = 'running';
-    const { maxConcurrentWorkflowTaskExecutions, maxConcurrentActivityTaskExecutions, namespace, taskQueue, identity } = this.options;
+    const {
+      maxConcurrentWorkflowTaskExecutions, maxConcurrentActivityTaskExecutions, maxConcurrentWorkflowTaskPolls,
+      maxConcurrentActivityTaskPolls, namespace, taskQueue, identity,
+    } = this.options;
     const loops: Promise<void>[] = [];
     const req = { namespace, taskQueue, identity };
     if (this.#workflows) {
       const handler = this.#workflows;
       const slots = new Slots(maxConcurrentWorkflowTaskExecutions);
-      for (let i = 0; i < Math.min(POLLERS_PER_KIND, maxConcurrentWorkflowTaskExecutions); i++) {
+      for (let i = 0; i < Math.min(maxConcurrentWorkflowTaskPolls, maxConcurrentWorkflowTaskExecutions); i++) {
         loops.push(this.#pollLoop<WorkflowTask>(`workflow-${i}`, slots,
-          (opts) => this.#service.pollWorkflowTaskQueue(req, opts),
+          (opts, maxTasks) => this.#service.pollWorkflowTaskQueue({ ...req, maxTasks }, opts),
           (task) => {
             const p = handler.handle(task).finally(() => this.#workflowTasks.delete(p));
             this.#workflowTasks.add(p);
@@ -85,12 +98,19 @@ export class Worker {
           }));
       }
     }
+    if (this.#queries) {
+      const handler = this.#queries;
+      const slots = new Slots(QUERY_CONCURRENCY);
+      for (let i = 0; i < QUERY_CONCURRENCY; i++) {
+        loops.push(this.#pollLoop<QueryTask & { moreTasks?: never }>(`query-${i}`, slots, (opts) => this.#service.pollQueryTaskQueue(req, opts), (task) => handler.handle(task)));
+      }
+    }
     if (Object.keys(this.options.activities).length > 0) {
       const slots = new Slots(maxConcurrentActivityTaskExecutions);
       const deps = { service: this.#service, activities: this.options.activities, identity, clock: this.options.clock, logger: this.options.logger };
-      for (let i = 0; i < Math.min(POLLERS_PER_KIND, maxConcurrentActivityTaskExecutions); i++) {
+      for (let i = 0; i < Math.min(maxConcurrentActivityTaskPolls, maxConcurrentActivityTaskExecutions); i++) {
         loops.push(this.#pollLoop<ActivityTask>(`activity-${i}`, slots,
-          (opts) => this.#service.pollActivityTaskQueue(req, opts),
+          (opts, maxTasks) => this.#service.pollActivityTaskQueue({ ...req, maxTasks }, opts),
           (task) => {
             const running = runActivityTask(task, deps);
             this.#activities.add(running);
@@ -155,8 +175,8 @@ export class Worker {
     this.#state = 'stopped';
   }
 
-  async #pollLoop<T>(
-    name: string, slots: Slots, poll: (opts: CallOptions) => Promise<T | null>, handle: (task: T) => Promise<void>,
+  async #pollLoop<T extends { moreTasks?: T[] }>(
+    name: string, slots: Slots, poll: (opts: CallOptions, maxTasks: number) => Promise<T | null>, handle: (task: T) => Promise<void>,
   ): Promise<void> {
     const signal = this.#stop.signal;
     const { clock, identity, logger } = this.options;
@@ -167,13 +187,15 @@ export class Worker {
       } catch {
         return;
       }
+      // Free slots ride along, so a busy queue hands over several tasks per round trip.
+      const held = 1 + slots.tryAcquire(MAX_TASKS_PER_POLL - 1);
       let task: T | null;
       try {
-        task = await poll({ signal });
+        task = await poll({ signal }, held);
         failures = 0;
         this.#monitor.succeeded();
       } catch (err) {
-        slots.release();
+        for (let i = 0; i < held; i++) slots.release();
         if (signal.aborted) return;
         failures++;
         this.#monitor.failed(err);
@@ -185,12 +207,23 @@ export class Worker {
         }
         continue;
       }
-      if (task === null || task === undefined) {
-        slots.release();
-        continue;
+      const tasks = task ? [task, ...(task.moreTasks ?? [])] : [];
+      if (task) delete task.moreTasks;
+      for (let i = tasks.length; i < held; i++) slots.release();
+      for (const t of tasks) {
+        handle(t).catch((err: unknown) => logger.error(`task handling failed: ${(err as Error)?.message}`))
+          .finally(() => slots.release());
       }
-      handle(task).catch((err: unknown) => logger.error(`task handling failed: ${(err as Error)?.message}`))
-        .finally(() => slots.release());
     }
   }
+}
+
+/**
+ * The worker's stop signal. Every poll, slot wait and backoff of the worker listens on it, more
+ * than Node's default of 10 listeners before it warns of a leak.
+ */
+function stopController(): AbortController {
+  const controller = new AbortController();
+  setMaxListeners(0, controller.signal);
+  return controller;
 }

@@ -35,6 +35,10 @@ describe('Worker options', () => {
       /maxConcurrentActivityTaskExecutions must be >= 1, got 0/);
     await assert.rejects(Worker.create({ connection, taskQueue: 'q', activities: { a: async () => 1 }, shutdownGraceTime: 'soon' }),
       /shutdownGraceTime is not a valid duration: "soon"/);
+    await assert.rejects(Worker.create({ connection, taskQueue: 'q', activities: { a: async () => 1 }, maxConcurrentActivityTaskPolls: 0 }),
+      /maxConcurrentActivityTaskPolls must be >= 1, got 0/);
+    await assert.rejects(Worker.create({ connection, taskQueue: 'q', activities: { a: async () => 1 }, maxConcurrentWorkflowTaskPolls: 1.5 }),
+      /maxConcurrentWorkflowTaskPolls must be an integer/);
     await assert.rejects(Worker.create({ connection, taskQueue: 'q', activities: { a: async () => 1 }, pollers: 3 } as never),
       /pollers is not a worker option/);
     await assert.rejects(Worker.create({ connection, taskQueue: 'q', workflowsPath: fixture('imports-fs.ts') }), /may not import the Node built-in 'node:fs'/);
@@ -45,9 +49,32 @@ describe('Worker options', () => {
     assert.equal(w.options.maxConcurrentActivityTaskExecutions, 100);
     assert.equal(w.options.maxConcurrentWorkflowTaskExecutions, 40);
     assert.equal(w.options.maxCachedWorkflows, 1000);
+    assert.equal(w.options.maxConcurrentWorkflowTaskPolls, 10);
+    assert.equal(w.options.maxConcurrentActivityTaskPolls, 10);
     assert.equal(w.options.shutdownGraceTimeMs, 10_000);
     assert.equal(w.options.namespace, 'default');
     await w.shutdown();
+  });
+
+  test('maxConcurrentActivityTaskPolls long polls are kept open, never more than the execution slots', async () => {
+    const service = new FakeService();
+    const w = await Worker.create({ connection: service.asService(), taskQueue: 'q', activities: { a: async () => 1 }, maxConcurrentActivityTaskPolls: 3 });
+    const running = w.run();
+    await until(() => service.activityTasks.waiters.length === 3);
+    for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
+    assert.equal(service.polls, 3);
+    await w.shutdown();
+    await running;
+    const capped = new FakeService();
+    const w2 = await Worker.create({
+      connection: capped.asService(), taskQueue: 'q', activities: { a: async () => 1 }, maxConcurrentActivityTaskPolls: 5, maxConcurrentActivityTaskExecutions: 2,
+    });
+    const running2 = w2.run();
+    await until(() => capped.activityTasks.waiters.length === 2);
+    for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
+    assert.equal(capped.polls, 2);
+    await w2.shutdown();
+    await running2;
   });
 });
 
@@ -169,7 +196,9 @@ test('an unreachable server is logged once, polls back off, and the recovery is 
   const service = new FakeService();
   const { logger, lines } = recordingLogger();
   service.down = true;
-  const worker = await Worker.create({ connection: service.asService(), taskQueue: 'q', clock, logger, activities: { a: async () => 1 } });
+  const worker = await Worker.create({
+    connection: service.asService(), taskQueue: 'q', clock, logger, activities: { a: async () => 1 }, maxConcurrentActivityTaskPolls: 1,
+  });
   const running = worker.run();
   for (let i = 0; i < 30; i++) await clock.advance(1000);
   const pollsDuringOutage = service.polls;

@@ -31,11 +31,10 @@ export const Q = {
   insertTask: `INSERT INTO tasks (id, namespace, task_queue, kind, run_id, visible_at, lease_until, lease_owner, data)
     VALUES (?, ?, ?, ?, ?, ?, NULL, NULL, ?)`,
   deleteTask: 'DELETE FROM tasks WHERE id = ?',
-  claimTask: `UPDATE tasks SET lease_until = @leaseUntil, lease_owner = @owner WHERE id = (
-      SELECT id FROM tasks WHERE namespace = @namespace AND task_queue = @taskQueue AND kind = @kind
-        AND visible_at <= @now AND (lease_until IS NULL OR lease_until <= @now)
-      ORDER BY visible_at, id LIMIT 1)
-    RETURNING *`,
+  // Claims lease in memory (task-leases.ts): the first candidate not leased there is taken.
+  claimCandidates: `SELECT * FROM tasks WHERE namespace = @namespace AND task_queue = @taskQueue AND kind = @kind
+      AND visible_at <= @now AND (lease_until IS NULL OR lease_until <= @now)
+    ORDER BY visible_at, id`,
   insertTimer: `INSERT INTO timers (id, namespace, run_id, kind, due_at, lease_until, lease_owner, data)
     VALUES (?, ?, ?, ?, ?, NULL, NULL, ?)`,
   deleteTimer: 'DELETE FROM timers WHERE id = ?',

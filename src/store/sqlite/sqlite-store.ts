@@ -13,6 +13,7 @@ import type {
   TaskRecord, TimerRecord, Transition,
 } from '../types.ts';
 import { GroupCommitter } from './group-commit.ts';
+import { TaskLeases } from './task-leases.ts';
 import { Q, SQLITE_PRAGMAS } from './queries.ts';
 
 type Row = Record<string, unknown>;
@@ -36,6 +37,7 @@ export class SqliteStore implements Store {
   readonly #writer: GroupCommitter;
   readonly #listeners = new Set<(n: StoreNotification) => void>();
   readonly #groupCommit: boolean;
+  readonly #leases = new TaskLeases();
   #closed = false;
 
   private constructor(db: BetterSqlite3.Database, options: SqliteStoreOptions) {
@@ -148,8 +150,12 @@ export class SqliteStore implements Store {
     for (const runId of t.purgeRunIds ?? []) {
       q.purgeRunTasks.run(runId);
       q.purgeRunTimers.run(runId);
+      this.#leases.dropRun(runId);
     }
-    for (const id of t.deleteTaskIds ?? []) q.deleteTask.run(id);
+    for (const id of t.deleteTaskIds ?? []) {
+      q.deleteTask.run(id);
+      this.#leases.drop(id);
+    }
     for (const id of t.deleteTimerIds ?? []) q.deleteTimer.run(id);
     for (const k of t.createTasks ?? []) {
       q.insertTask.run(k.id, k.namespace, k.taskQueue, k.kind, k.runId, k.visibleAt, JSON.stringify(k.data));
@@ -159,14 +165,18 @@ export class SqliteStore implements Store {
     }
   }
 
-  claimTask(req: ClaimTaskRequest): Promise<TaskRecord | undefined> {
-    return this.#writer.submit(() => {
-      const row = this.#q.claimTask.get({
-        namespace: req.namespace, taskQueue: req.taskQueue, kind: req.kind, now: req.now,
-        leaseUntil: req.now + req.leaseMs, owner: req.owner,
-      }) as Row | undefined;
-      return row ? toTask(row) : undefined;
-    });
+  async claimTask(req: ClaimTaskRequest): Promise<TaskRecord | undefined> {
+    const { namespace, taskQueue, kind, now } = req;
+    for (const row of this.#q.claimCandidates.iterate({ namespace, taskQueue, kind, now }) as IterableIterator<Row>) {
+      const id = String(row.id);
+      if (this.#leases.held(id, now)) continue;
+      const task = toTask(row);
+      task.leaseUntil = now + req.leaseMs;
+      task.leaseOwner = req.owner;
+      this.#leases.take(id, task.runId, task, task.leaseUntil);
+      return task;
+    }
+    return undefined;
   }
 
   claimDueTimers(req: ClaimTimersRequest): Promise<TimerRecord[]> {
@@ -179,13 +189,14 @@ export class SqliteStore implements Store {
     const q = this.#q;
     const candidates = [
       (q.nextTimerDue.get() as Row).t, (q.nextTimerLease.get() as Row).t,
-      (q.nextTaskVisible.get({ now }) as Row).t, (q.nextTaskLease.get({ now }) as Row).t,
+      (q.nextTaskVisible.get({ now }) as Row).t, (q.nextTaskLease.get({ now }) as Row).t, this.#leases.nextExpiry(now),
     ].filter((v): v is number => typeof v === 'number');
     return candidates.length ? Math.min(...candidates) : undefined;
   }
 
   async readyQueues(now: number): Promise<(QueueRef & { count: number })[]> {
-    return (this.#q.readyQueues.all({ now }) as Row[]).map(toQueueRef);
+    return (this.#q.readyQueues.all({ now }) as Row[]).map(toQueueRef)
+      .map((r) => ({ ...r, count: r.count - this.#leases.countIn(r, now) })).filter((r) => r.count > 0);
   }
 
   subscribe(listener: (n: StoreNotification) => void): () => void {
