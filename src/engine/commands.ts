@@ -6,6 +6,8 @@ import { ValidationError } from '../retry/errors.ts';
 import { armActivityTimer, requestCancelActivity } from './activities.ts';
 import { optionalRetryPolicy, optionalTimeout, requireFailure, requireObject } from './requests.ts';
 import { continueAsNew, retryOrClose } from './runs.ts';
+import { requestCancelExternalCommand, startChildCommand } from './child-commands.ts';
+import { checkPending, DEFAULT_LIMITS, type EngineLimits } from './limits.ts';
 import type { ActivityInfo } from './state.ts';
 import type { TransitionBuilder } from './transition.ts';
 
@@ -19,6 +21,7 @@ export interface CommandContext {
   completedEventId: number;
   /** `commands[i].attributes`, for error messages. */
   field: string;
+  limits: EngineLimits;
 }
 
 type Handler = (ctx: CommandContext, attrs: Record<string, unknown>) => void;
@@ -29,7 +32,7 @@ type Handler = (ctx: CommandContext, attrs: Record<string, unknown>) => void;
  * the command. New command types (signals, children, updates) plug in here.
  */
 export const COMMAND_HANDLERS: Record<CommandType, Handler> = {
-  ScheduleActivityTask({ b, completedEventId, field }, a) {
+  ScheduleActivityTask({ b, completedEventId, field, limits }, a) {
     const activityId = requireString(`${field}.activityId`, a.activityId);
     const activityType = requireString(`${field}.activityType`, a.activityType);
     const taskQueue = optionalString(`${field}.taskQueue`, a.taskQueue) ?? b.record.taskQueue;
@@ -47,9 +50,7 @@ export const COMMAND_HANDLERS: Record<CommandType, Handler> = {
     if (pending.some((x) => x.activityId === activityId)) {
       throw new ValidationError(`${field}.activityId`, 'must be unique among the pending activities of the run', activityId);
     }
-    if (pending.length >= MAX_PENDING_ACTIVITIES) {
-      throw new ValidationError(`${field}`, `would exceed ${MAX_PENDING_ACTIVITIES} pending activities`, activityId);
-    }
+    checkPending(field, pending.length, limits, 'maxPendingActivities');
     const timeouts = {
       startToCloseTimeoutMs: stc ?? s2c!,
       ...(s2c !== undefined ? { scheduleToCloseTimeoutMs: s2c } : {}),
@@ -134,6 +135,9 @@ export const COMMAND_HANDLERS: Record<CommandType, Handler> = {
       ...(workflowTaskTimeoutMs !== undefined ? { workflowTaskTimeoutMs } : {}),
     });
   },
+
+  StartChildWorkflowExecution: startChildCommand,
+  RequestCancelExternalWorkflowExecution: requestCancelExternalCommand,
 };
 
 /**
@@ -160,8 +164,8 @@ export function hasTerminalCommand(commands: Command[]): boolean {
 }
 
 /** Applies the commands in order. @throws ValidationError for a command the run's state rejects. */
-export function applyCommands(b: TransitionBuilder, commands: Command[], completedEventId: number): void {
+export function applyCommands(b: TransitionBuilder, commands: Command[], completedEventId: number, limits: EngineLimits = DEFAULT_LIMITS): void {
   commands.forEach((c, i) => {
-    COMMAND_HANDLERS[c.commandType]({ b, completedEventId, field: `commands[${i}].attributes` }, c.attributes as unknown as Record<string, unknown>);
+    COMMAND_HANDLERS[c.commandType]({ b, completedEventId, field: `commands[${i}].attributes`, limits }, c.attributes as unknown as Record<string, unknown>);
   });
 }

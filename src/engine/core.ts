@@ -5,6 +5,7 @@ import { StoreConflictError } from '../store/errors.ts';
 import type { Store, TaskKind } from '../store/types.ts';
 import { TransitionBuilder } from './transition.ts';
 import { Waiters } from './waiters.ts';
+import { DEFAULT_LIMITS, enforceHistoryLimits, type EngineLimits } from './limits.ts';
 
 /** Where the engine reports problems it cannot hand to a caller (a timer that failed to fire). */
 export interface Logger {
@@ -41,6 +42,8 @@ export class EngineCore {
   readonly readyQueues = new Map<string, number>();
   /** Tasks handed to workers and not answered yet, with the real time after which they no longer count. */
   readonly inFlight = new Map<string, number>();
+  /** Per-run limits, set from the engine's options. */
+  limits: EngineLimits = { ...DEFAULT_LIMITS };
   #busy = 0;
 
   constructor(readonly store: Store, readonly clock: Clock, readonly identity: string, readonly logger: Logger) {
@@ -74,6 +77,7 @@ export class EngineCore {
         if (!rec) throw new WorkflowNotFoundError(`workflow run ${runId} not found`, '', runId);
         const b = new TransitionBuilder(rec, this.clock.now());
         const result = fn(b);
+        enforceHistoryLimits(b, this.limits, this.logger);
         if (b.isEmpty()) return result;
         try {
           await this.store.commit(b.build());

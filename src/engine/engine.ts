@@ -19,6 +19,9 @@ import { requireObject, validateExecutionRef, validateStart } from './requests.t
 import { buildNewRun, terminateRun } from './runs.ts';
 import type { RunState } from './state.ts';
 import { TimerLoop } from './timer-loop.ts';
+import { isChildTimer } from './child-state.ts';
+import { fireChildTimer } from './child-timers.ts';
+import { resolveLimits, type EngineLimits } from './limits.ts';
 import { applyTimer } from './timers.ts';
 import { TransitionBuilder } from './transition.ts';
 import { describe, listExecutions, resolveRun } from './visibility.ts';
@@ -33,6 +36,8 @@ export interface EngineOptions {
   logger?: Logger;
   /** Close the store on shutdown. @default false */
   ownsStore?: boolean;
+  /** Pending-command and history-length limits per run (Temporal's defaults: 2,000 each; warn at 10,240 events, terminate past 51,200). */
+  limits?: Partial<EngineLimits>;
 }
 
 /**
@@ -51,6 +56,7 @@ export class Engine implements WorkflowService {
   private constructor(opts: EngineOptions) {
     const identity = opts.identity ?? `${hostname()}-${process.pid}-${newUuid().slice(0, 8)}`;
     this.#core = new EngineCore(opts.store, opts.clock ?? systemClock, identity, opts.logger ?? consoleLogger);
+    this.#core.limits = resolveLimits(opts.limits);
     this.#tasks = new TaskService(this.#core);
     this.#ownsStore = opts.ownsStore ?? false;
     this.#loop = new TimerLoop(opts.store, this.#core.clock, identity, (t) => this.#fireTimer(t),
@@ -121,6 +127,7 @@ export class Engine implements WorkflowService {
   }
 
   async #fireTimer(timer: TimerRecord): Promise<void> {
+    if (isChildTimer(timer.kind)) return fireChildTimer(this.#core, timer);
     const core = this.#core;
     try {
       await core.mutate(timer.runId, (b) => {

@@ -6,3 +6,4 @@ export { MAX_PENDING_ACTIVITIES, COMMAND_HANDLERS } from './commands.ts';
 export { workflowTaskRetryDelayMs, MAX_WORKFLOW_TASK_RETRY_DELAY_MS } from './workflow-tasks.ts';
 export { TASK_LEASE_MS } from './task-service.ts';
 export { TIMER_LEASE_MS } from './timer-loop.ts';
+export { DEFAULT_LIMITS, LimitExceededError, type EngineLimits } from './limits.ts';

@@ -1,10 +1,11 @@
 import type { FailureInfo, RetryState } from '../common/failure.ts';
 import { newUuid } from '../common/ids.ts';
-import type { ContinueAsNewInitiator } from '../history/events.ts';
+import type { ContinueAsNewInitiator, ParentExecutionRef } from '../history/events.ts';
 import { decideRetry } from '../retry/index.ts';
 import type { RetryPolicyData } from '../retry/policy-data.ts';
 import type { ExecutionRecord } from '../store/types.ts';
 import { initialState, type RunConfig } from './state.ts';
+import { childState } from './child-state.ts';
 import { TransitionBuilder } from './transition.ts';
 
 /** What a new run of a chain is made from (a start, a retry, a continue-as-new). */
@@ -31,6 +32,8 @@ export interface NewRunParams {
   continuedFailure?: FailureInfo;
   lastCompletionResult?: unknown;
   cronSchedule?: string;
+  /** The parent of a child workflow; carried along the child's chain. */
+  parent?: ParentExecutionRef;
 }
 
 /**
@@ -55,6 +58,7 @@ export function buildNewRun(input: NewRunParams, now: number): TransitionBuilder
   if (p.cronSchedule !== undefined) cfg.cronSchedule = p.cronSchedule;
   const state = initialState(cfg);
   if (p.chain) state.continuedFromRunId = p.chain.continuedFromRunId;
+  if (p.parent) childState({ state }).parent = p.parent;
   const record: ExecutionRecord = {
     namespace: p.namespace, workflowId: p.workflowId, runId, workflowType: p.workflowType, taskQueue: p.taskQueue,
     status: 'Running', startTime: now, executionTime: now + p.backoffMs, nextEventId: 1, attempt: p.attempt,
@@ -80,6 +84,7 @@ export function buildNewRun(input: NewRunParams, now: number): TransitionBuilder
     ...(p.continuedFailure ? { continuedFailure: p.continuedFailure } : {}),
     ...(p.lastCompletionResult !== undefined ? { lastCompletionResult: p.lastCompletionResult } : {}),
     ...(p.cronSchedule !== undefined ? { cronSchedule: p.cronSchedule } : {}),
+    ...(p.parent ? { parent: p.parent } : {}),
     ...(p.identity !== undefined ? { identity: p.identity } : {}),
     ...(p.requestId !== undefined ? { requestId: p.requestId } : {}),
   });
@@ -135,6 +140,7 @@ export function continueAsNew(b: TransitionBuilder, o: ContinueOptions): string 
     ...(cfg.workflowExecutionTimeoutMs !== undefined ? { workflowExecutionTimeoutMs: cfg.workflowExecutionTimeoutMs } : {}),
     ...(o.failure ? { continuedFailure: o.failure } : {}),
     ...(cfg.cronSchedule !== undefined ? { cronSchedule: cfg.cronSchedule } : {}),
+    ...(childState(b).parent ? { parent: childState(b).parent } : {}),
   }, b.now);
   b.close('ContinuedAsNew', 'WorkflowExecutionContinuedAsNew', {
     newExecutionRunId: next.record.runId, workflowType, taskQueue, args, initiator: o.initiator, workflowTaskTimeoutMs,

@@ -2,6 +2,7 @@ import { newUuid } from '../common/ids.ts';
 import type { EventAttributes, EventType, HistoryEvent, WorkflowExecutionStatus } from '../history/events.ts';
 import type { ExecutionRecord, TaskKind, TaskRecord, TimerRecord, Transition } from '../store/types.ts';
 import type { BufferedEvent, RunState, TaskData, TimerData, TimerKind } from './state.ts';
+import { runClosed } from './child-close.ts';
 
 /**
  * Collects everything one state transition of a run writes: the row's new state, the events
@@ -148,6 +149,7 @@ export class TransitionBuilder {
     this.state.wt = undefined;
     this.state.activities = {};
     this.state.timers = {};
+    runClosed(this);
   }
 
   /** True when nothing would be written. */

@@ -9,6 +9,7 @@ import type { ExecutionQuery, ExecutionRecord, Store } from '../store/types.ts';
 import { pendingActivityInfo } from './activities.ts';
 import { namespaceOf, optionalIsoTime, optionalStatus, requireObject } from './requests.ts';
 import type { RunState } from './state.ts';
+import { childState, pendingChildren } from './child-state.ts';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -33,6 +34,8 @@ export function executionInfo(rec: ExecutionRecord): WorkflowExecutionInfo {
   };
   if (rec.closeTime !== undefined) info.closeTime = iso(rec.closeTime);
   if (rec.memo) info.memo = rec.memo;
+  const parent = childState(rec).parent;
+  if (parent) info.parent = parent;
   return info;
 }
 
@@ -48,7 +51,7 @@ export function describe(rec: ExecutionRecord, now: number): WorkflowExecutionDe
       ...(s.cfg.retryPolicy ? { retryPolicy: s.cfg.retryPolicy } : {}),
     },
     pendingActivities: Object.values(s.activities).sort((a, b) => a.scheduledEventId - b.scheduledEventId).map((a) => pendingActivityInfo(a, now)),
-    pendingChildren: [],
+    pendingChildren: pendingChildren(rec.state),
   };
   if (s.wt) {
     d.pendingWorkflowTask = {

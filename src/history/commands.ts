@@ -1,12 +1,13 @@
 import type { FailureInfo } from '../common/failure.ts';
 import type { RetryPolicyData } from '../retry/policy-data.ts';
 import type { ActivityTimeouts } from './events.ts';
+import type { ChildCommandAttributes } from './child-types.ts';
 
 /**
  * What a worker sends back at the end of a workflow task. The engine turns each command into
  * the matching history event (ScheduleActivityTask → ActivityTaskScheduled, …).
  */
-export interface CommandAttributes {
+export interface CommandAttributes extends ChildCommandAttributes {
   ScheduleActivityTask: ActivityTimeouts & {
     activityId: string;
     activityType: string;
@@ -47,6 +48,7 @@ export type Command<T extends CommandType = CommandType> = {
 export const COMMAND_TYPES: readonly CommandType[] = [
   'ScheduleActivityTask', 'RequestCancelActivityTask', 'StartTimer', 'CancelTimer', 'RecordMarker',
   'CompleteWorkflowExecution', 'FailWorkflowExecution', 'CancelWorkflowExecution', 'ContinueAsNewWorkflowExecution',
+  'StartChildWorkflowExecution', 'RequestCancelExternalWorkflowExecution',
 ];
 
 /** Commands that close the run; at most one per workflow task, and it must be the last. */

@@ -1,5 +1,6 @@
 import type { FailureInfo, RetryState, TimeoutType } from '../common/failure.ts';
 import type { RetryPolicyData } from '../retry/policy-data.ts';
+import type { ChildEventAttributes } from './child-types.ts';
 
 /** Why a run closed and another run of the same chain started. */
 export type ContinueAsNewInitiator = 'Workflow' | 'RetryPolicy' | 'CronSchedule';
@@ -35,7 +36,7 @@ export interface ActivityTimeouts {
 }
 
 /** Attributes of each event type, keyed by the seeds' event names. */
-export interface EventAttributes {
+export interface EventAttributes extends ChildEventAttributes {
   WorkflowExecutionStarted: {
     workflowType: string;
     taskQueue: string;

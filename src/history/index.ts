@@ -1,3 +1,4 @@
 export * from './events.ts';
 export * from './commands.ts';
 export * from './service.ts';
+export * from './child-types.ts';

@@ -20,6 +20,8 @@ export const COMMAND_EVENT_MATCHERS: { [K in CommandType]: { events: readonly Ev
   FailWorkflowExecution: { events: ['WorkflowExecutionFailed', 'WorkflowExecutionContinuedAsNew'], keys: [] },
   CancelWorkflowExecution: { events: ['WorkflowExecutionCanceled'], keys: [] },
   ContinueAsNewWorkflowExecution: { events: ['WorkflowExecutionContinuedAsNew'], keys: [] },
+  StartChildWorkflowExecution: { events: ['StartChildWorkflowExecutionInitiated'], keys: ['workflowType', 'workflowId'] },
+  RequestCancelExternalWorkflowExecution: { events: ['RequestCancelExternalWorkflowExecutionInitiated'], keys: ['workflowId'] },
 };
 
 const COMMAND_EVENT_TYPES = new Set<string>(Object.values(COMMAND_EVENT_MATCHERS).flatMap((m) => m.events));

@@ -1,6 +1,7 @@
 import type { FailureInfo } from '../common/failure.ts';
 import type { EventType, HistoryEvent } from '../history/events.ts';
 import type { ActivationJob } from '../workflow/activation.ts';
+import { CHILD_EVENT_JOBS, type ChildLookup } from './child-jobs.ts';
 
 /** What a job factory may ask of the run about activities it scheduled. */
 export interface ActivityLookup {
@@ -8,7 +9,7 @@ export interface ActivityLookup {
   activity(scheduledEventId: number): { activityId: string; activityType: string };
 }
 
-type JobFactory<K extends EventType> = (event: HistoryEvent<K>, runs: ActivityLookup) => ActivationJob;
+type JobFactory<K extends EventType> = (event: HistoryEvent<K>, runs: ActivityLookup & ChildLookup) => ActivationJob;
 
 function activityFailure(
   runs: ActivityLookup, scheduledEventId: number, message: string, retryState: FailureInfo['retryState'], cause: FailureInfo,
@@ -47,4 +48,5 @@ export const EVENT_JOBS: { [K in EventType]?: JobFactory<K> } = {
     }),
   }),
   WorkflowExecutionCancelRequested: (e) => ({ type: 'cancelWorkflow', ...(e.attributes.reason ? { reason: e.attributes.reason } : {}) }),
+  ...CHILD_EVENT_JOBS,
 };

@@ -8,6 +8,8 @@ import type { ActivationJob, SandboxCommand, WorkflowInfo } from '../workflow/ac
 import type { WorkflowBundle } from './bundler.ts';
 import { commandMismatch, describeCommand, describeEvent, isCommandEvent } from './command-matching.ts';
 import { EVENT_JOBS, type ActivityLookup } from './event-jobs.ts';
+import type { ChildLookup } from './child-jobs.ts';
+import { markerJobs, skipPatchMarkers } from './marker-jobs.ts';
 import { WorkflowSandbox, type SandboxLog } from './sandbox.ts';
 
 /** The workflow task cannot complete; the worker answers respondWorkflowTaskFailed with this cause. */
@@ -37,7 +39,7 @@ const TASK_CLOSE: readonly EventType[] = ['WorkflowTaskCompleted', 'WorkflowTask
  * produces are matched, in order, against the events that recorded them. The state survives
  * between tasks, so a cached run only needs the events after its last task.
  */
-export class WorkflowRun implements ActivityLookup {
+export class WorkflowRun implements ActivityLookup, ChildLookup {
   readonly execution: RunExecution;
   #bundle: WorkflowBundle;
   #log: SandboxLog | undefined;
@@ -54,6 +56,8 @@ export class WorkflowRun implements ActivityLookup {
   #lastStartedEventId = 0;
   #activities = new Map<number, { activityId: string; activityType: string }>();
   #scheduledIds = new Map<string, number>();
+  /** Child sequence numbers by the id of their StartChildWorkflowExecutionInitiated event. */
+  #children = new Map<number, number>();
   #closed = false;
 
   constructor(bundle: WorkflowBundle, execution: RunExecution, log?: SandboxLog) {
@@ -90,6 +94,15 @@ export class WorkflowRun implements ActivityLookup {
     return found;
   }
 
+  child(initiatedEventId: number): number {
+    const seq = this.#children.get(initiatedEventId);
+    if (seq === undefined) {
+      throw new DeterminismViolationError(
+        `history refers to a child workflow initiated at event ${initiatedEventId}, which this run did not start`, initiatedEventId);
+    }
+    return seq;
+  }
+
   /**
    * Applies events that follow the last applied one. When the events end with a workflow task
    * that has not completed (the task being worked on), returns that task's commands.
@@ -111,6 +124,7 @@ export class WorkflowRun implements ActivityLookup {
         const close = events.slice(i + 1).find((e) => TASK_CLOSE.includes(e.eventType)
           && (e.attributes as { startedEventId?: number }).startedEventId === event.eventId);
         if (close && close.eventType !== 'WorkflowTaskCompleted') continue;
+        if (close) this.#jobs.unshift(...markerJobs(events, events.indexOf(close) + 1));
         this.#checkAllMatched(event);
         commands = await this.#activate(event, close !== undefined);
         this.#expected = commands;
@@ -119,7 +133,7 @@ export class WorkflowRun implements ActivityLookup {
         if (commands.some((c) => TERMINAL_COMMAND_TYPES.includes(c.commandType))) this.#closed = true;
       } else {
         if (event.eventType === 'WorkflowExecutionStarted') this.#start(event as HistoryEvent<'WorkflowExecutionStarted'>);
-        const factory = EVENT_JOBS[event.eventType] as ((e: HistoryEvent, r: ActivityLookup) => ActivationJob) | undefined;
+        const factory = EVENT_JOBS[event.eventType] as ((e: HistoryEvent, r: ActivityLookup & ChildLookup) => ActivationJob) | undefined;
         if (factory) this.#jobs.push(factory(event, this));
         if (isCloseEvent(event)) this.#closed = true;
       }
@@ -192,6 +206,7 @@ export class WorkflowRun implements ActivityLookup {
   }
 
   #match(event: HistoryEvent): void {
+    if (skipPatchMarkers(this.#expected, event)) return;
     const command = this.#expected.shift();
     if (!command) {
       throw new DeterminismViolationError(
@@ -209,6 +224,7 @@ export class WorkflowRun implements ActivityLookup {
       this.#activities.set(event.eventId, { activityId, activityType });
       this.#scheduledIds.set(activityId, event.eventId);
     }
+    if (event.eventType === 'StartChildWorkflowExecutionInitiated') this.#children.set(event.eventId, Number(event.attributes.control));
     if (isCloseEvent(event)) this.#closed = true;
   }
 

@@ -46,7 +46,13 @@ export type ActivationJob =
   | { type: 'fireTimer'; timerId: string }
   | { type: 'resolveActivity'; activityId: string; result?: unknown; failure?: FailureInfo }
   | { type: 'cancelWorkflow'; reason?: string }
-  | { type: 'signalWorkflow'; signalName: string; args: unknown[] };
+  | { type: 'signalWorkflow'; signalName: string; args: unknown[] }
+  /** A 'Version' marker recorded by the task being replayed: `patched(patchId)` is true there. */
+  | { type: 'notifyHasPatch'; patchId: string }
+  /** A 'SideEffect' marker recorded by the task being replayed: `sideEffect()` number `seq` returns `result`. */
+  | { type: 'resolveSideEffect'; seq: number; result: unknown }
+  | { type: 'resolveChildStart'; seq: number; runId?: string; failure?: FailureInfo }
+  | { type: 'resolveChild'; seq: number; result?: unknown; failure?: FailureInfo };
 
 export type ActivationJobType = ActivationJob['type'];
 

@@ -9,6 +9,8 @@ import type {
 import { CancellationScope, rootScope } from './cancellation-scope.ts';
 import { ContinueAsNew } from './continue-as-new.ts';
 import { seededRandom } from './random.ts';
+import { MarkerState } from './markers.ts';
+import { ChildState } from './child-state.ts';
 
 interface Completion {
   resolve(value: unknown): void;
@@ -32,6 +34,10 @@ export class Activator implements SandboxRuntime {
   workflows: Record<string, unknown> = {};
   /** Signals that arrived before a handler exists; setHandler (next) drains them. */
   readonly bufferedSignals: { signalName: string; args: unknown[] }[] = [];
+  /** Patches and side-effect results the history recorded. */
+  readonly markers = new MarkerState();
+  /** Child workflows started by this run, by sequence number. */
+  readonly children = new ChildState();
 
   readonly #completions = { timer: new Map<string, Completion>(), activity: new Map<string, Completion>() };
   readonly #seq = { timer: 0, activity: 0, condition: 0 };
@@ -57,6 +63,14 @@ export class Activator implements SandboxRuntime {
     signalWorkflow: (job) => {
       this.bufferedSignals.push({ signalName: job.signalName, args: job.args });
     },
+    notifyHasPatch: (job) => {
+      this.markers.knownPatches.add(job.patchId);
+    },
+    resolveSideEffect: (job) => {
+      this.markers.sideEffects.set(job.seq, job.result);
+    },
+    resolveChildStart: (job) => this.children.resolveStart(job),
+    resolveChild: (job) => this.children.resolve(job),
   };
 
   constructor(init: SandboxInit) {

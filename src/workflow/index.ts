@@ -9,9 +9,13 @@ export { workflowInfo, uuid4 } from './info.ts';
 export { CancellationScope, type CancellationScopeOptions } from './cancellation-scope.ts';
 export { continueAsNew, makeContinueAsNewFunc, ContinueAsNew, type ContinueAsNewOptions } from './continue-as-new.ts';
 export { inWorkflowContext } from './activator.ts';
+export { patched, deprecatePatch } from './patch.ts';
+export { sideEffect } from './side-effect.ts';
+export { startChild, executeChild, type ChildWorkflowOptions, type ChildWorkflowHandle } from './child.ts';
+export type { ParentClosePolicy } from '../history/child-types.ts';
 export type { WorkflowInfo } from './activation.ts';
 export {
-  ApplicationFailure, ActivityFailure, CancelledFailure, TimeoutFailure, TerminatedFailure, ServerFailure, Failure,
+  ApplicationFailure, ActivityFailure, ChildWorkflowFailure, CancelledFailure, TimeoutFailure, TerminatedFailure, ServerFailure, Failure,
   isCancellation, type ApplicationFailureOptions,
 } from '../common/failure.ts';
 export { IllegalStateError } from '../common/errors.ts';

@@ -1,0 +1,50 @@
+import { addMessageTimer, childState } from './child-state.ts';
+import type { TransitionBuilder } from './transition.ts';
+
+/** What ParentClosePolicy timers carry. */
+export interface ParentCloseData {
+  policy: 'Terminate' | 'RequestCancel';
+  namespace: string;
+  childWorkflowId: string;
+  parentWorkflowId: string;
+  parentRunId: string;
+}
+
+/** What ChildClosed timers carry: the child chain's final close event. */
+export interface ChildClosedData {
+  initiatedEventId: number;
+  childRunId: string;
+  eventType: string;
+  attributes: Record<string, unknown>;
+}
+
+/**
+ * Called when a run closes (in the closing transition). A child whose chain ends here reports
+ * its close event to the parent; a continue-as-new or retry keeps the chain, and so the parent
+ * link, going. A closing parent applies each started child's parent close policy (Terminate,
+ * RequestCancel; Abandon leaves it). Both travel as message timers, so each is its own
+ * transaction on the other run. Policy timers are keyed by the child's workflow id rather than
+ * a run id: the child's run may continue as new before the timer fires, and a closing run's
+ * timers are purged with it.
+ */
+export function runClosed(b: TransitionBuilder): void {
+  const s = childState(b);
+  const close = b.events[b.events.length - 1];
+  if (s.parent && b.record.status !== 'ContinuedAsNew' && close) {
+    const data: ChildClosedData = {
+      initiatedEventId: s.parent.initiatedEventId, childRunId: b.record.runId, eventType: close.eventType,
+      attributes: close.attributes as unknown as Record<string, unknown>,
+    };
+    addMessageTimer(b, s.parent.runId, 'ChildClosed', data);
+  }
+  for (const c of Object.values(s.children ?? {})) {
+    if (c.runId === undefined || c.parentClosePolicy === 'Abandon') continue;
+    const data: ParentCloseData = {
+      policy: c.parentClosePolicy, namespace: c.namespace, childWorkflowId: c.workflowId,
+      parentWorkflowId: b.record.workflowId, parentRunId: b.record.runId,
+    };
+    addMessageTimer(b, `parent-close:${c.namespace}:${c.workflowId}:${b.record.runId}`, 'ParentClosePolicy', data);
+  }
+  if (s.children) s.children = {};
+  if (s.cancelRequests) s.cancelRequests = {};
+}

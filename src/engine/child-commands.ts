@@ -1,0 +1,73 @@
+import { encodePayload } from '../common/payload.ts';
+import { optionalBoolean, optionalRecord, optionalString, requireArray, requireOneOf, requireString } from '../common/validate.ts';
+import { PARENT_CLOSE_POLICIES } from '../history/child-types.ts';
+import { addMessageTimer, childState } from './child-state.ts';
+import { checkPending, type EngineLimits } from './limits.ts';
+import { namespaceOf, optionalRetryPolicy, optionalTimeout } from './requests.ts';
+import type { TransitionBuilder } from './transition.ts';
+
+interface Ctx {
+  b: TransitionBuilder;
+  completedEventId: number;
+  field: string;
+  limits: EngineLimits;
+}
+
+/**
+ * StartChildWorkflowExecution: records StartChildWorkflowExecutionInitiated and leaves a message
+ * timer for the run itself that starts the child in a later transaction (child-timers.ts), where
+ * a running workflow with the same id makes it StartChildWorkflowExecutionFailed instead.
+ */
+export function startChildCommand({ b, completedEventId, field, limits }: Ctx, a: Record<string, unknown>): void {
+  const s = childState(b);
+  const workflowId = requireString(`${field}.workflowId`, a.workflowId, 1000);
+  const workflowType = requireString(`${field}.workflowType`, a.workflowType, 1000);
+  const namespace = a.namespace === undefined ? b.record.namespace : namespaceOf({ namespace: a.namespace });
+  const taskQueue = optionalString(`${field}.taskQueue`, a.taskQueue) ?? b.record.taskQueue;
+  const args = a.args === undefined ? [] : requireArray(`${field}.args`, a.args);
+  encodePayload(`${field}.args`, args);
+  const memo = optionalRecord(`${field}.memo`, a.memo);
+  if (memo) encodePayload(`${field}.memo`, memo);
+  const retryPolicy = optionalRetryPolicy(`${field}.retryPolicy`, a.retryPolicy);
+  const exec = optionalTimeout(`${field}.workflowExecutionTimeoutMs`, a.workflowExecutionTimeoutMs);
+  const run = optionalTimeout(`${field}.workflowRunTimeoutMs`, a.workflowRunTimeoutMs);
+  const task = optionalTimeout(`${field}.workflowTaskTimeoutMs`, a.workflowTaskTimeoutMs);
+  const parentClosePolicy = a.parentClosePolicy === undefined ? 'Terminate'
+    : requireOneOf(`${field}.parentClosePolicy`, a.parentClosePolicy, PARENT_CLOSE_POLICIES);
+  const control = optionalString(`${field}.control`, a.control, 200);
+  const children = (s.children ??= {});
+  checkPending(field, Object.keys(children).length, limits, 'maxPendingChildren');
+  const ev = b.append('StartChildWorkflowExecutionInitiated', {
+    namespace, workflowId, workflowType, taskQueue, args, parentClosePolicy, workflowTaskCompletedEventId: completedEventId,
+    ...(memo ? { memo } : {}), ...(retryPolicy ? { retryPolicy } : {}),
+    ...(exec !== undefined ? { workflowExecutionTimeoutMs: exec } : {}), ...(run !== undefined ? { workflowRunTimeoutMs: run } : {}),
+    ...(task !== undefined ? { workflowTaskTimeoutMs: task } : {}), ...(control !== undefined ? { control } : {}),
+  });
+  children[String(ev.eventId)] = { initiatedEventId: ev.eventId, namespace, workflowId, workflowType, parentClosePolicy };
+  addMessageTimer(b, b.record.runId, 'StartChild', { initiatedEventId: ev.eventId });
+}
+
+/**
+ * RequestCancelExternalWorkflowExecution: records the Initiated event; a message timer delivers
+ * the request to the target's current run and answers with ExternalWorkflowExecutionCancelRequested
+ * or RequestCancelExternalWorkflowExecutionFailed.
+ */
+export function requestCancelExternalCommand({ b, completedEventId, field, limits }: Ctx, a: Record<string, unknown>): void {
+  const s = childState(b);
+  const workflowId = requireString(`${field}.workflowId`, a.workflowId, 1000);
+  const namespace = a.namespace === undefined ? b.record.namespace : namespaceOf({ namespace: a.namespace });
+  const runId = optionalString(`${field}.runId`, a.runId, 200);
+  const childWorkflowOnly = optionalBoolean(`${field}.childWorkflowOnly`, a.childWorkflowOnly) ?? false;
+  const control = optionalString(`${field}.control`, a.control, 200);
+  const requests = (s.cancelRequests ??= {});
+  checkPending(field, Object.keys(requests).length, limits, 'maxPendingCancelRequests');
+  const ev = b.append('RequestCancelExternalWorkflowExecutionInitiated', {
+    namespace, workflowId, childWorkflowOnly, workflowTaskCompletedEventId: completedEventId,
+    ...(runId !== undefined ? { runId } : {}), ...(control !== undefined ? { control } : {}),
+  });
+  requests[String(ev.eventId)] = {
+    initiatedEventId: ev.eventId, namespace, workflowId, childWorkflowOnly,
+    ...(runId !== undefined ? { runId } : {}), ...(control !== undefined ? { control } : {}),
+  };
+  addMessageTimer(b, b.record.runId, 'CancelExternal', { initiatedEventId: ev.eventId });
+}

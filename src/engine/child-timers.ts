@@ -1,0 +1,174 @@
+import type { HistoryEvent } from '../history/events.ts';
+import { StoreConflictError } from '../store/errors.ts';
+import type { ExecutionRecord, TimerRecord } from '../store/types.ts';
+import type { ChildClosedData, ParentCloseData } from './child-close.ts';
+import { childState } from './child-state.ts';
+import type { EngineCore } from './core.ts';
+import { DEFAULT_WORKFLOW_TASK_TIMEOUT_MS } from './requests.ts';
+import { buildNewRun, terminateRun } from './runs.ts';
+import { TransitionBuilder } from './transition.ts';
+
+/** Attempts of a cross-run transition that keeps losing optimistic-concurrency races. */
+const MAX_ATTEMPTS = 100;
+
+async function consume(core: EngineCore, timer: TimerRecord): Promise<void> {
+  await core.store.commit({ executions: [], deleteTimerIds: [timer.id] });
+}
+
+/** Commits; true when done, false when a race was lost and the caller should re-read and retry. */
+async function tryCommit(core: EngineCore, b: TransitionBuilder): Promise<boolean> {
+  try {
+    await core.store.commit(b.build());
+    return true;
+  } catch (err) {
+    if (err instanceof StoreConflictError && err.reason === 'timerGone') return true;
+    if (err instanceof StoreConflictError && (err.reason === 'version' || err.reason === 'alreadyOpen')) return false;
+    throw err;
+  }
+}
+
+/** Starts the child initiated at `initiatedEventId`, or records StartChildWorkflowExecutionFailed when its id is running. */
+async function startChild(core: EngineCore, timer: TimerRecord): Promise<void> {
+  const { initiatedEventId } = timer.data as { initiatedEventId: number };
+  const key = String(initiatedEventId);
+  for (let i = 0; i < MAX_ATTEMPTS; i++) {
+    const parent = await core.store.getExecution(timer.runId);
+    const info = parent && childState(parent).children?.[key];
+    if (!parent || parent.status !== 'Running' || !info || info.runId !== undefined) return consume(core, timer);
+    const latest = await core.store.getLatestExecution(info.namespace, info.workflowId);
+    const now = core.clock.now();
+    const pb = new TransitionBuilder(parent, now);
+    pb.consumeTimerId = timer.id;
+    const children = childState(pb).children!;
+    const child = children[key]!;
+    if (latest?.status === 'Running') {
+      delete children[key];
+      pb.addEvent('StartChildWorkflowExecutionFailed', {
+        namespace: child.namespace, workflowId: child.workflowId, workflowType: child.workflowType, cause: 'WorkflowAlreadyExists',
+        initiatedEventId,
+      });
+    } else {
+      const [initiated] = await core.store.readHistory(parent.runId, initiatedEventId, 1) as HistoryEvent<'StartChildWorkflowExecutionInitiated'>[];
+      const a = initiated!.attributes;
+      const nb = buildNewRun({
+        namespace: child.namespace, workflowId: child.workflowId, workflowType: child.workflowType, taskQueue: a.taskQueue, args: a.args,
+        workflowTaskTimeoutMs: a.workflowTaskTimeoutMs ?? DEFAULT_WORKFLOW_TASK_TIMEOUT_MS, attempt: 1, backoffMs: 0,
+        parent: { namespace: parent.namespace, workflowId: parent.workflowId, runId: parent.runId, initiatedEventId },
+        ...(a.memo ? { memo: a.memo } : {}), ...(a.retryPolicy ? { retryPolicy: a.retryPolicy } : {}),
+        ...(a.workflowExecutionTimeoutMs !== undefined ? { workflowExecutionTimeoutMs: a.workflowExecutionTimeoutMs } : {}),
+        ...(a.workflowRunTimeoutMs !== undefined ? { workflowRunTimeoutMs: a.workflowRunTimeoutMs } : {}),
+      }, now);
+      child.runId = nb.record.runId;
+      pb.addEvent('ChildWorkflowExecutionStarted', {
+        namespace: child.namespace, workflowId: child.workflowId, runId: child.runId, workflowType: child.workflowType, initiatedEventId,
+      });
+      pb.others.push(nb);
+    }
+    pb.ensureWorkflowTask();
+    if (await tryCommit(core, pb)) return;
+  }
+}
+
+/** A child's chain closed: its outcome reaches the parent as a ChildWorkflowExecution* event. */
+async function childClosed(core: EngineCore, timer: TimerRecord): Promise<void> {
+  const d = timer.data as ChildClosedData;
+  const key = String(d.initiatedEventId);
+  if (!(await core.store.getExecution(timer.runId))) return consume(core, timer);
+  await core.mutate(timer.runId, (b) => {
+    b.consumeTimerId = timer.id;
+    const children = childState(b).children;
+    const c = children?.[key];
+    if (b.closed || !c) return;
+    delete children![key];
+    const ref = { namespace: c.namespace, workflowId: c.workflowId, runId: c.runId ?? d.childRunId, workflowType: c.workflowType, initiatedEventId: d.initiatedEventId };
+    const a = d.attributes;
+    switch (d.eventType) {
+      case 'WorkflowExecutionCompleted':
+        b.addEvent('ChildWorkflowExecutionCompleted', { ...ref, result: a.result ?? null });
+        break;
+      case 'WorkflowExecutionFailed':
+        b.addEvent('ChildWorkflowExecutionFailed', { ...ref, failure: a.failure as never, retryState: a.retryState as never });
+        break;
+      case 'WorkflowExecutionCanceled':
+        b.addEvent('ChildWorkflowExecutionCanceled', { ...ref, ...(a.details !== undefined ? { details: a.details } : {}) });
+        break;
+      case 'WorkflowExecutionTimedOut':
+        b.addEvent('ChildWorkflowExecutionTimedOut', { ...ref, retryState: a.retryState as never });
+        break;
+      default:
+        b.addEvent('ChildWorkflowExecutionTerminated', { ...ref, ...(typeof a.reason === 'string' ? { reason: a.reason } : {}) });
+    }
+    b.ensureWorkflowTask();
+  });
+}
+
+/** The current run of a chain that is a child of the given parent run, if it is open. */
+function isOpenChildOf(rec: ExecutionRecord | undefined, parentWorkflowId: string, parentRunId: string): rec is ExecutionRecord {
+  const p = rec && childState(rec).parent;
+  return rec?.status === 'Running' && p?.workflowId === parentWorkflowId && p.runId === parentRunId;
+}
+
+/** Adds the cancel request of a run (once). */
+function requestCancel(b: TransitionBuilder, reason: string, identity: string): void {
+  if (b.state.cancelRequested) return;
+  b.state.cancelRequested = true;
+  b.addEvent('WorkflowExecutionCancelRequested', { reason, identity });
+  b.ensureWorkflowTask();
+}
+
+/** The parent closed: terminate or cancel the child's current run. */
+async function parentClosePolicy(core: EngineCore, timer: TimerRecord): Promise<void> {
+  const d = timer.data as ParentCloseData;
+  for (let i = 0; i < MAX_ATTEMPTS; i++) {
+    const latest = await core.store.getLatestExecution(d.namespace, d.childWorkflowId);
+    if (!isOpenChildOf(latest, d.parentWorkflowId, d.parentRunId)) return consume(core, timer);
+    const b = new TransitionBuilder(latest, core.clock.now());
+    b.consumeTimerId = timer.id;
+    const why = `parent workflow ${d.parentWorkflowId} (run ${d.parentRunId}) closed; parent close policy ${d.policy}`;
+    if (d.policy === 'Terminate') terminateRun(b, why, undefined, `workflow ${d.parentWorkflowId}`);
+    else requestCancel(b, why, `workflow ${d.parentWorkflowId}`);
+    if (await tryCommit(core, b)) return;
+  }
+}
+
+/** Delivers a RequestCancelExternalWorkflowExecution to the target's current run. */
+async function cancelExternal(core: EngineCore, timer: TimerRecord): Promise<void> {
+  const { initiatedEventId } = timer.data as { initiatedEventId: number };
+  const key = String(initiatedEventId);
+  for (let i = 0; i < MAX_ATTEMPTS; i++) {
+    const req = await core.store.getExecution(timer.runId);
+    const r = req && childState(req).cancelRequests?.[key];
+    if (!req || req.status !== 'Running' || !r) return consume(core, timer);
+    const target = await core.store.getLatestExecution(r.namespace, r.workflowId);
+    let ok = target?.status === 'Running' && target.runId !== req.runId;
+    if (ok && r.runId !== undefined && target!.runId !== r.runId) {
+      ok = (await core.store.getExecution(r.runId))?.firstExecutionRunId === target!.firstExecutionRunId;
+    }
+    if (ok && r.childWorkflowOnly) ok = isOpenChildOf(target, req.workflowId, req.runId);
+    const now = core.clock.now();
+    const rb = new TransitionBuilder(req, now);
+    rb.consumeTimerId = timer.id;
+    delete childState(rb).cancelRequests![key];
+    const ref = { initiatedEventId, namespace: r.namespace, workflowId: r.workflowId };
+    if (ok) {
+      rb.addEvent('ExternalWorkflowExecutionCancelRequested', { ...ref, runId: target!.runId });
+      const tb = new TransitionBuilder(target!, now);
+      requestCancel(tb, `cancel requested by workflow ${req.workflowId}`, `workflow ${req.workflowId}`);
+      rb.others.push(tb);
+    } else {
+      rb.addEvent('RequestCancelExternalWorkflowExecutionFailed', {
+        ...ref, cause: 'ExternalWorkflowExecutionNotFound', ...(r.runId !== undefined ? { runId: r.runId } : {}),
+        ...(r.control !== undefined ? { control: r.control } : {}),
+      });
+    }
+    rb.ensureWorkflowTask();
+    if (await tryCommit(core, rb)) return;
+  }
+}
+
+const FIRE = { StartChild: startChild, ChildClosed: childClosed, ParentClosePolicy: parentClosePolicy, CancelExternal: cancelExternal };
+
+/** Fires a message timer between runs (see child-state.ts). */
+export async function fireChildTimer(core: EngineCore, timer: TimerRecord): Promise<void> {
+  await FIRE[timer.kind as keyof typeof FIRE](core, timer);
+}

@@ -1,0 +1,98 @@
+import type { FailureInfo, RetryState } from '../common/failure.ts';
+import type { RetryPolicyData } from '../retry/policy-data.ts';
+
+/** What happens to a child workflow when its parent closes. @default "Terminate" */
+export type ParentClosePolicy = 'Terminate' | 'RequestCancel' | 'Abandon';
+
+export const PARENT_CLOSE_POLICIES: readonly ParentClosePolicy[] = ['Terminate', 'RequestCancel', 'Abandon'];
+
+/** The start parameters of a child, as the command carries them and the Initiated event records them. */
+export interface ChildStartAttributes {
+  /** @default the parent's namespace */
+  namespace?: string;
+  workflowId: string;
+  workflowType: string;
+  /** @default the parent's task queue */
+  taskQueue?: string;
+  args: unknown[];
+  workflowExecutionTimeoutMs?: number;
+  workflowRunTimeoutMs?: number;
+  workflowTaskTimeoutMs?: number;
+  /** Children do not retry unless given a policy. */
+  retryPolicy?: RetryPolicyData;
+  /** @default "Terminate" */
+  parentClosePolicy?: ParentClosePolicy;
+  memo?: Record<string, unknown>;
+  /** Opaque to the engine; the worker's correlation key (the child's sequence number in the run). */
+  control?: string;
+}
+
+/** Commands of child workflows and external cancellation. */
+export interface ChildCommandAttributes {
+  StartChildWorkflowExecution: ChildStartAttributes;
+  RequestCancelExternalWorkflowExecution: {
+    /** @default the run's namespace */
+    namespace?: string;
+    workflowId: string;
+    runId?: string;
+    /** Only cancel a workflow that is a child of this run. */
+    childWorkflowOnly?: boolean;
+    control?: string;
+  };
+}
+
+/** Fields every event about a started child carries. */
+interface ChildRef {
+  namespace: string;
+  workflowId: string;
+  runId: string;
+  workflowType: string;
+  initiatedEventId: number;
+}
+
+/** Events of child workflows and external cancellation. */
+export interface ChildEventAttributes {
+  StartChildWorkflowExecutionInitiated: ChildStartAttributes & {
+    namespace: string;
+    taskQueue: string;
+    parentClosePolicy: ParentClosePolicy;
+    workflowTaskCompletedEventId: number;
+  };
+  StartChildWorkflowExecutionFailed: {
+    namespace: string;
+    workflowId: string;
+    workflowType: string;
+    cause: 'WorkflowAlreadyExists';
+    initiatedEventId: number;
+    control?: string;
+  };
+  ChildWorkflowExecutionStarted: ChildRef;
+  ChildWorkflowExecutionCompleted: ChildRef & { result: unknown };
+  ChildWorkflowExecutionFailed: ChildRef & { failure: FailureInfo; retryState: RetryState };
+  ChildWorkflowExecutionCanceled: ChildRef & { details?: unknown };
+  ChildWorkflowExecutionTimedOut: ChildRef & { retryState: RetryState };
+  ChildWorkflowExecutionTerminated: ChildRef & { reason?: string };
+  RequestCancelExternalWorkflowExecutionInitiated: {
+    namespace: string;
+    workflowId: string;
+    runId?: string;
+    childWorkflowOnly: boolean;
+    control?: string;
+    workflowTaskCompletedEventId: number;
+  };
+  ExternalWorkflowExecutionCancelRequested: { initiatedEventId: number; namespace: string; workflowId: string; runId: string };
+  RequestCancelExternalWorkflowExecutionFailed: {
+    initiatedEventId: number;
+    namespace: string;
+    workflowId: string;
+    runId?: string;
+    cause: 'ExternalWorkflowExecutionNotFound';
+    control?: string;
+  };
+}
+
+/** Child close event types, each the outcome of one child execution (its whole run chain). */
+export const CHILD_CLOSE_EVENT_TYPES = [
+  'ChildWorkflowExecutionCompleted', 'ChildWorkflowExecutionFailed', 'ChildWorkflowExecutionCanceled',
+  'ChildWorkflowExecutionTimedOut', 'ChildWorkflowExecutionTerminated',
+] as const;

@@ -1,0 +1,151 @@
+import { ChildWorkflowFailure, CancelledFailure } from '../common/failure.ts';
+import {
+  optionalPositiveDuration, optionalRecord, optionalString, requireArray, requireOneOf,
+} from '../common/validate.ts';
+import type { Workflow, WorkflowResult } from '../common/workflow-types.ts';
+import { PARENT_CLOSE_POLICIES, type ChildStartAttributes, type ParentClosePolicy } from '../history/child-types.ts';
+import type { Duration } from '../retry/duration.ts';
+import { ValidationError } from '../retry/errors.ts';
+import { resolveRetryPolicy, type TemporalRetryPolicy } from '../retry/temporal.ts';
+import type { SandboxCommand } from './activation.ts';
+import { activator } from './activator.ts';
+import { CancellationScope } from './cancellation-scope.ts';
+import { uuid4From } from './random.ts';
+
+/** Options of {@link startChild} and {@link executeChild}. Temporal's names. */
+export interface ChildWorkflowOptions<W extends Workflow = Workflow> {
+  /** @default a UUID drawn from the run's seeded generator (the same on replay) */
+  workflowId?: string;
+  args?: Parameters<W>;
+  /** @default the parent's task queue */
+  taskQueue?: string;
+  /** Limit on the child's whole chain of runs. */
+  workflowExecutionTimeout?: Duration;
+  /** Limit on one run of the child. @default the execution timeout */
+  workflowRunTimeout?: Duration;
+  /** @default 10 s */
+  workflowTaskTimeout?: Duration;
+  /** The child's own retry policy; children, like workflows, do not retry without one. */
+  retry?: TemporalRetryPolicy;
+  /** What happens to the child when this workflow closes. @default "Terminate" */
+  parentClosePolicy?: ParentClosePolicy;
+  memo?: Record<string, unknown>;
+}
+
+/** A started child workflow. */
+export interface ChildWorkflowHandle<W extends Workflow = Workflow> {
+  readonly workflowId: string;
+  /** Run id of the child's first run; its chain (retries, continue-as-new) is one execution to the parent. */
+  readonly firstExecutionRunId: string;
+  /** The child's outcome: its result, or a ChildWorkflowFailure whose cause says why. */
+  result(): Promise<WorkflowResult<W>>;
+}
+
+const OPTION_KEYS = new Set([
+  'workflowId', 'args', 'taskQueue', 'workflowExecutionTimeout', 'workflowRunTimeout', 'workflowTaskTimeout', 'retry',
+  'parentClosePolicy', 'memo',
+]);
+
+function typeName(workflow: Workflow | string): string {
+  if (typeof workflow === 'string' && workflow.length > 0) return workflow;
+  if (typeof workflow === 'function' && workflow.name) return workflow.name;
+  throw new ValidationError('workflow', 'must be a named workflow function or a workflow type name', workflow);
+}
+
+/** Validates child options into the StartChildWorkflowExecution command's attributes. */
+export function resolveChildOptions(workflowType: string, options: ChildWorkflowOptions, defaultId: () => string): ChildStartAttributes {
+  const o = optionalRecord('child workflow options', options) ?? {};
+  for (const key of Object.keys(o)) {
+    if (!OPTION_KEYS.has(key)) throw new ValidationError(key, `is not a child workflow option (known: ${[...OPTION_KEYS].join(', ')})`, o[key]);
+  }
+  const attrs: ChildStartAttributes = {
+    workflowId: optionalString('workflowId', options.workflowId) ?? defaultId(),
+    workflowType,
+    args: options.args === undefined ? [] : requireArray('args', options.args),
+  };
+  const taskQueue = optionalString('taskQueue', options.taskQueue);
+  if (taskQueue !== undefined) attrs.taskQueue = taskQueue;
+  const exec = optionalPositiveDuration('workflowExecutionTimeout', options.workflowExecutionTimeout);
+  if (exec !== undefined) attrs.workflowExecutionTimeoutMs = exec;
+  const run = optionalPositiveDuration('workflowRunTimeout', options.workflowRunTimeout);
+  if (run !== undefined) attrs.workflowRunTimeoutMs = run;
+  const task = optionalPositiveDuration('workflowTaskTimeout', options.workflowTaskTimeout);
+  if (task !== undefined) attrs.workflowTaskTimeoutMs = task;
+  if (options.retry !== undefined) attrs.retryPolicy = resolveRetryPolicy(options.retry, 'retry');
+  if (options.parentClosePolicy !== undefined) {
+    attrs.parentClosePolicy = requireOneOf('parentClosePolicy', options.parentClosePolicy, PARENT_CLOSE_POLICIES);
+  }
+  const memo = optionalRecord('memo', options.memo);
+  if (memo !== undefined) attrs.memo = memo;
+  return attrs;
+}
+
+/**
+ * Starts a child workflow (StartChildWorkflowExecution) and resolves once it has started, with
+ * a handle to its result. Rejects with a ChildWorkflowFailure (cause type
+ * "WorkflowExecutionAlreadyStarted") when a workflow with its id is running. Cancelling the
+ * current scope asks the child to cancel (RequestCancelExternalWorkflowExecution); the result
+ * then rejects once the child has closed.
+ */
+export function startChild<W extends Workflow>(workflow: W | string, options: ChildWorkflowOptions<W> = {}): Promise<ChildWorkflowHandle<W>> {
+  const a = activator();
+  const type = typeName(workflow);
+  const attributes = resolveChildOptions(type, options as ChildWorkflowOptions, () => uuid4From(a.random));
+  const scope = CancellationScope.current();
+  if (scope.consideredCancelled) return scope.cancelRequested;
+  const seq = ++a.children.seq;
+  attributes.control = String(seq);
+  const { workflowId } = attributes;
+  const command: SandboxCommand = { commandType: 'StartChildWorkflowExecution', attributes };
+  a.pushCommand(command);
+  let cancelWanted = false;
+  const requestCancel = (runId?: string) => a.pushCommand({
+    commandType: 'RequestCancelExternalWorkflowExecution',
+    attributes: { workflowId, ...(runId ? { runId } : {}), childWorkflowOnly: true },
+  });
+  let resolveResult!: (v: unknown) => void;
+  let rejectResult!: (e: unknown) => void;
+  const result = new Promise<unknown>((resolve, reject) => {
+    resolveResult = resolve;
+    rejectResult = reject;
+  });
+  // Nobody may ever ask for the result of a fire-and-forget child; its failure is not unhandled.
+  result.catch(() => undefined);
+  return new Promise<ChildWorkflowHandle<W>>((resolve, reject) => {
+    a.children.pending.set(seq, {
+      workflowId,
+      onStarted(runId) {
+        if (cancelWanted) requestCancel(runId);
+        resolve({ workflowId, firstExecutionRunId: runId, result: () => result as Promise<WorkflowResult<W>> });
+      },
+      onStartFailed(err) {
+        reject(err);
+        rejectResult(err);
+      },
+      onResult: resolveResult,
+      onFailed: rejectResult,
+    });
+    if (!scope.cancellable) return;
+    scope.cancelRequested.catch((reason: unknown) => {
+      const child = a.children.pending.get(seq);
+      if (!child) return;
+      if (a.dropCommand(command)) {
+        a.children.pending.delete(seq);
+        const err = new ChildWorkflowFailure('Child workflow cancelled before it started', type, workflowId, undefined, 'CancelRequested',
+          reason instanceof Error ? reason : new CancelledFailure('Child workflow cancelled'));
+        reject(err);
+        rejectResult(err);
+      } else if (child.runId !== undefined) {
+        requestCancel(child.runId);
+      } else {
+        cancelWanted = true;
+      }
+    });
+  });
+}
+
+/** Starts a child workflow and waits for its result. */
+export async function executeChild<W extends Workflow>(workflow: W | string, options: ChildWorkflowOptions<W> = {}): Promise<WorkflowResult<W>> {
+  const handle = await startChild(workflow, options);
+  return handle.result();
+}

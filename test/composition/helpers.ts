@@ -1,0 +1,58 @@
+import assert from 'node:assert/strict';
+import { fileURLToPath } from 'node:url';
+import { TestEnvironment } from '../../src/testing/index.ts';
+import type { HistoryEvent } from '../../src/history/index.ts';
+import type { WorkflowHandle } from '../../src/client/index.ts';
+import { dropSchema, freshSchema, PG_URL, pgSkipReason } from '../store/pg-helpers.ts';
+
+export const fixture = (name: string) => fileURLToPath(new URL(`../fixtures/workflows/${name}`, import.meta.url));
+export const COMPOSITION = fixture('composition.ts');
+
+/** One store the suite runs on: a SQLite file, or a fresh PostgreSQL schema. */
+export interface Backend {
+  name: 'sqlite' | 'postgres';
+  /** A one-line skip reason when the backend is unavailable (PostgreSQL outside CI). */
+  skip(): Promise<string | false>;
+  env(): Promise<TestEnvironment>;
+  cleanup(): Promise<void>;
+}
+
+/** SQLite and PostgreSQL, each with a time-skipping environment per test. */
+export function backends(prefix: string): Backend[] {
+  const schemas: string[] = [];
+  return [
+    { name: 'sqlite', skip: async () => false, env: () => TestEnvironment.createTimeSkipping(), cleanup: async () => {} },
+    {
+      name: 'postgres',
+      skip: () => pgSkipReason(`${prefix} tests on PostgreSQL`),
+      env: () => {
+        const schema = freshSchema(prefix);
+        schemas.push(schema);
+        return TestEnvironment.createTimeSkipping({ database: `${PG_URL}?schema=${schema}` });
+      },
+      cleanup: async () => {
+        for (const s of schemas.splice(0)) await dropSchema(s);
+      },
+    },
+  ];
+}
+
+/** Polls (real time, briefly) until `fn` returns a value; fails after `ms`. */
+export async function waitFor<T>(what: string, fn: () => Promise<T | undefined | false>, ms = 10_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+/** Waits until the handle's run history has an event of `type`. */
+export function waitForEvent(handle: WorkflowHandle, type: string): Promise<HistoryEvent> {
+  return waitFor(`${type} in ${handle.workflowId}`, async () => (await handle.fetchHistory()).events.find((e) => e.eventType === type));
+}
+
+export function types(events: HistoryEvent[]): string[] {
+  return events.map((e) => e.eventType);
+}
