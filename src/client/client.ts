@@ -6,6 +6,7 @@ import { WORKFLOW_STATUSES, type WorkflowExecutionStatus } from '../history/even
 import type { WorkflowExecutionInfo, WorkflowService } from '../history/service.ts';
 import { ValidationError } from '../retry/errors.ts';
 import { HttpWorkflowService } from './http-service.ts';
+import { messageNameOf, type SignalDefinition } from '../common/message-definitions.ts';
 import { toStartRequest, type WorkflowStartOptions } from './start-options.ts';
 import { WorkflowHandle } from './workflow-handle.ts';
 
@@ -51,6 +52,22 @@ export class WorkflowClient {
     const type = workflowTypeOf(workflow);
     const req = toStartRequest(type, options as WorkflowStartOptions, this.namespace, this.identity);
     const { runId } = await this.service.startWorkflowExecution(req);
+    return new WorkflowHandle<W>(this.service, this.namespace, req.workflowId, undefined, this.identity, runId);
+  }
+
+  /**
+   * Signals the open run of `options.workflowId`, or starts a new run (under the id reuse
+   * policy) that receives the signal before its first workflow task.
+   */
+  async signalWithStart<W extends Workflow, SA extends unknown[]>(
+    workflow: W | string, options: WorkflowStartOptions<W> & { signal: SignalDefinition<SA> | string; signalArgs?: SA },
+  ): Promise<WorkflowHandle<W>> {
+    const type = workflowTypeOf(workflow);
+    const { signal, signalArgs, ...start } = options;
+    const signalName = messageNameOf('signal', signal, 'signal');
+    if (signalArgs !== undefined && !Array.isArray(signalArgs)) throw new ValidationError('signalArgs', 'must be an array', signalArgs);
+    const req = toStartRequest(type, start as WorkflowStartOptions, this.namespace, this.identity);
+    const { runId } = await this.service.signalWithStartWorkflowExecution({ ...req, signalName, signalArgs: signalArgs ?? [] });
     return new WorkflowHandle<W>(this.service, this.namespace, req.workflowId, undefined, this.identity, runId);
   }
 

@@ -5,3 +5,6 @@ export type { WorkflowStartOptions, BaseStartOptions } from './start-options.ts'
 export {
   WorkflowFailedError, WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, ServiceError,
 } from '../common/errors.ts';
+export { QueryFailedError, WorkflowUpdateFailedError } from './message-errors.ts';
+export type { QueryOptions, UpdateOptions, WorkflowUpdateHandle } from './messages.ts';
+export type { SignalDefinition, QueryDefinition, UpdateDefinition } from '../common/message-definitions.ts';

@@ -3,6 +3,10 @@ import { fromFailureInfo } from '../common/failure.ts';
 import type { Workflow, WorkflowResult } from '../common/workflow-types.ts';
 import { isCloseEvent, type HistoryEvent } from '../history/events.ts';
 import type { WorkflowExecutionDescription, WorkflowService } from '../history/service.ts';
+import type { QueryDefinition, SignalDefinition, UpdateDefinition } from '../common/message-definitions.ts';
+import {
+  sendQuery, sendSignal, startUpdate, type MessageTarget, type QueryOptions, type UpdateOptions, type WorkflowUpdateHandle,
+} from './messages.ts';
 
 /** Talks to one workflow execution (a chain of runs sharing a workflow id). */
 export class WorkflowHandle<W extends Workflow = Workflow> {
@@ -104,6 +108,45 @@ export class WorkflowHandle<W extends Workflow = Workflow> {
     return this.service.terminateWorkflowExecution({
       ...this.#ref(), reason, identity: this.identity, ...(details !== undefined ? { details } : {}),
     });
+  }
+
+  /** Sends a signal; resolves once the server has persisted it in the run's history. */
+  signal<Args extends unknown[]>(def: SignalDefinition<Args> | string, ...args: Args): Promise<void> {
+    return sendSignal(this.#target(), def as SignalDefinition<unknown[]>, args);
+  }
+
+  /**
+   * Asks the workflow a query; answered by a worker from the state after every event committed
+   * before the call, also for closed runs while a worker polls the task queue.
+   * @throws QueryFailedError when the handler is missing, throws, or tries to emit a command.
+   */
+  query<Ret, Args extends unknown[]>(def: QueryDefinition<Ret, Args> | string, ...args: Args): Promise<Ret> {
+    return sendQuery(this.#target(), def as QueryDefinition<unknown, unknown[]>, args) as Promise<Ret>;
+  }
+
+  /** {@link query} with options (a timeout). */
+  queryWithOptions<Ret, Args extends unknown[]>(def: QueryDefinition<Ret, Args> | string, options: QueryOptions, ...args: Args): Promise<Ret> {
+    return sendQuery(this.#target(), def as QueryDefinition<unknown, unknown[]>, args, options) as Promise<Ret>;
+  }
+
+  /** Sends an update and waits until it is accepted; `result()` of the handle waits for the outcome. */
+  startUpdate<Ret, Args extends unknown[]>(def: UpdateDefinition<Ret, Args> | string, ...options: [] extends Args
+    ? [UpdateOptions<Args>?] : [UpdateOptions<Args>]): Promise<WorkflowUpdateHandle<Ret>> {
+    return startUpdate(this.#target(), def as UpdateDefinition<unknown, unknown[]>, options[0] as { args?: unknown[] }) as Promise<WorkflowUpdateHandle<Ret>>;
+  }
+
+  /**
+   * Sends an update and waits for its result.
+   * @throws WorkflowUpdateFailedError when its validator rejects it or its handler fails.
+   */
+  async executeUpdate<Ret, Args extends unknown[]>(def: UpdateDefinition<Ret, Args> | string, ...options: [] extends Args
+    ? [UpdateOptions<Args>?] : [UpdateOptions<Args>]): Promise<Ret> {
+    const handle = await startUpdate(this.#target(), def as UpdateDefinition<unknown, unknown[]>, options[0] as { args?: unknown[] });
+    return handle.result() as Promise<Ret>;
+  }
+
+  #target(): MessageTarget {
+    return { service: this.service, namespace: this.namespace, workflowId: this.workflowId, identity: this.identity, ...(this.runId ? { runId: this.runId } : {}) };
   }
 
   #ref() {

@@ -9,3 +9,4 @@ export * from './ids.ts';
 export * from './validate.ts';
 export * from './wire-error.ts';
 export * from './workflow-types.ts';
+export * from './message-definitions.ts';

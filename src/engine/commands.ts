@@ -5,6 +5,7 @@ import { resolveRetryPolicy } from '../retry/index.ts';
 import { ValidationError } from '../retry/errors.ts';
 import { armActivityTimer, requestCancelActivity } from './activities.ts';
 import { optionalRetryPolicy, optionalTimeout, requireFailure, requireObject } from './requests.ts';
+import { MESSAGE_COMMAND_HANDLERS } from './messages.ts';
 import { continueAsNew, retryOrClose } from './runs.ts';
 import { requestCancelExternalCommand, startChildCommand } from './child-commands.ts';
 import { checkPending, DEFAULT_LIMITS, type EngineLimits } from './limits.ts';
@@ -135,6 +136,8 @@ export const COMMAND_HANDLERS: Record<CommandType, Handler> = {
       ...(workflowTaskTimeoutMs !== undefined ? { workflowTaskTimeoutMs } : {}),
     });
   },
+
+  ...MESSAGE_COMMAND_HANDLERS,
 
   StartChildWorkflowExecution: startChildCommand,
   RequestCancelExternalWorkflowExecution: requestCancelExternalCommand,

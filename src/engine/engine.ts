@@ -9,6 +9,10 @@ import type {
   RespondWorkflowTaskCompletedRequest, RespondWorkflowTaskFailedRequest, StartWorkflowExecutionRequest,
   StartWorkflowExecutionResponse, TerminateWorkflowRequest, WorkflowExecutionDescription, WorkflowService, WorkflowTask,
 } from '../history/service.ts';
+import type {
+  PollUpdateRequest, QueryTask, QueryWorkflowRequest, QueryWorkflowResponse, RespondQueryTaskCompletedRequest,
+  SignalWithStartRequest, SignalWorkflowRequest, UpdateWorkflowRequest, UpdateWorkflowResponse,
+} from '../history/message-types.ts';
 import { systemClock, type Clock } from '../retry/clock.ts';
 import { ValidationError } from '../retry/errors.ts';
 import { StoreConflictError } from '../store/errors.ts';
@@ -18,6 +22,8 @@ import { consoleLogger, EngineCore, queueKey, type Logger } from './core.ts';
 import { requireObject, validateExecutionRef, validateStart } from './requests.ts';
 import { buildNewRun, terminateRun } from './runs.ts';
 import type { RunState } from './state.ts';
+import type { MessageLimits } from './message-state.ts';
+import { isMessageTimer, Messages } from './messages.ts';
 import { TimerLoop } from './timer-loop.ts';
 import { isChildTimer } from './child-state.ts';
 import { fireChildTimer } from './child-timers.ts';
@@ -38,6 +44,8 @@ export interface EngineOptions {
   ownsStore?: boolean;
   /** Pending-command and history-length limits per run (Temporal's defaults: 2,000 each; warn at 10,240 events, terminate past 51,200). */
   limits?: Partial<EngineLimits>;
+  /** Limits of signals, queries and updates (see MessageLimits for the defaults). */
+  messageLimits?: Partial<MessageLimits>;
 }
 
 /**
@@ -51,6 +59,7 @@ export class Engine implements WorkflowService {
   readonly #loop: TimerLoop;
   readonly #unsubscribe: () => void;
   readonly #ownsStore: boolean;
+  readonly #messages: Messages;
   #stopped = false;
 
   private constructor(opts: EngineOptions) {
@@ -58,6 +67,7 @@ export class Engine implements WorkflowService {
     this.#core = new EngineCore(opts.store, opts.clock ?? systemClock, identity, opts.logger ?? consoleLogger);
     this.#core.limits = resolveLimits(opts.limits);
     this.#tasks = new TaskService(this.#core);
+    this.#messages = new Messages(this.#core, opts.messageLimits);
     this.#ownsStore = opts.ownsStore ?? false;
     this.#loop = new TimerLoop(opts.store, this.#core.clock, identity, (t) => this.#fireTimer(t),
       (q) => this.#taskReady(queueKey(q.namespace, q.taskQueue, q.kind), q.count, false),
@@ -128,6 +138,7 @@ export class Engine implements WorkflowService {
 
   async #fireTimer(timer: TimerRecord): Promise<void> {
     if (isChildTimer(timer.kind)) return fireChildTimer(this.#core, timer);
+    if (isMessageTimer(timer.kind)) return this.#messages.fireTimer(timer);
     const core = this.#core;
     try {
       await core.mutate(timer.runId, (b) => {
@@ -296,5 +307,32 @@ export class Engine implements WorkflowService {
 
   async respondActivityTaskCanceled(req: RespondActivityTaskCanceledRequest): Promise<void> {
     return this.#tasks.respondActivityTaskCanceled(req);
+  }
+  async signalWorkflowExecution(req: SignalWorkflowRequest): Promise<void> {
+    return this.#messages.signal(req);
+  }
+
+  async signalWithStartWorkflowExecution(req: SignalWithStartRequest): Promise<StartWorkflowExecutionResponse> {
+    return this.#messages.signalWithStart(req);
+  }
+
+  async queryWorkflow(req: QueryWorkflowRequest): Promise<QueryWorkflowResponse> {
+    return this.#messages.query(req);
+  }
+
+  async pollQueryTaskQueue(req: PollRequest, opts?: CallOptions): Promise<QueryTask | null> {
+    return this.#messages.pollQuery(req, opts);
+  }
+
+  async respondQueryTaskCompleted(req: RespondQueryTaskCompletedRequest): Promise<void> {
+    return this.#messages.respondQuery(req);
+  }
+
+  async updateWorkflowExecution(req: UpdateWorkflowRequest): Promise<UpdateWorkflowResponse> {
+    return this.#messages.update(req);
+  }
+
+  async pollWorkflowExecutionUpdate(req: PollUpdateRequest, opts?: CallOptions): Promise<UpdateWorkflowResponse> {
+    return this.#messages.pollUpdate(req, opts);
   }
 }

@@ -2,12 +2,13 @@ import type { FailureInfo } from '../common/failure.ts';
 import type { RetryPolicyData } from '../retry/policy-data.ts';
 import type { ActivityTimeouts } from './events.ts';
 import type { ChildCommandAttributes } from './child-types.ts';
+import { MESSAGE_COMMAND_TYPES, type MessageCommandAttributes } from './message-types.ts';
 
 /**
  * What a worker sends back at the end of a workflow task. The engine turns each command into
  * the matching history event (ScheduleActivityTask → ActivityTaskScheduled, …).
  */
-export interface CommandAttributes extends ChildCommandAttributes {
+export interface CommandAttributes extends ChildCommandAttributes, MessageCommandAttributes {
   ScheduleActivityTask: ActivityTimeouts & {
     activityId: string;
     activityType: string;
@@ -49,6 +50,7 @@ export const COMMAND_TYPES: readonly CommandType[] = [
   'ScheduleActivityTask', 'RequestCancelActivityTask', 'StartTimer', 'CancelTimer', 'RecordMarker',
   'CompleteWorkflowExecution', 'FailWorkflowExecution', 'CancelWorkflowExecution', 'ContinueAsNewWorkflowExecution',
   'StartChildWorkflowExecution', 'RequestCancelExternalWorkflowExecution',
+  ...MESSAGE_COMMAND_TYPES,
 ];
 
 /** Commands that close the run; at most one per workflow task, and it must be the last. */

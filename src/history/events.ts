@@ -1,6 +1,7 @@
 import type { FailureInfo, RetryState, TimeoutType } from '../common/failure.ts';
 import type { RetryPolicyData } from '../retry/policy-data.ts';
 import type { ChildEventAttributes } from './child-types.ts';
+import type { MessageEventAttributes } from './message-types.ts';
 
 /** Why a run closed and another run of the same chain started. */
 export type ContinueAsNewInitiator = 'Workflow' | 'RetryPolicy' | 'CronSchedule';
@@ -36,7 +37,7 @@ export interface ActivityTimeouts {
 }
 
 /** Attributes of each event type, keyed by the seeds' event names. */
-export interface EventAttributes extends ChildEventAttributes {
+export interface EventAttributes extends ChildEventAttributes, MessageEventAttributes {
   WorkflowExecutionStarted: {
     workflowType: string;
     taskQueue: string;

@@ -31,8 +31,8 @@ export interface ExecutionRecord {
   seq?: number;
 }
 
-/** Which kind of worker a task is for. */
-export type TaskKind = 'workflow' | 'activity';
+/** Which kind of worker a task is for; 'query' and 'query-answer' rows carry queries and their answers between servers. */
+export type TaskKind = 'workflow' | 'activity' | 'query' | 'query-answer';
 
 /** A task row: waits on a task queue until `visibleAt`, then is claimed with a lease. */
 export interface TaskRecord {

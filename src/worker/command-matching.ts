@@ -1,5 +1,6 @@
 import type { Command, CommandType } from '../history/commands.ts';
 import type { EventType, HistoryEvent } from '../history/events.ts';
+import { MESSAGE_COMMAND_MATCHERS } from './message-jobs.ts';
 
 type AnyAttrs = Record<string, unknown>;
 
@@ -22,6 +23,7 @@ export const COMMAND_EVENT_MATCHERS: { [K in CommandType]: { events: readonly Ev
   ContinueAsNewWorkflowExecution: { events: ['WorkflowExecutionContinuedAsNew'], keys: [] },
   StartChildWorkflowExecution: { events: ['StartChildWorkflowExecutionInitiated'], keys: ['workflowType', 'workflowId'] },
   RequestCancelExternalWorkflowExecution: { events: ['RequestCancelExternalWorkflowExecutionInitiated'], keys: ['workflowId'] },
+  ...MESSAGE_COMMAND_MATCHERS,
 };
 
 const COMMAND_EVENT_TYPES = new Set<string>(Object.values(COMMAND_EVENT_MATCHERS).flatMap((m) => m.events));

@@ -2,6 +2,7 @@ import type { FailureInfo } from '../common/failure.ts';
 import type { EventType, HistoryEvent } from '../history/events.ts';
 import type { ActivationJob } from '../workflow/activation.ts';
 import { CHILD_EVENT_JOBS, type ChildLookup } from './child-jobs.ts';
+import { MESSAGE_EVENT_JOBS } from './message-jobs.ts';
 
 /** What a job factory may ask of the run about activities it scheduled. */
 export interface ActivityLookup {
@@ -49,4 +50,5 @@ export const EVENT_JOBS: { [K in EventType]?: JobFactory<K> } = {
   }),
   WorkflowExecutionCancelRequested: (e) => ({ type: 'cancelWorkflow', ...(e.attributes.reason ? { reason: e.attributes.reason } : {}) }),
   ...CHILD_EVENT_JOBS,
+  ...MESSAGE_EVENT_JOBS,
 };

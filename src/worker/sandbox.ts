@@ -1,7 +1,7 @@
 import vm from 'node:vm';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type {
-  Activation, ActivationResult, SandboxHost, SandboxInit, SandboxRuntime, WorkflowInfo,
+  Activation, ActivationResult, MessageAnswer, MessageRequest, SandboxHost, SandboxInit, SandboxRuntime, WorkflowInfo,
 } from '../workflow/activation.ts';
 import type { WorkflowBundle } from './bundler.ts';
 
@@ -77,5 +77,10 @@ export class WorkflowSandbox {
     await drain();
     while (this.runtime.checkConditions()) await drain();
     return JSON.parse(this.runtime.conclude()) as ActivationResult;
+  }
+
+  /** Runs a query handler or an update validator read-only against the state reached so far. */
+  answer(req: MessageRequest): MessageAnswer {
+    return JSON.parse(this.runtime.answer(JSON.stringify(req))) as MessageAnswer;
   }
 }

@@ -4,7 +4,7 @@ import type { FailureInfo } from '../common/failure.ts';
 import { TERMINAL_COMMAND_TYPES, type Command } from '../history/commands.ts';
 import { isCloseEvent, type EventType, type HistoryEvent } from '../history/events.ts';
 import type { WorkflowTaskFailedCause } from '../history/events.ts';
-import type { ActivationJob, SandboxCommand, WorkflowInfo } from '../workflow/activation.ts';
+import type { ActivationJob, MessageAnswer, MessageRequest, SandboxCommand, WorkflowInfo } from '../workflow/activation.ts';
 import type { WorkflowBundle } from './bundler.ts';
 import { commandMismatch, describeCommand, describeEvent, isCommandEvent } from './command-matching.ts';
 import { EVENT_JOBS, type ActivityLookup } from './event-jobs.ts';
@@ -59,11 +59,19 @@ export class WorkflowRun implements ActivityLookup, ChildLookup {
   /** Child sequence numbers by the id of their StartChildWorkflowExecutionInitiated event. */
   #children = new Map<number, number>();
   #closed = false;
+  #captureStacks = false;
 
-  constructor(bundle: WorkflowBundle, execution: RunExecution, log?: SandboxLog) {
+  constructor(bundle: WorkflowBundle, execution: RunExecution, log?: SandboxLog, options?: { captureStacks?: boolean }) {
     this.#bundle = bundle;
     this.execution = execution;
     this.#log = log;
+    this.#captureStacks = options?.captureStacks ?? false;
+  }
+
+  /** Answers a query or an update validation from the state reached so far (read-only). */
+  answer(req: MessageRequest): MessageAnswer {
+    if (!this.#sandbox) throw new SteadfastError('the run has not been activated yet; nothing to query');
+    return this.#sandbox.answer(req);
   }
 
   /** Id of the last event applied. */
@@ -180,7 +188,9 @@ export class WorkflowRun implements ActivityLookup, ChildLookup {
     const timestamp = Date.parse(started.eventTime);
     if (!this.#sandbox) {
       try {
-        this.#sandbox = WorkflowSandbox.create(this.#bundle, { info: this.#info, randomnessSeed: this.#seed, now: timestamp }, this.#log);
+        this.#sandbox = WorkflowSandbox.create(this.#bundle, {
+          info: this.#info, randomnessSeed: this.#seed, now: timestamp, ...(this.#captureStacks ? { captureStacks: true } : {}),
+        }, this.#log);
       } catch (err) {
         throw new WorkflowTaskFailedError(`the workflows module failed to load: ${(err as Error).message}`, 'WorkflowError',
           { kind: 'Application', message: (err as Error).message, type: (err as Error).name, stack: (err as Error).stack });

@@ -34,6 +34,8 @@ export interface SandboxInit {
   randomnessSeed: string;
   /** Time of the first activation, ms since the epoch. */
   now: number;
+  /** Record where each awaitable was created, for the `__stack_trace` query. @default false */
+  captureStacks?: boolean;
 }
 
 /**
@@ -52,7 +54,11 @@ export type ActivationJob =
   /** A 'SideEffect' marker recorded by the task being replayed: `sideEffect()` number `seq` returns `result`. */
   | { type: 'resolveSideEffect'; seq: number; result: unknown }
   | { type: 'resolveChildStart'; seq: number; runId?: string; failure?: FailureInfo }
-  | { type: 'resolveChild'; seq: number; result?: unknown; failure?: FailureInfo };
+  | { type: 'resolveChild'; seq: number; result?: unknown; failure?: FailureInfo }
+  /** An accepted update (WorkflowExecutionUpdateAccepted): run its handler. */
+  | { type: 'doUpdate'; updateId: string; updateName: string; args: unknown[]; acceptedEventId: number }
+  /** A SignalExternalWorkflowExecution reached its target, or failed. */
+  | { type: 'resolveSignalExternal'; signalId: string; failure?: FailureInfo };
 
 export type ActivationJobType = ActivationJob['type'];
 
@@ -94,6 +100,19 @@ export interface SandboxRuntime {
   rejectUnhandled(reason: unknown): void;
   /** JSON-encoded {@link ActivationResult}; clears the command buffer. */
   conclude(): string;
+  /** Answers a JSON-encoded {@link MessageRequest} read-only; JSON-encoded {@link MessageAnswer}. */
+  answer(requestJson: string): string;
+}
+
+/** A query, or an update's validation, asked of the run's current state. */
+export type MessageRequest =
+  | { kind: 'query'; queryType: string; args: unknown[] }
+  | { kind: 'validateUpdate'; updateName: string; args: unknown[] };
+
+/** The answer to a {@link MessageRequest}: a result, or the failure to report. */
+export interface MessageAnswer {
+  result?: unknown;
+  failure?: FailureInfo;
 }
 
 /** Host functions the worker passes into the sandbox (as `globalThis.__steadfastHost`). */

@@ -4,11 +4,12 @@ import {
 import { IllegalStateError } from '../common/errors.ts';
 import { TERMINAL_COMMAND_TYPES, type CommandAttributes } from '../history/commands.ts';
 import type {
-  Activation, ActivationJob, ActivationJobType, ActivationResult, SandboxCommand, SandboxInit, SandboxRuntime, WorkflowInfo,
+  Activation, ActivationJob, ActivationJobType, ActivationResult, MessageRequest, SandboxCommand, SandboxInit, SandboxRuntime, WorkflowInfo,
 } from './activation.ts';
 import { CancellationScope, rootScope } from './cancellation-scope.ts';
 import { ContinueAsNew } from './continue-as-new.ts';
 import { seededRandom } from './random.ts';
+import { MessageRegistry } from './message-registry.ts';
 import { MarkerState } from './markers.ts';
 import { ChildState } from './child-state.ts';
 
@@ -32,8 +33,8 @@ export class Activator implements SandboxRuntime {
   readonly random: () => number;
   cancelRequested = false;
   workflows: Record<string, unknown> = {};
-  /** Signals that arrived before a handler exists; setHandler (next) drains them. */
-  readonly bufferedSignals: { signalName: string; args: unknown[] }[] = [];
+  /** Signal, query and update handlers, and messages waiting for them. */
+  readonly messages: MessageRegistry;
   /** Patches and side-effect results the history recorded. */
   readonly markers = new MarkerState();
   /** Child workflows started by this run, by sequence number. */
@@ -60,9 +61,9 @@ export class Activator implements SandboxRuntime {
       this.cancelRequested = true;
       rootScope().cancel(job.reason ?? 'Workflow cancelled');
     },
-    signalWorkflow: (job) => {
-      this.bufferedSignals.push({ signalName: job.signalName, args: job.args });
-    },
+    signalWorkflow: (job) => this.messages.onSignal(job),
+    doUpdate: (job) => this.messages.onUpdate(job),
+    resolveSignalExternal: (job) => this.messages.onSignalExternalResolved(job),
     notifyHasPatch: (job) => {
       this.markers.knownPatches.add(job.patchId);
     },
@@ -77,6 +78,16 @@ export class Activator implements SandboxRuntime {
     this.info = Object.freeze({ ...init.info });
     this.now = init.now;
     this.random = seededRandom(init.randomnessSeed);
+    this.messages = new MessageRegistry(this, init.captureStacks ?? false);
+  }
+
+  answer(requestJson: string): string {
+    return JSON.stringify(this.messages.answer(JSON.parse(requestJson) as MessageRequest));
+  }
+
+  /** A signal or update handler threw: handled like an error thrown by the workflow function. */
+  handlerThrew(err: unknown): void {
+    this.#workflowThrew(err);
   }
 
   activate(activationJson: string): void {
@@ -100,12 +111,14 @@ export class Activator implements SandboxRuntime {
         ok = c.fn();
       } catch (err) {
         this.#conditions.delete(id);
+        this.messages.untrack(`condition:${id}`);
         c.reject(err);
         fired = true;
         continue;
       }
       if (ok) {
         this.#conditions.delete(id);
+        this.messages.untrack(`condition:${id}`);
         c.resolve();
         fired = true;
       }
@@ -132,6 +145,12 @@ export class Activator implements SandboxRuntime {
 
   /** Adds a command to this activation's batch. Nothing is added after the run closed. */
   pushCommand(command: SandboxCommand): void {
+    if (this.messages.readOnly) {
+      // Not thrown: the awaitable would reject unhandled. The command is dropped (queries run in
+      // a throwaway sandbox) and the answer reports the violation.
+      this.messages.readOnlyViolation ??= `${this.messages.readOnly} must be read-only, but it emitted ${command.commandType}`;
+      return;
+    }
     if (this.#closed) return;
     this.#commands.push(command);
     if (TERMINAL_COMMAND_TYPES.includes(command.commandType)) this.#closed = true;
@@ -154,6 +173,7 @@ export class Activator implements SandboxRuntime {
       const command: SandboxCommand = { commandType: 'StartTimer', attributes: { timerId, startToFireTimeoutMs: ms } };
       this.pushCommand(command);
       this.#completions.timer.set(timerId, { resolve: () => resolve(), reject });
+      this.messages.track(`timer:${timerId}`, `sleep ${ms} ms (timer ${timerId})`);
       if (!scope.cancellable) return;
       scope.cancelRequested.catch((reason: unknown) => {
         if (!this.#take('timer', timerId)) return;
@@ -176,6 +196,7 @@ export class Activator implements SandboxRuntime {
       const command: SandboxCommand = { commandType: 'ScheduleActivityTask', attributes: { activityId, ...attributes } };
       this.pushCommand(command);
       this.#completions.activity.set(activityId, { resolve, reject });
+      this.messages.track(`activity:${activityId}`, `activity ${attributes.activityType} (activity ${activityId})`);
       if (!scope.cancellable) return;
       scope.cancelRequested.catch((reason: unknown) => {
         if (!this.#take('activity', activityId)) return;
@@ -194,6 +215,7 @@ export class Activator implements SandboxRuntime {
     const id = ++this.#seq.condition;
     return new Promise<void>((resolve, reject) => {
       this.#conditions.set(id, { fn, resolve, reject });
+      this.messages.track(`condition:${id}`, `condition ${id}`);
       if (!scope.cancellable) return;
       scope.cancelRequested.catch((reason: unknown) => {
         if (this.#conditions.delete(id)) reject(reason);
@@ -204,6 +226,7 @@ export class Activator implements SandboxRuntime {
   #take(kind: 'timer' | 'activity', id: string): Completion | undefined {
     const completion = this.#completions[kind].get(id);
     if (completion) this.#completions[kind].delete(id);
+    this.messages.untrack(`${kind}:${id}`);
     return completion;
   }
 

@@ -9,6 +9,10 @@ export { workflowInfo, uuid4 } from './info.ts';
 export { CancellationScope, type CancellationScopeOptions } from './cancellation-scope.ts';
 export { continueAsNew, makeContinueAsNewFunc, ContinueAsNew, type ContinueAsNewOptions } from './continue-as-new.ts';
 export { inWorkflowContext } from './activator.ts';
+export {
+  defineSignal, defineQuery, defineUpdate, setHandler, getExternalWorkflowHandle, type UpdateHandlerOptions, type ExternalWorkflowHandle,
+} from './messages.ts';
+export type { SignalDefinition, QueryDefinition, UpdateDefinition } from '../common/message-definitions.ts';
 export { patched, deprecatePatch } from './patch.ts';
 export { sideEffect } from './side-effect.ts';
 export { startChild, executeChild, type ChildWorkflowOptions, type ChildWorkflowHandle } from './child.ts';

@@ -1,0 +1,107 @@
+import { newUuid } from '../common/ids.ts';
+import {
+  messageNameOf, type QueryDefinition, type SignalDefinition, type UpdateDefinition,
+} from '../common/message-definitions.ts';
+import { optionalPositiveDuration, optionalString } from '../common/validate.ts';
+import type { UpdateWorkflowResponse } from '../history/message-types.ts';
+import type { WorkflowService } from '../history/service.ts';
+import type { Duration } from '../retry/duration.ts';
+import { ValidationError } from '../retry/errors.ts';
+import { QueryFailedError, WorkflowUpdateFailedError } from './message-errors.ts';
+
+/** Which execution a message goes to. */
+export interface MessageTarget {
+  service: WorkflowService;
+  namespace: string;
+  workflowId: string;
+  runId?: string;
+  identity: string;
+}
+
+/** Options of `handle.query`. */
+export interface QueryOptions {
+  /** How long to wait for a worker's answer. @default 10s (the server's queryTimeoutMs) */
+  timeout?: Duration;
+}
+
+/** Options of `handle.executeUpdate` / `handle.startUpdate`; `args` is typed by the update. */
+export type UpdateOptions<Args extends unknown[]> = {
+  /** Repeating an update id returns the first update's outcome. @default a random UUID */
+  updateId?: string;
+} & ([] extends Args ? { args?: Args } : { args: Args });
+
+/** An accepted update: its id, and its result once the handler finished. */
+export interface WorkflowUpdateHandle<Ret> {
+  readonly updateId: string;
+  readonly workflowId: string;
+  readonly runId: string;
+  /** Waits for the handler's result; throws WorkflowUpdateFailedError when it failed. */
+  result(): Promise<Ret>;
+}
+
+function ref(t: MessageTarget) {
+  return { namespace: t.namespace, workflowId: t.workflowId, ...(t.runId ? { runId: t.runId } : {}) };
+}
+
+function argsOf(field: string, args: unknown): unknown[] {
+  if (args === undefined) return [];
+  if (!Array.isArray(args)) throw new ValidationError(field, 'must be an array', args);
+  return args;
+}
+
+/** Sends a signal; resolves once the server has persisted it (the request id lets the server drop a repeated delivery). */
+export async function sendSignal(t: MessageTarget, def: SignalDefinition<unknown[]> | string, args: unknown[]): Promise<void> {
+  const signalName = messageNameOf('signal', def, 'signal');
+  await t.service.signalWorkflowExecution({ ...ref(t), signalName, args, identity: t.identity, requestId: newUuid() });
+}
+
+/** Queries the workflow; resolves with the handler's result. */
+export async function sendQuery(t: MessageTarget, def: QueryDefinition<unknown, unknown[]> | string, args: unknown[], options?: QueryOptions): Promise<unknown> {
+  const queryType = messageNameOf('query', def, 'query');
+  const timeoutMs = optionalPositiveDuration('timeout', options?.timeout);
+  const res = await t.service.queryWorkflow({ ...ref(t), queryType, args, ...(timeoutMs !== undefined ? { timeoutMs } : {}) });
+  if (res.failure) {
+    throw new QueryFailedError(`query "${queryType}" of workflow ${t.workflowId} failed: ${res.failure.message}`, t.workflowId, queryType, res.failure);
+  }
+  return res.result;
+}
+
+function outcomeOf(t: MessageTarget, res: UpdateWorkflowResponse, updateName: string): unknown {
+  const failure = res.outcome?.failure;
+  if (failure) {
+    const what = res.stage === 'Rejected' ? 'was rejected by its validator' : 'failed';
+    throw new WorkflowUpdateFailedError(`update "${updateName}" (${res.updateId}) of workflow ${t.workflowId} ${what}: ${failure.message}`,
+      t.workflowId, res.updateId, res.stage === 'Rejected' ? 'Rejected' : 'Completed', failure);
+  }
+  return res.outcome?.result;
+}
+
+/**
+ * Admits and validates an update and waits until it is accepted (WorkflowExecutionUpdateAccepted).
+ * @throws WorkflowUpdateFailedError when the validator rejects it; nothing is written to history then.
+ */
+export async function startUpdate(
+  t: MessageTarget, def: UpdateDefinition<unknown, unknown[]> | string, options: { args?: unknown[]; updateId?: string } | undefined,
+): Promise<WorkflowUpdateHandle<unknown>> {
+  const updateName = messageNameOf('update', def, 'update');
+  const args = argsOf('args', options?.args);
+  const updateId = optionalString('updateId', options?.updateId, 200) ?? newUuid();
+  const res = await t.service.updateWorkflowExecution({ ...ref(t), updateName, args, updateId, identity: t.identity, waitForStage: 'Accepted' });
+  if (res.stage === 'Rejected') outcomeOf(t, res, updateName);
+  let done: Promise<unknown> | undefined;
+  return {
+    updateId: res.updateId,
+    workflowId: t.workflowId,
+    runId: res.runId,
+    result() {
+      done ??= (async () => {
+        let r = res;
+        while (r.stage !== 'Completed') {
+          r = await t.service.pollWorkflowExecutionUpdate({ namespace: t.namespace, workflowId: t.workflowId, runId: res.runId, updateId: res.updateId });
+        }
+        return outcomeOf(t, r, updateName);
+      })();
+      return done;
+    },
+  };
+}

@@ -1,0 +1,193 @@
+import { ServiceError } from '../common/errors.ts';
+import type { FailureInfo } from '../common/failure.ts';
+import { newUuid } from '../common/ids.ts';
+import { encodePayload } from '../common/payload.ts';
+import { optionalInt, optionalString, requireArray, requireString } from '../common/validate.ts';
+import type {
+  QueryTask, QueryWorkflowRequest, QueryWorkflowResponse, RespondQueryTaskCompletedRequest,
+} from '../history/message-types.ts';
+import type { CallOptions, PollRequest } from '../history/service.ts';
+import { ValidationError } from '../retry/errors.ts';
+import type { ExecutionRecord, TaskRecord } from '../store/types.ts';
+import { queueKey, type EngineCore } from './core.ts';
+import type { MessageLimits } from './message-state.ts';
+import { requireFailure, requireObject, validateExecutionRef, validatePoll } from './requests.ts';
+import type { RunState } from './state.ts';
+import { resolveRun } from './visibility.ts';
+
+/*
+ * Queries never touch history. A query (or an update's validation) becomes a task row of kind
+ * 'query' on the run's task queue, and the worker's answer a row of kind 'query-answer' on a
+ * queue named after the query: both travel through the store like any task, so on PostgreSQL
+ * a query sent to one server reaches a worker polling another (LISTEN/NOTIFY wakes the poll),
+ * and the answer finds its way back the same way. Rows use a run id of their own so that a run
+ * closing meanwhile does not purge them.
+ */
+
+/** Longest query timeout a request may ask for, ms. */
+export const MAX_QUERY_TIMEOUT_MS = 600_000;
+/** Real-time pause between reads while a started workflow task holds buffered events, ms. */
+const BUFFER_POLL_MS = 10;
+
+interface QueryTaskData {
+  queryId: string;
+  runId: string;
+  workflowId: string;
+  workflowType: string;
+  lastEventId: number;
+  /** Real time after which nobody waits for the answer, ms. */
+  deadline: number;
+  query?: QueryTask['query'];
+  updateValidation?: QueryTask['updateValidation'];
+}
+
+interface AnswerData {
+  result?: unknown;
+  failure?: FailureInfo;
+}
+
+/** What a worker is asked: a query, or the validation of an update. */
+export type QueryPayload = Pick<QueryTask, 'query' | 'updateValidation'>;
+
+const answerQueue = (queryId: string) => `__query-answer/${queryId}`;
+
+function encodeToken(namespace: string, queryId: string, deadline: number): string {
+  return Buffer.from(JSON.stringify({ k: 'q', ns: namespace, q: queryId, d: deadline }), 'utf8').toString('base64url');
+}
+
+function decodeToken(value: unknown): { ns: string; q: string; d: number } {
+  const token = requireString('taskToken', value, 2000);
+  try {
+    const t = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as { k?: string; ns?: string; q?: string; d?: number };
+    if (t.k === 'q' && typeof t.ns === 'string' && typeof t.q === 'string' && typeof t.d === 'number') return { ns: t.ns, q: t.q, d: t.d };
+  } catch {
+    // reported below
+  }
+  throw new ValidationError('taskToken', 'must be the token of a query task', token);
+}
+
+/** Routes queries and update validations to workers and their answers back, through the store. */
+export class QueryRouter {
+  constructor(private readonly core: EngineCore, private readonly limits: MessageLimits) {}
+
+  /** queryWorkflow: strongly consistent, read-only, answered for closed runs too while a worker polls. */
+  async query(input: QueryWorkflowRequest): Promise<QueryWorkflowResponse> {
+    const req = requireObject('request', input);
+    const ref = validateExecutionRef(req);
+    const queryType = requireString('queryType', req.queryType, 500);
+    const args = req.args === undefined ? [] : requireArray('args', req.args);
+    encodePayload('args', args);
+    const timeoutMs = optionalInt('timeoutMs', req.timeoutMs, 1, MAX_QUERY_TIMEOUT_MS) ?? this.limits.queryTimeoutMs;
+    const rec = await resolveRun(this.core.store, ref);
+    const answer = await this.dispatch(rec, { query: { queryType, args } }, timeoutMs, `query "${queryType}"`);
+    return answer.failure ? { failure: answer.failure } : { result: answer.result ?? null };
+  }
+
+  /**
+   * Hands a query or validation to a worker of the run's task queue and waits for the answer.
+   * Events that arrived while a workflow task runs are buffered, not yet in history: the request
+   * waits until that task has finished so the answer reflects them too.
+   * @throws ServiceError Unavailable when no answer came within `timeoutMs`.
+   */
+  async dispatch(rec: ExecutionRecord, payload: QueryPayload, timeoutMs: number, what: string): Promise<AnswerData & { lastEventId: number }> {
+    const { core } = this;
+    const deadline = Date.now() + timeoutMs;
+    let current = rec;
+    while (current.status === 'Running' && (current.state as RunState).buffered.length > 0) {
+      if (Date.now() >= deadline) throw this.#timeout(rec, what, timeoutMs, 'a workflow task holding newer events did not finish');
+      await new Promise((r) => setTimeout(r, BUFFER_POLL_MS));
+      current = (await core.store.getExecution(rec.runId)) ?? current;
+    }
+    const queryId = newUuid();
+    const lastEventId = current.nextEventId - 1;
+    const data: QueryTaskData = {
+      queryId, runId: rec.runId, workflowId: rec.workflowId, workflowType: rec.workflowType, lastEventId, deadline, ...payload,
+    };
+    const task: TaskRecord = {
+      id: queryId, namespace: rec.namespace, taskQueue: rec.taskQueue, kind: 'query', runId: `query:${queryId}`, visibleAt: 0, data,
+    };
+    const key = queueKey(rec.namespace, answerQueue(queryId), 'query-answer');
+    await core.store.commit({ executions: [], createTasks: [task] });
+    for (;;) {
+      const watch = core.queueWaiters.watch(key);
+      const row = await core.store.claimTask({
+        namespace: rec.namespace, taskQueue: answerQueue(queryId), kind: 'query-answer', now: core.clock.now(), leaseMs: timeoutMs, owner: core.identity,
+      });
+      if (row) {
+        watch.cancel();
+        core.claimed(key);
+        await core.store.commit({ executions: [], deleteTaskIds: [row.id] });
+        return { ...(row.data as AnswerData), lastEventId };
+      }
+      const remaining = deadline - Date.now();
+      if (remaining <= 0 || core.shutdown.signal.aborted) {
+        watch.cancel();
+        await core.store.commit({ executions: [], deleteTaskIds: [queryId] });
+        core.claimed(queueKey(rec.namespace, rec.taskQueue, 'query'));
+        if (core.shutdown.signal.aborted) throw new ServiceError('Unavailable', 'the engine is shutting down');
+        throw this.#timeout(rec, what, timeoutMs, `no worker answered; is a worker polling task queue "${rec.taskQueue}"?`);
+      }
+      await watch.wait(remaining, [core.shutdown.signal]);
+    }
+  }
+
+  #timeout(rec: ExecutionRecord, what: string, timeoutMs: number, why: string): ServiceError {
+    return new ServiceError('Unavailable', `${what} to workflow ${rec.workflowId} (run ${rec.runId}) got no answer within ${timeoutMs} ms: ${why}`);
+  }
+
+  /** pollQueryTaskQueue: the oldest query of the queue whose asker still waits. */
+  async poll(input: PollRequest, opts?: CallOptions): Promise<QueryTask | null> {
+    const p = validatePoll(input);
+    const { core } = this;
+    const key = queueKey(p.namespace, p.taskQueue, 'query');
+    const deadline = Date.now() + p.pollTimeoutMs;
+    for (;;) {
+      if (core.shutdown.signal.aborted || opts?.signal?.aborted) return null;
+      const watch = core.queueWaiters.watch(key);
+      const found = await core.tracked(async () => {
+        const row = await core.store.claimTask({
+          namespace: p.namespace, taskQueue: p.taskQueue, kind: 'query', now: core.clock.now(), leaseMs: 60_000, owner: core.identity,
+        });
+        if (!row) return undefined;
+        core.claimed(key);
+        // The asker deletes an unanswered row at its deadline; a crashed worker costs one timeout.
+        await core.store.commit({ executions: [], deleteTaskIds: [row.id] });
+        return row;
+      });
+      if (found) {
+        watch.cancel();
+        const d = found.data as QueryTaskData;
+        if (d.deadline <= Date.now()) continue;
+        return {
+          taskToken: encodeToken(found.namespace, d.queryId, d.deadline), namespace: found.namespace, workflowId: d.workflowId,
+          runId: d.runId, workflowType: d.workflowType, taskQueue: found.taskQueue, lastEventId: d.lastEventId,
+          ...(d.query ? { query: d.query } : {}), ...(d.updateValidation ? { updateValidation: d.updateValidation } : {}),
+        };
+      }
+      if (!watch.notified) core.readyQueues.delete(key);
+      const remaining = deadline - Date.now();
+      if (remaining <= 0) {
+        watch.cancel();
+        return null;
+      }
+      await watch.wait(remaining, [opts?.signal, core.shutdown.signal]);
+    }
+  }
+
+  /** respondQueryTaskCompleted: hands the answer to whichever server the asker waits on. */
+  async respond(input: RespondQueryTaskCompletedRequest): Promise<void> {
+    const req = requireObject('request', input);
+    const token = decodeToken(req.taskToken);
+    optionalString('identity', req.identity, 500);
+    const failure = req.failure === undefined ? undefined : requireFailure('failure', req.failure);
+    if (req.result !== undefined) encodePayload('result', req.result);
+    if (token.d <= Date.now()) return;
+    const data: AnswerData = failure ? { failure } : { result: req.result ?? null };
+    await this.core.store.commit({
+      executions: [],
+      createTasks: [{
+        id: newUuid(), namespace: token.ns, taskQueue: answerQueue(token.q), kind: 'query-answer', runId: `query:${token.q}`, visibleAt: 0, data,
+      }],
+    });
+  }
+}

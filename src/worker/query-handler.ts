@@ -1,0 +1,80 @@
+import { toFailureInfo } from '../common/failure.ts';
+import { isCloseEvent, type HistoryEvent } from '../history/events.ts';
+import type { QueryTask } from '../history/message-types.ts';
+import type { WorkflowService } from '../history/service.ts';
+import type { MessageAnswer, MessageRequest } from '../workflow/activation.ts';
+import type { WorkflowBundle } from './bundler.ts';
+import type { Logger } from './logger.ts';
+import { WorkflowRun, WorkflowTaskFailedError } from './workflow-run.ts';
+
+/** What {@link QueryTaskHandler} needs from its worker. */
+export interface QueryTaskHandlerDeps {
+  service: WorkflowService;
+  bundle: WorkflowBundle;
+  identity: string;
+  logger: Logger;
+}
+
+/** The run's history up to and including `lastEventId`, page by page. */
+async function historyUpTo(service: WorkflowService, task: QueryTask): Promise<HistoryEvent[]> {
+  const events: HistoryEvent[] = [];
+  let nextPageToken: string | undefined;
+  do {
+    const page = await service.getWorkflowExecutionHistory({
+      namespace: task.namespace, workflowId: task.workflowId, runId: task.runId, pageSize: 1000,
+      ...(nextPageToken ? { nextPageToken } : {}),
+    });
+    events.push(...page.events);
+    nextPageToken = page.nextPageToken;
+  } while (nextPageToken && events[events.length - 1]!.eventId < task.lastEventId);
+  return events.filter((e) => e.eventId <= task.lastEventId);
+}
+
+/**
+ * Answers queries and update validations. Each one replays the run's history up to the
+ * request's `lastEventId` in a throwaway sandbox that records where each await was created
+ * (for `__stack_trace`): events that no workflow task has delivered yet (a signal that just
+ * arrived) are applied too, through a synthetic final workflow task whose commands are
+ * discarded, so the answer reflects every event committed before the request. The worker's
+ * cached runs are never touched, so a handler that changes variables cannot change the run;
+ * a handler that emits a command (schedules an activity or a timer, signals, completes) is
+ * reported to the caller as an error.
+ */
+export class QueryTaskHandler {
+  constructor(private readonly deps: QueryTaskHandlerDeps) {}
+
+  async handle(task: QueryTask): Promise<void> {
+    const { service, identity, logger } = this.deps;
+    let answer: MessageAnswer;
+    try {
+      answer = await this.answer(task);
+    } catch (err) {
+      const failure = err instanceof WorkflowTaskFailedError ? err.failure : toFailureInfo(err);
+      answer = { failure };
+    }
+    try {
+      await service.respondQueryTaskCompleted({ taskToken: task.taskToken, identity, ...answer });
+    } catch (err) {
+      logger.warn(`could not answer a query: ${(err as Error).message}`, { workflowId: task.workflowId, runId: task.runId });
+    }
+  }
+
+  /** The answer to one query task. */
+  async answer(task: QueryTask): Promise<MessageAnswer> {
+    const events = await historyUpTo(this.deps.service, task);
+    const last = events[events.length - 1];
+    if (last && !events.some(isCloseEvent) && last.eventType !== 'WorkflowTaskStarted') {
+      events.push({
+        eventId: last.eventId + 1, eventType: 'WorkflowTaskStarted', eventTime: last.eventTime,
+        attributes: { scheduledEventId: 0, identity: 'query', requestId: 'query' },
+      });
+    }
+    const run = new WorkflowRun(this.deps.bundle, { namespace: task.namespace, workflowId: task.workflowId, runId: task.runId }, undefined,
+      { captureStacks: true });
+    await run.apply(events);
+    const req: MessageRequest = task.query
+      ? { kind: 'query', queryType: task.query.queryType, args: task.query.args }
+      : { kind: 'validateUpdate', updateName: task.updateValidation!.updateName, args: task.updateValidation!.args };
+    return run.answer(req);
+  }
+}

@@ -1,0 +1,184 @@
+import { IllegalStateError } from '../common/errors.ts';
+import { Failure, fromFailureInfo, toFailureInfo, type FailureInfo } from '../common/failure.ts';
+import { STACK_TRACE_QUERY } from '../common/message-definitions.ts';
+import type { ActivationJob, MessageAnswer, MessageRequest } from './activation.ts';
+import type { Activator } from './activator.ts';
+
+type AnyHandler = (...args: unknown[]) => unknown;
+type Job<K extends ActivationJob['type']> = Extract<ActivationJob, { type: K }>;
+
+/** An update handler with its optional validator. */
+export interface UpdateHandlerEntry {
+  handler: AnyHandler;
+  validator?: AnyHandler;
+}
+
+/**
+ * The run's signal, query and update handlers, the messages waiting for a handler, the
+ * signals it sent to other workflows, and the stacks of its pending awaits. Signals and
+ * updates that arrive before `setHandler` wait, in arrival order, and are delivered when their
+ * handler is set; they are never dropped.
+ */
+export class MessageRegistry {
+  readonly signals = new Map<string, AnyHandler>();
+  readonly queries = new Map<string, AnyHandler>();
+  readonly updates = new Map<string, UpdateHandlerEntry>();
+  readonly #bufferedSignals: Job<'signalWorkflow'>[] = [];
+  readonly #bufferedUpdates: Job<'doUpdate'>[] = [];
+  readonly #external = new Map<string, { resolve(): void; reject(e: unknown): void }>();
+  #externalSeq = 0;
+  /** Where each pending await was created, by a key naming it; only when capturing is on. */
+  readonly #stacks = new Map<string, string>();
+  /** Set while a query handler or an update validator runs: commands are refused then. */
+  readOnly: string | undefined;
+  readOnlyViolation: string | undefined;
+
+  constructor(private readonly activator: Activator, private readonly captureStacks: boolean) {}
+
+  onSignal(job: Job<'signalWorkflow'>): void {
+    const handler = this.signals.get(job.signalName);
+    if (handler) this.#runSignal(handler, job);
+    else this.#bufferedSignals.push(job);
+  }
+
+  onUpdate(job: Job<'doUpdate'>): void {
+    const entry = this.updates.get(job.updateName);
+    if (entry) this.#runUpdate(entry, job);
+    else this.#bufferedUpdates.push(job);
+  }
+
+  onSignalExternalResolved(job: Job<'resolveSignalExternal'>): void {
+    const c = this.#external.get(job.signalId);
+    if (!c) return;
+    this.#external.delete(job.signalId);
+    this.untrack(`signal-external:${job.signalId}`);
+    if (job.failure) c.reject(fromFailureInfo(job.failure));
+    else c.resolve();
+  }
+
+  /** Sets or removes a handler; buffered signals and updates of that name are delivered now, in order. */
+  set(kind: 'signal' | 'query' | 'update', name: string, handler: AnyHandler | undefined, validator?: AnyHandler): void {
+    if (kind === 'query') {
+      if (handler) this.queries.set(name, handler);
+      else this.queries.delete(name);
+      return;
+    }
+    if (kind === 'signal') {
+      if (!handler) {
+        this.signals.delete(name);
+        return;
+      }
+      this.signals.set(name, handler);
+      for (const job of this.#takeBuffered(this.#bufferedSignals, (j) => j.signalName === name)) this.#runSignal(handler, job);
+      return;
+    }
+    if (!handler) {
+      this.updates.delete(name);
+      return;
+    }
+    const entry: UpdateHandlerEntry = { handler, ...(validator ? { validator } : {}) };
+    this.updates.set(name, entry);
+    for (const job of this.#takeBuffered(this.#bufferedUpdates, (j) => j.updateName === name)) this.#runUpdate(entry, job);
+  }
+
+  #takeBuffered<T>(list: T[], match: (j: T) => boolean): T[] {
+    const taken = list.filter(match);
+    for (const j of taken) list.splice(list.indexOf(j), 1);
+    return taken;
+  }
+
+  #runSignal(handler: AnyHandler, job: Job<'signalWorkflow'>): void {
+    try {
+      const r = handler(...job.args);
+      if (isThenable(r)) r.then(undefined, (err: unknown) => this.activator.handlerThrew(err));
+    } catch (err) {
+      this.activator.handlerThrew(err);
+    }
+  }
+
+  #runUpdate(entry: UpdateHandlerEntry, job: Job<'doUpdate'>): void {
+    const complete = (outcome: { result: unknown } | { failure: FailureInfo }) => this.activator.pushCommand({
+      commandType: 'CompleteWorkflowExecutionUpdate', attributes: { updateId: job.updateId, acceptedEventId: job.acceptedEventId, outcome },
+    });
+    // Temporal's rule, as for the workflow function: a failure class fails the update; any other
+    // error fails the workflow task, so a fixed deployment can complete the update.
+    const threw = (err: unknown) => {
+      if (err instanceof Failure) complete({ failure: toFailureInfo(err) });
+      else this.activator.failTask(err);
+    };
+    try {
+      const r = entry.handler(...job.args);
+      if (isThenable(r)) r.then((result) => complete({ result: result ?? null }), threw);
+      else complete({ result: r ?? null });
+    } catch (err) {
+      threw(err);
+    }
+  }
+
+  /** Sends a signal to another workflow (SignalExternalWorkflowExecution); resolves once delivered. */
+  signalExternal(target: { workflowId: string; runId?: string }, signalName: string, args: unknown[]): Promise<void> {
+    const signalId = String(++this.#externalSeq);
+    return new Promise<void>((resolve, reject) => {
+      this.activator.pushCommand({
+        commandType: 'SignalExternalWorkflowExecution',
+        attributes: { signalId, workflowId: target.workflowId, ...(target.runId ? { runId: target.runId } : {}), signalName, args },
+      });
+      this.#external.set(signalId, { resolve, reject });
+      this.track(`signal-external:${signalId}`, `signal "${signalName}" to workflow ${target.workflowId}`);
+    });
+  }
+
+  /** Records where an awaitable was created (only in sandboxes made to answer queries). */
+  track(key: string, what: string): void {
+    if (!this.captureStacks) return;
+    const stack = (new Error().stack ?? '').split('\n').slice(3).join('\n');
+    this.#stacks.set(key, `${what}\n${stack}`);
+  }
+
+  untrack(key: string): void {
+    if (this.captureStacks) this.#stacks.delete(key);
+  }
+
+  /** Answers a query or validates an update without letting the handler emit commands. */
+  answer(req: MessageRequest): MessageAnswer {
+    if (req.kind === 'query' && req.queryType === STACK_TRACE_QUERY) return { result: [...this.#stacks.values()].join('\n\n') };
+    const name = req.kind === 'query' ? req.queryType : req.updateName;
+    const what = req.kind === 'query' ? `query handler "${name}"` : `validator of update "${name}"`;
+    let fn: AnyHandler | undefined;
+    if (req.kind === 'query') {
+      fn = this.queries.get(name);
+      if (!fn) return { failure: unknown('query', name, [STACK_TRACE_QUERY, ...this.queries.keys()]) };
+    } else {
+      const entry = this.updates.get(name);
+      if (!entry) return { failure: unknown('update', name, [...this.updates.keys()]) };
+      fn = entry.validator;
+      if (!fn) return {};
+    }
+    this.readOnly = what;
+    this.readOnlyViolation = undefined;
+    try {
+      const result = fn(...req.args);
+      if (this.readOnlyViolation) return { failure: toFailureInfo(new IllegalStateError(this.readOnlyViolation)) };
+      if (isThenable(result)) {
+        result.then(undefined, () => undefined);
+        return { failure: toFailureInfo(new IllegalStateError(`${what} returned a promise; it must be synchronous and read-only`)) };
+      }
+      return req.kind === 'query' ? { result: result ?? null } : {};
+    } catch (err) {
+      return { failure: toFailureInfo(this.readOnlyViolation ? new IllegalStateError(this.readOnlyViolation) : err) };
+    } finally {
+      this.readOnly = undefined;
+    }
+  }
+}
+
+function unknown(kind: string, name: string, known: string[]): FailureInfo {
+  return {
+    kind: 'Application', type: kind === 'query' ? 'QueryNotRegistered' : 'UpdateNotRegistered', nonRetryable: true,
+    message: `the workflow has no ${kind} handler named "${name}"; registered: ${known.join(', ') || '(none)'}`,
+  };
+}
+
+function isThenable(v: unknown): v is PromiseLike<unknown> {
+  return typeof (v as { then?: unknown } | null)?.then === 'function';
+}

@@ -1,0 +1,77 @@
+import {
+  messageNameOf, type QueryDefinition, type SignalDefinition, type UpdateDefinition,
+} from '../common/message-definitions.ts';
+import { ValidationError } from '../retry/errors.ts';
+import { activator } from './activator.ts';
+
+/** Defines a signal; give the same object to `setHandler` in the workflow and to `handle.signal` in a client. */
+export function defineSignal<Args extends unknown[] = [], Name extends string = string>(name: Name): SignalDefinition<Args, Name> {
+  return { type: 'signal', name: messageNameOf('name', name, 'signal') as Name };
+}
+
+/** Defines a query; its handler must be synchronous and read-only. */
+export function defineQuery<Ret, Args extends unknown[] = [], Name extends string = string>(name: Name): QueryDefinition<Ret, Args, Name> {
+  return { type: 'query', name: messageNameOf('name', name, 'query') as Name };
+}
+
+/** Defines an update; its handler may change state, await activities and timers, and return a result. */
+export function defineUpdate<Ret, Args extends unknown[] = [], Name extends string = string>(name: Name): UpdateDefinition<Ret, Args, Name> {
+  return { type: 'update', name: messageNameOf('name', name, 'update') as Name };
+}
+
+/** Options of an update handler. */
+export interface UpdateHandlerOptions<Args extends unknown[]> {
+  /**
+   * Runs before the update is accepted, read-only like a query: throwing rejects the update,
+   * and a rejected update leaves no trace in history. Must be synchronous.
+   */
+  validator?: (...args: Args) => void;
+}
+
+/**
+ * Sets (or, with `undefined`, removes) the handler of a signal, query or update. Signals and
+ * updates that arrived before their handler was set are delivered at once, in arrival order.
+ */
+export function setHandler<Args extends unknown[]>(def: SignalDefinition<Args>, handler: ((...args: Args) => void | Promise<void>) | undefined): void;
+export function setHandler<Ret, Args extends unknown[]>(def: QueryDefinition<Ret, Args>, handler: ((...args: Args) => Ret) | undefined): void;
+export function setHandler<Ret, Args extends unknown[]>(
+  def: UpdateDefinition<Ret, Args>, handler: ((...args: Args) => Ret | Promise<Ret>) | undefined, options?: UpdateHandlerOptions<Args>): void;
+export function setHandler(
+  def: SignalDefinition<unknown[]> | QueryDefinition<unknown, unknown[]> | UpdateDefinition<unknown, unknown[]>,
+  handler: ((...args: unknown[]) => unknown) | undefined,
+  options?: UpdateHandlerOptions<unknown[]>,
+): void {
+  const kind = (def as { type?: unknown })?.type;
+  if (kind !== 'signal' && kind !== 'query' && kind !== 'update') {
+    throw new ValidationError('def', 'must come from defineSignal, defineQuery or defineUpdate', def);
+  }
+  const name = messageNameOf('def.name', def, kind);
+  if (handler !== undefined && typeof handler !== 'function') throw new ValidationError('handler', 'must be a function or undefined', handler);
+  const validator = options?.validator;
+  if (validator !== undefined && typeof validator !== 'function') throw new ValidationError('options.validator', 'must be a function', validator);
+  activator().messages.set(kind, name, handler, validator);
+}
+
+/** A handle to another workflow, for signalling it from workflow code. */
+export interface ExternalWorkflowHandle {
+  readonly workflowId: string;
+  readonly runId?: string;
+  /**
+   * Signals the workflow (SignalExternalWorkflowExecution); resolves once the signal is
+   * recorded in its history, rejects when no open run with this id exists.
+   */
+  signal<Args extends unknown[]>(def: SignalDefinition<Args> | string, ...args: Args): Promise<void>;
+}
+
+/** A handle to another workflow by id (its latest run unless `runId` is given). */
+export function getExternalWorkflowHandle(workflowId: string, runId?: string): ExternalWorkflowHandle {
+  if (typeof workflowId !== 'string' || workflowId.length === 0) throw new ValidationError('workflowId', 'must be a non-empty string', workflowId);
+  if (runId !== undefined && (typeof runId !== 'string' || runId.length === 0)) throw new ValidationError('runId', 'must be a non-empty string', runId);
+  return {
+    workflowId,
+    ...(runId !== undefined ? { runId } : {}),
+    signal(def, ...args) {
+      return activator().messages.signalExternal({ workflowId, ...(runId !== undefined ? { runId } : {}) }, messageNameOf('def', def, 'signal'), args);
+    },
+  };
+}
