@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import { TestEnvironment } from '../../src/testing/index.ts';
 import { Worker } from '../../src/worker/index.ts';
-import { QueryFailedError, ServiceError, WorkflowUpdateFailedError } from '../../src/client/index.ts';
+import { Client, QueryFailedError, ServiceError, WorkflowUpdateFailedError } from '../../src/client/index.ts';
 import { ApplicationFailure } from '../../src/common/index.ts';
 import type { HistoryEvent } from '../../src/history/index.ts';
 import {
@@ -125,6 +125,24 @@ for (const backend of ['SQLite', 'PostgreSQL'] as const) {
         return true;
       });
       await handle.terminate();
+    });
+
+    test('the HTTP client sends signals, signal-with-start, queries and updates', async () => {
+      const taskQueue = queue('http');
+      const http = new Client({ address: env.address });
+      try {
+        const handle = await http.workflow.signalWithStart(limiter, { taskQueue, workflowId: `${taskQueue}-wf`, signal: 'unknownSignal', signalArgs: [1] });
+        const w = await worker(taskQueue);
+        await w.runUntil(async () => {
+          assert.equal(await handle.executeUpdate(setLimit, { args: [4], updateId: 'http-1' }), 0);
+          await assert.rejects(handle.executeUpdate(setLimit, { args: [-4] }), WorkflowUpdateFailedError);
+          assert.equal(await handle.query(limitQuery), 4);
+          await handle.signal(finish);
+          assert.equal(await handle.result(), 4);
+        });
+      } finally {
+        http.close();
+      }
     });
 
     test('updates are validated without a trace when rejected, accepted, executed, completed, and deduplicated by id', async () => {
