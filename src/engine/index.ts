@@ -7,3 +7,4 @@ export { workflowTaskRetryDelayMs, MAX_WORKFLOW_TASK_RETRY_DELAY_MS } from './wo
 export { TASK_LEASE_MS } from './task-service.ts';
 export { TIMER_LEASE_MS } from './timer-loop.ts';
 export { DEFAULT_LIMITS, LimitExceededError, type EngineLimits } from './limits.ts';
+export { DEFAULT_MESSAGE_LIMITS, SIGNAL_DEDUP_WINDOW, type MessageLimits } from './message-state.ts';

@@ -26,6 +26,8 @@ import { resolveRun } from './visibility.ts';
 
 /** Longest query timeout a request may ask for, ms. */
 export const MAX_QUERY_TIMEOUT_MS = 600_000;
+/** How long after a query timed out its late answer is looked for and removed, ms. */
+const LATE_ANSWER_SWEEP_MS = 2_000;
 /** Real-time pause between reads while a started workflow task holds buffered events, ms. */
 const BUFFER_POLL_MS = 10;
 
@@ -124,11 +126,29 @@ export class QueryRouter {
         watch.cancel();
         await core.store.commit({ executions: [], deleteTaskIds: [queryId] });
         core.claimed(queueKey(rec.namespace, rec.taskQueue, 'query'));
+        this.#sweepLateAnswer(rec.namespace, queryId);
         if (core.shutdown.signal.aborted) throw new ServiceError('Unavailable', 'the engine is shutting down');
         throw this.#timeout(rec, what, timeoutMs, `no worker answered; is a worker polling task queue "${rec.taskQueue}"?`);
       }
       await watch.wait(remaining, [core.shutdown.signal]);
     }
+  }
+
+  /**
+   * An answer committed just after its asker gave up would stay in the store and keep its queue
+   * counted as ready (so the engine never looks idle); one more claim a little later removes it.
+   */
+  #sweepLateAnswer(namespace: string, queryId: string): void {
+    const { core } = this;
+    const timer = setTimeout(() => {
+      void core.store.claimTask({
+        namespace, taskQueue: answerQueue(queryId), kind: 'query-answer', now: core.clock.now(), leaseMs: 60_000, owner: core.identity,
+      }).then(async (row) => {
+        core.claimed(queueKey(namespace, answerQueue(queryId), 'query-answer'));
+        if (row) await core.store.commit({ executions: [], deleteTaskIds: [row.id] });
+      }).catch(() => undefined);
+    }, LATE_ANSWER_SWEEP_MS);
+    timer.unref();
   }
 
   #timeout(rec: ExecutionRecord, what: string, timeoutMs: number, why: string): ServiceError {
