@@ -29,6 +29,10 @@ export async function fetchHistory(service: WorkflowService, task: WorkflowTask)
     events.push(...page.events);
     nextPageToken = page.nextPageToken;
   } while (nextPageToken && events[events.length - 1]!.eventId < task.startedEventId);
+  // A retried workflow task's own Scheduled/Started events are transient: the engine sends them
+  // in the task but stores them only when that attempt completes, so they come from the task.
+  const stored = events.length ? events[events.length - 1]!.eventId : 0;
+  events.push(...task.history.filter((e) => e.eventId > stored));
   return events.filter((e) => e.eventId <= task.startedEventId);
 }
 
