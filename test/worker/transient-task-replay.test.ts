@@ -10,7 +10,7 @@ const workflowsPath = fileURLToPath(new URL('../fixtures/crash/workflows.ts', im
 // Regression: a worker without the run in its cache fetched only the stored history for a
 // retried workflow task, whose own Scheduled/Started events are transient (sent in the task,
 // stored on completion), so every retry failed with "history ended before workflow task".
-test('a retried workflow task is replayed from stored history plus the task\'s transient events', async () => {
+test('a retried workflow task is replayed from stored history plus the task\'s transient events', { timeout: 30_000 }, async () => {
   const env = await TestEnvironment.createTimeSkipping();
   try {
     const handle = await env.client.workflow.start('timerThenActivity', { taskQueue: 'transient', workflowId: 'transient-1', args: [21] });
