@@ -23,6 +23,8 @@ Actions:
   result <workflowId>          wait for the outcome (follows retries and continue-as-new)
   cancel <workflowId> [--reason <text>]
   terminate <workflowId> [--reason <text>]
+  reset <workflowId> (--event-id <n> | --to first|last) [--run <runId>] [--reason <text>]
+                               terminate the open run; a new run replays up to that workflow task
 
 ${COMMON}`;
 
@@ -30,7 +32,7 @@ const FLAGS = {
   address: { type: 'string' }, namespace: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
   'task-queue': { type: 'string' }, id: { type: 'string' }, args: { type: 'string' }, 'args-file': { type: 'string' },
   wait: { type: 'boolean' }, type: { type: 'string' }, status: { type: 'string' }, 'id-prefix': { type: 'string' },
-  limit: { type: 'string' }, run: { type: 'string' }, reason: { type: 'string' },
+  limit: { type: 'string' }, run: { type: 'string' }, reason: { type: 'string' }, 'event-id': { type: 'string' }, to: { type: 'string' },
 } as const;
 
 function print(json: boolean, value: unknown, human: () => string): void {
@@ -157,6 +159,18 @@ register({
           await client.workflow.getHandle(need('workflowId')).terminate(values.reason);
           print(json, { ok: true }, () => `terminated ${target}`);
           return 0;
+        case 'reset': {
+          const eventId = values['event-id'] === undefined ? undefined : Number(values['event-id']);
+          const to = values.to === undefined ? undefined : ({ first: 'FirstWorkflowTask', last: 'LastWorkflowTask' } as const)[values.to];
+          if ((eventId === undefined) === (values.to === undefined) || (values.to !== undefined && !to)) {
+            throw new UsageError('steadfast workflow reset: give --event-id <WorkflowTaskCompleted event id> or --to first|last');
+          }
+          const runId = await client.workflow.getHandle(need('workflowId'), values.run).reset({
+            ...(eventId !== undefined ? { eventId } : {}), ...(to ? { type: to } : {}), ...(values.reason ? { reason: values.reason } : {}),
+          });
+          print(json, { runId }, () => `reset ${target}: new run ${runId}`);
+          return 0;
+        }
         default:
           throw new UsageError(`steadfast workflow: unknown action "${action}"\n\n${HELP}`);
       }

@@ -64,10 +64,17 @@ export class WorkflowHandle<W extends Workflow = Workflow> {
             kind: 'Canceled', message: 'workflow execution canceled',
             ...(close.attributes.details !== undefined ? { details: [close.attributes.details] } : {}),
           });
-        case 'WorkflowExecutionTerminated':
+        case 'WorkflowExecutionTerminated': {
+          // A reset terminates the run it replaces and names the new one: the result is the new run's.
+          const next = (close.attributes.details as { newRunId?: unknown } | undefined)?.newRunId;
+          if (typeof next === 'string') {
+            runId = next;
+            continue;
+          }
           throw this.#failed('Terminated', runId, `workflow execution terminated: ${close.attributes.reason}`, {
             kind: 'Terminated', message: close.attributes.reason,
           });
+        }
       }
     }
   }
@@ -101,6 +108,22 @@ export class WorkflowHandle<W extends Workflow = Workflow> {
   /** Asks the workflow to cancel; it reaches the workflow as a cancellation of its root scope. */
   cancel(reason?: string): Promise<void> {
     return this.service.requestCancelWorkflowExecution({ ...this.#ref(), identity: this.identity, ...(reason ? { reason } : {}) });
+  }
+
+  /**
+   * Resets the run to a WorkflowTaskCompleted event (`eventId`), or to its first or last
+   * workflow task: the workflow's open run is terminated and a new run replays the history up
+   * to that point and continues. Signals received after the point are re-applied. Resolves with
+   * the new run's id.
+   */
+  async reset(options: { eventId?: number; type?: 'FirstWorkflowTask' | 'LastWorkflowTask'; reason?: string; reapplySignals?: boolean }): Promise<string> {
+    const o = options ?? {};
+    const { runId } = await this.service.resetWorkflowExecution({
+      ...this.#ref(), identity: this.identity,
+      ...(o.eventId !== undefined ? { eventId: o.eventId } : {}), ...(o.type !== undefined ? { resetType: o.type } : {}),
+      ...(o.reason !== undefined ? { reason: o.reason } : {}), ...(o.reapplySignals !== undefined ? { reapplySignals: o.reapplySignals } : {}),
+    });
+    return runId;
   }
 
   /** Ends the run at once, recording the reason. */

@@ -7,7 +7,7 @@ import type {
   ListWorkflowExecutionsRequest, ListWorkflowExecutionsResponse, PollRequest, RecordHeartbeatRequest, RecordHeartbeatResponse,
   RespondActivityTaskCanceledRequest, RespondActivityTaskCompletedRequest, RespondActivityTaskFailedRequest,
   RespondWorkflowTaskCompletedRequest, RespondWorkflowTaskFailedRequest, StartWorkflowExecutionRequest,
-  StartWorkflowExecutionResponse, TerminateWorkflowRequest, WorkflowExecutionDescription, WorkflowService, WorkflowTask,
+  ResetWorkflowRequest, ResetWorkflowResponse, StartWorkflowExecutionResponse, TerminateWorkflowRequest, WorkflowExecutionDescription, WorkflowService, WorkflowTask,
 } from '../history/service.ts';
 import type {
   PollUpdateRequest, QueryTask, QueryWorkflowRequest, QueryWorkflowResponse, RespondQueryTaskCompletedRequest,
@@ -28,6 +28,7 @@ import { TimerLoop } from './timer-loop.ts';
 import { isChildTimer } from './child-state.ts';
 import { fireChildTimer } from './child-timers.ts';
 import { resolveLimits, type EngineLimits } from './limits.ts';
+import { resetWorkflowExecution } from './reset.ts';
 import { applyTimer } from './timers.ts';
 import { TransitionBuilder } from './transition.ts';
 import { describe, listExecutions, resolveRun } from './visibility.ts';
@@ -275,6 +276,10 @@ export class Engine implements WorkflowService {
       if (b.closed) throw new ServiceError('FailedPrecondition', `workflow ${rec.workflowId} run ${rec.runId} is already ${b.record.status}`);
       terminateRun(b, reason, req.details, identity);
     });
+  }
+
+  async resetWorkflowExecution(req: ResetWorkflowRequest): Promise<ResetWorkflowResponse> {
+    return resetWorkflowExecution(this.#core, req);
   }
 
   async pollWorkflowTaskQueue(req: PollRequest, opts?: CallOptions): Promise<WorkflowTask | null> {

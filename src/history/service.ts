@@ -20,6 +20,7 @@ export interface WorkflowService extends MessageService {
   listWorkflowExecutions(req: ListWorkflowExecutionsRequest): Promise<ListWorkflowExecutionsResponse>;
   requestCancelWorkflowExecution(req: CancelWorkflowRequest): Promise<void>;
   terminateWorkflowExecution(req: TerminateWorkflowRequest): Promise<void>;
+  resetWorkflowExecution(req: ResetWorkflowRequest): Promise<ResetWorkflowResponse>;
 
   pollWorkflowTaskQueue(req: PollRequest, opts?: CallOptions): Promise<WorkflowTask | null>;
   respondWorkflowTaskCompleted(req: RespondWorkflowTaskCompletedRequest): Promise<void>;
@@ -197,6 +198,26 @@ export interface TerminateWorkflowRequest extends ExecutionRequest {
   identity?: string;
 }
 
+/**
+ * Resets a run to one of its WorkflowTaskCompleted events (`eventId`, or the first or last
+ * one): the open run of the workflow is terminated, and a new run gets the history up to that
+ * workflow task, replays it and carries on from there.
+ */
+export interface ResetWorkflowRequest extends ExecutionRequest {
+  /** A WorkflowTaskCompleted event id of the run; or use `resetType`. */
+  eventId?: number;
+  resetType?: 'FirstWorkflowTask' | 'LastWorkflowTask';
+  reason?: string;
+  identity?: string;
+  /** Re-apply signals received after the reset point to the new run. @default true */
+  reapplySignals?: boolean;
+}
+
+export interface ResetWorkflowResponse {
+  /** The new run. */
+  runId: string;
+}
+
 export interface PollRequest {
   namespace?: string;
   taskQueue: string;
@@ -308,6 +329,7 @@ export const WORKFLOW_SERVICE_METHODS = [
   'listWorkflowExecutions',
   'requestCancelWorkflowExecution',
   'terminateWorkflowExecution',
+  'resetWorkflowExecution',
   'pollWorkflowTaskQueue',
   'respondWorkflowTaskCompleted',
   'respondWorkflowTaskFailed',

@@ -180,5 +180,37 @@ for (const backend of backends('composition')) {
       assert.ok(ev.includes('ActivityTaskCancelRequested'));
       assert.equal(ev.at(-1), 'WorkflowExecutionCanceled');
     });
+
+    test('reset: the open run is terminated, a new run replays up to the reset point, re-applies later signals and continues', { skip }, async () => {
+      const tq = queue('reset');
+      const w = await worker(tq);
+      const h = await env.client.workflow.start('resetSignalFlow', { taskQueue: tq, workflowId: `reset-${tq}` });
+      const result = await w.runUntil(async () => {
+        await waitForEvent(h, 'TimerStarted');
+        await h.signal('addItem', 'a');
+        await waitFor('the signal to be handled', async () =>
+          (await h.fetchHistory()).events.filter((e) => e.eventType === 'WorkflowTaskCompleted').length === 2);
+        const newRunId = await h.reset({ type: 'FirstWorkflowTask', reason: 'test' });
+        const fresh = env.client.workflow.getHandle(`reset-${tq}`, newRunId);
+        await waitFor('the new run to start its timer', async () =>
+          (await fresh.fetchHistory()).events.filter((e) => e.eventType === 'TimerStarted').length === 1);
+        await fresh.signal('addItem', 'b');
+        return { value: await h.result(), newRunId };
+      });
+      assert.equal(result.value, 'a,b');
+      const old = await env.client.workflow.getHandle(`reset-${tq}`, h.firstExecutionRunId).describe();
+      assert.equal(old.execution.status, 'Terminated');
+      const fresh = env.client.workflow.getHandle(`reset-${tq}`, result.newRunId);
+      const d = await fresh.describe();
+      assert.equal(d.execution.status, 'Completed');
+      assert.equal(d.execution.firstExecutionRunId, result.newRunId);
+      assert.equal(d.execution.originalExecutionRunId, old.execution.originalExecutionRunId);
+      const ev = (await fresh.fetchHistory()).events;
+      assert.deepEqual(types(ev).slice(0, 6), [
+        'WorkflowExecutionStarted', 'WorkflowTaskScheduled', 'WorkflowTaskStarted', 'WorkflowTaskFailed', 'WorkflowExecutionSignaled', 'WorkflowTaskScheduled',
+      ]);
+      const failed = ev[3]!;
+      assert.ok(failed.eventType === 'WorkflowTaskFailed' && failed.attributes.cause === 'ResetWorkflow');
+    });
   });
 }

@@ -34,4 +34,21 @@ await record('cancellation', COMPOSITION, 'cancellableFlow', [], async (h) => {
   await waitFor('a heartbeat', async () => (await h.describe()).pendingActivities[0]?.lastHeartbeatTime);
   await h.cancel('recorded');
 });
+{
+  const taskQueue = 'record-reset';
+  const w = await Worker.create({ address: env.address, taskQueue, workflowsPath: COMPOSITION, activities });
+  const h = await env.client.workflow.start('resetSignalFlow', { taskQueue, workflowId: 'record-reset' });
+  const runId = await w.runUntil(async () => {
+    await waitFor('the timer', async () => (await h.fetchHistory()).events.some((e) => e.eventType === 'TimerStarted'));
+    await h.signal('addItem', 'a');
+    await waitFor('the signal', async () => (await h.fetchHistory()).events.filter((e) => e.eventType === 'WorkflowTaskCompleted').length === 2);
+    const next = await h.reset({ type: 'FirstWorkflowTask', reason: 'recorded' });
+    const fresh = env.client.workflow.getHandle('record-reset', next);
+    await waitFor('the new timer', async () => (await fresh.fetchHistory()).events.some((e) => e.eventType === 'TimerStarted'));
+    await fresh.signal('addItem', 'b');
+    await fresh.result();
+    return next;
+  });
+  out('reset', (await env.client.workflow.getHandle('record-reset', runId).fetchHistory()).events);
+}
 await env.teardown();

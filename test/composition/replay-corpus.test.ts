@@ -24,6 +24,7 @@ const CORPUS: [name: string, workflowsPath: string, closedBy: string][] = [
   ['child', COMPOSITION, 'WorkflowExecutionCompleted'],
   ['continue-as-new', COMPOSITION, 'WorkflowExecutionContinuedAsNew'],
   ['cancellation', COMPOSITION, 'WorkflowExecutionCanceled'],
+  ['reset', COMPOSITION, 'WorkflowExecutionCompleted'],
 ];
 
 for (const [name, path, closedBy] of CORPUS) {

@@ -1,0 +1,189 @@
+import { ServiceError } from '../common/errors.ts';
+import { newUuid } from '../common/ids.ts';
+import { optionalBoolean, optionalInt, optionalString, requireOneOf } from '../common/validate.ts';
+import type { EventType, HistoryEvent } from '../history/events.ts';
+import type { ResetWorkflowRequest, ResetWorkflowResponse } from '../history/service.ts';
+import { ValidationError } from '../retry/errors.ts';
+import { StoreConflictError } from '../store/errors.ts';
+import type { ExecutionRecord } from '../store/types.ts';
+import { armActivityTimer } from './activities.ts';
+import { childState, type ChildInfo } from './child-state.ts';
+import type { EngineCore } from './core.ts';
+import { requireObject, validateExecutionRef } from './requests.ts';
+import { terminateRun } from './runs.ts';
+import { initialState, type ActivityInfo, type RunConfig } from './state.ts';
+import { TransitionBuilder } from './transition.ts';
+import { resolveRun } from './visibility.ts';
+
+/**
+ * Events that came from outside the run and are re-applied to the new run when they happened
+ * after the reset point (Temporal re-applies signals by default). Every type listed that a
+ * history holds is copied, so a new kind of external event is one entry.
+ */
+export const REAPPLIED_EVENT_TYPES: readonly string[] = ['WorkflowExecutionSignaled'];
+
+export const RESET_TYPES = ['FirstWorkflowTask', 'LastWorkflowTask'] as const;
+
+const MAX_ATTEMPTS = 20;
+
+function validate(input: ResetWorkflowRequest) {
+  const req = requireObject('request', input);
+  const ref = validateExecutionRef(req);
+  const eventId = optionalInt('eventId', req.eventId, 1);
+  const resetType = req.resetType === undefined ? undefined : requireOneOf('resetType', req.resetType, RESET_TYPES);
+  if ((eventId === undefined) === (resetType === undefined)) {
+    throw new ValidationError('eventId', 'or resetType (FirstWorkflowTask, LastWorkflowTask) must be given, and not both',
+      { eventId: req.eventId, resetType: req.resetType });
+  }
+  return {
+    ref, eventId, resetType,
+    reason: optionalString('reason', req.reason, 10_000) ?? '',
+    identity: optionalString('identity', req.identity, 500),
+    reapply: optionalBoolean('reapplySignals', req.reapplySignals) ?? true,
+  };
+}
+
+/** The WorkflowTaskCompleted the reset goes back to. */
+function resetPoint(events: HistoryEvent[], eventId: number | undefined, resetType: string | undefined): HistoryEvent<'WorkflowTaskCompleted'> {
+  const completed = events.filter((e): e is HistoryEvent<'WorkflowTaskCompleted'> => e.eventType === 'WorkflowTaskCompleted');
+  const found = eventId !== undefined ? completed.find((e) => e.eventId === eventId)
+    : resetType === 'FirstWorkflowTask' ? completed[0] : completed.at(-1);
+  if (!found) {
+    throw new ValidationError(eventId !== undefined ? 'eventId' : 'resetType',
+      `must name a WorkflowTaskCompleted event of the run (it has ${completed.map((e) => e.eventId).join(', ') || 'none'})`, eventId ?? resetType);
+  }
+  return found;
+}
+
+/**
+ * The pending work of the copied history, rebuilt as the new run's state: activities scheduled
+ * and not closed (dispatched again as attempt 1), timers started and not fired (due when they
+ * were due, or now), children initiated and not closed, a cancel request.
+ */
+function rebuildState(b: TransitionBuilder, events: HistoryEvent[]): void {
+  const s = childState(b);
+  const activities = new Map<number, HistoryEvent<'ActivityTaskScheduled'>>();
+  const timers = new Map<string, HistoryEvent<'TimerStarted'>>();
+  const children = new Map<number, ChildInfo>();
+  for (const e of events) {
+    const a = e.attributes as Record<string, unknown>;
+    switch (e.eventType) {
+      case 'ActivityTaskScheduled': activities.set(e.eventId, e); break;
+      case 'ActivityTaskCompleted': case 'ActivityTaskFailed': case 'ActivityTaskTimedOut': case 'ActivityTaskCanceled':
+        activities.delete(a.scheduledEventId as number); break;
+      case 'TimerStarted': timers.set(e.attributes.timerId, e); break;
+      case 'TimerFired': case 'TimerCanceled': timers.delete(a.timerId as string); break;
+      case 'StartChildWorkflowExecutionInitiated':
+        children.set(e.eventId, { initiatedEventId: e.eventId, namespace: e.attributes.namespace, workflowId: e.attributes.workflowId,
+          workflowType: e.attributes.workflowType, parentClosePolicy: e.attributes.parentClosePolicy });
+        break;
+      case 'ChildWorkflowExecutionStarted': {
+        const c = children.get(e.attributes.initiatedEventId);
+        if (c) c.runId = e.attributes.runId;
+        break;
+      }
+      case 'WorkflowExecutionCancelRequested': b.state.cancelRequested = true; break;
+      case 'WorkflowTaskCompleted': b.state.previousStartedEventId = e.attributes.startedEventId; break;
+      default:
+        if (e.eventType.startsWith('ChildWorkflowExecution') || e.eventType === 'StartChildWorkflowExecutionFailed') {
+          children.delete(a.initiatedEventId as number);
+        }
+    }
+  }
+  for (const e of activities.values()) {
+    const a = e.attributes;
+    const timeouts = {
+      ...(a.startToCloseTimeoutMs !== undefined ? { startToCloseTimeoutMs: a.startToCloseTimeoutMs } : {}),
+      ...(a.scheduleToCloseTimeoutMs !== undefined ? { scheduleToCloseTimeoutMs: a.scheduleToCloseTimeoutMs } : {}),
+      ...(a.scheduleToStartTimeoutMs !== undefined ? { scheduleToStartTimeoutMs: a.scheduleToStartTimeoutMs } : {}),
+      ...(a.heartbeatTimeoutMs !== undefined ? { heartbeatTimeoutMs: a.heartbeatTimeoutMs } : {}),
+    };
+    const act: ActivityInfo = {
+      scheduledEventId: e.eventId, activityId: a.activityId, activityType: a.activityType, taskQueue: a.taskQueue, args: a.args,
+      retryPolicy: a.retryPolicy, timeouts, attempt: 1, state: 'Scheduled', scheduledTime: b.now, attemptScheduledTime: b.now, cancelRequested: false,
+    };
+    act.taskId = b.addTask('activity', a.taskQueue, { scheduledEventId: e.eventId, attempt: 1 });
+    b.state.activities[String(e.eventId)] = act;
+    armActivityTimer(b, act);
+  }
+  for (const e of timers.values()) {
+    const dueAt = Math.max(b.now, Date.parse(e.eventTime) + e.attributes.startToFireTimeoutMs);
+    b.state.timers[e.attributes.timerId] = { startedEventId: e.eventId, dueAt, timerRowId: b.addTimer('UserTimer', dueAt, { timerId: e.attributes.timerId }) };
+  }
+  if (children.size) s.children = Object.fromEntries([...children].map(([id, c]) => [String(id), c]));
+}
+
+/** The new run: the history up to the reset task's WorkflowTaskStarted, the task failed with ResetWorkflow, re-applied events, a new task. */
+function buildResetRun(base: ExecutionRecord, events: HistoryEvent[], point: HistoryEvent<'WorkflowTaskCompleted'>, now: number,
+  o: { reason: string; identity?: string; reapply: boolean }): TransitionBuilder {
+  const runId = newUuid();
+  const copied = events.filter((e) => e.eventId <= point.attributes.startedEventId);
+  const started = copied[0] as HistoryEvent<'WorkflowExecutionStarted'>;
+  const a = started.attributes;
+  const cfg: RunConfig = { args: a.args, workflowTaskTimeoutMs: a.workflowTaskTimeoutMs, chainStartTime: now };
+  if (a.workflowRunTimeoutMs !== undefined) cfg.workflowRunTimeoutMs = a.workflowRunTimeoutMs;
+  if (a.workflowExecutionTimeoutMs !== undefined) cfg.workflowExecutionTimeoutMs = a.workflowExecutionTimeoutMs;
+  if (a.retryPolicy) cfg.retryPolicy = a.retryPolicy;
+  const state = initialState(cfg);
+  if (a.parent) childState({ state }).parent = a.parent;
+  const record: ExecutionRecord = {
+    namespace: base.namespace, workflowId: base.workflowId, runId, workflowType: base.workflowType, taskQueue: base.taskQueue,
+    status: 'Running', startTime: now, executionTime: now, nextEventId: 1, attempt: base.attempt,
+    // The seed's rule: a reset starts a new chain (first execution run id) but keeps the original run id.
+    firstExecutionRunId: runId, originalExecutionRunId: base.originalExecutionRunId, version: 1, state,
+  };
+  if (base.memo) record.memo = base.memo;
+  const b = new TransitionBuilder(record, now, true);
+  for (const e of copied) {
+    const attrs = e.eventType === 'WorkflowExecutionStarted' ? { ...a, firstExecutionRunId: runId } : e.attributes;
+    b.appendAt(e.eventType, e.eventTime, attrs as never);
+  }
+  rebuildState(b, copied);
+  b.append('WorkflowTaskFailed', {
+    scheduledEventId: point.attributes.scheduledEventId, startedEventId: point.attributes.startedEventId, cause: 'ResetWorkflow',
+    failure: { kind: 'Application', type: 'ResetWorkflow', message: `reset to event ${point.eventId} of run ${base.runId}${o.reason ? `: ${o.reason}` : ''}` },
+    identity: o.identity ?? 'reset',
+  });
+  if (o.reapply) {
+    for (const e of events) {
+      if (e.eventId > point.eventId && REAPPLIED_EVENT_TYPES.includes(e.eventType)) b.appendAt(e.eventType as EventType, e.eventTime, e.attributes as never);
+    }
+  }
+  const deadline = cfg.workflowRunTimeoutMs !== undefined ? now + cfg.workflowRunTimeoutMs : undefined;
+  if (deadline !== undefined) b.addTimer('RunTimeout', deadline, {});
+  b.scheduleWorkflowTask();
+  return b;
+}
+
+/**
+ * Resets a run to one of its WorkflowTaskCompleted events: the workflow's open run is
+ * terminated and a new run replays the history up to that task and continues from there.
+ */
+export async function resetWorkflowExecution(core: EngineCore, input: ResetWorkflowRequest): Promise<ResetWorkflowResponse> {
+  const v = validate(input);
+  return core.tracked(async () => {
+    for (let i = 0; i < MAX_ATTEMPTS; i++) {
+      const base = await resolveRun(core.store, v.ref);
+      const events = await core.store.readHistory(base.runId, 1, 10_000_000);
+      const point = resetPoint(events, v.eventId, v.resetType);
+      const now = core.clock.now();
+      const next = buildResetRun(base, events, point, now, v);
+      const current = await core.store.getLatestExecution(base.namespace, base.workflowId);
+      let primary = next;
+      if (current?.status === 'Running') {
+        primary = new TransitionBuilder(current, now);
+        terminateRun(primary, `reset to event ${point.eventId} of run ${base.runId}${v.reason ? `: ${v.reason}` : ''}`, { newRunId: next.record.runId },
+          v.identity);
+        primary.others.push(next);
+      }
+      try {
+        await core.store.commit(primary.build());
+        return { runId: next.record.runId };
+      } catch (err) {
+        if (err instanceof StoreConflictError && (err.reason === 'version' || err.reason === 'alreadyOpen')) continue;
+        throw err;
+      }
+    }
+    throw new ServiceError('Unavailable', `resetting workflow ${v.ref.workflowId} kept losing races with concurrent changes`);
+  });
+}

@@ -1,0 +1,61 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { cmd, setup } from './helpers.ts';
+
+test('reset to a WorkflowTaskCompleted: history copied through its WorkflowTaskStarted, ResetWorkflow failure, pending work rebuilt', async () => {
+  const h = await setup();
+  const { runId } = await h.start('wf-reset');
+  await h.complete(await h.pollWorkflow(), [cmd.activity('1')]);
+  const at = await h.pollActivity();
+  await h.engine.respondActivityTaskCompleted({ taskToken: at.taskToken, result: 'one', identity: 'w' });
+  await h.complete(await h.pollWorkflow(), [cmd.timer('t1', 60_000), cmd.activity('2')]);
+  const before = await h.history('wf-reset');
+  const last = before.filter((e) => e.eventType === 'WorkflowTaskCompleted').at(-1)!;
+  await h.engine.signalWorkflowExecution({ workflowId: 'wf-reset', signalName: 'late', args: ['s'] });
+  const { runId: next } = await h.engine.resetWorkflowExecution({ workflowId: 'wf-reset', resetType: 'LastWorkflowTask', reason: 'bad deploy' });
+  const old = await h.engine.describeWorkflowExecution({ workflowId: 'wf-reset', runId });
+  assert.equal(old.execution.status, 'Terminated');
+  const oldEvents = await h.history('wf-reset', runId);
+  const term = oldEvents.at(-1)!;
+  assert.ok(term.eventType === 'WorkflowExecutionTerminated');
+  assert.match(term.attributes.reason, new RegExp(`reset to event ${last.eventId} of run ${runId}: bad deploy`));
+  const events = await h.history('wf-reset', next);
+  const copied = before.filter((e) => e.eventId < last.eventId);
+  assert.deepEqual(events.slice(1, copied.length).map((e) => [e.eventId, e.eventType]), copied.slice(1).map((e) => [e.eventId, e.eventType]));
+  assert.deepEqual(events.slice(copied.length).map((e) => e.eventType), ['WorkflowTaskFailed', 'WorkflowExecutionSignaled', 'WorkflowTaskScheduled']);
+  const failed = events[copied.length]!;
+  assert.ok(failed.eventType === 'WorkflowTaskFailed' && failed.attributes.cause === 'ResetWorkflow');
+  const d = await h.engine.describeWorkflowExecution({ workflowId: 'wf-reset' });
+  assert.equal(d.execution.runId, next);
+  assert.equal(d.execution.firstExecutionRunId, next);
+  assert.equal(d.execution.originalExecutionRunId, runId);
+  assert.deepEqual(d.pendingActivities, [], 'the activity of the reset task is gone; the first one had completed');
+  // The new run's task carries the whole history; answering it goes on from the reset point.
+  const task = await h.pollWorkflow();
+  assert.equal(task.runId, next);
+  await h.complete(task, [cmd.complete('done')]);
+  assert.equal((await h.engine.describeWorkflowExecution({ workflowId: 'wf-reset' })).execution.status, 'Completed');
+  await h.close();
+});
+
+test('reset of a closed run re-dispatches pending activities; signals may be left out', async () => {
+  const h = await setup();
+  const { runId } = await h.start('wf-reset-2');
+  const first = await h.pollWorkflow();
+  await h.complete(first, [cmd.activity('1'), cmd.timer('t', 5000)]);
+  await h.engine.signalWorkflowExecution({ workflowId: 'wf-reset-2', signalName: 'sig', args: [] });
+  await h.complete(await h.pollWorkflow(), [cmd.complete('x')]);
+  const events = await h.history('wf-reset-2', runId);
+  const second = events.filter((e) => e.eventType === 'WorkflowTaskCompleted')[1]!;
+  const { runId: next } = await h.engine.resetWorkflowExecution({ workflowId: 'wf-reset-2', eventId: second.eventId, reapplySignals: false });
+  assert.equal((await h.engine.describeWorkflowExecution({ workflowId: 'wf-reset-2', runId })).execution.status, 'Completed');
+  const d = await h.engine.describeWorkflowExecution({ workflowId: 'wf-reset-2', runId: next });
+  assert.equal(d.pendingActivities.length, 1, 'the activity scheduled before the point is pending again');
+  assert.ok(!(await h.types('wf-reset-2', next)).slice(second.eventId - 1).includes('WorkflowExecutionSignaled'));
+  const at = await h.pollActivity();
+  assert.equal(at.runId, next);
+  await assert.rejects(h.engine.resetWorkflowExecution({ workflowId: 'wf-reset-2', runId: next, eventId: 2 }),
+    /eventId must name a WorkflowTaskCompleted event of the run \(it has 4\), got 2/);
+  await assert.rejects(h.engine.resetWorkflowExecution({ workflowId: 'wf-reset-2' } as never), /eventId or resetType/);
+  await h.close();
+});
