@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Runs every test file under test/ (and src/**/*.test.ts) with node's built-in runner through tsx.
+// Runs every test file under test/, src/ and examples/ with node's built-in runner through tsx.
 // Arguments filter the files by substring: `npm run test:only -- retry`.
 import { readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -19,7 +19,7 @@ function walk(dir, out) {
   return out;
 }
 
-const files = [...walk(join(root, 'test'), []), ...walk(join(root, 'src'), [])]
+const files = [...walk(join(root, 'test'), []), ...walk(join(root, 'src'), []), ...walk(join(root, 'examples'), [])]
   .filter((f) => filters.length === 0 || filters.some((s) => f.includes(s)))
   .sort();
 if (files.length === 0) {
