@@ -112,6 +112,21 @@ export function startActivity(b: TransitionBuilder, act: ActivityInfo, identity:
   b.touch();
 }
 
+/**
+ * Puts a started attempt back on its queue, as if it had never been handed out: the worker it
+ * was handed to never received it (its long poll's connection was gone). Same attempt, no event.
+ */
+export function unstartActivity(b: TransitionBuilder, act: ActivityInfo): void {
+  act.state = 'Scheduled';
+  delete act.startedTime;
+  delete act.attemptHeartbeatTime;
+  delete act.identity;
+  delete act.requestId;
+  act.taskId = b.addTask('activity', act.taskQueue, { scheduledEventId: act.scheduledEventId, attempt: act.attempt }, b.now);
+  armActivityTimer(b, act);
+  b.touch();
+}
+
 export function completeActivity(b: TransitionBuilder, act: ActivityInfo, result: unknown, identity: string): void {
   closeActivity(b, act, 'ActivityTaskCompleted', { result: result === undefined ? null : result, identity });
 }

@@ -123,7 +123,7 @@ export class Engine implements WorkflowService {
 
   #taskReady(key: string, count: number, add: boolean): void {
     this.#core.markReady(key, count, add);
-    this.#core.queueWaiters.notify(key);
+    this.#core.queueWaiters.notify(key, count);
   }
 
   #onNotification(n: StoreNotification): void {
@@ -308,6 +308,11 @@ export class Engine implements WorkflowService {
 
   async respondActivityTaskFailed(req: RespondActivityTaskFailedRequest): Promise<void> {
     return this.#tasks.respondActivityTaskFailed(req);
+  }
+
+  /** See TaskService.returnUndeliveredTask: a polled task whose caller was gone goes back. */
+  returnUndeliveredTask(task: { taskToken: string; activityId?: string }): Promise<void> {
+    return this.#tasks.returnUndeliveredTask(task);
   }
 
   async respondActivityTaskCanceled(req: RespondActivityTaskCanceledRequest): Promise<void> {

@@ -10,7 +10,7 @@ import type { WorkflowTaskFailedCause } from '../history/events.ts';
 import { ValidationError } from '../retry/errors.ts';
 import type { TaskKind, TaskRecord } from '../store/types.ts';
 import {
-  activityTask, cancelActivity, completeActivity, failActivity, heartbeatActivity, startActivity,
+  activityTask, cancelActivity, completeActivity, failActivity, heartbeatActivity, startActivity, unstartActivity,
 } from './activities.ts';
 import { applyCommands, hasTerminalCommand, validateCommandList } from './commands.ts';
 import { LimitExceededError } from './limits.ts';
@@ -20,7 +20,8 @@ import type { ActivityInfo, RunState } from './state.ts';
 import { decodeTaskToken, encodeTaskToken, type TaskTokenData } from './task-token.ts';
 import type { TransitionBuilder } from './transition.ts';
 import {
-  completeWorkflowTask, failWorkflowTask, finishWorkflowTask, requireStartedTask, startWorkflowTask, transientEvents,
+  completeWorkflowTask, failWorkflowTask, finishWorkflowTask, onWorkflowTaskTimeout, requireStartedTask, startWorkflowTask,
+  transientEvents,
 } from './workflow-tasks.ts';
 
 /**
@@ -199,6 +200,27 @@ export class TaskService {
     const identity = requireString('identity', req.identity, 500);
     this.core.inFlight.delete(wtKey(token));
     await this.core.mutate(token.runId, (b) => failWorkflowTask(b, requireStartedTask(b, token), cause, failure, identity));
+  }
+
+  /**
+   * Takes back a task whose long poll's caller was gone when the answer was ready (the HTTP
+   * server calls this when the client's connection closed first). A workflow task is timed out
+   * at once and handed out again, an activity attempt goes back on its queue unchanged, instead
+   * of both waiting for their timeouts. A task already answered or moved on is left alone.
+   */
+  async returnUndeliveredTask(task: { taskToken: string; activityId?: string }): Promise<void> {
+    if (task.activityId === undefined) {
+      const token = decodeTaskToken(task.taskToken, 'workflow') as WorkflowToken;
+      this.core.inFlight.delete(wtKey(token));
+      await this.core.mutate(token.runId, (b) => onWorkflowTaskTimeout(b, token.seq, token.attempt));
+      return;
+    }
+    const token = decodeTaskToken(task.taskToken, 'activity') as ActivityToken;
+    this.core.inFlight.delete(atKey(token));
+    await this.core.mutate(token.runId, (b) => {
+      const act = b.state.activities[String(token.scheduledEventId)];
+      if (!b.closed && act && act.attempt === token.attempt && act.state === 'Started') unstartActivity(b, act);
+    });
   }
 
   /** Runs `fn` on the started attempt the token names. */

@@ -27,6 +27,13 @@ export interface WorkflowService extends MessageService {
   respondWorkflowTaskFailed(req: RespondWorkflowTaskFailedRequest): Promise<void>;
 
   pollActivityTaskQueue(req: PollRequest, opts?: CallOptions): Promise<ActivityTask | null>;
+  /**
+   * Gives back a task a poll produced for a caller that was gone before the answer could be
+   * delivered (the HTTP server calls it when the client's connection closed first), so it is
+   * handed out again now instead of after its timeout. Not an HTTP call: in-process only.
+   */
+  returnUndeliveredTask?(task: { taskToken: string; activityId?: string }): Promise<void>;
+
   recordActivityTaskHeartbeat(req: RecordHeartbeatRequest): Promise<RecordHeartbeatResponse>;
   respondActivityTaskCompleted(req: RespondActivityTaskCompletedRequest): Promise<void>;
   respondActivityTaskFailed(req: RespondActivityTaskFailedRequest): Promise<void>;

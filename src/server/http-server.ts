@@ -33,6 +33,9 @@ export interface HttpServer {
 
 const METHODS = new Set<string>(WORKFLOW_SERVICE_METHODS);
 const LONG_POLLS = new Set<string>(LONG_POLL_METHODS);
+/** Polls that hand out tasks; a task whose client left before the answer is given back. */
+const TASK_POLLS = new Set<string>(['pollWorkflowTaskQueue', 'pollActivityTaskQueue']);
+type PolledTask = { taskToken: string; activityId?: string; moreTasks?: PolledTask[] };
 const API_PREFIX = '/api/v1/';
 
 /**
@@ -102,6 +105,10 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
       const result = LONG_POLLS.has(method)
         ? await fn.call(service, body, { signal: abort.signal })
         : await fn.call(service, body);
+      if (TASK_POLLS.has(method) && result && (abort.signal.aborted || res.destroyed)) {
+        await giveBack(result as PolledTask);
+        return;
+      }
       send(res, 200, result === undefined ? {} : result);
     } catch (err) {
       const { status, error } = toWireError(err);
@@ -109,6 +116,13 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
     } finally {
       inFlight.delete(abort);
       res.off('close', onClose);
+    }
+  }
+
+  /** The poll's client left while its task was being started: the task goes back at once. */
+  async function giveBack(task: PolledTask): Promise<void> {
+    for (const t of [task, ...(task.moreTasks ?? [])]) {
+      await service.returnUndeliveredTask?.(t).catch(() => undefined);
     }
   }
 

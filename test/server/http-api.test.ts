@@ -118,6 +118,57 @@ describe('HTTP API', () => {
   });
 });
 
+describe('tasks whose poller left', () => {
+  test('a poller that goes away just as a task arrives does not hold the task until its timeout', async () => {
+    const env = await TestEnvironment.createLocal();
+    const http = new HttpWorkflowService({ address: env.address });
+    try {
+      const ac = new AbortController();
+      const gone = http.pollWorkflowTaskQueue({ taskQueue: 'left', identity: 'gone' }, { signal: ac.signal });
+      await new Promise((r) => setTimeout(r, 30));
+      ac.abort();
+      await gone;
+      // No pause: the server may not have seen the connection close when the task arrives.
+      await env.client.workflow.start('x', { taskQueue: 'left', workflowId: 'left-1' });
+      const task = await http.pollWorkflowTaskQueue({ taskQueue: 'left', identity: 'alive', pollTimeoutMs: 3000 });
+      assert.ok(task, 'the live poller got the task without waiting out the 10 s task timeout');
+    } finally {
+      http.close();
+      await env.teardown();
+    }
+  });
+
+  test('a returned workflow task is handed out again at once; a returned activity attempt keeps its attempt', async () => {
+    const env = await TestEnvironment.createLocal();
+    const engine = env.connection;
+    try {
+      await env.client.workflow.start('x', { taskQueue: 'given-back', workflowId: 'given-back-1' });
+      const first = await engine.pollWorkflowTaskQueue({ taskQueue: 'given-back', identity: 'a' });
+      assert.ok(first);
+      await engine.returnUndeliveredTask!(first);
+      const again = await engine.pollWorkflowTaskQueue({ taskQueue: 'given-back', identity: 'b', pollTimeoutMs: 1000 });
+      assert.ok(again);
+      assert.equal(again.attempt, 2);
+      await engine.respondWorkflowTaskCompleted({
+        taskToken: again.taskToken, identity: 'b',
+        commands: [{ commandType: 'ScheduleActivityTask', attributes: { activityId: '1', activityType: 'a', args: [], startToCloseTimeoutMs: 60_000 } }],
+      });
+      const activity = await engine.pollActivityTaskQueue({ taskQueue: 'given-back', identity: 'a' });
+      assert.ok(activity);
+      await engine.returnUndeliveredTask!(activity);
+      const activityAgain = await engine.pollActivityTaskQueue({ taskQueue: 'given-back', identity: 'b', pollTimeoutMs: 1000 });
+      assert.ok(activityAgain);
+      assert.equal(activityAgain.attempt, 1);
+      await engine.respondActivityTaskCompleted({ taskToken: activityAgain.taskToken, identity: 'b', result: 1 });
+      const types = (await env.client.workflow.getHandle('given-back-1').fetchHistory()).events.map((e) => e.eventType);
+      assert.deepEqual(types.slice(0, 4), ['WorkflowExecutionStarted', 'WorkflowTaskScheduled', 'WorkflowTaskStarted', 'WorkflowTaskTimedOut']);
+      assert.ok(types.includes('ActivityTaskCompleted'));
+    } finally {
+      await env.teardown();
+    }
+  });
+});
+
 describe('HTTP API shutdown', () => {
   test('closing the server ends open long polls with their empty answer', async () => {
     const env = await TestEnvironment.createLocal();
