@@ -115,9 +115,13 @@ export function validateExecutionRef(input: unknown): { namespace: string; workf
 export const MAX_TASKS_PER_POLL = 100;
 
 /** A validated poll request. */
-export function validatePoll(input: unknown): { namespace: string; taskQueue: string; identity: string; pollTimeoutMs: number; maxTasks: number } {
+export function validatePoll(input: unknown): {
+  namespace: string; taskQueue: string; identity: string; pollTimeoutMs: number; maxTasks: number; workerInstanceId?: string;
+} {
   const req = requireObject('request', input);
+  const workerInstanceId = optionalString('workerInstanceId', req.workerInstanceId, 200);
   return {
+    ...(workerInstanceId ? { workerInstanceId } : {}),
     namespace: namespaceOf(req),
     taskQueue: requireString('taskQueue', req.taskQueue),
     identity: requireString('identity', req.identity, 500),

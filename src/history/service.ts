@@ -28,6 +28,11 @@ export interface WorkflowService extends MessageService {
 
   pollActivityTaskQueue(req: PollRequest, opts?: CallOptions): Promise<ActivityTask | null>;
   /**
+   * A worker is stopping: its waiting polls are answered empty now, and late ones at once, so it
+   * can let its polls finish rather than cut them (a task handed out meanwhile still reaches it).
+   */
+  shutdownWorker?(req: ShutdownWorkerRequest): Promise<void>;
+  /**
    * Gives back a task a poll produced for a caller that was gone before the answer could be
    * delivered (the HTTP server calls it when the client's connection closed first), so it is
    * handed out again now instead of after its timeout. Not an HTTP call: in-process only.
@@ -232,11 +237,23 @@ export interface PollRequest {
   /** How long to hold the poll open when there is no task. @default 30 000 */
   pollTimeoutMs?: number;
   /**
+   * Tells apart workers that share an identity (several in one process); `shutdownWorker`
+   * ends the polls of this instance only.
+   */
+  workerInstanceId?: string;
+  /**
    * Most tasks one answer may carry: the task itself plus up to `maxTasks - 1` more in its
    * `moreTasks`, taken only when they are ready at once (a poll never waits to fill up).
    * @default 1
    */
   maxTasks?: number;
+}
+
+export interface ShutdownWorkerRequest {
+  namespace?: string;
+  taskQueue: string;
+  identity: string;
+  workerInstanceId?: string;
 }
 
 export interface WorkflowTask {
@@ -341,6 +358,7 @@ export const WORKFLOW_SERVICE_METHODS = [
   'respondWorkflowTaskCompleted',
   'respondWorkflowTaskFailed',
   'pollActivityTaskQueue',
+  'shutdownWorker',
   'recordActivityTaskHeartbeat',
   'respondActivityTaskCompleted',
   'respondActivityTaskFailed',

@@ -1,4 +1,5 @@
 import { setMaxListeners } from 'node:events';
+import { newUuid } from '../common/ids.ts';
 import { IllegalStateError } from '../common/errors.ts';
 import { CancelledFailure } from '../common/failure.ts';
 import type { ActivityTask, CallOptions, WorkflowService, WorkflowTask } from '../history/service.ts';
@@ -35,6 +36,11 @@ export class Worker {
   readonly #queries: QueryTaskHandler | undefined;
   readonly #monitor: ConnectionMonitor;
   readonly #stop = stopController();
+  /** Aborted when shutdown begins: no new polls; polls already open are let finish. */
+  readonly #drain = stopController();
+  /** Sent with every poll, so shutdownWorker ends this worker's polls and no one else's. */
+  readonly #instanceId = newUuid();
+  #loops: Promise<void>[] = [];
   readonly #workflowTasks = new Set<Promise<void>>();
   readonly #activities = new Set<RunningActivity>();
   #state: WorkerState = 'created';
@@ -84,7 +90,7 @@ export class Worker {
       maxConcurrentActivityTaskPolls, namespace, taskQueue, identity,
     } = this.options;
     const loops: Promise<void>[] = [];
-    const req = { namespace, taskQueue, identity };
+    const req = { namespace, taskQueue, identity, workerInstanceId: this.#instanceId };
     if (this.#workflows) {
       const handler = this.#workflows;
       const slots = new Slots(maxConcurrentWorkflowTaskExecutions);
@@ -118,6 +124,7 @@ export class Worker {
           }));
       }
     }
+    this.#loops = loops;
     this.#running = this.#runUntilStopped(loops);
     return this.#running;
   }
@@ -146,6 +153,17 @@ export class Worker {
       this.#state = 'stopped';
       if (this.#ownsService) (this.#service as HttpWorkflowService).close();
       return;
+    }
+    if (!this.#drain.signal.aborted) {
+      this.#drain.abort(new CancelledFailure('Worker shutting down'));
+      // Graceful poll shutdown: the service answers this worker's open polls (empty, or with a
+      // task handed out meanwhile, which still runs), so no task is lost in a cut connection.
+      // Bounded, for a service that is unreachable or does not answer.
+      const { namespace, taskQueue, identity } = this.options;
+      const told = Promise.resolve()
+        .then(() => this.#service.shutdownWorker?.({ namespace, taskQueue, identity, workerInstanceId: this.#instanceId }))
+        .then(() => this.#service.shutdownWorker !== undefined, () => false);
+      if (await withinMs(DRAIN_WAIT_MS, told)) await withinMs(DRAIN_WAIT_MS, Promise.all(this.#loops));
     }
     this.#stop.abort(new CancelledFailure('Worker shutting down'));
     await this.#running;
@@ -179,11 +197,12 @@ export class Worker {
     name: string, slots: Slots, poll: (opts: CallOptions, maxTasks: number) => Promise<T | null>, handle: (task: T) => Promise<void>,
   ): Promise<void> {
     const signal = this.#stop.signal;
+    const drain = this.#drain.signal;
     const { clock, identity, logger } = this.options;
     let failures = 0;
-    while (!signal.aborted) {
+    while (!drain.aborted) {
       try {
-        await slots.acquire(signal);
+        await slots.acquire(drain);
       } catch {
         return;
       }
@@ -201,7 +220,7 @@ export class Worker {
         this.#monitor.failed(err);
         logger.debug(`poll ${name} failed (${failures} in a row): ${(err as Error)?.message}`);
         try {
-          await clock.sleep(pollBackoffMs(failures, `${identity}/${name}`), signal);
+          await clock.sleep(pollBackoffMs(failures, `${identity}/${name}`), drain);
         } catch {
           return;
         }
@@ -226,4 +245,17 @@ function stopController(): AbortController {
   const controller = new AbortController();
   setMaxListeners(0, controller.signal);
   return controller;
+}
+
+/** How long shutdown waits for the service's answer and then for open polls to end, ms. */
+const DRAIN_WAIT_MS = 2_000;
+
+/** Waits for `promise`, but no longer than `ms` of real time; what it resolved to, else undefined. */
+async function withinMs<T>(ms: number, promise: Promise<T>): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const result = await Promise.race([promise, new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), ms);
+  })]);
+  clearTimeout(timer);
+  return result;
 }

@@ -20,6 +20,10 @@ class TaskQueue<T> {
     if (w) w.resolve(item);
     else this.items.push(item);
   }
+  /** Answers every waiting poll empty, as the engine does for a stopping worker. */
+  endWaiting(): void {
+    for (const w of this.waiters.splice(0)) w.resolve(null);
+  }
   poll(opts?: CallOptions): Promise<T | null> {
     const item = this.items.shift();
     if (item) return Promise.resolve(item);
@@ -44,6 +48,7 @@ export class FakeService implements Partial<WorkflowService> {
   /** While set, every poll fails as an unreachable server would. */
   down = false;
   polls = 0;
+  shutdownCalls = 0;
   #onResponse: (() => void)[] = [];
 
   /** Resolves once `n` responses have been recorded. */
@@ -92,6 +97,12 @@ export class FakeService implements Partial<WorkflowService> {
   }
   respondActivityTaskCanceled(req: RespondActivityTaskCanceledRequest): Promise<void> {
     return this.#record('respondActivityTaskCanceled', req);
+  }
+  shutdownWorker(): Promise<void> {
+    this.shutdownCalls++;
+    this.workflowTasks.endWaiting();
+    this.activityTasks.endWaiting();
+    return Promise.resolve();
   }
   recordActivityTaskHeartbeat(req: RecordHeartbeatRequest): Promise<RecordHeartbeatResponse> {
     this.heartbeats.push(req);
