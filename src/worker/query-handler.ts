@@ -1,5 +1,6 @@
+import { storedHistoryUpTo } from './history-pages.ts';
 import { toFailureInfo } from '../common/failure.ts';
-import { isCloseEvent, type HistoryEvent } from '../history/events.ts';
+import { isCloseEvent } from '../history/events.ts';
 import type { QueryTask } from '../history/message-types.ts';
 import type { WorkflowService } from '../history/service.ts';
 import type { MessageAnswer, MessageRequest } from '../workflow/activation.ts';
@@ -15,20 +16,6 @@ export interface QueryTaskHandlerDeps {
   logger: Logger;
 }
 
-/** The run's history up to and including `lastEventId`, page by page. */
-async function historyUpTo(service: WorkflowService, task: QueryTask): Promise<HistoryEvent[]> {
-  const events: HistoryEvent[] = [];
-  let nextPageToken: string | undefined;
-  do {
-    const page = await service.getWorkflowExecutionHistory({
-      namespace: task.namespace, workflowId: task.workflowId, runId: task.runId, pageSize: 1000,
-      ...(nextPageToken ? { nextPageToken } : {}),
-    });
-    events.push(...page.events);
-    nextPageToken = page.nextPageToken;
-  } while (nextPageToken && events[events.length - 1]!.eventId < task.lastEventId);
-  return events.filter((e) => e.eventId <= task.lastEventId);
-}
 
 /**
  * Answers queries and update validations. Each one replays the run's history up to the
@@ -61,7 +48,7 @@ export class QueryTaskHandler {
 
   /** The answer to one query task. */
   async answer(task: QueryTask): Promise<MessageAnswer> {
-    const events = await historyUpTo(this.deps.service, task);
+    const events = await storedHistoryUpTo(this.deps.service, task, task.lastEventId);
     const last = events[events.length - 1];
     if (last && !events.some(isCloseEvent) && last.eventType !== 'WorkflowTaskStarted') {
       events.push({

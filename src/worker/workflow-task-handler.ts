@@ -1,3 +1,4 @@
+import { storedHistoryUpTo } from './history-pages.ts';
 import { DeterminismViolationError } from '../common/errors.ts';
 import { toFailureInfo } from '../common/failure.ts';
 import type { HistoryEvent } from '../history/events.ts';
@@ -17,18 +18,9 @@ export interface WorkflowTaskHandlerDeps {
   maxCachedWorkflows: number;
 }
 
-/** Fetches a run's history up to and including `lastEventId`, page by page. */
+/** The history a workflow task replays: the stored events, then the task's transient ones. */
 export async function fetchHistory(service: WorkflowService, task: WorkflowTask): Promise<HistoryEvent[]> {
-  const events: HistoryEvent[] = [];
-  let nextPageToken: string | undefined;
-  do {
-    const page = await service.getWorkflowExecutionHistory({
-      namespace: task.namespace, workflowId: task.workflowId, runId: task.runId, pageSize: 1000,
-      ...(nextPageToken ? { nextPageToken } : {}),
-    });
-    events.push(...page.events);
-    nextPageToken = page.nextPageToken;
-  } while (nextPageToken && events[events.length - 1]!.eventId < task.startedEventId);
+  const events = await storedHistoryUpTo(service, task, task.startedEventId);
   // A retried workflow task's own Scheduled/Started events are transient: the engine sends them
   // in the task but stores them only when that attempt completes, so they come from the task.
   const stored = events.length ? events[events.length - 1]!.eventId : 0;
