@@ -53,8 +53,8 @@ export function optionalRetryPolicy(field: string, value: unknown): RetryPolicyD
   return resolveRetryPolicy(value as RetryPolicyData, field);
 }
 
-/** A validated start request with its defaults filled in. */
-export interface ValidStart {
+/** The settings every run of a chain is made from, whoever starts it. */
+export interface RunSpec {
   namespace: string;
   workflowId: string;
   workflowType: string;
@@ -65,10 +65,14 @@ export interface ValidStart {
   workflowExecutionTimeoutMs?: number;
   workflowRunTimeoutMs?: number;
   workflowTaskTimeoutMs: number;
-  workflowIdReusePolicy: WorkflowIdReusePolicy;
   requestId?: string;
   identity?: string;
   cronSchedule?: string;
+}
+
+/** A validated start request with its defaults filled in. */
+export interface ValidStart extends RunSpec {
+  workflowIdReusePolicy: WorkflowIdReusePolicy;
 }
 
 /** Checks a start request; errors name the field. */

@@ -6,20 +6,11 @@ import type { RetryPolicyData } from '../retry/policy-data.ts';
 import type { ExecutionRecord } from '../store/types.ts';
 import { initialState, type RunConfig } from './state.ts';
 import { childState } from './child-state.ts';
+import type { RunSpec } from './requests.ts';
 import { TransitionBuilder } from './transition.ts';
 
 /** What a new run of a chain is made from (a start, a retry, a continue-as-new). */
-export interface NewRunParams {
-  namespace: string;
-  workflowId: string;
-  workflowType: string;
-  taskQueue: string;
-  args: unknown[];
-  memo?: Record<string, unknown>;
-  retryPolicy?: RetryPolicyData;
-  workflowExecutionTimeoutMs?: number;
-  workflowRunTimeoutMs?: number;
-  workflowTaskTimeoutMs: number;
+export interface NewRunParams extends RunSpec {
   /** 1 for a start and a continue-as-new; +1 per workflow retry. */
   attempt: number;
   /** Carried along the chain; absent for the chain's first run. */
@@ -27,11 +18,8 @@ export interface NewRunParams {
   initiator?: ContinueAsNewInitiator;
   /** Delay before the first workflow task, ms. */
   backoffMs: number;
-  requestId?: string;
-  identity?: string;
   continuedFailure?: FailureInfo;
   lastCompletionResult?: unknown;
-  cronSchedule?: string;
   /** The parent of a child workflow; carried along the child's chain. */
   parent?: ParentExecutionRef;
 }
