@@ -101,8 +101,15 @@ export class TestEnvironment {
   }
 }
 
+/** Calls during which the test is waiting on the workflow, so time may skip: which requests wait. */
+const WAITS: Record<string, (req: any) => boolean> = {
+  getWorkflowExecutionHistory: (req: GetHistoryRequest) => req.waitForClose === true,
+  pollWorkflowExecutionUpdate: () => true,
+  updateWorkflowExecution: (req: { waitForStage?: string }) => req.waitForStage === 'Completed',
+};
+
 /**
- * Skips time while somebody awaits a workflow result and the engine is idle: the clock jumps
+ * Skips time while somebody awaits a workflow result or an update's outcome and the engine is idle: the clock jumps
  * to the earliest pending sleep, which is the engine's next timer.
  */
 class TimeSkipper {
@@ -120,11 +127,12 @@ class TimeSkipper {
     return new Proxy(service, {
       get: (target, prop, receiver) => {
         const value = Reflect.get(target, prop, receiver) as unknown;
-        if (prop !== 'getWorkflowExecutionHistory' || typeof value !== 'function') {
+        if (typeof value !== 'function' || !(prop in WAITS)) {
           return typeof value === 'function' ? value.bind(target) : value;
         }
+        const isWait = WAITS[prop as string]!;
         return async (req: GetHistoryRequest, opts?: CallOptions) => {
-          if (!req.waitForClose) return value.call(target, req, opts);
+          if (!isWait(req)) return value.call(target, req, opts);
           this.#waiters++;
           this.#kick();
           try {
