@@ -10,6 +10,16 @@ export interface ParentCloseData {
   parentRunId: string;
 }
 
+/**
+ * What StartChild timers carry. `parentRunId` is set only on the start of an Abandon child whose
+ * parent closed before the child started: the timer then belongs to no run (the parent's own
+ * timers were purged with it) and the child starts with nothing to report back to.
+ */
+export interface StartChildData {
+  initiatedEventId: number;
+  parentRunId?: string;
+}
+
 /** What ChildClosed timers carry: the child chain's final close event. */
 export interface ChildClosedData {
   initiatedEventId: number;
@@ -26,6 +36,11 @@ export interface ChildClosedData {
  * transaction on the other run. Policy timers are keyed by the child's workflow id rather than
  * a run id: the child's run may continue as new before the timer fires, and a closing run's
  * timers are purged with it.
+ *
+ * A child initiated but not yet started (its StartChild timer is purged with the run) follows
+ * Temporal: an Abandon child is still started, by a timer keyed like the policy timers, and then
+ * runs on its own; a Terminate or RequestCancel child's start is dropped, since the policy would
+ * end it at once — no run is created, so nothing stays pending.
  */
 export function runClosed(b: TransitionBuilder): void {
   const s = childState(b);
@@ -38,6 +53,10 @@ export function runClosed(b: TransitionBuilder): void {
     addMessageTimer(b, s.parent.runId, 'ChildClosed', data);
   }
   for (const c of Object.values(s.children ?? {})) {
+    if (c.runId === undefined && c.parentClosePolicy === 'Abandon') {
+      const data: StartChildData = { initiatedEventId: c.initiatedEventId, parentRunId: b.record.runId };
+      addMessageTimer(b, `abandoned-start:${c.namespace}:${c.workflowId}:${b.record.runId}`, 'StartChild', data);
+    }
     if (c.runId === undefined || c.parentClosePolicy === 'Abandon') continue;
     const data: ParentCloseData = {
       policy: c.parentClosePolicy, namespace: c.namespace, childWorkflowId: c.workflowId,

@@ -1,7 +1,7 @@
 import type { HistoryEvent } from '../history/events.ts';
 import { StoreConflictError } from '../store/errors.ts';
 import type { ExecutionRecord, TimerRecord } from '../store/types.ts';
-import type { ChildClosedData, ParentCloseData } from './child-close.ts';
+import type { ChildClosedData, ParentCloseData, StartChildData } from './child-close.ts';
 import { childState } from './child-state.ts';
 import type { EngineCore } from './core.ts';
 import { DEFAULT_WORKFLOW_TASK_TIMEOUT_MS } from './requests.ts';
@@ -27,9 +27,42 @@ async function tryCommit(core: EngineCore, b: TransitionBuilder): Promise<boolea
   }
 }
 
+/** The first run of the child initiated by `parent` at `initiatedEventId`, from that event's attributes. */
+async function newChildRun(core: EngineCore, parent: ExecutionRecord, initiatedEventId: number, now: number): Promise<TransitionBuilder> {
+  const [initiated] = await core.store.readHistory(parent.runId, initiatedEventId, 1) as HistoryEvent<'StartChildWorkflowExecutionInitiated'>[];
+  const a = initiated!.attributes;
+  return buildNewRun({
+    namespace: a.namespace, workflowId: a.workflowId, workflowType: a.workflowType, taskQueue: a.taskQueue, args: a.args,
+    workflowTaskTimeoutMs: a.workflowTaskTimeoutMs ?? DEFAULT_WORKFLOW_TASK_TIMEOUT_MS, attempt: 1, backoffMs: 0,
+    parent: { namespace: parent.namespace, workflowId: parent.workflowId, runId: parent.runId, initiatedEventId },
+    ...(a.memo ? { memo: a.memo } : {}), ...(a.retryPolicy ? { retryPolicy: a.retryPolicy } : {}),
+    ...(a.workflowExecutionTimeoutMs !== undefined ? { workflowExecutionTimeoutMs: a.workflowExecutionTimeoutMs } : {}),
+    ...(a.workflowRunTimeoutMs !== undefined ? { workflowRunTimeoutMs: a.workflowRunTimeoutMs } : {}),
+  }, now);
+}
+
+/**
+ * The start of an Abandon child whose parent closed first (child-close.ts): the child runs on
+ * its own. A running workflow with the same id leaves it unstarted, with no parent to tell.
+ */
+async function startAbandonedChild(core: EngineCore, timer: TimerRecord, d: Required<StartChildData>): Promise<void> {
+  for (let i = 0; i < MAX_ATTEMPTS; i++) {
+    const parent = await core.store.getExecution(d.parentRunId);
+    const [initiated] = parent ? await core.store.readHistory(parent.runId, d.initiatedEventId, 1) : [];
+    if (!parent || initiated?.eventType !== 'StartChildWorkflowExecutionInitiated') return consume(core, timer);
+    const latest = await core.store.getLatestExecution(initiated.attributes.namespace, initiated.attributes.workflowId);
+    if (latest?.status === 'Running') return consume(core, timer);
+    const nb = await newChildRun(core, parent, d.initiatedEventId, core.clock.now());
+    nb.consumeTimerId = timer.id;
+    if (await tryCommit(core, nb)) return;
+  }
+}
+
 /** Starts the child initiated at `initiatedEventId`, or records StartChildWorkflowExecutionFailed when its id is running. */
 async function startChild(core: EngineCore, timer: TimerRecord): Promise<void> {
-  const { initiatedEventId } = timer.data as { initiatedEventId: number };
+  const d = timer.data as StartChildData;
+  if (d.parentRunId !== undefined) return startAbandonedChild(core, timer, { initiatedEventId: d.initiatedEventId, parentRunId: d.parentRunId });
+  const { initiatedEventId } = d;
   const key = String(initiatedEventId);
   for (let i = 0; i < MAX_ATTEMPTS; i++) {
     const parent = await core.store.getExecution(timer.runId);
@@ -48,16 +81,7 @@ async function startChild(core: EngineCore, timer: TimerRecord): Promise<void> {
         initiatedEventId,
       });
     } else {
-      const [initiated] = await core.store.readHistory(parent.runId, initiatedEventId, 1) as HistoryEvent<'StartChildWorkflowExecutionInitiated'>[];
-      const a = initiated!.attributes;
-      const nb = buildNewRun({
-        namespace: child.namespace, workflowId: child.workflowId, workflowType: child.workflowType, taskQueue: a.taskQueue, args: a.args,
-        workflowTaskTimeoutMs: a.workflowTaskTimeoutMs ?? DEFAULT_WORKFLOW_TASK_TIMEOUT_MS, attempt: 1, backoffMs: 0,
-        parent: { namespace: parent.namespace, workflowId: parent.workflowId, runId: parent.runId, initiatedEventId },
-        ...(a.memo ? { memo: a.memo } : {}), ...(a.retryPolicy ? { retryPolicy: a.retryPolicy } : {}),
-        ...(a.workflowExecutionTimeoutMs !== undefined ? { workflowExecutionTimeoutMs: a.workflowExecutionTimeoutMs } : {}),
-        ...(a.workflowRunTimeoutMs !== undefined ? { workflowRunTimeoutMs: a.workflowRunTimeoutMs } : {}),
-      }, now);
+      const nb = await newChildRun(core, parent, initiatedEventId, now);
       child.runId = nb.record.runId;
       pb.addEvent('ChildWorkflowExecutionStarted', {
         namespace: child.namespace, workflowId: child.workflowId, runId: child.runId, workflowType: child.workflowType, initiatedEventId,

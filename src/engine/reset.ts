@@ -10,6 +10,7 @@ import { armActivityTimer } from './activities.ts';
 import { childState, type ChildInfo } from './child-state.ts';
 import type { EngineCore } from './core.ts';
 import { requireObject, validateExecutionRef } from './requests.ts';
+import { handOverChildren } from './reset-children.ts';
 import { terminateRun } from './runs.ts';
 import { initialState, type ActivityInfo, type RunConfig } from './state.ts';
 import { TransitionBuilder } from './transition.ts';
@@ -125,7 +126,9 @@ function buildResetRun(base: ExecutionRecord, events: HistoryEvent[], point: His
   if (a.workflowExecutionTimeoutMs !== undefined) cfg.workflowExecutionTimeoutMs = a.workflowExecutionTimeoutMs;
   if (a.retryPolicy) cfg.retryPolicy = a.retryPolicy;
   const state = initialState(cfg);
-  if (a.parent) childState({ state }).parent = a.parent;
+  // A child's parent reference may have moved since its start (its parent was reset): the run's state is current.
+  const parent = childState(base).parent ?? a.parent;
+  if (parent) childState({ state }).parent = parent;
   const record: ExecutionRecord = {
     namespace: base.namespace, workflowId: base.workflowId, runId, workflowType: base.workflowType, taskQueue: base.taskQueue,
     status: 'Running', startTime: now, executionTime: now, nextEventId: 1, attempt: base.attempt,
@@ -157,7 +160,9 @@ function buildResetRun(base: ExecutionRecord, events: HistoryEvent[], point: His
 
 /**
  * Resets a run to one of its WorkflowTaskCompleted events: the workflow's open run is
- * terminated and a new run replays the history up to that task and continues from there.
+ * terminated and a new run replays the history up to that task and continues from there. The
+ * reset run's open children move to the new run with it (reset-children.ts), in the same
+ * transaction.
  */
 export async function resetWorkflowExecution(core: EngineCore, input: ResetWorkflowRequest): Promise<ResetWorkflowResponse> {
   const v = validate(input);
@@ -168,14 +173,18 @@ export async function resetWorkflowExecution(core: EngineCore, input: ResetWorkf
       const point = resetPoint(events, v.eventId, v.resetType);
       const now = core.clock.now();
       const next = buildResetRun(base, events, point, now, v);
+      const handOver = await handOverChildren(core, base, next);
       const current = await core.store.getLatestExecution(base.namespace, base.workflowId);
       let primary = next;
       if (current?.status === 'Running') {
         primary = new TransitionBuilder(current, now);
+        const moving = current.runId === base.runId ? childState(primary).children : undefined;
+        for (const key of handOver.movedKeys) delete moving?.[key];
         terminateRun(primary, `reset to event ${point.eventId} of run ${base.runId}${v.reason ? `: ${v.reason}` : ''}`, { newRunId: next.record.runId },
           v.identity);
         primary.others.push(next);
       }
+      primary.others.push(...handOver.children);
       try {
         await core.store.commit(primary.build());
         return { runId: next.record.runId };
