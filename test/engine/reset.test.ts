@@ -59,3 +59,29 @@ test('reset of a closed run re-dispatches pending activities; signals may be lef
   await assert.rejects(h.engine.resetWorkflowExecution({ workflowId: 'wf-reset-2' } as never), /eventId or resetType/);
   await h.close();
 });
+
+test('reset to a point after a child started, the child having closed since: the new run receives the child\'s close', async () => {
+  const h = await setup();
+  const { runId } = await h.start('wf-reset-child');
+  await h.complete(await h.pollWorkflow(), [{ commandType: 'StartChildWorkflowExecution', attributes: { workflowId: 'rc-kid', workflowType: 'kid', taskQueue: 'kq' } }]);
+  await h.settle();
+  await h.complete(await h.pollWorkflow(), []);
+  await h.complete(await h.pollWorkflow('kq'), [cmd.complete('kid-done')]);
+  await h.settle();
+  const before = await h.history('wf-reset-child', runId);
+  assert.ok(before.some((e) => e.eventType === 'ChildWorkflowExecutionCompleted'), 'the old run heard of the child');
+  const started = before.find((e) => e.eventType === 'ChildWorkflowExecutionStarted')!;
+  const point = before.find((e) => e.eventType === 'WorkflowTaskCompleted' && e.eventId > started.eventId)!;
+  const { runId: next } = await h.engine.resetWorkflowExecution({ workflowId: 'wf-reset-child', eventId: point.eventId });
+  await h.settle();
+  const events = await h.history('wf-reset-child', next);
+  const done = events.filter((e) => e.eventType === 'ChildWorkflowExecutionCompleted');
+  assert.equal(done.length, 1, (await h.types('wf-reset-child', next)).join());
+  assert.ok(done[0]!.eventId > point.eventId && done[0]!.eventType === 'ChildWorkflowExecutionCompleted');
+  assert.equal(done[0].attributes.result, 'kid-done');
+  const task = await h.pollWorkflow();
+  assert.equal(task.runId, next);
+  await h.complete(task, [cmd.complete('parent-done')]);
+  assert.equal((await h.engine.describeWorkflowExecution({ workflowId: 'wf-reset-child' })).execution.status, 'Completed');
+  await h.close();
+});
