@@ -63,7 +63,7 @@ test('reset of a closed run re-dispatches pending activities; signals may be lef
 test('reset to a point after a child started, the child having closed since: the new run receives the child\'s close', async () => {
   const h = await setup();
   const { runId } = await h.start('wf-reset-child');
-  await h.complete(await h.pollWorkflow(), [{ commandType: 'StartChildWorkflowExecution', attributes: { workflowId: 'rc-kid', workflowType: 'kid', taskQueue: 'kq' } }]);
+  await h.complete(await h.pollWorkflow(), [{ commandType: 'StartChildWorkflowExecution', attributes: { workflowId: 'rc-kid', workflowType: 'kid', taskQueue: 'kq', args: [] } }]);
   await h.settle();
   await h.complete(await h.pollWorkflow(), []);
   await h.complete(await h.pollWorkflow('kq'), [cmd.complete('kid-done')]);
@@ -77,8 +77,9 @@ test('reset to a point after a child started, the child having closed since: the
   const events = await h.history('wf-reset-child', next);
   const done = events.filter((e) => e.eventType === 'ChildWorkflowExecutionCompleted');
   assert.equal(done.length, 1, (await h.types('wf-reset-child', next)).join());
-  assert.ok(done[0]!.eventId > point.eventId && done[0]!.eventType === 'ChildWorkflowExecutionCompleted');
-  assert.equal(done[0].attributes.result, 'kid-done');
+  const kid = done[0]!;
+  assert.ok(kid.eventId > point.eventId && kid.eventType === 'ChildWorkflowExecutionCompleted');
+  assert.equal(kid.attributes.result, 'kid-done');
   const task = await h.pollWorkflow();
   assert.equal(task.runId, next);
   await h.complete(task, [cmd.complete('parent-done')]);
