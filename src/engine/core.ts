@@ -3,6 +3,7 @@ import { WorkflowNotFoundError } from '../common/errors.ts';
 import type { Clock } from '../retry/clock.ts';
 import { StoreConflictError } from '../store/errors.ts';
 import type { Store, TaskKind } from '../store/types.ts';
+import { Handoffs } from './handoffs.ts';
 import { TransitionBuilder } from './transition.ts';
 import { Waiters } from './waiters.ts';
 import { DEFAULT_LIMITS, enforceHistoryLimits, type EngineLimits } from './limits.ts';
@@ -27,6 +28,12 @@ export function queueKey(namespace: string, taskQueue: string, kind: TaskKind): 
   return `${kind}\u0000${namespace}\u0000${taskQueue}`;
 }
 
+/** Tasks a transition started for waiting polls: delivered after its commit, released if it failed. */
+export interface EagerHandoff {
+  deliver(): void;
+  release(): void;
+}
+
 /**
  * What the engine's parts share: the store, the clock, the transition loop, and the
  * bookkeeping behind {@link EngineCore.isIdle}.
@@ -34,6 +41,10 @@ export function queueKey(namespace: string, taskQueue: string, kind: TaskKind): 
 export class EngineCore {
   readonly queueWaiters = new Waiters();
   readonly closeWaiters = new Waiters();
+  /** Long polls waiting in this process that take tasks started for them (eager dispatch). */
+  readonly handoffs = new Handoffs();
+  /** Set by the task service: starts the tasks of a transition that waiting polls can take. */
+  eager?: (b: TransitionBuilder) => EagerHandoff | undefined;
   readonly shutdown = new AbortController();
   /**
    * Tasks known to be dispatchable now, per queue: raised by commit notifications and by the
@@ -80,7 +91,7 @@ export class EngineCore {
         enforceHistoryLimits(b, this.limits, this.logger);
         if (b.isEmpty()) return result;
         try {
-          await this.store.commit(b.build());
+          await this.commitBuilder(b);
           return result;
         } catch (err) {
           if (err instanceof StoreConflictError && err.reason === 'version' && i < MAX_CONFLICT_RETRIES) continue;
@@ -88,6 +99,18 @@ export class EngineCore {
         }
       }
     });
+  }
+
+  /** Commits a built transition, handing the tasks it could start to polls waiting here. */
+  async commitBuilder(b: TransitionBuilder): Promise<void> {
+    const handoff = this.eager?.(b);
+    try {
+      await this.store.commit(b.build());
+    } catch (err) {
+      handoff?.release();
+      throw err;
+    }
+    handoff?.deliver();
   }
 
   /** Records that `count` tasks became dispatchable on a queue (at least that many are there). */

@@ -190,7 +190,7 @@ export class Engine implements WorkflowService {
           throw rejected(`already completed (run ${latest.runId}) and workflowIdReusePolicy is AllowDuplicateFailedOnly`);
         }
         try {
-          await store.commit(primary.build());
+          await this.#core.commitBuilder(primary);
           return { runId: fresh.record.runId, started: true };
         } catch (err) {
           if (err instanceof StoreConflictError && (err.reason === 'alreadyOpen' || err.reason === 'version')) continue;

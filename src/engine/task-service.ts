@@ -13,6 +13,8 @@ import {
   activityTask, cancelActivity, completeActivity, failActivity, heartbeatActivity, startActivity, unstartActivity,
 } from './activities.ts';
 import { applyCommands, hasTerminalCommand, validateCommandList } from './commands.ts';
+import { reserveEager } from './eager-dispatch.ts';
+import type { HandedTask, HandedWorkflowTask } from './handoffs.ts';
 import { LimitExceededError } from './limits.ts';
 import { queueKey, type EngineCore } from './core.ts';
 import { requireFailure, requireObject, validatePoll } from './requests.ts';
@@ -42,25 +44,36 @@ const atKey = (t: { runId: string; scheduledEventId: number; attempt: number }) 
 
 /** Long polls for tasks and the responses that complete them. */
 export class TaskService {
-  constructor(private readonly core: EngineCore) {}
+  constructor(private readonly core: EngineCore) {
+    core.eager = (b) => reserveEager(core, b, (h) => this.#countInFlight(h));
+  }
+
+  /** A task started for a poll inside another transition counts as handed out from its commit on. */
+  #countInFlight(h: HandedTask): void {
+    if (h.kind === 'activity') this.core.addInFlight(atKey(h.task), h.task.startToCloseTimeoutMs ?? TASK_LEASE_MS);
+    else this.core.addInFlight(wtKey({ runId: h.rec.runId, seq: h.wt.seq, attempt: h.wt.attempt }), h.timeoutMs);
+  }
 
   async pollWorkflowTaskQueue(req: PollRequest, opts?: CallOptions): Promise<WorkflowTask | null> {
     const p = validatePoll(req);
-    return this.#poll(p, 'workflow', opts?.signal, (task) => this.#startWorkflowTask(task, p.identity));
+    return this.#poll(p, 'workflow', opts?.signal, (task) => this.#startWorkflowTask(task, p.identity),
+      (h) => this.#workflowTask(h as HandedWorkflowTask));
   }
 
   async pollActivityTaskQueue(req: PollRequest, opts?: CallOptions): Promise<ActivityTask | null> {
     const p = validatePoll(req);
-    return this.#poll(p, 'activity', opts?.signal, (task) => this.#startActivityTask(task, p.identity));
+    return this.#poll(p, 'activity', opts?.signal, (task) => this.#startActivityTask(task, p.identity),
+      async (h) => (h as Extract<HandedTask, { kind: 'activity' }>).task);
   }
 
   /**
    * Claims and starts the first task, plus up to `maxTasks - 1` more that the queue's ready
    * count says are there now; their starts run concurrently, so on SQLite they share one
-   * commit (group commit).
+   * commit (group commit). While it waits, a transition may start a task for it directly
+   * (eager dispatch, `handed`).
    */
   async #poll<T extends { moreTasks?: T[] }>(p: ReturnType<typeof validatePoll>, kind: TaskKind, signal: AbortSignal | undefined,
-    start: (task: TaskRecord) => Promise<T | null>): Promise<T | null> {
+    start: (task: TaskRecord) => Promise<T | null>, handed: (h: HandedTask) => Promise<T>): Promise<T | null> {
     const { core } = this;
     const key = queueKey(p.namespace, p.taskQueue, kind);
     const deadline = Date.now() + p.pollTimeoutMs;
@@ -97,7 +110,17 @@ export class TaskService {
         watch.cancel();
         return null;
       }
-      await watch.wait(remaining, [signal, core.shutdown.signal]);
+      const offer = core.handoffs.offer(key, p.identity, p.maxTasks);
+      await watch.wait(remaining, [signal, core.shutdown.signal, offer.reserved.signal]);
+      const tasks = await core.handoffs.withdraw(offer);
+      if (tasks.length > 0) {
+        // One turn of the event loop, as a claim and start would take: a caller that left just
+        // before the hand-off is seen (its socket's close is read) and the tasks are given back.
+        await new Promise((resolve) => setImmediate(resolve));
+        const [head, ...rest] = await Promise.all(tasks.map(handed));
+        if (rest.length > 0) head!.moreTasks = rest;
+        return head!;
+      }
     }
   }
 
@@ -125,7 +148,12 @@ export class TaskService {
       throw err;
     }
     if (!started) return null;
-    const { wt, rec, previousStartedEventId, timeoutMs } = started;
+    return this.#workflowTask({ kind: 'workflow', ...started });
+  }
+
+  /** The answer to a poll for a started workflow task: the history since the previous started task. */
+  async #workflowTask({ wt, rec, previousStartedEventId, timeoutMs }: HandedWorkflowTask): Promise<WorkflowTask> {
+    const { core } = this;
     const history = await core.store.readHistory(rec.runId, previousStartedEventId + 1, MAX_HISTORY_PAGE);
     history.push(...transientEvents(wt, timeoutMs));
     const token = { kind: 'workflow' as const, namespace: rec.namespace, runId: rec.runId, seq: wt.seq, attempt: wt.attempt };

