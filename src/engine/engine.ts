@@ -1,13 +1,15 @@
 import { hostname } from 'node:os';
 import { ServiceError, WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '../common/errors.ts';
 import { newUuid } from '../common/ids.ts';
+import { validatePoll } from './requests.ts';
 import { optionalBoolean, optionalInt, optionalString } from '../common/validate.ts';
 import type {
   ActivityTask, CallOptions, CancelWorkflowRequest, ExecutionRequest, GetHistoryRequest, GetHistoryResponse,
   ListWorkflowExecutionsRequest, ListWorkflowExecutionsResponse, PollRequest, RecordHeartbeatRequest, RecordHeartbeatResponse,
   RespondActivityTaskCanceledRequest, RespondActivityTaskCompletedRequest, RespondActivityTaskFailedRequest,
   RespondWorkflowTaskCompletedRequest, RespondWorkflowTaskFailedRequest, StartWorkflowExecutionRequest,
-  ResetWorkflowRequest, ResetWorkflowResponse, StartWorkflowExecutionResponse, TerminateWorkflowRequest, WorkflowExecutionDescription, WorkflowService, WorkflowTask,
+  ResetWorkflowRequest, ResetWorkflowResponse, ShutdownWorkerRequest, StartWorkflowExecutionResponse, TerminateWorkflowRequest,
+  WorkflowExecutionDescription, WorkflowService, WorkflowTask,
 } from '../history/service.ts';
 import type {
   PollUpdateRequest, QueryTask, QueryWorkflowRequest, QueryWorkflowResponse, RespondQueryTaskCompletedRequest,
@@ -310,6 +312,10 @@ export class Engine implements WorkflowService {
     return this.#tasks.respondActivityTaskFailed(req);
   }
 
+  shutdownWorker(req: ShutdownWorkerRequest): Promise<void> {
+    return this.#tasks.shutdownWorker(req);
+  }
+
   /** See TaskService.returnUndeliveredTask: a polled task whose caller was gone goes back. */
   returnUndeliveredTask(task: { taskToken: string; activityId?: string }): Promise<void> {
     return this.#tasks.returnUndeliveredTask(task);
@@ -331,7 +337,8 @@ export class Engine implements WorkflowService {
   }
 
   async pollQueryTaskQueue(req: PollRequest, opts?: CallOptions): Promise<QueryTask | null> {
-    return this.#messages.pollQuery(req, opts);
+    const signal = this.#tasks.pollSignal(validatePoll(req), opts?.signal);
+    return signal ? this.#messages.pollQuery(req, { signal }) : null;
   }
 
   async respondQueryTaskCompleted(req: RespondQueryTaskCompletedRequest): Promise<void> {

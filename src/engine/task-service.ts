@@ -4,7 +4,7 @@ import { optionalString, requireOneOf, requireString } from '../common/validate.
 import type {
   ActivityTask, CallOptions, PollRequest, RecordHeartbeatRequest, RecordHeartbeatResponse, RespondActivityTaskCanceledRequest,
   RespondActivityTaskCompletedRequest, RespondActivityTaskFailedRequest, RespondWorkflowTaskCompletedRequest,
-  RespondWorkflowTaskFailedRequest, WorkflowTask,
+  RespondWorkflowTaskFailedRequest, ShutdownWorkerRequest, WorkflowTask,
 } from '../history/service.ts';
 import type { WorkflowTaskFailedCause } from '../history/events.ts';
 import { ValidationError } from '../retry/errors.ts';
@@ -17,7 +17,8 @@ import { reserveEager } from './eager-dispatch.ts';
 import type { HandedTask, HandedWorkflowTask } from './handoffs.ts';
 import { LimitExceededError } from './limits.ts';
 import { queueKey, type EngineCore } from './core.ts';
-import { requireFailure, requireObject, validatePoll } from './requests.ts';
+import { PollerStops } from './poller-stops.ts';
+import { namespaceOf, requireFailure, requireObject, validatePoll } from './requests.ts';
 import type { ActivityInfo, RunState } from './state.ts';
 import { decodeTaskToken, encodeTaskToken, type TaskTokenData } from './task-token.ts';
 import type { TransitionBuilder } from './transition.ts';
@@ -44,6 +45,8 @@ const atKey = (t: { runId: string; scheduledEventId: number; attempt: number }) 
 
 /** Long polls for tasks and the responses that complete them. */
 export class TaskService {
+  readonly #stops = new PollerStops();
+
   constructor(private readonly core: EngineCore) {
     core.eager = (b) => reserveEager(core, b, (h) => this.#countInFlight(h));
   }
@@ -56,14 +59,35 @@ export class TaskService {
 
   async pollWorkflowTaskQueue(req: PollRequest, opts?: CallOptions): Promise<WorkflowTask | null> {
     const p = validatePoll(req);
-    return this.#poll(p, 'workflow', opts?.signal, (task) => this.#startWorkflowTask(task, p.identity),
+    const signal = this.pollSignal(p, opts?.signal);
+    if (!signal) return null;
+    return this.#poll(p, 'workflow', signal, (task) => this.#startWorkflowTask(task, p.identity),
       (h) => this.#workflowTask(h as HandedWorkflowTask));
   }
 
   async pollActivityTaskQueue(req: PollRequest, opts?: CallOptions): Promise<ActivityTask | null> {
     const p = validatePoll(req);
-    return this.#poll(p, 'activity', opts?.signal, (task) => this.#startActivityTask(task, p.identity),
+    const signal = this.pollSignal(p, opts?.signal);
+    if (!signal) return null;
+    return this.#poll(p, 'activity', signal, (task) => this.#startActivityTask(task, p.identity),
       async (h) => (h as Extract<HandedTask, { kind: 'activity' }>).task);
+  }
+
+  /** The caller's signal joined with its worker's stop; undefined when that worker has stopped. */
+  pollSignal(p: ReturnType<typeof validatePoll>, caller: AbortSignal | undefined): AbortSignal | undefined {
+    const key = PollerStops.key(p.namespace, p.taskQueue, p.identity, p.workerInstanceId);
+    if (this.#stops.isStopped(key)) return undefined;
+    const stop = this.#stops.signalFor(key);
+    return caller ? AbortSignal.any([caller, stop]) : stop;
+  }
+
+  async shutdownWorker(input: ShutdownWorkerRequest): Promise<void> {
+    const req = requireObject('request', input);
+    const key = PollerStops.key(
+      namespaceOf(req), requireString('taskQueue', req.taskQueue), requireString('identity', req.identity, 500),
+      optionalString('workerInstanceId', req.workerInstanceId, 200),
+    );
+    this.#stops.stop(key);
   }
 
   /**
