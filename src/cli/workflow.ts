@@ -21,6 +21,8 @@ Actions:
   describe <workflowId> [--run <runId>]
   history <workflowId> [--run <runId>]
   result <workflowId>          wait for the outcome (follows retries and continue-as-new)
+  signal <workflowId> <name> [--args '<json array>']
+  query <workflowId> <name> [--args '<json array>']   (__stack_trace shows where the workflow waits)
   cancel <workflowId> [--reason <text>]
   terminate <workflowId> [--reason <text>]
   reset <workflowId> (--event-id <n> | --to first|last) [--run <runId>] [--reason <text>]
@@ -34,6 +36,20 @@ const FLAGS = {
   wait: { type: 'boolean' }, type: { type: 'string' }, status: { type: 'string' }, 'id-prefix': { type: 'string' },
   limit: { type: 'string' }, run: { type: 'string' }, reason: { type: 'string' }, 'event-id': { type: 'string' }, to: { type: 'string' },
 } as const;
+
+/** The JSON array of `--args` or `--args-file`; an empty list when neither is given. */
+function readArgs(values: { args?: string; 'args-file'?: string }): unknown[] {
+  const text = values['args-file'] ? readFileSync(values['args-file'], 'utf8') : values.args;
+  if (text === undefined) return [];
+  let args: unknown;
+  try {
+    args = JSON.parse(text);
+  } catch (err) {
+    throw new UsageError(`--args must be a JSON array, e.g. '["o-1", 2]': ${(err as Error).message}`);
+  }
+  if (!Array.isArray(args)) throw new UsageError(`--args must be a JSON array, e.g. '["o-1", 2]'`);
+  return args;
+}
 
 function print(json: boolean, value: unknown, human: () => string): void {
   console.log(json ? JSON.stringify(value, null, 2) : human());
@@ -58,10 +74,10 @@ function eventRows(events: HistoryEvent[]) {
 
 register({
   name: 'workflow',
-  summary: 'Start, list, describe, cancel or terminate workflows on a server',
+  summary: 'Start, list, describe, signal, query, cancel, reset or terminate workflows on a server',
   async run(argv) {
     const { values, positionals } = parseFlags('workflow', argv, FLAGS, true);
-    const [action, target] = positionals;
+    const [action, target, messageName] = positionals;
     if (values.help || !action) {
       console.log(HELP);
       return values.help ? 0 : 2;
@@ -80,16 +96,7 @@ register({
         case 'start': {
           const type = need('type');
           if (!values['task-queue']) throw new UsageError('steadfast workflow start: --task-queue is required');
-          let args: unknown = [];
-          const text = values['args-file'] ? readFileSync(values['args-file'], 'utf8') : values.args;
-          if (text !== undefined) {
-            try {
-              args = JSON.parse(text);
-            } catch (err) {
-              throw new UsageError(`--args must be a JSON array, e.g. '["o-1", 2]': ${(err as Error).message}`);
-            }
-          }
-          if (!Array.isArray(args)) throw new UsageError(`--args must be a JSON array, e.g. '["o-1", 2]'`);
+          const args = readArgs(values);
           const handle = await client.workflow.start(type, {
             taskQueue: values['task-queue'], args, ...(values.id ? { workflowId: values.id } : {}),
           });
@@ -149,6 +156,18 @@ register({
         case 'result': {
           const result = await client.workflow.getHandle(need('workflowId')).result();
           print(json, { result }, () => JSON.stringify(result, null, 2));
+          return 0;
+        }
+        case 'signal': {
+          if (!messageName) throw new UsageError('steadfast workflow signal: missing <name>');
+          await client.workflow.getHandle(need('workflowId')).signal(messageName, ...readArgs(values));
+          print(json, { ok: true }, () => `signal ${messageName} sent to ${target}`);
+          return 0;
+        }
+        case 'query': {
+          if (!messageName) throw new UsageError('steadfast workflow query: missing <name>');
+          const answer = await client.workflow.getHandle(need('workflowId'), values.run).query(messageName, ...readArgs(values));
+          print(json, { result: answer }, () => (typeof answer === 'string' ? answer : JSON.stringify(answer, null, 2)));
           return 0;
         }
         case 'cancel':

@@ -34,6 +34,14 @@ test('steadfast dev serves on SQLite, answers the CLI, and stops cleanly on SIGT
     assert.equal(await describe.exited, 1);
     assert.match(describe.output(), /^steadfast workflow: .*nope/m);
 
+    const signal = spawnNode([BIN, 'workflow', 'signal', 'cli-1', 'addItem', '--args', '["pen"]', '--address', address]);
+    assert.equal(await signal.exited, 0, signal.output());
+    const history = spawnNode([BIN, 'workflow', 'history', 'cli-1', '--json', '--address', address]);
+    assert.equal(await history.exited, 0, history.output());
+    const signaled = (JSON.parse(history.output()) as { events: { eventType: string; attributes: { signalName?: string; args?: unknown[] } }[] })
+      .events.find((e) => e.eventType === 'WorkflowExecutionSignaled');
+    assert.deepEqual([signaled?.attributes.signalName, signaled?.attributes.args], ['addItem', ['pen']]);
+
     const terminate = spawnNode([BIN, 'workflow', 'terminate', 'cli-1', '--reason', 'done', '--address', address]);
     assert.equal(await terminate.exited, 0, terminate.output());
 
