@@ -83,11 +83,7 @@ export function toTask(row: Row): TaskRecord {
     visibleAt: num(row.visible_at),
     data: JSON.parse(String(row.data)),
   };
-  const leaseUntil = optNum(row.lease_until);
-  if (leaseUntil !== undefined) rec.leaseUntil = leaseUntil;
-  const owner = optStr(row.lease_owner);
-  if (owner !== undefined) rec.leaseOwner = owner;
-  return rec;
+  return withLease(rec, row);
 }
 
 /** A timers row as a record. */
@@ -100,11 +96,7 @@ export function toTimer(row: Row): TimerRecord {
     dueAt: num(row.due_at),
     data: JSON.parse(String(row.data)),
   };
-  const leaseUntil = optNum(row.lease_until);
-  if (leaseUntil !== undefined) rec.leaseUntil = leaseUntil;
-  const owner = optStr(row.lease_owner);
-  if (owner !== undefined) rec.leaseOwner = owner;
-  return rec;
+  return withLease(rec, row);
 }
 
 /** A queue reference from a row with namespace, task_queue, kind. */
@@ -125,4 +117,13 @@ export function decodeSeqToken(token: string): number | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** Copies a row's lease columns, when set, onto its task or timer record. */
+function withLease<T extends { leaseUntil?: number; leaseOwner?: string }>(rec: T, row: Row): T {
+  const leaseUntil = optNum(row.lease_until);
+  if (leaseUntil !== undefined) rec.leaseUntil = leaseUntil;
+  const owner = optStr(row.lease_owner);
+  if (owner !== undefined) rec.leaseOwner = owner;
+  return rec;
 }

@@ -1,3 +1,4 @@
+import { Listeners } from '../listeners.ts';
 import pg from 'pg';
 import type { HistoryEvent } from '../../history/events.ts';
 import { newUuid } from '../../common/ids.ts';
@@ -34,7 +35,7 @@ export class PostgresStore implements Store {
   #listener: pg.Client | undefined;
   readonly #channel: string;
   readonly #origin = newUuid();
-  readonly #listeners = new Set<(n: StoreNotification) => void>();
+  readonly #listeners = new Listeners();
   #closed = false;
 
   private constructor(pool: pg.Pool, config: pg.ClientConfig, channel: string) {
@@ -49,7 +50,7 @@ export class PostgresStore implements Store {
     client.on('notification', (msg) => {
       if (msg.channel !== this.#channel || !msg.payload) return;
       const body = JSON.parse(msg.payload) as { o: string; n: StoreNotification[] };
-      if (body.o !== this.#origin) this.#emit(body.n);
+      if (body.o !== this.#origin) this.#listeners.emit(body.n);
     });
     client.on('error', () => this.#listenerLost(client));
     client.on('end', () => this.#listenerLost(client));
@@ -71,7 +72,7 @@ export class PostgresStore implements Store {
     setTimeout(() => {
       if (this.#closed) return;
       this.#listen().then(
-        () => this.#emit([{ type: 'timer', dueAt: 0 }]),
+        () => this.#listeners.emit([{ type: 'timer', dueAt: 0 }]),
         () => this.#listenerLost(client, attempt + 1),
       );
     }, delay).unref();
@@ -134,7 +135,7 @@ export class PostgresStore implements Store {
     } finally {
       client.release();
     }
-    this.#emit(notes);
+    this.#listeners.emit(notes);
   }
 
   async #apply(c: pg.PoolClient, t: Transition): Promise<void> {
@@ -195,12 +196,7 @@ export class PostgresStore implements Store {
   }
 
   subscribe(listener: (n: StoreNotification) => void): () => void {
-    this.#listeners.add(listener);
-    return () => this.#listeners.delete(listener);
-  }
-
-  #emit(ns: StoreNotification[]): void {
-    for (const n of ns) for (const l of this.#listeners) l(n);
+    return this.#listeners.subscribe(listener);
   }
 
   async close(): Promise<void> {

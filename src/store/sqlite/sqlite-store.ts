@@ -1,3 +1,4 @@
+import { Listeners } from '../listeners.ts';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
@@ -35,7 +36,7 @@ export class SqliteStore implements Store {
   readonly #db: BetterSqlite3.Database;
   readonly #q: Statements;
   readonly #writer: GroupCommitter;
-  readonly #listeners = new Set<(n: StoreNotification) => void>();
+  readonly #listeners = new Listeners();
   readonly #groupCommit: boolean;
   readonly #leases = new TaskLeases();
   #closed = false;
@@ -89,7 +90,7 @@ export class SqliteStore implements Store {
   commit(transition: Transition): Promise<void> {
     const run = () => this.#apply(transition);
     const done = this.#groupCommit ? this.#writer.submit(run, () => this.#check(transition)) : Promise.resolve().then(() => this.#db.transaction(run).immediate());
-    return done.then(() => this.#emit(notificationsOf(transition)));
+    return done.then(() => this.#listeners.emit(notificationsOf(transition)));
   }
 
   /** The conflicts #apply would hit, found by reads alone (group commit's fast path). */
@@ -200,12 +201,7 @@ export class SqliteStore implements Store {
   }
 
   subscribe(listener: (n: StoreNotification) => void): () => void {
-    this.#listeners.add(listener);
-    return () => this.#listeners.delete(listener);
-  }
-
-  #emit(ns: StoreNotification[]): void {
-    for (const n of ns) for (const l of this.#listeners) l(n);
+    return this.#listeners.subscribe(listener);
   }
 
   async close(): Promise<void> {
