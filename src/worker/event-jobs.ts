@@ -16,7 +16,10 @@ function activityFailure(
   runs: ActivityLookup, scheduledEventId: number, message: string, retryState: FailureInfo['retryState'], cause: FailureInfo,
 ): FailureInfo {
   const { activityId, activityType } = runs.activity(scheduledEventId);
-  return { kind: 'Activity', message, activityType, activityId, ...(retryState ? { retryState } : {}), cause };
+  // The message names the activity and its root cause, so a WorkflowFailedError reads well
+  // on its own: "activity chargeCard (1) failed: card declined for declined-1".
+  const full = `activity ${activityType} (${activityId}) ${message}: ${cause.message}`;
+  return { kind: 'Activity', message: full, activityType, activityId, ...(retryState ? { retryState } : {}), cause };
 }
 
 /**
@@ -34,17 +37,17 @@ export const EVENT_JOBS: { [K in EventType]?: JobFactory<K> } = {
   ActivityTaskFailed: (e, runs) => ({
     type: 'resolveActivity',
     activityId: runs.activity(e.attributes.scheduledEventId).activityId,
-    failure: activityFailure(runs, e.attributes.scheduledEventId, 'Activity task failed', e.attributes.retryState, e.attributes.failure),
+    failure: activityFailure(runs, e.attributes.scheduledEventId, 'failed', e.attributes.retryState, e.attributes.failure),
   }),
   ActivityTaskTimedOut: (e, runs) => ({
     type: 'resolveActivity',
     activityId: runs.activity(e.attributes.scheduledEventId).activityId,
-    failure: activityFailure(runs, e.attributes.scheduledEventId, 'Activity task timed out', e.attributes.retryState, e.attributes.failure),
+    failure: activityFailure(runs, e.attributes.scheduledEventId, 'timed out', e.attributes.retryState, e.attributes.failure),
   }),
   ActivityTaskCanceled: (e, runs) => ({
     type: 'resolveActivity',
     activityId: runs.activity(e.attributes.scheduledEventId).activityId,
-    failure: activityFailure(runs, e.attributes.scheduledEventId, 'Activity task cancelled', 'CancelRequested', {
+    failure: activityFailure(runs, e.attributes.scheduledEventId, 'cancelled', 'CancelRequested', {
       kind: 'Canceled', message: 'Activity cancelled', details: e.attributes.details === undefined ? [] : [e.attributes.details],
     }),
   }),

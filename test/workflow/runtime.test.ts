@@ -56,7 +56,7 @@ describe('workflow runtime, fed histories', () => {
     h.history.activityFailed('1', toFailureInfo(ApplicationFailure.nonRetryable('card declined', 'CardDeclined')), 'NonRetryableFailure');
     const { failure } = attrs((await h.next())[0], 'FailWorkflowExecution');
     assert.equal(failure.type, 'ChargeFailed');
-    assert.equal(failure.message, 'charge failed: Activity task failed');
+    assert.equal(failure.message, 'charge failed: activity charge (1) failed: card declined');
     assert.equal(failure.nonRetryable, true);
   });
 
