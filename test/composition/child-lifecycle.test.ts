@@ -8,7 +8,7 @@ import { backends, COMPOSITION, types, waitFor, waitForEvent } from './helpers.t
 
 for (const backend of backends('child_lifecycle')) {
   describe(`child lifecycle on ${backend.name}`, async () => {
-    const skip = await backend.skip();
+    const skip = await backend.skipReason();
     let env: TestEnvironment;
     let q = 0;
     const queue = (name: string) => `${backend.name}-${name}-${++q}`;

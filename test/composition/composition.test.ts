@@ -8,7 +8,7 @@ import { backends, COMPOSITION, fixture, types, waitFor, waitForEvent } from './
 
 for (const backend of backends('composition')) {
   describe(`composition on ${backend.name}`, async () => {
-    const skip = await backend.skip();
+    const skip = await backend.skipReason();
     let env: TestEnvironment;
     let q = 0;
     const queue = (name: string) => `${backend.name}-${name}-${++q}`;

@@ -12,7 +12,7 @@ export const COMPOSITION = fixture('composition.ts');
 export interface Backend {
   name: 'sqlite' | 'postgres';
   /** A one-line skip reason when the backend is unavailable (PostgreSQL outside CI). */
-  skip(): Promise<string | false>;
+  skipReason(): Promise<string | false>;
   env(): Promise<TestEnvironment>;
   cleanup(): Promise<void>;
 }
@@ -21,10 +21,10 @@ export interface Backend {
 export function backends(prefix: string): Backend[] {
   const schemas: string[] = [];
   return [
-    { name: 'sqlite', skip: async () => false, env: () => TestEnvironment.createTimeSkipping(), cleanup: async () => {} },
+    { name: 'sqlite', skipReason: async () => false, env: () => TestEnvironment.createTimeSkipping(), cleanup: async () => {} },
     {
       name: 'postgres',
-      skip: () => pgSkipReason(`${prefix} tests on PostgreSQL`),
+      skipReason: () => pgSkipReason(`${prefix} tests on PostgreSQL`),
       env: () => {
         const schema = freshSchema(prefix);
         schemas.push(schema);
