@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', '.steadfast/**', 'coverage/**', '**/*.bundle.js'] },
+  { ignores: ['dist/**', '.test-dist-*/**', 'node_modules/**', '.steadfast/**', 'coverage/**', '**/*.bundle.js'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

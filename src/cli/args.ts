@@ -12,7 +12,7 @@ export function parseFlags<const T extends NonNullable<ParseArgsConfig['options'
   argv: string[],
   options: T,
   allowPositionals = false,
-) {
+): ReturnType<typeof parseArgs<{ args: string[]; options: T; allowPositionals: true; strict: true }>> {
   try {
     return parseArgs({ args: argv, options, allowPositionals, strict: true, allowNegative: true } as const);
   } catch (err) {
