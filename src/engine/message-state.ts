@@ -1,3 +1,4 @@
+import type { EventAttributes } from '../history/events.ts';
 import type { UpdateOutcome } from '../history/message-types.ts';
 import { ValidationError } from '../retry/errors.ts';
 import type { RunState } from './state.ts';
@@ -30,15 +31,8 @@ export const DEFAULT_MESSAGE_LIMITS: Readonly<MessageLimits> = Object.freeze({
 export const SIGNAL_DEDUP_WINDOW = 1_000;
 
 /** A signal to another workflow, between its Initiated event and the delivery's result. */
-export interface PendingExternalSignal {
-  initiatedEventId: number;
-  signalId: string;
-  namespace: string;
-  workflowId: string;
-  runId?: string;
-  signalName: string;
-  args: unknown[];
-}
+export type PendingExternalSignal =
+  Omit<EventAttributes['SignalExternalWorkflowExecutionInitiated'], 'workflowTaskCompletedEventId'> & { initiatedEventId: number };
 
 /** An accepted update; `outcome` once its handler finished. */
 export interface UpdateRecord {
