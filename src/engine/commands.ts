@@ -12,9 +12,6 @@ import { checkPending, DEFAULT_LIMITS, type EngineLimits } from './limits.ts';
 import type { ActivityInfo } from './state.ts';
 import type { TransitionBuilder } from './transition.ts';
 
-/** Pending activities a run may hold (Temporal's NumPendingActivitiesLimit). @default 2000 */
-export const MAX_PENDING_ACTIVITIES = 2000;
-
 /** What a command handler works with. */
 export interface CommandContext {
   b: TransitionBuilder;

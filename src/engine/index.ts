@@ -2,7 +2,7 @@
 export { Engine, type EngineOptions } from './engine.ts';
 export { consoleLogger, type Logger } from './core.ts';
 export { DEFAULT_WORKFLOW_TASK_TIMEOUT_MS, MAX_TIMEOUT_MS } from './requests.ts';
-export { MAX_PENDING_ACTIVITIES, COMMAND_HANDLERS } from './commands.ts';
+export { COMMAND_HANDLERS } from './commands.ts';
 export { workflowTaskRetryDelayMs, MAX_WORKFLOW_TASK_RETRY_DELAY_MS } from './workflow-tasks.ts';
 export { TASK_LEASE_MS } from './task-service.ts';
 export { TIMER_LEASE_MS } from './timer-loop.ts';
