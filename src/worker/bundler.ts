@@ -3,16 +3,25 @@ import { dirname, extname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { existsSync } from 'node:fs';
 import vm from 'node:vm';
-import { build, type Plugin } from 'esbuild';
+import { build, type BuildOptions, type Plugin } from 'esbuild';
 import { ValidationError } from '../retry/errors.ts';
 import { SteadfastError, brandClass } from '../retry/errors.ts';
 
-/** A bundled workflows module: the code and its compiled script, evaluated once per run. */
+/**
+ * A bundled workflows module, in two compiled scripts: the workflow runtime, evaluated once per
+ * sandbox realm, and the workflows module as a factory function, evaluated once per realm and
+ * called once per run (so each run has its own module state).
+ */
 export interface WorkflowBundle {
   workflowsPath: string;
+  /** The workflows module's code (a CommonJS-style function body; steadfast imports stay `require` calls). */
   code: string;
-  /** Compiled once; `runInContext` in each run's fresh context. */
+  /** The runtime's code (steadfast/workflow and what it needs), the same for every workflows module. */
+  runtimeCode: string;
+  /** Evaluates to the module factory; `runInContext` once per realm. */
   script: vm.Script;
+  /** Installs the runtime in a realm; `runInContext` once per realm. */
+  runtimeScript: vm.Script;
 }
 
 /** Bundling the workflows module failed: a banned import, a syntax error, a missing file. */
@@ -35,6 +44,8 @@ const SANDBOX_ENTRIES: Record<string, string> = {
   'steadfast/retry': srcFile('retry/index'),
 };
 
+const ENTRY_BY_FILE = new Map(Object.entries(SANDBOX_ENTRIES).map(([name, file]) => [file, name]));
+
 const IO_BUILTINS = new Set([
   'fs', 'fs/promises', 'net', 'http', 'https', 'http2', 'child_process', 'dgram', 'dns', 'dns/promises', 'tls',
   'cluster', 'worker_threads', 'os', 'process', 'readline', 'repl', 'inspector', 'v8', 'vm', 'async_hooks', 'perf_hooks',
@@ -50,8 +61,7 @@ function sandboxPlugin(): Plugin {
     name: 'steadfast-sandbox',
     setup(b) {
       b.onResolve({ filter: /^steadfast(\/.*)?$/ }, (args) => {
-        const target = SANDBOX_ENTRIES[args.path];
-        if (target) return { path: target };
+        if (SANDBOX_ENTRIES[args.path]) return { path: args.path, external: true };
         return {
           errors: [{
             text: `workflow code may not import '${args.path}' (imported from ${args.importer}): it runs outside the ` +
@@ -59,6 +69,12 @@ function sandboxPlugin(): Plugin {
               `(use 'import type' for activity modules)`,
           }],
         };
+      });
+      // This package's own entry files imported by path are the runtime's single copy too.
+      b.onResolve({ filter: /^\.\.?\// }, (args) => {
+        const target = resolve(args.resolveDir, args.path);
+        const name = ENTRY_BY_FILE.get(target) ?? ENTRY_BY_FILE.get(`${target}${EXT}`);
+        return name ? { path: name, external: true } : undefined;
       });
       b.onResolve({ filter: /^(node:)?[a-z_/0-9]+$/ }, (args) => {
         if (!isBuiltin(args.path)) return undefined;
@@ -77,12 +93,13 @@ function sandboxPlugin(): Plugin {
 }
 
 const cache = new Map<string, Promise<WorkflowBundle>>();
+let runtime: Promise<{ code: string; script: vm.Script }> | undefined;
 
 /**
- * Bundles `workflowsPath` with esbuild into one script for the sandbox, with the workflow
- * runtime ahead of it. `steadfast/workflow` and relative imports of this package's
- * `src/workflow/index.ts` resolve to one copy of the runtime. Cached per path for the life of
- * the process.
+ * Bundles `workflowsPath` with esbuild for the sandbox: the workflows module with its own
+ * imports, while `steadfast/workflow`, `steadfast`, `steadfast/retry` (and this package's own
+ * entry files imported by path) stay imports of the realm's one runtime copy. Cached per path
+ * for the life of the process; the runtime is built once per process.
  * @throws WorkflowBundleError naming the banned import and the importing file.
  */
 export function bundleWorkflows(workflowsPath: string): Promise<WorkflowBundle> {
@@ -96,29 +113,27 @@ export function bundleWorkflows(workflowsPath: string): Promise<WorkflowBundle> 
   return entry;
 }
 
+const COMMON_OPTIONS = {
+  bundle: true, write: false, platform: 'neutral', mainFields: ['module', 'main'], conditions: ['import', 'default'],
+  target: 'es2022', keepNames: true, logLevel: 'silent',
+} satisfies BuildOptions;
+
+function buildRuntime(): Promise<{ code: string; script: vm.Script }> {
+  runtime ??= build({ ...COMMON_OPTIONS, entryPoints: [srcFile('workflow/sandbox-entry')], format: 'iife' }).then((result) => {
+    const code = result.outputFiles[0]!.text;
+    return { code, script: new vm.Script(code, { filename: 'steadfast workflow runtime' }) };
+  });
+  runtime.catch(() => {
+    runtime = undefined;
+  });
+  return runtime;
+}
+
 async function doBundle(path: string): Promise<WorkflowBundle> {
   if (!existsSync(path)) throw new ValidationError('workflowsPath', 'must name an existing file', path);
-  const contents = [
-    `import ${JSON.stringify(srcFile('workflow/sandbox-entry'))};`,
-    `import * as workflows from ${JSON.stringify(path)};`,
-    `import { registerWorkflows } from ${JSON.stringify(srcFile('workflow/sandbox-entry'))};`,
-    'registerWorkflows(workflows);',
-  ].join('\n');
   let code: string;
   try {
-    const result = await build({
-      stdin: { contents, resolveDir: dirname(path), loader: 'ts', sourcefile: 'steadfast-workflow-entry.ts' },
-      bundle: true,
-      write: false,
-      format: 'iife',
-      platform: 'neutral',
-      mainFields: ['module', 'main'],
-      conditions: ['import', 'default'],
-      target: 'es2022',
-      keepNames: true,
-      logLevel: 'silent',
-      plugins: [sandboxPlugin()],
-    });
+    const result = await build({ ...COMMON_OPTIONS, entryPoints: [path], format: 'cjs', plugins: [sandboxPlugin()] });
     code = result.outputFiles[0]!.text;
   } catch (err) {
     const errors = (err as { errors?: { text: string; location?: { file: string; line: number } | null }[] }).errors;
@@ -127,5 +142,12 @@ async function doBundle(path: string): Promise<WorkflowBundle> {
       : (err as Error).message;
     throw new WorkflowBundleError(`bundling workflows from ${path} failed:\n${text}`, path);
   }
-  return { workflowsPath: path, code, script: new vm.Script(code, { filename: `${path} (workflow bundle)` }) };
+  const rt = await buildRuntime();
+  return {
+    workflowsPath: path,
+    code,
+    runtimeCode: rt.code,
+    script: new vm.Script(`(function (require, module, exports) {\n${code}\n})`, { filename: `${path} (workflow bundle)` }),
+    runtimeScript: rt.script,
+  };
 }

@@ -14,6 +14,8 @@ export interface QueryTaskHandlerDeps {
   bundle: WorkflowBundle;
   identity: string;
   logger: Logger;
+  /** See WorkerOptions.reuseContext. */
+  reuseContext: boolean;
 }
 
 
@@ -57,7 +59,7 @@ export class QueryTaskHandler {
       });
     }
     const run = new WorkflowRun(this.deps.bundle, { namespace: task.namespace, workflowId: task.workflowId, runId: task.runId }, undefined,
-      { captureStacks: true });
+      { captureStacks: true, reuseContext: this.deps.reuseContext });
     await run.apply(events);
     const req: MessageRequest = task.query
       ? { kind: 'query', queryType: task.query.queryType, args: task.query.args }

@@ -1,14 +1,17 @@
 import vm from 'node:vm';
+import v8 from 'node:v8';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type {
-  Activation, ActivationResult, MessageAnswer, MessageRequest, SandboxHost, SandboxInit, SandboxRuntime, WorkflowInfo,
+  Activation, ActivationResult, MessageAnswer, MessageRequest, RealmMailbox, RealmMethod, SandboxHost, SandboxInit,
+  WorkflowInfo, WorkflowModuleFactory,
 } from '../workflow/activation.ts';
 import type { WorkflowBundle } from './bundler.ts';
 
 /** Where workflow `console.*` output goes. */
 export type SandboxLog = (level: 'debug' | 'info' | 'warn' | 'error', message: string, info: WorkflowInfo) => void;
 
-const byPromise = new WeakMap<object, WorkflowSandbox>();
+/** The run that created each promise made inside a realm call: where an unhandled rejection belongs. */
+const promiseOwners = new WeakMap<object, WorkflowSandbox>();
 let rejectionHookInstalled = false;
 
 /**
@@ -17,9 +20,9 @@ let rejectionHookInstalled = false;
  * application listens for them itself.
  */
 export function sandboxRejectionHook(reason: unknown, promise: Promise<unknown>): void {
-  const sandbox = byPromise.get(promise.constructor);
+  const sandbox = promiseOwners.get(promise);
   if (sandbox) {
-    sandbox.runtime.rejectUnhandled(reason);
+    sandbox.rejectUnhandled(reason);
     return;
   }
   if (process.listenerCount('unhandledRejection') === 1) {
@@ -35,76 +38,135 @@ function installRejectionHook(): void {
   process.on('unhandledRejection', sandboxRejectionHook);
 }
 
+const noop = () => undefined;
 const drain = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-/** The one CancellationScope storage shared by every sandbox (see SandboxHost.scopeStorage). */
+/** The one CancellationScope storage shared by every realm (see SandboxHost.scopeStorage). */
 const scopeStorage = new AsyncLocalStorage<unknown>();
 
-/**
- * Empty contexts made ahead of need. vm.createContext costs ~0.37 ms here; taking a ready one
- * moves that off a run's first workflow task. The bundle is still evaluated per run, after the
- * run's init is in place, so module top-level code sees workflow time and seeded randomness.
- */
-const spareContexts: vm.Context[] = [];
-const SPARE_CONTEXTS = 4;
-/** Refills run a few ms after a take, so they land between tasks rather than inside one. */
-const REFILL_DELAY_MS = 5;
-let refill: NodeJS.Timeout | undefined;
+const DISPATCH = new vm.Script('__steadfastDispatch()', { filename: 'steadfast sandbox dispatch' });
 
-function takeContext(): vm.Context {
-  const context = spareContexts.pop() ?? vm.createContext({});
-  if (!refill) {
-    refill = setTimeout(() => {
-      refill = undefined;
-      while (spareContexts.length < SPARE_CONTEXTS) spareContexts.push(vm.createContext({}));
-    }, REFILL_DELAY_MS);
-    refill.unref();
+/**
+ * A `node:vm` context holding the workflow runtime and the workflows module of one bundle,
+ * able to host many runs (Temporal's reuseV8Context): the context, the runtime and the
+ * deterministic globals are made once, and a run costs one evaluation of the workflows
+ * module's factory. Calls are synchronous and, with `microtaskMode: 'afterEvaluate'`, run the
+ * realm's microtasks to the end before they return, so the code of two runs never interleaves;
+ * the realm makes the called run current (its time, randomness, scopes and globals) first.
+ */
+export class SandboxRealm {
+  readonly #context: vm.Context;
+  readonly #mailbox: RealmMailbox;
+  /** The sandbox being called, for `console` output and promise ownership. */
+  #calling: WorkflowSandbox | undefined;
+  readonly #track = (promise: Promise<unknown>) => {
+    promiseOwners.set(promise, this.#calling!);
+  };
+
+  constructor(bundle: WorkflowBundle) {
+    const host: SandboxHost = {
+      scopeStorage,
+      log: (level, message, info) => this.#calling?.log(level, message, info),
+    };
+    this.#mailbox = { run: undefined, method: 'create', arg: undefined, result: undefined, factory: undefined };
+    this.#context = vm.createContext({ __steadfastHost: host, __steadfastMailbox: this.#mailbox }, { microtaskMode: 'afterEvaluate' });
+    bundle.runtimeScript.runInContext(this.#context);
+    this.#mailbox.factory = bundle.script.runInContext(this.#context) as WorkflowModuleFactory;
   }
-  return context;
+
+  /** Calls `method` of `sandbox`'s run (or creates it); returns what the realm answered. */
+  call(sandbox: WorkflowSandbox, method: RealmMethod, arg?: unknown): unknown {
+    const m = this.#mailbox;
+    m.run = sandbox.run;
+    m.method = method;
+    m.arg = arg;
+    this.#calling = sandbox;
+    // Only calls that run workflow code can make promises that end up rejected and unhandled.
+    const stopTracking = method === 'conclude' || method === 'rejectUnhandled' ? noop : v8.promiseHooks.onInit(this.#track);
+    try {
+      DISPATCH.runInContext(this.#context);
+      return m.result;
+    } finally {
+      stopTracking();
+      m.result = undefined;
+      m.arg = undefined;
+      this.#calling = undefined;
+    }
+  }
+}
+
+/** One shared realm per bundle, made on first use. */
+const sharedRealms = new WeakMap<WorkflowBundle, SandboxRealm>();
+
+/** Options of {@link WorkflowSandbox.create}. */
+export interface SandboxOptions {
+  log?: SandboxLog;
+  /**
+   * Host the run in the bundle's shared realm (true) or in a realm of its own (false: a new
+   * `vm` context, runtime and globals for this run alone, ~1 ms more per run).
+   * @default true
+   */
+  reuseContext?: boolean;
 }
 
 /**
- * One run's isolated realm: a fresh `node:vm` context in which the compiled bundle is
- * evaluated. Creating one costs a context plus one evaluation of the precompiled script
- * (measured in bench/replay.bench.ts).
+ * One run's runtime in a sandbox realm. Workflow code reaches nothing of the host: data crosses
+ * as JSON text.
  */
 export class WorkflowSandbox {
-  readonly runtime: SandboxRuntime;
+  readonly #realm: SandboxRealm;
+  readonly #log: SandboxLog;
+  /** The realm's handle of this run. */
+  run: unknown;
 
-  private constructor(runtime: SandboxRuntime) {
-    this.runtime = runtime;
+  private constructor(realm: SandboxRealm, log: SandboxLog) {
+    this.#realm = realm;
+    this.#log = log;
   }
 
   /**
-   * Evaluates the bundle in a new context for one run.
+   * Creates a run: evaluates the workflows module for it, after the run's init is in place.
    * @throws whatever the workflows module throws at load time (e.g. invalid proxyActivities options).
    */
-  static create(bundle: WorkflowBundle, init: SandboxInit, log: SandboxLog = () => undefined): WorkflowSandbox {
+  static create(bundle: WorkflowBundle, init: SandboxInit, options: SandboxOptions = {}): WorkflowSandbox {
     installRejectionHook();
-    const host: SandboxHost = { scopeStorage, log };
-    const context = takeContext();
-    Object.assign(context, { __steadfastInit: JSON.stringify(init), __steadfastHost: host });
-    const sandbox = new WorkflowSandbox(undefined as unknown as SandboxRuntime);
-    byPromise.set(vm.runInContext('Promise', context) as object, sandbox);
-    bundle.script.runInContext(context);
-    (sandbox as { runtime: SandboxRuntime }).runtime = (context as { __steadfastRuntime: SandboxRuntime }).__steadfastRuntime;
+    let realm: SandboxRealm;
+    if (options.reuseContext === false) {
+      realm = new SandboxRealm(bundle);
+    } else {
+      realm = sharedRealms.get(bundle) ?? new SandboxRealm(bundle);
+      sharedRealms.set(bundle, realm);
+    }
+    const sandbox = new WorkflowSandbox(realm, options.log ?? (() => undefined));
+    sandbox.run = realm.call(sandbox, 'create', JSON.stringify(init));
     return sandbox;
   }
 
+  /** Workflow `console.*` output of this run. */
+  log(level: 'debug' | 'info' | 'warn' | 'error', message: string, info: WorkflowInfo): void {
+    this.#log(level, message, info);
+  }
+
+  /** Records an unhandled rejection of this run's code: the current workflow task fails. */
+  rejectUnhandled(reason: unknown): void {
+    this.#realm.call(this, 'rejectUnhandled', reason);
+  }
+
   /**
-   * Applies an activation and lets the workflow code run until it is blocked again: microtasks
-   * drain (one macrotask turn), then `condition()` predicates are re-checked until none fires.
-   * Workflow code has no timers or I/O, so a drained microtask queue means it is blocked.
+   * Applies an activation and lets the workflow code run until it is blocked again: each call
+   * into the realm runs its microtasks to the end, then `condition()` predicates are re-checked
+   * until none fires. One macrotask turn before concluding lets Node report unhandled
+   * rejections of this activation. Workflow code has no timers or I/O, so it is then blocked.
    */
   async activate(activation: Activation): Promise<ActivationResult> {
-    this.runtime.activate(JSON.stringify(activation));
+    this.#realm.call(this, 'activate', JSON.stringify(activation));
+    while (this.#realm.call(this, 'checkConditions') === true);
     await drain();
-    while (this.runtime.checkConditions()) await drain();
-    return JSON.parse(this.runtime.conclude()) as ActivationResult;
+    return JSON.parse(this.#realm.call(this, 'conclude') as string) as ActivationResult;
   }
 
   /** Runs a query handler or an update validator read-only against the state reached so far. */
   answer(req: MessageRequest): MessageAnswer {
-    return JSON.parse(this.runtime.answer(JSON.stringify(req))) as MessageAnswer;
+    return JSON.parse(this.#realm.call(this, 'answer', JSON.stringify(req)) as string) as MessageAnswer;
   }
 }

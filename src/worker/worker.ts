@@ -54,8 +54,11 @@ export class Worker {
     if (bundle) {
       this.#workflows = new WorkflowTaskHandler({
         service, bundle, identity: options.identity, logger: options.logger, maxCachedWorkflows: options.maxCachedWorkflows,
+        reuseContext: options.reuseContext,
       });
-      this.#queries = new QueryTaskHandler({ service, bundle, identity: options.identity, logger: options.logger });
+      this.#queries = new QueryTaskHandler({
+        service, bundle, identity: options.identity, logger: options.logger, reuseContext: options.reuseContext,
+      });
     }
   }
 

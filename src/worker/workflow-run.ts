@@ -60,12 +60,16 @@ export class WorkflowRun implements ActivityLookup, ChildLookup {
   #children = new Map<number, number>();
   #closed = false;
   #captureStacks = false;
+  #reuseContext = true;
 
-  constructor(bundle: WorkflowBundle, execution: RunExecution, log?: SandboxLog, options?: { captureStacks?: boolean }) {
+  constructor(
+    bundle: WorkflowBundle, execution: RunExecution, log?: SandboxLog, options?: { captureStacks?: boolean; reuseContext?: boolean },
+  ) {
     this.#bundle = bundle;
     this.execution = execution;
     this.#log = log;
     this.#captureStacks = options?.captureStacks ?? false;
+    this.#reuseContext = options?.reuseContext ?? true;
   }
 
   /** Answers a query or an update validation from the state reached so far (read-only). */
@@ -190,7 +194,7 @@ export class WorkflowRun implements ActivityLookup, ChildLookup {
       try {
         this.#sandbox = WorkflowSandbox.create(this.#bundle, {
           info: this.#info, randomnessSeed: this.#seed, now: timestamp, ...(this.#captureStacks ? { captureStacks: true } : {}),
-        }, this.#log);
+        }, { reuseContext: this.#reuseContext, ...(this.#log ? { log: this.#log } : {}) });
       } catch (err) {
         throw new WorkflowTaskFailedError(`the workflows module failed to load: ${(err as Error).message}`, 'WorkflowError',
           { kind: 'Application', message: (err as Error).message, type: (err as Error).name, stack: (err as Error).stack });

@@ -16,6 +16,8 @@ export interface WorkflowTaskHandlerDeps {
   identity: string;
   logger: Logger;
   maxCachedWorkflows: number;
+  /** See WorkerOptions.reuseContext. */
+  reuseContext: boolean;
 }
 
 /** The history a workflow task replays: the stored events, then the task's transient ones. */
@@ -56,7 +58,8 @@ export class WorkflowTaskHandler {
       if (run && run.lastStartedEventId === task.previousStartedEventId && events[0]?.eventId === run.lastEventId + 1) {
         this.stats.cacheHits++;
       } else {
-        run = new WorkflowRun(this.#deps.bundle, { namespace: task.namespace, workflowId: task.workflowId, runId: task.runId }, this.#log);
+        run = new WorkflowRun(this.#deps.bundle, { namespace: task.namespace, workflowId: task.workflowId, runId: task.runId }, this.#log,
+          { reuseContext: this.#deps.reuseContext });
         if (events[0]?.eventId !== 1) events = await fetchHistory(service, task);
         this.stats.replays++;
       }

@@ -90,7 +90,7 @@ export interface ActivationResult {
   taskFailure?: FailureInfo;
 }
 
-/** The object the bundle installs as `globalThis.__steadfastRuntime` in each sandbox. */
+/** One run's runtime inside a realm; the host reaches it only through the realm's {@link RealmMailbox}. */
 export interface SandboxRuntime {
   /** Applies a JSON-encoded {@link Activation}; the caller then drains microtasks. */
   activate(activationJson: string): void;
@@ -113,6 +113,28 @@ export type MessageRequest =
 export interface MessageAnswer {
   result?: unknown;
   failure?: FailureInfo;
+}
+
+/** What the host can ask of a run through the realm: {@link SandboxRuntime}'s methods, and `create`. */
+export type RealmMethod = 'create' | 'activate' | 'checkConditions' | 'conclude' | 'answer' | 'rejectUnhandled';
+
+/** The workflows module, bundled as a CommonJS-style factory that the realm evaluates once per run. */
+export type WorkflowModuleFactory = (require: (name: string) => unknown, module: { exports: unknown }, exports: unknown) => void;
+
+/**
+ * How the host calls into a realm (passed in as `globalThis.__steadfastMailbox`): it fills in
+ * the run, the method and the argument, evaluates the realm's one-line dispatch script, and
+ * reads `result`. Every call runs the realm's microtasks to the end before it returns.
+ */
+export interface RealmMailbox {
+  /** The run called: the opaque handle `create` returned. */
+  run: unknown;
+  method: RealmMethod;
+  /** JSON text for `create` (a {@link SandboxInit}), `activate` and `answer`; the reason for `rejectUnhandled`. */
+  arg: unknown;
+  result: unknown;
+  /** The workflows module; set by the host once the realm is made. */
+  factory: WorkflowModuleFactory | undefined;
 }
 
 /** Host functions the worker passes into the sandbox (as `globalThis.__steadfastHost`). */

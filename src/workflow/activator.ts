@@ -39,6 +39,10 @@ export class Activator implements SandboxRuntime {
   readonly markers = new MarkerState();
   /** Child workflows started by this run, by sequence number. */
   readonly children = new ChildState();
+  /** The scope the workflow function runs in (made on first use; see rootScope()). */
+  rootScope: CancellationScope | undefined;
+  /** Globals this run assigned, kept while other runs of the same realm execute. */
+  readonly globals = new Map<PropertyKey, PropertyDescriptor>();
 
   readonly #completions = { timer: new Map<string, Completion>(), activity: new Map<string, Completion>() };
   readonly #seq = { timer: 0, activity: 0, condition: 0 };
@@ -264,22 +268,4 @@ export class Activator implements SandboxRuntime {
   }
 }
 
-let current: Activator | undefined;
-
-/** Installs the run's activator (once per sandbox). */
-export function installActivator(activator: Activator): void {
-  current = activator;
-}
-
-/** The activator of the run this code belongs to. @throws IllegalStateError outside a workflow. */
-export function activator(): Activator {
-  if (!current) {
-    throw new IllegalStateError('steadfast/workflow functions can only be called from workflow code running in a worker');
-  }
-  return current;
-}
-
-/** True inside a workflow sandbox. */
-export function inWorkflowContext(): boolean {
-  return current !== undefined;
-}
+export { activator, inWorkflowContext } from './current-run.ts';

@@ -3,6 +3,7 @@ import { CancelledFailure } from '../common/failure.ts';
 import { IllegalStateError } from '../common/errors.ts';
 import type { SandboxHost } from './activation.ts';
 import { sleep } from './timers.ts';
+import { activator } from './current-run.ts';
 
 interface ScopeStorage {
   run<R>(store: CancellationScope, fn: () => R): R;
@@ -10,9 +11,6 @@ interface ScopeStorage {
 }
 
 let storage: ScopeStorage | undefined;
-let root: CancellationScope | undefined;
-/** Scopes of this run. The host's one scope storage is shared by every run it hosts. */
-const ownScopes = new WeakSet<object>();
 
 function scopeStorage(): ScopeStorage {
   if (!storage) {
@@ -50,9 +48,11 @@ export class CancellationScope {
   readonly cancelRequested: Promise<never>;
   #cancelRequested = false;
   #reject!: (reason: CancelledFailure) => void;
+  /** The run this scope belongs to: the host's one scope storage is shared by every run it hosts. */
+  readonly #run: object;
 
   constructor(options: CancellationScopeOptions & { root?: boolean } = {}) {
-    ownScopes.add(this);
+    this.#run = activator();
     this.cancellable = options.cancellable ?? true;
     this.timeout = options.timeout === undefined ? undefined : toMs(options.timeout, 'CancellationScope timeout');
     this.cancelRequested = new Promise<never>((_, reject) => {
@@ -97,7 +97,7 @@ export class CancellationScope {
   /** The scope of the code running now (the root scope outside any other). */
   static current(): CancellationScope {
     const scope = scopeStorage().getStore();
-    return scope && ownScopes.has(scope) ? scope : rootScope();
+    return scope instanceof CancellationScope && scope.#run === activator() ? scope : rootScope();
   }
 
   /** Runs `fn` in a new cancellable scope. */
@@ -118,6 +118,7 @@ export class CancellationScope {
 
 /** The scope the workflow function runs in; cancelled when the execution is asked to cancel. */
 export function rootScope(): CancellationScope {
-  root ??= new CancellationScope({ root: true });
-  return root;
+  const run = activator();
+  run.rootScope ??= new CancellationScope({ root: true });
+  return run.rootScope;
 }

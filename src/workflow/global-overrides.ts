@@ -1,6 +1,6 @@
 import { IllegalStateError } from '../common/errors.ts';
 import type { SandboxHost } from './activation.ts';
-import type { Activator } from './activator.ts';
+import { activator, currentActivator } from './current-run.ts';
 
 const REFUSED: Record<string, string> = {
   setTimeout: 'use sleep() from steadfast/workflow (a durable timer)',
@@ -30,31 +30,40 @@ function format(args: unknown[]): string {
 }
 
 /**
- * Makes the sandbox's globals deterministic: `Date.now()` / `new Date()` read the time of the
- * current workflow task, `Math.random()` draws from the run's seeded generator, real timers
- * throw with a message pointing to sleep(), WeakRef and FinalizationRegistry (observe garbage
- * collection) are removed, and `console` goes to the worker's logger, silent during replay.
+ * Makes the realm's globals deterministic, once per realm, for whichever run is current:
+ * `Date.now()` / `new Date()` read the time of that run's workflow task, `Math.random()` draws
+ * from its seeded generator, real timers throw with a message pointing to sleep(), WeakRef and
+ * FinalizationRegistry (observe garbage collection) are removed, and `console` goes to the
+ * worker's logger, silent during replay.
  */
-export function installGlobalOverrides(activator: Activator, host: SandboxHost): void {
+export function installGlobalOverrides(host: SandboxHost): void {
   const g = globalThis as Record<string, unknown>;
   const OriginalDate = Date;
+  const originalNow = Date.now;
+  const now = () => currentActivator()?.now ?? originalNow();
   function DeterministicDate(this: unknown, ...args: unknown[]): Date | string {
-    if (!new.target) return new OriginalDate(activator.now).toString();
-    if (args.length === 0) return new OriginalDate(activator.now);
+    if (!new.target) return new OriginalDate(now()).toString();
+    if (args.length === 0) return new OriginalDate(now());
     return new (OriginalDate as unknown as new (...a: unknown[]) => Date)(...args);
   }
   DeterministicDate.prototype = OriginalDate.prototype;
-  DeterministicDate.now = () => activator.now;
+  DeterministicDate.now = now;
   DeterministicDate.parse = OriginalDate.parse;
   DeterministicDate.UTC = OriginalDate.UTC;
   Object.defineProperty(OriginalDate.prototype, 'constructor', { value: DeterministicDate, writable: true, configurable: true });
-  g.Date = DeterministicDate;
-  Math.random = () => activator.random();
-  for (const name of Object.keys(REFUSED)) g[name] = refuse(name);
+  define(g, 'Date', DeterministicDate);
+  Math.random = () => activator().random();
+  for (const name of Object.keys(REFUSED)) define(g, name, refuse(name));
   delete g.WeakRef;
   delete g.FinalizationRegistry;
   const log = (level: 'debug' | 'info' | 'warn' | 'error') => (...args: unknown[]) => {
-    if (!activator.isReplaying) host.log(level, format(args), activator.info);
+    const run = currentActivator();
+    if (run && !run.isReplaying) host.log(level, format(args), run.info);
   };
-  g.console = { log: log('info'), info: log('info'), debug: log('debug'), warn: log('warn'), error: log('error') };
+  define(g, 'console', { log: log('info'), info: log('info'), debug: log('debug'), warn: log('warn'), error: log('error') });
+}
+
+/** Globals the runtime installs are not enumerable, so a run's own globals are easy to tell apart. */
+function define(g: Record<string, unknown>, name: string, value: unknown): void {
+  Object.defineProperty(g, name, { value, writable: true, configurable: true, enumerable: false });
 }

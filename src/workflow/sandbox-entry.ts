@@ -1,24 +1,91 @@
 /**
- * The first module evaluated in every workflow sandbox (the bundler puts it ahead of the
- * user's workflows module): it reads the run's init data, installs the activator and the
- * deterministic globals, so even module top-level code of the workflows file sees workflow
- * time and seeded randomness.
+ * The workflow runtime's entry in a sandbox realm, evaluated once per realm (the bundler builds
+ * it apart from the user's workflows module). It installs the deterministic globals and a
+ * dispatcher: for each call from the host it makes the called run current, swaps in that run's
+ * own globals, and runs the method. A run is created by evaluating the workflows module anew
+ * (its module factory), so each run has its own module state, and module top-level code sees
+ * the run's time and seeded randomness.
  */
 import { IllegalStateError } from '../common/errors.ts';
-import type { SandboxHost, SandboxInit } from './activation.ts';
-import { Activator, installActivator } from './activator.ts';
+import type { RealmMailbox, SandboxHost, SandboxInit } from './activation.ts';
+import { Activator } from './activator.ts';
+import { setCurrentActivator } from './current-run.ts';
 import { installGlobalOverrides } from './global-overrides.ts';
+import * as workflowApi from './index.ts';
+import * as rootApi from '../index.ts';
+import * as retryApi from '../retry/index.ts';
 
-const g = globalThis as { __steadfastInit?: string; __steadfastHost?: SandboxHost; __steadfastRuntime?: Activator };
-if (typeof g.__steadfastInit !== 'string' || !g.__steadfastHost) {
-  throw new IllegalStateError('the workflow bundle must be evaluated by a steadfast worker sandbox');
+const g = globalThis as { __steadfastHost?: SandboxHost; __steadfastMailbox?: RealmMailbox };
+const host = g.__steadfastHost;
+const mailbox = g.__steadfastMailbox;
+if (!host || !mailbox) {
+  throw new IllegalStateError('the workflow runtime must be evaluated by a steadfast worker sandbox');
 }
-const runtime = new Activator(JSON.parse(g.__steadfastInit) as SandboxInit);
-installActivator(runtime);
-installGlobalOverrides(runtime, g.__steadfastHost);
-g.__steadfastRuntime = runtime;
+installGlobalOverrides(host);
 
-/** Hands the evaluated workflows module to the runtime. */
-export function registerWorkflows(workflows: Record<string, unknown>): void {
-  runtime.workflows = workflows;
+/** The entry points workflow code may import, all one copy per realm. */
+const MODULES: Record<string, unknown> = { 'steadfast/workflow': workflowApi, steadfast: rootApi, 'steadfast/retry': retryApi };
+
+function requireModule(name: string): unknown {
+  const found = MODULES[name];
+  if (!found) throw new IllegalStateError(`workflow code may not import '${name}' in the sandbox`);
+  return found;
 }
+
+/** Enumerable own globals after the runtime loaded; anything else enumerable was set by a run. */
+const baseline = new Set<PropertyKey>(Object.keys(globalThis));
+let last: Activator | undefined;
+
+/** Parks the last run's own globals and restores `run`'s, so runs never see each other's. */
+function switchTo(run: Activator): void {
+  if (run === last) return;
+  const self = globalThis as Record<PropertyKey, unknown>;
+  if (last) {
+    last.globals.clear();
+    for (const key of Object.keys(self)) {
+      if (baseline.has(key)) continue;
+      last.globals.set(key, Object.getOwnPropertyDescriptor(self, key)!);
+      delete self[key];
+    }
+  }
+  for (const [key, descriptor] of run.globals) Object.defineProperty(self, key, descriptor);
+  last = run;
+  setCurrentActivator(run);
+}
+
+function dispatch(): void {
+  const m = mailbox!;
+  if (m.method === 'create') {
+    const run = new Activator(JSON.parse(m.arg as string) as SandboxInit);
+    switchTo(run);
+    if (!m.factory) throw new IllegalStateError('the realm has no workflows module');
+    const module = { exports: {} as Record<string, unknown> };
+    m.factory(requireModule, module, module.exports);
+    run.workflows = module.exports;
+    m.result = run;
+    return;
+  }
+  const run = m.run as Activator;
+  switchTo(run);
+  switch (m.method) {
+    case 'activate':
+      run.activate(m.arg as string);
+      m.result = undefined;
+      return;
+    case 'checkConditions':
+      m.result = run.checkConditions();
+      return;
+    case 'conclude':
+      m.result = run.conclude();
+      return;
+    case 'answer':
+      m.result = run.answer(m.arg as string);
+      return;
+    case 'rejectUnhandled':
+      run.rejectUnhandled(m.arg);
+      m.result = undefined;
+      return;
+  }
+}
+
+Object.defineProperty(globalThis, '__steadfastDispatch', { value: dispatch, enumerable: false });
