@@ -1,4 +1,5 @@
 import { Agent, request } from 'node:http';
+import { groupCalls, sendBatch, unavailable, type QueuedCall } from './call-batch.ts';
 import { ServiceError } from '../common/errors.ts';
 import { fromWireError, type WireError } from '../common/wire-error.ts';
 import { ValidationError } from '../retry/errors.ts';
@@ -12,9 +13,18 @@ export interface HttpServiceOptions {
   address: string;
   /** Per-request timeout for calls that are not long polls, ms. @default 30 000 */
   requestTimeoutMs?: number;
+  /**
+   * Send the calls issued in one event-loop turn as one `POST /api/v1/batch` (a turn with a
+   * single call still uses its plain route). Task polls and calls with an AbortSignal always
+   * take a request of their own.
+   * @default true
+   */
+  batchCalls?: boolean;
 }
 
 const LONG_POLLS = new Set<string>(LONG_POLL_METHODS);
+/** Task polls need their own request: the server gives back a task whose request was cut. */
+const TASK_POLLS = new Set<string>(['pollWorkflowTaskQueue', 'pollActivityTaskQueue']);
 
 /** Checks and normalizes a server address; the error names the option. */
 export function parseAddress(address: unknown, field = 'address'): URL {
@@ -33,8 +43,10 @@ export function parseAddress(address: unknown, field = 'address'): URL {
 
 /**
  * The WorkflowService contract over HTTP: each call is one `POST /api/v1/<method>` on a
- * keep-alive connection. Connection failures surface as ServiceError `Unavailable`, so
- * callers can tell an outage from a refusal.
+ * keep-alive connection, or, when several are issued in the same event-loop turn, they share
+ * one `POST /api/v1/batch` whose streamed answer lines settle each call as it finishes.
+ * Connection failures surface as ServiceError `Unavailable`, so callers can tell an outage
+ * from a refusal.
  */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
 export class HttpWorkflowService implements WorkflowService {
@@ -42,21 +54,65 @@ export class HttpWorkflowService implements WorkflowService {
   readonly #url: URL;
   readonly #agent: Agent;
   readonly #timeout: number;
+  /** Off by option, or once the server answered that it has no batch route (an older server). */
+  #batching: boolean;
+  /** Calls issued this turn, sent together by the next flush. */
+  #queue: QueuedCall[] = [];
+  #flush: NodeJS.Immediate | undefined;
 
   constructor(options: HttpServiceOptions) {
     this.#url = parseAddress(options.address);
     this.address = this.#url.origin;
     this.#timeout = options.requestTimeoutMs ?? 30_000;
+    if (options.batchCalls !== undefined && typeof options.batchCalls !== 'boolean') {
+      throw new ValidationError('batchCalls', 'must be a boolean', options.batchCalls);
+    }
+    this.#batching = options.batchCalls ?? true;
     this.#agent = new Agent({ keepAlive: true, maxSockets: 256, keepAliveMsecs: 10_000 });
   }
 
-  /** Closes pooled connections. Calls in progress fail with Unavailable. */
+  /** Closes pooled connections. Calls in progress or not yet sent fail with Unavailable. */
   close(): void {
+    if (this.#flush) clearImmediate(this.#flush);
+    this.#flush = undefined;
+    const queued = this.#queue;
+    this.#queue = [];
+    const closed = new Error('the client was closed');
+    for (const call of queued) call.reject(unavailable(call.method, this.address, closed));
     this.#agent.destroy();
   }
 
   call<T>(method: WorkflowServiceMethod, body: unknown, opts?: CallOptions): Promise<T> {
     const payload = JSON.stringify(body ?? {});
+    if (!this.#batching || opts?.signal || TASK_POLLS.has(method)) return this.#send<T>(method, payload, opts);
+    return new Promise<T>((resolve, reject) => {
+      this.#queue.push({ method, payload, longPoll: LONG_POLLS.has(method), resolve: resolve as (v: unknown) => void, reject });
+      // setImmediate, not a microtask: calls issued from every I/O callback of this turn join in.
+      this.#flush ??= setImmediate(() => this.#sendQueued());
+    });
+  }
+
+  #sendQueued(): void {
+    this.#flush = undefined;
+    const queued = this.#queue;
+    this.#queue = [];
+    for (const group of groupCalls(queued)) {
+      if (group.length === 1 || !this.#batching) this.#sendEach(group);
+      else {
+        sendBatch({ url: this.#url, address: this.address, agent: this.#agent, timeoutMs: this.#timeout }, group, (calls) => {
+          this.#batching = false;
+          this.#sendEach(calls);
+        });
+      }
+    }
+  }
+
+  #sendEach(calls: readonly QueuedCall[]): void {
+    for (const c of calls) this.#send(c.method, c.payload).then(c.resolve, c.reject);
+  }
+
+  /** One call on its plain route. */
+  #send<T>(method: WorkflowServiceMethod, payload: string, opts?: CallOptions): Promise<T> {
     const longPoll = LONG_POLLS.has(method);
     return new Promise<T>((resolve, reject) => {
       if (opts?.signal?.aborted) {
@@ -110,10 +166,6 @@ export class HttpWorkflowService implements WorkflowService {
       req.end(payload);
     });
   }
-}
-
-function unavailable(method: string, address: string, err: Error): ServiceError {
-  return new ServiceError('Unavailable', `${method}: cannot reach the steadfast server at ${address} (${err.message})`, { cause: err });
 }
 
 // One method per contract call, each a thin forwarder to call().

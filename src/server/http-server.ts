@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { toWireError } from '../common/wire-error.ts';
+import { BATCH_ROUTE, parseBatch, runBatch, type BatchCall } from './batch-route.ts';
 import {
   LONG_POLL_METHODS, WORKFLOW_SERVICE_METHODS, type WorkflowService, type WorkflowServiceMethod,
 } from '../history/service.ts';
@@ -42,6 +43,8 @@ const API_PREFIX = '/api/v1/';
  * Serves the WorkflowService contract as JSON over HTTP: `POST /api/v1/<method>` with the
  * request as the body, answered with the response as JSON (`null` when a long poll ends
  * empty), or `{ error: { code, message, field? } }` with the code's status.
+ * `POST /api/v1/batch` runs many calls in one request and streams their answers as NDJSON
+ * lines (see batch-route.ts and docs/http-api.md).
  */
 export async function startHttpServer(options: HttpServerOptions): Promise<HttpServer> {
   const { service } = options;
@@ -68,7 +71,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
       return;
     }
     const method = url.pathname.slice(API_PREFIX.length);
-    if (!METHODS.has(method)) {
+    if (method !== BATCH_ROUTE && !METHODS.has(method)) {
       send(res, 404, {
         error: { code: 'NotFound', message: `unknown API method "${method}"; known: ${WORKFLOW_SERVICE_METHODS.join(', ')}` },
       });
@@ -94,6 +97,16 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
       send(res, 400, { error: { code: 'InvalidArgument', message: 'request body must be a JSON object' } });
       return;
     }
+    let batch: BatchCall[] | undefined;
+    if (method === BATCH_ROUTE) {
+      try {
+        batch = parseBatch(body);
+      } catch (err) {
+        const { status, error } = toWireError(err);
+        send(res, status, { error });
+        return;
+      }
+    }
     const abort = new AbortController();
     inFlight.add(abort);
     const onClose = () => {
@@ -101,6 +114,10 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
     };
     res.on('close', onClose);
     try {
+      if (batch) {
+        await runBatch(service, batch, res, abort.signal, () => (closing ? { connection: 'close' } : {}));
+        return;
+      }
       const fn = service[method as WorkflowServiceMethod] as (req: unknown, opts?: unknown) => Promise<unknown>;
       const result = LONG_POLLS.has(method)
         ? await fn.call(service, body, { signal: abort.signal })
