@@ -27,6 +27,8 @@ export interface Reservation {
   release(): void;
 }
 
+const RESERVED = 'reserved';
+
 /**
  * One waiting long poll's offer to take up to `room` tasks started for it. Reserving the first
  * place aborts `reserved` (ending the poll's wait); transitions that build while the first one
@@ -45,7 +47,8 @@ export class Offer {
     let settle!: (task: HandedTask | null) => void;
     this.#outcomes.push(new Promise((resolve) => (settle = resolve)));
     this.room--;
-    this.reserved.abort();
+    // A plain reason: abort() without one builds a DOMException (and its stack) every time.
+    this.reserved.abort(RESERVED);
     return { identity: this.identity, deliver: (task) => settle(task), release: () => settle(null) };
   }
 

@@ -9,6 +9,8 @@ import type { QueueRef, Store, TimerRecord } from '../store/types.ts';
  */
 export const TIMER_LEASE_MS = 5_000;
 const CLAIM_BATCH = 100;
+/** A plain abort reason: abort() without one builds a DOMException (and its stack) every time. */
+const WAKE = 'wake';
 
 /**
  * Fires due timers and wakes pollers of queues whose tasks became visible. It waits with
@@ -48,12 +50,12 @@ export class TimerLoop {
       this.#poked = true;
       return;
     }
-    if (this.#target === undefined || at < this.#target) this.#wake.abort();
+    if (this.#target === undefined || at < this.#target) this.#wake.abort(WAKE);
   }
 
   async stop(): Promise<void> {
     this.#stopped = true;
-    this.#wake.abort();
+    this.#wake.abort(WAKE);
     await this.#done;
   }
 

@@ -32,7 +32,8 @@ export const Q = {
     VALUES (?, ?, ?, ?, ?, ?, NULL, NULL, ?)`,
   deleteTask: 'DELETE FROM tasks WHERE id = ?',
   // Claims lease in memory (task-leases.ts): the first candidate not leased there is taken.
-  claimCandidates: `SELECT * FROM tasks WHERE namespace = @namespace AND task_queue = @taskQueue AND kind = @kind
+  getTask: 'SELECT * FROM tasks WHERE id = @id',
+  claimCandidates: `SELECT id FROM tasks WHERE namespace = @namespace AND task_queue = @taskQueue AND kind = @kind
       AND visible_at <= @now AND (lease_until IS NULL OR lease_until <= @now)
     ORDER BY visible_at, id`,
   insertTimer: `INSERT INTO timers (id, namespace, run_id, kind, due_at, lease_until, lease_owner, data)
@@ -42,6 +43,7 @@ export const Q = {
       SELECT id FROM timers WHERE due_at <= @now AND (lease_until IS NULL OR lease_until <= @now)
       ORDER BY due_at, id LIMIT @limit)
     RETURNING *`,
+  anyTimerDue: 'SELECT 1 AS x FROM timers WHERE due_at <= @now AND (lease_until IS NULL OR lease_until <= @now) LIMIT 1',
   purgeRunTasks: 'DELETE FROM tasks WHERE run_id = ?',
   purgeRunTimers: 'DELETE FROM timers WHERE run_id = ?',
   nextTimerDue: 'SELECT MIN(due_at) AS t FROM timers WHERE lease_until IS NULL',

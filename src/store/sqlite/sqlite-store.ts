@@ -4,26 +4,58 @@ import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import type BetterSqlite3 from 'better-sqlite3';
 import type { HistoryEvent } from '../../history/events.ts';
-import { StoreConflictError, SQLITE_ERROR_CODES } from '../errors.ts';
+import { StoreConflictError } from '../errors.ts';
 import { buildListQuery } from '../list-query.ts';
 import { loadMigrations } from '../migrations.ts';
-import { checkEventIds, notificationsOf } from '../transition-checks.ts';
-import { executionValues, toEvent, toExecution, toQueueRef, toTask, toTimer } from '../rows.ts';
+import { notificationsOf } from '../transition-checks.ts';
+import { toEvent, toExecution, toQueueRef, toTask } from '../rows.ts';
 import type {
   ClaimTaskRequest, ClaimTimersRequest, ExecutionQuery, ExecutionRecord, QueueRef, Store, StoreNotification,
   TaskRecord, TimerRecord, Transition,
 } from '../types.ts';
 import { GroupCommitter } from './group-commit.ts';
+import { ThreadWriter } from './thread-writer.ts';
+import { checkWrite, prepareWrites, runWrite, type WriteOp, type WriteResult, type WriteStatements } from './writes.ts';
+import { ValidationError } from '../../retry/errors.ts';
 import { TaskLeases } from './task-leases.ts';
 import { Q, SQLITE_PRAGMAS } from './queries.ts';
 
 type Row = Record<string, unknown>;
+
+/** Execution rows kept in memory by a SQLite store; beyond this many, the oldest entries go. */
+const EXECUTION_CACHE_SIZE = 10_000;
+
+/** Run id → execution row, oldest-inserted entries evicted first. */
+class ExecutionCache {
+  readonly #map = new Map<string, ExecutionRecord>();
+  constructor(readonly capacity: number) {}
+
+  get(runId: string): ExecutionRecord | undefined {
+    return this.#map.get(runId);
+  }
+
+  set(rec: ExecutionRecord): void {
+    this.#map.delete(rec.runId);
+    this.#map.set(rec.runId, rec);
+    if (this.#map.size > this.capacity) this.#map.delete(this.#map.keys().next().value!);
+  }
+
+  delete(runId: string): void {
+    this.#map.delete(runId);
+  }
+}
 type Statements = { [K in keyof typeof Q]: BetterSqlite3.Statement };
 
 /** Options of {@link SqliteStore.open}. */
 export interface SqliteStoreOptions {
   /** Batch writes of one event-loop turn into one COMMIT. @default true */
   groupCommit?: boolean;
+  /**
+   * Write from a thread of their own (true), so the server's event loop never waits for a
+   * COMMIT's fsync, or on the caller's thread (false). Needs group commit and a file.
+   * @default true for a file, false for ":memory:"
+   */
+  writerThread?: boolean;
 }
 
 /**
@@ -35,18 +67,37 @@ export class SqliteStore implements Store {
   readonly dialect = 'sqlite' as const;
   readonly #db: BetterSqlite3.Database;
   readonly #q: Statements;
-  readonly #writer: GroupCommitter;
+  /** Where writes go: a writer thread, group commit on this thread, or (groupCommit false) a transaction each. */
+  readonly #writer: ThreadWriter | GroupCommitter | undefined;
+  readonly #writes: WriteStatements;
   readonly #listeners = new Listeners();
-  readonly #groupCommit: boolean;
   readonly #leases = new TaskLeases();
+  /**
+   * Execution rows as last committed by this process, by run id. One server process writes a
+   * SQLite file, so a row read or written here stays current until this process changes it;
+   * reading a run (every transition starts with one) becomes a map lookup. Updated synchronously
+   * after COMMIT, before any caller resumes; a version conflict drops the entry, in case another
+   * process wrote the file after all.
+   */
+  readonly #rows = new ExecutionCache(EXECUTION_CACHE_SIZE);
+  /**
+   * Runs with a write submitted and not yet answered. The writer thread's COMMIT is visible to
+   * this connection's reads before its answer arrives, so while a run has one, its cached row
+   * may be older than what other reads show (a task row, say): it is read from the file instead.
+   */
+  readonly #writing = new Map<string, number>();
   #closed = false;
 
-  private constructor(db: BetterSqlite3.Database, options: SqliteStoreOptions) {
+  private constructor(db: BetterSqlite3.Database, path: string, options: SqliteStoreOptions) {
     this.#db = db;
-    this.#groupCommit = options.groupCommit ?? true;
     this.#q = Object.fromEntries(Object.entries(Q).filter(([k]) => !k.startsWith('migration') && k !== 'appliedMigrations'
       && k !== 'recordMigration').map(([k, sql]) => [k, db.prepare(sql)])) as Statements;
-    this.#writer = new GroupCommitter(db);
+    this.#q.claimCandidates.pluck();
+    this.#writes = prepareWrites(db);
+    const groupCommit = options.groupCommit ?? true;
+    if (!groupCommit) this.#writer = undefined;
+    else if (options.writerThread ?? path !== ':memory:') this.#writer = new ThreadWriter(path);
+    else this.#writer = new GroupCommitter(db);
   }
 
   /** Opens (creating it and its folder if needed) the database file at `path` and applies pending migrations. */
@@ -55,17 +106,26 @@ export class SqliteStore implements Store {
     const db = new Database(path);
     for (const p of SQLITE_PRAGMAS) db.pragma(p);
     migrate(db);
-    return new SqliteStore(db, options);
+    if (options.writerThread && (path === ':memory:' || options.groupCommit === false)) {
+      db.close();
+      throw new ValidationError('writerThread', 'needs a database file and group commit', options.writerThread);
+    }
+    return new SqliteStore(db, path, options);
   }
 
   /** Commits issued and the largest batch, for benchmarks. */
   get writeStats(): { commits: number; maxBatch: number } {
-    return { commits: this.#writer.commits, maxBatch: this.#writer.maxBatch };
+    return { commits: this.#writer?.commits ?? 0, maxBatch: this.#writer?.maxBatch ?? 0 };
   }
 
   async getExecution(runId: string): Promise<ExecutionRecord | undefined> {
+    const cached = this.#writing.has(runId) ? undefined : this.#rows.get(runId);
+    if (cached) return cached;
     const row = this.#q.getExecution.get({ runId }) as Row | undefined;
-    return row ? toExecution(row) : undefined;
+    if (!row) return undefined;
+    const rec = toExecution(row);
+    if (!this.#writing.has(runId)) this.#rows.set(rec);
+    return rec;
   }
 
   async getLatestExecution(namespace: string, workflowId: string): Promise<ExecutionRecord | undefined> {
@@ -88,89 +148,63 @@ export class SqliteStore implements Store {
   }
 
   commit(transition: Transition): Promise<void> {
-    const run = () => this.#apply(transition);
-    const done = this.#groupCommit ? this.#writer.submit(run, () => this.#check(transition)) : Promise.resolve().then(() => this.#db.transaction(run).immediate());
-    return done.then(() => this.#listeners.emit(notificationsOf(transition)));
+    const runIds = transition.executions.map((w) => w.record.runId);
+    for (const id of runIds) this.#writing.set(id, (this.#writing.get(id) ?? 0) + 1);
+    const settled = () => {
+      for (const id of runIds) {
+        const n = this.#writing.get(id)! - 1;
+        if (n > 0) this.#writing.set(id, n);
+        else this.#writing.delete(id);
+      }
+    };
+    const committed = (seqs: (number | undefined)[]) => {
+      settled();
+      this.#remember(transition, seqs);
+    };
+    const done = this.#write({ kind: 'transition', transition }, committed as (r: WriteResult) => void);
+    return done.then(() => this.#listeners.emit(notificationsOf(transition)), (err: unknown) => {
+      settled();
+      for (const id of runIds) this.#rows.delete(id);
+      throw err;
+    });
   }
 
-  /** The conflicts #apply would hit, found by reads alone (group commit's fast path). */
-  #check(t: Transition): Error | undefined {
-    const q = this.#q;
-    for (const w of t.executions) {
-      try {
-        checkEventIds(w);
-      } catch (err) {
-        return err as Error;
-      }
-      const r = w.record;
-      if (w.expectedVersion !== undefined) {
-        const row = q.versionOf.get({ runId: r.runId }) as { version: number } | undefined;
-        if (row?.version !== w.expectedVersion) return new StoreConflictError('version', `run ${r.runId} changed since version ${w.expectedVersion}`);
-        continue;
-      }
-      if (q.versionOf.get({ runId: r.runId })) return new StoreConflictError('duplicateRun', `run ${r.runId} exists`);
-      const open = q.openRun.get({ namespace: r.namespace, workflowId: r.workflowId }) as { run_id: string } | undefined;
-      const closedHere = open && t.executions.some((x) => x.record.runId === open.run_id && x.record.status !== 'Running');
-      if (open && !closedHere) return new StoreConflictError('alreadyOpen', `workflow ${r.workflowId} has an open run`);
-    }
-    if (t.consumeTimerId !== undefined && !q.timerExists.get({ id: t.consumeTimerId })) {
-      return new StoreConflictError('timerGone', `timer ${t.consumeTimerId} was already fired`);
-    }
-    return undefined;
+  /** Runs a write where this store writes; `committed` runs synchronously after its COMMIT. */
+  #write(op: WriteOp, committed?: (result: WriteResult) => void): Promise<WriteResult> {
+    const w = this.#writer;
+    if (w instanceof ThreadWriter) return w.submit(op, committed);
+    const q = this.#writes;
+    if (w) return w.submit(() => runWrite(q, op), () => checkWrite(q, op), committed);
+    return Promise.resolve().then(() => {
+      const result = this.#db.transaction(() => runWrite(q, op)).immediate();
+      committed?.(result);
+      return result;
+    });
   }
 
-  #apply(t: Transition): void {
-    const q = this.#q;
-    for (const w of t.executions) {
-      checkEventIds(w);
-      if (w.expectedVersion === undefined) {
-        try {
-          q.insertExecution.run(...executionValues(w.record));
-        } catch (err) {
-          throw mapInsertError(err, w.record);
-        }
-      } else {
-        const r = w.record;
-        const res = q.updateExecution.run({
-          runId: r.runId, status: r.status, workflowType: r.workflowType, taskQueue: r.taskQueue,
-          executionTime: r.executionTime, closeTime: r.closeTime ?? null, nextEventId: r.nextEventId,
-          memo: r.memo === undefined ? null : JSON.stringify(r.memo), state: JSON.stringify(r.state),
-          version: r.version, expectedVersion: w.expectedVersion,
-        });
-        if (res.changes !== 1) {
-          throw new StoreConflictError('version', `run ${r.runId} changed since version ${w.expectedVersion}`);
-        }
+  /** Caches the rows a committed transition wrote (a copy: callers keep their builders) and drops its tasks' leases. */
+  #remember(t: Transition, seqs: (number | undefined)[]): void {
+    for (const runId of t.purgeRunIds ?? []) this.#leases.dropRun(runId);
+    for (const id of t.deleteTaskIds ?? []) this.#leases.drop(id);
+    t.executions.forEach((w, i) => {
+      const seq = seqs[i] ?? this.#rows.get(w.record.runId)?.seq;
+      if (seq === undefined) {
+        this.#rows.delete(w.record.runId);
+        return;
       }
-      for (const e of w.events) {
-        q.insertEvent.run(w.record.runId, e.eventId, e.eventType, e.eventTime, JSON.stringify(e.attributes));
-      }
-    }
-    if (t.consumeTimerId !== undefined && q.deleteTimer.run(t.consumeTimerId).changes !== 1) {
-      throw new StoreConflictError('timerGone', `timer ${t.consumeTimerId} was already fired`);
-    }
-    for (const runId of t.purgeRunIds ?? []) {
-      q.purgeRunTasks.run(runId);
-      q.purgeRunTimers.run(runId);
-      this.#leases.dropRun(runId);
-    }
-    for (const id of t.deleteTaskIds ?? []) {
-      q.deleteTask.run(id);
-      this.#leases.drop(id);
-    }
-    for (const id of t.deleteTimerIds ?? []) q.deleteTimer.run(id);
-    for (const k of t.createTasks ?? []) {
-      q.insertTask.run(k.id, k.namespace, k.taskQueue, k.kind, k.runId, k.visibleAt, JSON.stringify(k.data));
-    }
-    for (const k of t.createTimers ?? []) {
-      q.insertTimer.run(k.id, k.namespace, k.runId, k.kind, k.dueAt, JSON.stringify(k.data));
-    }
+      this.#rows.set({ ...w.record, state: structuredClone(w.record.state), seq });
+    });
   }
 
   async claimTask(req: ClaimTaskRequest): Promise<TaskRecord | undefined> {
     const { namespace, taskQueue, kind, now } = req;
-    for (const row of this.#q.claimCandidates.iterate({ namespace, taskQueue, kind, now }) as IterableIterator<Row>) {
-      const id = String(row.id);
+    // Ids only: rows leased here (started, their deletion waiting for the commit) are skipped
+    // without being turned into objects.
+    for (const candidate of this.#q.claimCandidates.iterate({ namespace, taskQueue, kind, now }) as IterableIterator<string>) {
+      const id = String(candidate);
       if (this.#leases.held(id, now)) continue;
+      const row = this.#q.getTask.get({ id }) as Row | undefined;
+      if (!row) continue;
       const task = toTask(row);
       task.leaseUntil = now + req.leaseMs;
       task.leaseOwner = req.owner;
@@ -181,9 +215,9 @@ export class SqliteStore implements Store {
   }
 
   claimDueTimers(req: ClaimTimersRequest): Promise<TimerRecord[]> {
-    return this.#writer.submit(() => (this.#q.claimTimers.all({
-      now: req.now, limit: req.limit, leaseUntil: req.now + req.leaseMs, owner: req.owner,
-    }) as Row[]).map(toTimer));
+    // A read first: leasing is a write (a round trip to the writer), worth making only when a timer is due.
+    if (!this.#q.anyTimerDue.get({ now: req.now })) return Promise.resolve([]);
+    return this.#write({ kind: 'claimTimers', request: req }) as Promise<TimerRecord[]>;
   }
 
   async nextWakeTime(now: number): Promise<number | undefined> {
@@ -207,21 +241,10 @@ export class SqliteStore implements Store {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    this.#writer.flushNow();
+    if (this.#writer instanceof ThreadWriter) await this.#writer.close();
+    else this.#writer?.flushNow();
     this.#db.close();
   }
-}
-
-function mapInsertError(err: unknown, rec: ExecutionRecord): unknown {
-  const code = (err as { code?: string }).code;
-  const message = String((err as Error).message);
-  if (code === SQLITE_ERROR_CODES.uniqueViolation || code === SQLITE_ERROR_CODES.primaryKeyViolation) {
-    if (message.includes('executions.workflow_id')) {
-      return new StoreConflictError('alreadyOpen', `workflow ${rec.workflowId} has an open run`);
-    }
-    if (message.includes('executions.run_id')) return new StoreConflictError('duplicateRun', `run ${rec.runId} exists`);
-  }
-  return err;
 }
 
 /** Applies pending migrations in one IMMEDIATE transaction (which excludes any other writer). */

@@ -1,0 +1,145 @@
+/* Everything the SQLite store writes, as functions of a connection: used in the writer thread and,
+ * when the store writes on the caller's thread, by the store itself. */
+import type BetterSqlite3 from 'better-sqlite3';
+import { StoreConflictError, SQLITE_ERROR_CODES, type ConflictReason } from '../errors.ts';
+import { executionValues, toTimer } from '../rows.ts';
+import { checkEventIds } from '../transition-checks.ts';
+import type { ClaimTimersRequest, ExecutionRecord, TimerRecord, Transition } from '../types.ts';
+import { Q } from './queries.ts';
+
+type Row = Record<string, unknown>;
+
+/** The statements the writes use, prepared once per connection. */
+export type WriteStatements = ReturnType<typeof prepareWrites>;
+
+export function prepareWrites(db: BetterSqlite3.Database) {
+  const names = [
+    'insertExecution', 'updateExecution', 'versionOf', 'openRun', 'timerExists', 'insertEvent', 'insertTask', 'deleteTask',
+    'insertTimer', 'deleteTimer', 'claimTimers', 'purgeRunTasks', 'purgeRunTimers',
+  ] as const;
+  return Object.fromEntries(names.map((k) => [k, db.prepare(Q[k])])) as Record<(typeof names)[number], BetterSqlite3.Statement>;
+}
+
+/** One write the store asks for. */
+export type WriteOp =
+  | { kind: 'transition'; transition: Transition }
+  | { kind: 'claimTimers'; request: ClaimTimersRequest };
+
+/** A write's result: the seq of each execution a transition inserted (undefined for updates), or the timers claimed. */
+export type WriteResult = (number | undefined)[] | TimerRecord[];
+
+/** The conflicts a transition would hit, found by reads alone (so a batch needs no savepoint). */
+export function checkTransition(q: WriteStatements, t: Transition): Error | undefined {
+  for (const w of t.executions) {
+    try {
+      checkEventIds(w);
+    } catch (err) {
+      return err as Error;
+    }
+    const r = w.record;
+    if (w.expectedVersion !== undefined) {
+      const row = q.versionOf.get({ runId: r.runId }) as { version: number } | undefined;
+      if (row?.version !== w.expectedVersion) return new StoreConflictError('version', `run ${r.runId} changed since version ${w.expectedVersion}`);
+      continue;
+    }
+    if (q.versionOf.get({ runId: r.runId })) return new StoreConflictError('duplicateRun', `run ${r.runId} exists`);
+    const open = q.openRun.get({ namespace: r.namespace, workflowId: r.workflowId }) as { run_id: string } | undefined;
+    const closedHere = open && t.executions.some((x) => x.record.runId === open.run_id && x.record.status !== 'Running');
+    if (open && !closedHere) return new StoreConflictError('alreadyOpen', `workflow ${r.workflowId} has an open run`);
+  }
+  if (t.consumeTimerId !== undefined && !q.timerExists.get({ id: t.consumeTimerId })) {
+    return new StoreConflictError('timerGone', `timer ${t.consumeTimerId} was already fired`);
+  }
+  return undefined;
+}
+
+/** Writes a transition; returns the seq of each execution it inserted (undefined for updates). */
+export function applyTransition(q: WriteStatements, t: Transition): (number | undefined)[] {
+  const seqs: (number | undefined)[] = [];
+  for (const w of t.executions) {
+    checkEventIds(w);
+    if (w.expectedVersion === undefined) {
+      try {
+        seqs.push(Number(q.insertExecution.run(...executionValues(w.record)).lastInsertRowid));
+      } catch (err) {
+        throw mapInsertError(err, w.record);
+      }
+    } else {
+      seqs.push(undefined);
+      const r = w.record;
+      const res = q.updateExecution.run({
+        runId: r.runId, status: r.status, workflowType: r.workflowType, taskQueue: r.taskQueue,
+        executionTime: r.executionTime, closeTime: r.closeTime ?? null, nextEventId: r.nextEventId,
+        memo: r.memo === undefined ? null : JSON.stringify(r.memo), state: JSON.stringify(r.state),
+        version: r.version, expectedVersion: w.expectedVersion,
+      });
+      if (res.changes !== 1) {
+        throw new StoreConflictError('version', `run ${r.runId} changed since version ${w.expectedVersion}`);
+      }
+    }
+    for (const e of w.events) {
+      q.insertEvent.run(w.record.runId, e.eventId, e.eventType, e.eventTime, JSON.stringify(e.attributes));
+    }
+  }
+  if (t.consumeTimerId !== undefined && q.deleteTimer.run(t.consumeTimerId).changes !== 1) {
+    throw new StoreConflictError('timerGone', `timer ${t.consumeTimerId} was already fired`);
+  }
+  for (const runId of t.purgeRunIds ?? []) {
+    q.purgeRunTasks.run(runId);
+    q.purgeRunTimers.run(runId);
+  }
+  for (const id of t.deleteTaskIds ?? []) q.deleteTask.run(id);
+  for (const id of t.deleteTimerIds ?? []) q.deleteTimer.run(id);
+  for (const k of t.createTasks ?? []) {
+    q.insertTask.run(k.id, k.namespace, k.taskQueue, k.kind, k.runId, k.visibleAt, JSON.stringify(k.data));
+  }
+  for (const k of t.createTimers ?? []) {
+    q.insertTimer.run(k.id, k.namespace, k.runId, k.kind, k.dueAt, JSON.stringify(k.data));
+  }
+  return seqs;
+}
+
+/** Leases due timers (a write: the lease is stored, so another server process skips them). */
+export function claimTimers(q: WriteStatements, req: ClaimTimersRequest): TimerRecord[] {
+  return (q.claimTimers.all({ now: req.now, limit: req.limit, leaseUntil: req.now + req.leaseMs, owner: req.owner }) as Row[]).map(toTimer);
+}
+
+/** Runs one write op on `q`. */
+export function runWrite(q: WriteStatements, op: WriteOp): WriteResult {
+  return op.kind === 'transition' ? applyTransition(q, op.transition) : claimTimers(q, op.request);
+}
+
+/** The read-only check of a write op, when it has one. */
+export function checkWrite(q: WriteStatements, op: WriteOp): Error | undefined {
+  return op.kind === 'transition' ? checkTransition(q, op.transition) : undefined;
+}
+
+function mapInsertError(err: unknown, rec: ExecutionRecord): unknown {
+  const code = (err as { code?: string }).code;
+  const message = String((err as Error).message);
+  if (code === SQLITE_ERROR_CODES.uniqueViolation || code === SQLITE_ERROR_CODES.primaryKeyViolation) {
+    if (message.includes('executions.workflow_id')) {
+      return new StoreConflictError('alreadyOpen', `workflow ${rec.workflowId} has an open run`);
+    }
+    if (message.includes('executions.run_id')) return new StoreConflictError('duplicateRun', `run ${rec.runId} exists`);
+  }
+  return err;
+}
+
+/** An error as it crosses from the writer thread: conflicts keep their reason, others their code. */
+export interface WireWriteError {
+  message: string;
+  reason?: ConflictReason;
+  code?: string;
+}
+
+export function toWireWriteError(err: unknown): WireWriteError {
+  if (err instanceof StoreConflictError) return { message: err.message, reason: err.reason };
+  const code = (err as { code?: unknown } | null)?.code;
+  return { message: err instanceof Error ? err.message : String(err), ...(typeof code === 'string' ? { code } : {}) };
+}
+
+export function fromWireWriteError(e: WireWriteError): Error {
+  if (e.reason) return new StoreConflictError(e.reason, e.message);
+  return Object.assign(new Error(e.message), e.code ? { code: e.code } : {});
+}
