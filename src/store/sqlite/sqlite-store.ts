@@ -4,7 +4,6 @@ import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import type BetterSqlite3 from 'better-sqlite3';
 import type { HistoryEvent } from '../../history/events.ts';
-import { StoreConflictError } from '../errors.ts';
 import { buildListQuery } from '../list-query.ts';
 import { loadMigrations } from '../migrations.ts';
 import { notificationsOf } from '../transition-checks.ts';
