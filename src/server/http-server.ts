@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { toWireError } from '../common/wire-error.ts';
@@ -108,6 +109,8 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
       }
     }
     const abort = new AbortController();
+    // A batch's long polls all listen to this one signal; hundreds at once are normal, not a leak.
+    setMaxListeners(0, abort.signal);
     inFlight.add(abort);
     const onClose = () => {
       if (!res.writableEnded) abort.abort();

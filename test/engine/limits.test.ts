@@ -68,7 +68,7 @@ test('a history past historyWarnEvents is logged; past historyMaxEvents the run 
   const h = await setupWith({ historyWarnEvents: 8, historyMaxEvents: 20 }, warnings);
   await h.start('wf-long');
   for (let i = 1; i <= 10; i++) {
-    const t = await h.engine.pollWorkflowTaskQueue({ taskQueue: 'q', identity: 'w', pollTimeoutMs: 50 });
+    const t = await h.engine.pollWorkflowTaskQueue({ taskQueue: 'q', identity: 'w', pollTimeoutMs: 1000 });
     if (!t) break;
     await h.complete(t, [cmd.timer(String(i), 1000)]);
     await h.advance(1000);
