@@ -15,11 +15,6 @@ registerStoreConformance('sqlite', async () => {
   return { store, close: () => store.close() };
 });
 
-registerStoreConformance('sqlite writing on the caller thread', async () => {
-  const store = SqliteStore.open(join(dir, `inline-${++n}.db`), { writerThread: false });
-  return { store, close: () => store.close() };
-});
-
 registerStoreConformance('sqlite without group commit', async () => {
   const store = SqliteStore.open(join(dir, `plain-${++n}.db`), { groupCommit: false });
   return { store, close: () => store.close() };

@@ -54,9 +54,9 @@ test('a worker on an in-process engine runs an activity that fails twice, then a
   }
 });
 
-test('3 × 400 one-activity workflows at once over HTTP on SQLite with its writer thread: every one completes', { timeout: 60_000 }, async () => {
-  // The writer thread's COMMIT is visible to the server's reads before its answer arrives; a
-  // claimed task must never be judged against an older cached row (that once lost activity tasks).
+test('3 × 400 one-activity workflows at once over HTTP on SQLite: every one completes', { timeout: 60_000 }, async () => {
+  // Group commit, cached execution rows, eager dispatch and batched calls all under load: a
+  // claimed task must never be judged against a row older than the task (that would lose it).
   const dir = mkdtempSync(join(tmpdir(), 'steadfast-e2e-'));
   const store = SqliteStore.open(join(dir, 'load.sqlite'));
   const engine = await Engine.create({ store });

@@ -159,7 +159,7 @@ export class GroupCommitter {
 }
 
 /** Runs each committed op's hook, then settles every promise (so hooks run before any caller resumes). */
-export function settle<T>(batch: readonly PendingOp<T>[], outcomes: readonly Outcome[]): void {
+function settle<T>(batch: readonly PendingOp<T>[], outcomes: readonly Outcome[]): void {
   batch.forEach((op, i) => {
     const o = outcomes[i]!;
     if (o.ok) op.committed?.(o.value as T);
@@ -171,4 +171,3 @@ export function settle<T>(batch: readonly PendingOp<T>[], outcomes: readonly Out
   });
 }
 
-export type { PendingOp };

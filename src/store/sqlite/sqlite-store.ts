@@ -13,9 +13,7 @@ import type {
   TaskRecord, TimerRecord, Transition,
 } from '../types.ts';
 import { GroupCommitter } from './group-commit.ts';
-import { ThreadWriter } from './thread-writer.ts';
 import { checkWrite, prepareWrites, runWrite, type WriteOp, type WriteResult, type WriteStatements } from './writes.ts';
-import { ValidationError } from '../../retry/errors.ts';
 import { TaskLeases } from './task-leases.ts';
 import { Q, SQLITE_PRAGMAS } from './queries.ts';
 
@@ -49,12 +47,6 @@ type Statements = { [K in keyof typeof Q]: BetterSqlite3.Statement };
 export interface SqliteStoreOptions {
   /** Batch writes of one event-loop turn into one COMMIT. @default true */
   groupCommit?: boolean;
-  /**
-   * Write from a thread of their own (true), so the server's event loop never waits for a
-   * COMMIT's fsync, or on the caller's thread (false). Needs group commit and a file.
-   * @default true for a file, false for ":memory:"
-   */
-  writerThread?: boolean;
 }
 
 /**
@@ -66,8 +58,8 @@ export class SqliteStore implements Store {
   readonly dialect = 'sqlite' as const;
   readonly #db: BetterSqlite3.Database;
   readonly #q: Statements;
-  /** Where writes go: a writer thread, group commit on this thread, or (groupCommit false) a transaction each. */
-  readonly #writer: ThreadWriter | GroupCommitter | undefined;
+  /** Group commit, or (groupCommit false) a transaction per write. */
+  readonly #writer: GroupCommitter | undefined;
   readonly #writes: WriteStatements;
   readonly #listeners = new Listeners();
   readonly #leases = new TaskLeases();
@@ -79,24 +71,16 @@ export class SqliteStore implements Store {
    * process wrote the file after all.
    */
   readonly #rows = new ExecutionCache(EXECUTION_CACHE_SIZE);
-  /**
-   * Runs with a write submitted and not yet answered. The writer thread's COMMIT is visible to
-   * this connection's reads before its answer arrives, so while a run has one, its cached row
-   * may be older than what other reads show (a task row, say): it is read from the file instead.
-   */
-  readonly #writing = new Map<string, number>();
+
   #closed = false;
 
-  private constructor(db: BetterSqlite3.Database, path: string, options: SqliteStoreOptions) {
+  private constructor(db: BetterSqlite3.Database, options: SqliteStoreOptions) {
     this.#db = db;
     this.#q = Object.fromEntries(Object.entries(Q).filter(([k]) => !k.startsWith('migration') && k !== 'appliedMigrations'
       && k !== 'recordMigration').map(([k, sql]) => [k, db.prepare(sql)])) as Statements;
     this.#q.claimCandidates.pluck();
     this.#writes = prepareWrites(db);
-    const groupCommit = options.groupCommit ?? true;
-    if (!groupCommit) this.#writer = undefined;
-    else if (options.writerThread ?? path !== ':memory:') this.#writer = new ThreadWriter(path);
-    else this.#writer = new GroupCommitter(db);
+    this.#writer = (options.groupCommit ?? true) ? new GroupCommitter(db) : undefined;
   }
 
   /** Opens (creating it and its folder if needed) the database file at `path` and applies pending migrations. */
@@ -105,11 +89,7 @@ export class SqliteStore implements Store {
     const db = new Database(path);
     for (const p of SQLITE_PRAGMAS) db.pragma(p);
     migrate(db);
-    if (options.writerThread && (path === ':memory:' || options.groupCommit === false)) {
-      db.close();
-      throw new ValidationError('writerThread', 'needs a database file and group commit', options.writerThread);
-    }
-    return new SqliteStore(db, path, options);
+    return new SqliteStore(db, options);
   }
 
   /** Commits issued and the largest batch, for benchmarks. */
@@ -118,12 +98,12 @@ export class SqliteStore implements Store {
   }
 
   async getExecution(runId: string): Promise<ExecutionRecord | undefined> {
-    const cached = this.#writing.has(runId) ? undefined : this.#rows.get(runId);
+    const cached = this.#rows.get(runId);
     if (cached) return cached;
     const row = this.#q.getExecution.get({ runId }) as Row | undefined;
     if (!row) return undefined;
     const rec = toExecution(row);
-    if (!this.#writing.has(runId)) this.#rows.set(rec);
+    this.#rows.set(rec);
     return rec;
   }
 
@@ -147,23 +127,10 @@ export class SqliteStore implements Store {
   }
 
   commit(transition: Transition): Promise<void> {
-    const runIds = transition.executions.map((w) => w.record.runId);
-    for (const id of runIds) this.#writing.set(id, (this.#writing.get(id) ?? 0) + 1);
-    const settled = () => {
-      for (const id of runIds) {
-        const n = this.#writing.get(id)! - 1;
-        if (n > 0) this.#writing.set(id, n);
-        else this.#writing.delete(id);
-      }
-    };
-    const committed = (seqs: (number | undefined)[]) => {
-      settled();
-      this.#remember(transition, seqs);
-    };
+    const committed = (seqs: (number | undefined)[]) => this.#remember(transition, seqs);
     const done = this.#write({ kind: 'transition', transition }, committed as (r: WriteResult) => void);
     return done.then(() => this.#listeners.emit(notificationsOf(transition)), (err: unknown) => {
-      settled();
-      for (const id of runIds) this.#rows.delete(id);
+      for (const w of transition.executions) this.#rows.delete(w.record.runId);
       throw err;
     });
   }
@@ -171,7 +138,6 @@ export class SqliteStore implements Store {
   /** Runs a write where this store writes; `committed` runs synchronously after its COMMIT. */
   #write(op: WriteOp, committed?: (result: WriteResult) => void): Promise<WriteResult> {
     const w = this.#writer;
-    if (w instanceof ThreadWriter) return w.submit(op, committed);
     const q = this.#writes;
     if (w) return w.submit(() => runWrite(q, op), () => checkWrite(q, op), committed);
     return Promise.resolve().then(() => {
@@ -214,7 +180,7 @@ export class SqliteStore implements Store {
   }
 
   claimDueTimers(req: ClaimTimersRequest): Promise<TimerRecord[]> {
-    // A read first: leasing is a write (a round trip to the writer), worth making only when a timer is due.
+    // A read first: leasing is a write, worth making (and waiting a group commit for) only when a timer is due.
     if (!this.#q.anyTimerDue.get({ now: req.now })) return Promise.resolve([]);
     return this.#write({ kind: 'claimTimers', request: req }) as Promise<TimerRecord[]>;
   }
@@ -240,8 +206,7 @@ export class SqliteStore implements Store {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    if (this.#writer instanceof ThreadWriter) await this.#writer.close();
-    else this.#writer?.flushNow();
+    this.#writer?.flushNow();
     this.#db.close();
   }
 }

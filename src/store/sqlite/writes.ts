@@ -1,7 +1,6 @@
-/* Everything the SQLite store writes, as functions of a connection: used in the writer thread and,
- * when the store writes on the caller's thread, by the store itself. */
+/* Everything the SQLite store writes, as functions of its connection's prepared statements. */
 import type BetterSqlite3 from 'better-sqlite3';
-import { StoreConflictError, SQLITE_ERROR_CODES, type ConflictReason } from '../errors.ts';
+import { StoreConflictError, SQLITE_ERROR_CODES } from '../errors.ts';
 import { executionValues, toTimer } from '../rows.ts';
 import { checkEventIds } from '../transition-checks.ts';
 import type { ClaimTimersRequest, ExecutionRecord, TimerRecord, Transition } from '../types.ts';
@@ -124,22 +123,4 @@ function mapInsertError(err: unknown, rec: ExecutionRecord): unknown {
     if (message.includes('executions.run_id')) return new StoreConflictError('duplicateRun', `run ${rec.runId} exists`);
   }
   return err;
-}
-
-/** An error as it crosses from the writer thread: conflicts keep their reason, others their code. */
-export interface WireWriteError {
-  message: string;
-  reason?: ConflictReason;
-  code?: string;
-}
-
-export function toWireWriteError(err: unknown): WireWriteError {
-  if (err instanceof StoreConflictError) return { message: err.message, reason: err.reason };
-  const code = (err as { code?: unknown } | null)?.code;
-  return { message: err instanceof Error ? err.message : String(err), ...(typeof code === 'string' ? { code } : {}) };
-}
-
-export function fromWireWriteError(e: WireWriteError): Error {
-  if (e.reason) return new StoreConflictError(e.reason, e.message);
-  return Object.assign(new Error(e.message), e.code ? { code: e.code } : {});
 }
