@@ -96,6 +96,23 @@ export function registerStoreConformance(name: string, factory: StoreFactory, op
     assert.equal(await store.claimTask({ namespace: 'default', taskQueue: 'q', kind: 'workflow', now: 5000, leaseMs: 10, owner: 'a' }), undefined);
   });
 
+  t('history reads see every committed event, by page, after many transitions', async (store) => {
+    let rec = await seed(store, 2);
+    for (let i = 0; i < 6; i++) {
+      const w = next(rec, i % 3);
+      await store.commit({ executions: [w] });
+      rec = (await store.getExecution(rec.runId))!;
+    }
+    const all = await store.readHistory(rec.runId, 1, 1000);
+    assert.deepEqual(all.map((e) => e.eventId), Array.from({ length: rec.nextEventId - 1 }, (_, i) => i + 1));
+    assert.deepEqual((await store.readHistory(rec.runId, 4, 3)).map((e) => e.eventId), [4, 5, 6]);
+    assert.deepEqual(await store.readHistory(rec.runId, rec.nextEventId, 10), []);
+    assert.deepEqual((await store.readHistory(rec.runId, rec.nextEventId - 1, 10)).map((e) => e.eventType), ['TimerStarted']);
+    // Reading returns copies of the list: changing one does not change the next read.
+    all.pop();
+    assert.equal((await store.readHistory(rec.runId, 1, 1000)).length, rec.nextEventId - 1);
+  });
+
   t('event ids must continue the run without gaps', async (store) => {
     const rec = await seed(store, 2);
     const w = next(rec, 1);

@@ -30,6 +30,29 @@ test('sqlite: reopening a migrated file applies nothing twice and keeps the data
   await b.close();
 });
 
+test('sqlite: what the writing store answers from memory equals what another reader finds in the file', async () => {
+  const path = join(dir, 'cache.db');
+  const store = SqliteStore.open(path);
+  const runId = `run-cache-${process.pid}`;
+  const ev = (eventId: number) => ({ eventId, eventType: 'WorkflowTaskScheduled' as const, eventTime: new Date(1000).toISOString(),
+    attributes: { taskQueue: 'q', startToCloseTimeoutMs: 10, attempt: 1 } });
+  const rec = { namespace: 'default', workflowId: 'wf-cache', runId, workflowType: 'order', taskQueue: 'q', status: 'Running' as const,
+    startTime: 1000, executionTime: 1000, nextEventId: 3, attempt: 1, firstExecutionRunId: runId, originalExecutionRunId: runId,
+    version: 1, state: { n: 0 } };
+  await store.commit({ executions: [{ record: rec, events: [ev(1), ev(2)] }] });
+  await store.commit({ executions: [{ record: { ...rec, nextEventId: 5, version: 2, state: { n: 1 } }, expectedVersion: 1, events: [ev(3), ev(4)] }] });
+  const reader = SqliteStore.open(path);
+  assert.deepEqual(await store.getExecution(runId), await reader.getExecution(runId));
+  assert.deepEqual(await store.readHistory(runId, 1, 100), await reader.readHistory(runId, 1, 100));
+  assert.deepEqual(await store.readHistory(runId, 2, 2), await reader.readHistory(runId, 2, 2));
+  // A conflict forgets the cached run, so the next read is the file's.
+  await assert.rejects(store.commit({ executions: [{ record: { ...rec, nextEventId: 5, version: 2 }, expectedVersion: 1, events: [ev(3), ev(4)] }] }),
+    /changed since version 1/);
+  assert.deepEqual(await store.getExecution(runId), await reader.getExecution(runId));
+  await reader.close();
+  await store.close();
+});
+
 test('sqlite: writes of one event-loop turn share one COMMIT', async () => {
   const store = SqliteStore.open(join(dir, 'group.db'));
   const before = store.writeStats.commits;

@@ -22,18 +22,30 @@ type Row = Record<string, unknown>;
 /** Execution rows kept in memory by a SQLite store; beyond this many, the oldest entries go. */
 const EXECUTION_CACHE_SIZE = 10_000;
 
-/** Run id → execution row, oldest-inserted entries evicted first. */
+type Statements = { [K in keyof typeof Q]: BetterSqlite3.Statement };
+
+/** Most events kept in memory per run; a longer history is read from the file. */
+const MAX_CACHED_EVENTS = 256;
+
+interface CachedRun {
+  rec: ExecutionRecord;
+  /** The run's events from `firstEventId` to its last committed one, when all are known here. */
+  events: HistoryEvent[] | undefined;
+  firstEventId: number;
+}
+
+/** Run id → execution row (and its recent events), oldest-inserted entries evicted first. */
 class ExecutionCache {
-  readonly #map = new Map<string, ExecutionRecord>();
+  readonly #map = new Map<string, CachedRun>();
   constructor(readonly capacity: number) {}
 
-  get(runId: string): ExecutionRecord | undefined {
+  get(runId: string): CachedRun | undefined {
     return this.#map.get(runId);
   }
 
-  set(rec: ExecutionRecord): void {
-    this.#map.delete(rec.runId);
-    this.#map.set(rec.runId, rec);
+  set(entry: CachedRun): void {
+    this.#map.delete(entry.rec.runId);
+    this.#map.set(entry.rec.runId, entry);
     if (this.#map.size > this.capacity) this.#map.delete(this.#map.keys().next().value!);
   }
 
@@ -41,7 +53,6 @@ class ExecutionCache {
     this.#map.delete(runId);
   }
 }
-type Statements = { [K in keyof typeof Q]: BetterSqlite3.Statement };
 
 /** Options of {@link SqliteStore.open}. */
 export interface SqliteStoreOptions {
@@ -98,12 +109,12 @@ export class SqliteStore implements Store {
   }
 
   async getExecution(runId: string): Promise<ExecutionRecord | undefined> {
-    const cached = this.#rows.get(runId);
+    const cached = this.#rows.get(runId)?.rec;
     if (cached) return cached;
     const row = this.#q.getExecution.get({ runId }) as Row | undefined;
     if (!row) return undefined;
     const rec = toExecution(row);
-    this.#rows.set(rec);
+    this.#rows.set({ rec, events: undefined, firstEventId: 0 });
     return rec;
   }
 
@@ -123,6 +134,11 @@ export class SqliteStore implements Store {
   }
 
   async readHistory(runId: string, fromEventId: number, limit: number): Promise<HistoryEvent[]> {
+    const cached = this.#rows.get(runId);
+    if (cached?.events && fromEventId >= cached.firstEventId) {
+      const start = fromEventId - cached.firstEventId;
+      return cached.events.slice(start, start + limit);
+    }
     return (this.#q.readHistory.all({ runId, fromEventId, limit }) as Row[]).map(toEvent);
   }
 
@@ -152,12 +168,23 @@ export class SqliteStore implements Store {
     for (const runId of t.purgeRunIds ?? []) this.#leases.dropRun(runId);
     for (const id of t.deleteTaskIds ?? []) this.#leases.drop(id);
     t.executions.forEach((w, i) => {
-      const seq = seqs[i] ?? this.#rows.get(w.record.runId)?.seq;
+      const before = this.#rows.get(w.record.runId);
+      const seq = seqs[i] ?? before?.rec.seq;
       if (seq === undefined) {
         this.#rows.delete(w.record.runId);
         return;
       }
-      this.#rows.set({ ...w.record, state: structuredClone(w.record.state), seq });
+      // Events are kept while every one since the first kept is known: a new run's from event 1,
+      // an older run's from the first transition this process committed for it.
+      let events: HistoryEvent[] | undefined;
+      let firstEventId = w.events[0]?.eventId ?? 0;
+      if (w.expectedVersion === undefined) events = [...w.events];
+      else if (before?.events && before.firstEventId + before.events.length === (w.events[0]?.eventId ?? w.record.nextEventId)) {
+        events = before.events.concat(w.events);
+        firstEventId = before.firstEventId;
+      }
+      if (events && events.length > MAX_CACHED_EVENTS) events = undefined;
+      this.#rows.set({ rec: { ...w.record, state: structuredClone(w.record.state), seq }, events, firstEventId });
     });
   }
 
