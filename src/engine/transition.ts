@@ -36,8 +36,11 @@ export class TransitionBuilder {
     return this.record.status !== 'Running';
   }
 
+  #nowIso: string | undefined;
+
+  /** `now` as an ISO string (the time of every event this transition appends). */
   get nowIso(): string {
-    return new Date(this.now).toISOString();
+    return (this.#nowIso ??= new Date(this.now).toISOString());
   }
 
   /** Marks the row as changed even if no event is appended (state-only transitions). */

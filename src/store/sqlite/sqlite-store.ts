@@ -163,7 +163,7 @@ export class SqliteStore implements Store {
     });
   }
 
-  /** Caches the rows a committed transition wrote (a copy: callers keep their builders) and drops its tasks' leases. */
+  /** Caches the rows a committed transition wrote and drops its tasks' leases. */
   #remember(t: Transition, seqs: (number | undefined)[]): void {
     for (const runId of t.purgeRunIds ?? []) this.#leases.dropRun(runId);
     for (const id of t.deleteTaskIds ?? []) this.#leases.drop(id);
@@ -184,7 +184,9 @@ export class SqliteStore implements Store {
         firstEventId = before.firstEventId;
       }
       if (events && events.length > MAX_CACHED_EVENTS) events = undefined;
-      this.#rows.set({ rec: { ...w.record, state: structuredClone(w.record.state), seq }, events, firstEventId });
+      // The written record itself: a transition's builder is done with it once it commits, and
+      // readers never change a record (a TransitionBuilder copies the row and clones its state).
+      this.#rows.set({ rec: { ...w.record, seq }, events, firstEventId });
     });
   }
 
