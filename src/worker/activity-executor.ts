@@ -98,7 +98,8 @@ export function runActivityTask(task: ActivityTask, deps: ActivityExecutorDeps):
         });
     } finally {
       heartbeater.stop();
-      deadline.abort();
+      // A plain reason: abort() without one builds a DOMException (and its stack) every time.
+      deadline.abort('attempt finished');
     }
     try {
       await respond();

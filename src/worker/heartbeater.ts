@@ -51,7 +51,7 @@ export class Heartbeater {
 
   /** No more heartbeats for this attempt. */
   stop(): void {
-    this.#stopped.abort();
+    this.#stopped.abort('attempt finished'); // a plain reason: no DOMException to build
   }
 
   #send(): void {

@@ -57,6 +57,8 @@ const DISPATCH = new vm.Script('__steadfastDispatch()', { filename: 'steadfast s
 export class SandboxRealm {
   readonly #context: vm.Context;
   readonly #mailbox: RealmMailbox;
+  /** Own properties of the context object once the realm loaded; more means a run set a global. */
+  readonly #baseline: number;
   /** The sandbox being called, for `console` output and promise ownership. */
   #calling: WorkflowSandbox | undefined;
   readonly #track = (promise: Promise<unknown>) => {
@@ -68,10 +70,11 @@ export class SandboxRealm {
       scopeStorage,
       log: (level, message, info) => this.#calling?.log(level, message, info),
     };
-    this.#mailbox = { run: undefined, method: 'create', arg: undefined, result: undefined, factory: undefined };
+    this.#mailbox = { run: undefined, method: 'create', arg: undefined, result: undefined, factory: undefined, extraGlobals: false };
     this.#context = vm.createContext({ __steadfastHost: host, __steadfastMailbox: this.#mailbox }, { microtaskMode: 'afterEvaluate' });
     bundle.runtimeScript.runInContext(this.#context);
     this.#mailbox.factory = bundle.script.runInContext(this.#context) as WorkflowModuleFactory;
+    this.#baseline = Object.getOwnPropertyNames(this.#context).length;
   }
 
   /** Calls `method` of `sandbox`'s run (or creates it); returns what the realm answered. */
@@ -80,6 +83,8 @@ export class SandboxRealm {
     m.run = sandbox.run;
     m.method = method;
     m.arg = arg;
+    // Globals set inside the context appear on the context object too: counting them is cheap.
+    m.extraGlobals = Object.getOwnPropertyNames(this.#context).length > this.#baseline;
     this.#calling = sandbox;
     // Only calls that run workflow code can make promises that end up rejected and unhandled.
     const stopTracking = method === 'conclude' || method === 'rejectUnhandled' ? noop : v8.promiseHooks.onInit(this.#track);

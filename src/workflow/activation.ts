@@ -135,6 +135,12 @@ export interface RealmMailbox {
   result: unknown;
   /** The workflows module; set by the host once the realm is made. */
   factory: WorkflowModuleFactory | undefined;
+  /**
+   * True when globals were added since the realm loaded (the host sees them on the context
+   * object for free): before another run is called, the realm parks them with the run that
+   * was current. False spares every call the walk over the globals.
+   */
+  extraGlobals: boolean;
 }
 
 /** Host functions the worker passes into the sandbox (as `globalThis.__steadfastHost`). */

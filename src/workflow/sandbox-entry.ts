@@ -32,17 +32,17 @@ function requireModule(name: string): unknown {
   return found;
 }
 
-/** Enumerable own globals after the runtime loaded; anything else enumerable was set by a run. */
-const baseline = new Set<PropertyKey>(Object.keys(globalThis));
+/** Own globals after the runtime loaded; anything else was set by a run. */
+const baseline = new Set<PropertyKey>(Object.getOwnPropertyNames(globalThis));
 let last: Activator | undefined;
 
 /** Parks the last run's own globals and restores `run`'s, so runs never see each other's. */
 function switchTo(run: Activator): void {
   if (run === last) return;
   const self = globalThis as Record<PropertyKey, unknown>;
-  if (last) {
+  if (last && mailbox!.extraGlobals) {
     last.globals.clear();
-    for (const key of Object.keys(self)) {
+    for (const key of Object.getOwnPropertyNames(self)) {
       if (baseline.has(key)) continue;
       last.globals.set(key, Object.getOwnPropertyDescriptor(self, key)!);
       delete self[key];
