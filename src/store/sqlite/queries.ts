@@ -32,16 +32,17 @@ export const Q = {
     VALUES (?, ?, ?, ?, ?, ?, NULL, NULL, ?)`,
   deleteTask: 'DELETE FROM tasks WHERE id = ?',
   // Claims lease in memory (task-leases.ts): the first candidate not leased there is taken.
+  // Ties go to the row inserted first (rowid): the index already holds that order, no sort.
   getTask: 'SELECT * FROM tasks WHERE id = @id',
   claimCandidates: `SELECT id FROM tasks WHERE namespace = @namespace AND task_queue = @taskQueue AND kind = @kind
       AND visible_at <= @now AND (lease_until IS NULL OR lease_until <= @now)
-    ORDER BY visible_at, id`,
+    ORDER BY visible_at, rowid`,
   insertTimer: `INSERT INTO timers (id, namespace, run_id, kind, due_at, lease_until, lease_owner, data)
     VALUES (?, ?, ?, ?, ?, NULL, NULL, ?)`,
   deleteTimer: 'DELETE FROM timers WHERE id = ?',
   claimTimers: `UPDATE timers SET lease_until = @leaseUntil, lease_owner = @owner WHERE id IN (
       SELECT id FROM timers WHERE due_at <= @now AND (lease_until IS NULL OR lease_until <= @now)
-      ORDER BY due_at, id LIMIT @limit)
+      ORDER BY due_at, rowid LIMIT @limit)
     RETURNING *`,
   anyTimerDue: 'SELECT 1 AS x FROM timers WHERE due_at <= @now AND (lease_until IS NULL OR lease_until <= @now) LIMIT 1',
   purgeRunTasks: 'DELETE FROM tasks WHERE run_id = ?',
