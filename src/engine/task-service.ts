@@ -101,26 +101,20 @@ export class TaskService {
     const { core } = this;
     const key = queueKey(p.namespace, p.taskQueue, kind);
     const deadline = Date.now() + p.pollTimeoutMs;
-    const claim = async () => {
-      const task = await core.store.claimTask({
+    const claim = async (limit: number) => {
+      const tasks = await core.store.claimTasks({
         namespace: p.namespace, taskQueue: p.taskQueue, kind, now: core.clock.now(), leaseMs: TASK_LEASE_MS, owner: core.identity,
-      });
-      if (task) core.claimed(key);
-      return task;
+      }, limit);
+      for (let i = 0; i < tasks.length; i++) core.claimed(key);
+      return tasks;
     };
     for (;;) {
       if (core.shutdown.signal.aborted || signal?.aborted) return null;
       const watch = core.queueWaiters.watch(key);
       const result = await core.tracked(async () => {
-        const first = await claim();
-        if (!first) return undefined;
-        const claimed = [first];
-        const more = Math.min(p.maxTasks - 1, core.readyQueues.get(key) ?? 0);
-        for (let i = 0; i < more; i++) {
-          const task = await claim();
-          if (!task) break;
-          claimed.push(task);
-        }
+        // As many tasks as the queue's ready count says are there now (at least one), up to maxTasks.
+        const claimed = await claim(Math.max(1, Math.min(p.maxTasks, core.readyQueues.get(key) ?? 0)));
+        if (claimed.length === 0) return undefined;
         return { value: await startAll(claimed, start) };
       });
       if (result) {

@@ -157,6 +157,8 @@ export interface Store {
   commit(transition: Transition): Promise<void>;
   /** Leases the oldest visible, unleased task of a queue. */
   claimTask(req: ClaimTaskRequest): Promise<TaskRecord | undefined>;
+  /** Leases up to `limit` of the oldest visible, unleased tasks of a queue, oldest first. */
+  claimTasks(req: ClaimTaskRequest, limit: number): Promise<TaskRecord[]>;
   /** Leases up to `limit` timers due at `now` that nobody holds. */
   claimDueTimers(req: ClaimTimersRequest): Promise<TimerRecord[]>;
   /** The earliest future time at which a timer becomes due or a task becomes claimable. */

@@ -137,6 +137,18 @@ export function registerStoreConformance(name: string, factory: StoreFactory, op
     assert.equal((await store.getLatestExecution('default', rec.workflowId))?.runId, second.runId);
   });
 
+  t('claimTasks leases up to its limit, oldest first, skipping leased tasks', async (store) => {
+    const rec = await seed(store);
+    const rows = [task(rec.runId, { visibleAt: 1003 }), task(rec.runId, { visibleAt: 1001 }), task(rec.runId, { visibleAt: 1002 }),
+      task(rec.runId, { visibleAt: 9000 })];
+    await store.commit({ executions: [], createTasks: rows });
+    const req = { namespace: 'default', taskQueue: 'q', kind: 'workflow' as const, now: 5000, leaseMs: 500, owner: 'a' };
+    assert.deepEqual((await store.claimTasks(req, 2)).map((t) => t.visibleAt), [1001, 1002]);
+    assert.deepEqual((await store.claimTasks(req, 5)).map((t) => t.visibleAt), [1003], 'leased ones are skipped, invisible ones wait');
+    assert.deepEqual(await store.claimTasks(req, 5), []);
+    assert.deepEqual((await store.claimTasks({ ...req, now: 5600 }, 5)).map((t) => t.visibleAt), [1001, 1002, 1003], 'leases end');
+  });
+
   t('tasks are claimed oldest first, once, after visibleAt, again after the lease ends', async (store) => {
     const rec = await seed(store, 1);
     const late = task(rec.runId, { visibleAt: 3000 });

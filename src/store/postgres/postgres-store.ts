@@ -181,6 +181,11 @@ export class PostgresStore implements Store {
     return r.rows[0] ? toTask(r.rows[0]) : undefined;
   }
 
+  async claimTasks(req: ClaimTaskRequest, limit: number): Promise<TaskRecord[]> {
+    const r = await this.#pool.query(PQ.claimTasks, [req.namespace, req.taskQueue, req.kind, req.now, req.now + req.leaseMs, req.owner, limit]);
+    return r.rows.map(toTask).sort((a, b) => a.visibleAt - b.visibleAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  }
+
   async claimDueTimers(req: ClaimTimersRequest): Promise<TimerRecord[]> {
     const r = await this.#pool.query(PQ.claimTimers, [req.now, req.now + req.leaseMs, req.owner, req.limit]);
     return r.rows.map(toTimer);

@@ -22,6 +22,11 @@ export const PQ = {
         AND visible_at <= $4 AND (lease_until IS NULL OR lease_until <= $4)
       ORDER BY visible_at, id LIMIT 1 FOR UPDATE SKIP LOCKED)
     RETURNING *`,
+  claimTasks: `UPDATE tasks SET lease_until = $5, lease_owner = $6 WHERE id IN (
+      SELECT id FROM tasks WHERE namespace = $1 AND task_queue = $2 AND kind = $3
+        AND visible_at <= $4 AND (lease_until IS NULL OR lease_until <= $4)
+      ORDER BY visible_at, id LIMIT $7 FOR UPDATE SKIP LOCKED)
+    RETURNING *`,
   claimTimers: `UPDATE timers SET lease_until = $2, lease_owner = $3 WHERE id IN (
       SELECT id FROM timers WHERE due_at <= $1 AND (lease_until IS NULL OR lease_until <= $1)
       ORDER BY due_at, id LIMIT $4 FOR UPDATE SKIP LOCKED)

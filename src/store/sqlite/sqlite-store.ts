@@ -191,9 +191,15 @@ export class SqliteStore implements Store {
   }
 
   async claimTask(req: ClaimTaskRequest): Promise<TaskRecord | undefined> {
+    return (await this.claimTasks(req, 1))[0];
+  }
+
+  async claimTasks(req: ClaimTaskRequest, limit: number): Promise<TaskRecord[]> {
     const { namespace, taskQueue, kind, now } = req;
+    const claimed: TaskRecord[] = [];
+    if (limit < 1) return claimed;
     // Ids only: rows leased here (started, their deletion waiting for the commit) are skipped
-    // without being turned into objects.
+    // without being turned into objects; one walk serves the whole claim.
     for (const candidate of this.#q.claimCandidates.iterate({ namespace, taskQueue, kind, now }) as IterableIterator<string>) {
       const id = String(candidate);
       if (this.#leases.held(id, now)) continue;
@@ -203,9 +209,10 @@ export class SqliteStore implements Store {
       task.leaseUntil = now + req.leaseMs;
       task.leaseOwner = req.owner;
       this.#leases.take(id, task.runId, task, task.leaseUntil);
-      return task;
+      claimed.push(task);
+      if (claimed.length >= limit) break;
     }
-    return undefined;
+    return claimed;
   }
 
   claimDueTimers(req: ClaimTimersRequest): Promise<TimerRecord[]> {
