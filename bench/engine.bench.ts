@@ -3,7 +3,7 @@
  * that runs one activity, with the server, the worker and the load generator in separate
  * processes, on SQLite (synchronous=FULL) and on PostgreSQL.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir, cpus } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -13,7 +13,21 @@ import { freePort, spawnNode, startServerProcess } from '../test/helpers/process
 const HELP = `Usage: npm run bench -- engine [--database sqlite|postgres|both] [--workflows 3000]
                                [--concurrency 200] [--idle 200] [--json]`;
 
-interface Figures { phase: string; count: number; concurrency: number; seconds: number; perSecond: number; p50: number; p99: number }
+interface Figures {
+  phase: string; count: number; concurrency: number; seconds: number; perSecond: number; p50: number; p99: number;
+  /** CPU time per workflow, ms, of each process over the phase (user + system; Linux only for server and worker). */
+  cpuMs?: { server?: number; worker?: number; load: number };
+}
+
+/** CPU time (user + system, all threads) a process has used, ms; undefined where /proc is not there. */
+function cpuTimeMs(pid: number | undefined): number | undefined {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10; // utime + stime, in clock ticks of 10 ms
+  } catch {
+    return undefined;
+  }
+}
 
 async function measure(database: string, o: { workflows: number; concurrency: number; idle: number }): Promise<Figures[]> {
   const port = await freePort();
@@ -25,12 +39,20 @@ async function measure(database: string, o: { workflows: number; concurrency: nu
     for (const [phase, count, conc] of [
       ['warmup', 200, 50], ['idle', o.idle, 1], ['throughput', o.workflows, o.concurrency],
     ] as const) {
+      const before = { server: cpuTimeMs(server.proc.pid), worker: cpuTimeMs(worker.proc.pid) };
       const load = spawnNode(['--import', 'tsx', 'bench/fixtures/load.ts', phase === 'warmup' ? 'throughput' : phase, String(count), String(conc)],
         { STEADFAST_ADDRESS: server.address });
       const code = await load.exited;
       if (code !== 0) throw new Error(`load generator failed (${code}):\n${load.output()}\nserver:\n${server.output()}\nworker:\n${worker.output()}`);
-      const line = load.output().trim().split('\n').pop()!;
-      if (phase !== 'warmup') results.push({ ...(JSON.parse(line) as Figures), phase });
+      const per = (b: number | undefined, a: number | undefined) => (a === undefined || b === undefined ? undefined : (a - b) / count);
+      const line = JSON.parse(load.output().trim().split('\n').pop()!) as Figures & { loadCpuMs: number };
+      const cpuMs = { load: line.loadCpuMs / count } as NonNullable<Figures['cpuMs']>;
+      const serverMs = per(before.server, cpuTimeMs(server.proc.pid));
+      const workerMs = per(before.worker, cpuTimeMs(worker.proc.pid));
+      if (serverMs !== undefined) cpuMs.server = serverMs;
+      if (workerMs !== undefined) cpuMs.worker = workerMs;
+      const { loadCpuMs: _, ...figures } = line;
+      if (phase !== 'warmup') results.push({ ...figures, phase, cpuMs });
     }
     return results;
   } finally {
@@ -79,10 +101,12 @@ export async function run(argv: string[]): Promise<number> {
     return 0;
   }
   console.log(`engine benchmark: one-activity workflow, server + worker + load generator as processes (${cpus().length} cores, node ${process.version})`);
-  console.log('database  phase       workflows  in flight  workflows/s  p50 ms  p99 ms');
+  console.log('database  phase       workflows  in flight  workflows/s  p50 ms  p99 ms  CPU ms/workflow: server  worker  load');
+  const ms = (v: number | undefined) => (v === undefined ? '-' : v.toFixed(2)).padStart(6);
   for (const r of rows) {
     console.log(`${r.database.padEnd(8)}  ${r.phase.padEnd(10)}  ${String(r.count).padStart(9)}  ${String(r.concurrency).padStart(9)}  ` +
-      `${r.perSecond.toFixed(0).padStart(11)}  ${r.p50.toFixed(1).padStart(6)}  ${r.p99.toFixed(1).padStart(6)}`);
+      `${r.perSecond.toFixed(0).padStart(11)}  ${r.p50.toFixed(1).padStart(6)}  ${r.p99.toFixed(1).padStart(6)}  ` +
+      `                 ${ms(r.cpuMs?.server)}  ${ms(r.cpuMs?.worker)}  ${ms(r.cpuMs?.load)}`);
   }
   return 0;
 }
