@@ -1,25 +1,11 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { request } from 'node:http';
 import { TestEnvironment } from '../../src/testing/index.ts';
 import {
   Client, HttpWorkflowService, WorkflowExecutionAlreadyStartedError, WorkflowFailedError, WorkflowNotFoundError,
 } from '../../src/client/index.ts';
 import { ApplicationFailure, ValidationError } from '../../src/common/index.ts';
-
-function rawPost(address: string, path: string, body: string): Promise<{ status: number; json: any }> {
-  const url = new URL(path, address);
-  return new Promise((resolve, reject) => {
-    const req = request({ host: url.hostname, port: url.port, path: url.pathname, method: 'POST',
-      headers: { 'content-type': 'application/json' } }, (res) => {
-      let text = '';
-      res.on('data', (c) => (text += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, json: text ? JSON.parse(text) : null }));
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
+import { rawRequest } from './batch-helpers.ts';
 
 describe('HTTP API', () => {
   let env: TestEnvironment;
@@ -95,16 +81,16 @@ describe('HTTP API', () => {
   });
 
   test('malformed requests get 400/404/405 with a message', async () => {
-    const bad = await rawPost(env.address, '/api/v1/startWorkflowExecution', '{not json');
+    const bad = await rawRequest(env.address, '/api/v1/startWorkflowExecution', '{not json');
     assert.equal(bad.status, 400);
     assert.match(bad.json.error.message, /not valid JSON/);
-    const arr = await rawPost(env.address, '/api/v1/startWorkflowExecution', '[1,2]');
+    const arr = await rawRequest(env.address, '/api/v1/startWorkflowExecution', '[1,2]');
     assert.equal(arr.status, 400);
     assert.match(arr.json.error.message, /JSON object/);
-    const unknown = await rawPost(env.address, '/api/v1/launchMissiles', '{}');
+    const unknown = await rawRequest(env.address, '/api/v1/launchMissiles', '{}');
     assert.equal(unknown.status, 404);
     assert.match(unknown.json.error.message, /unknown API method "launchMissiles"/);
-    const missing = await rawPost(env.address, '/api/v1/startWorkflowExecution', '{}');
+    const missing = await rawRequest(env.address, '/api/v1/startWorkflowExecution', '{}');
     assert.equal(missing.status, 400);
     assert.equal(missing.json.error.code, 'InvalidArgument');
     assert.ok(missing.json.error.field);
