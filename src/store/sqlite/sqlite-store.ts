@@ -13,7 +13,7 @@ import type {
   TaskRecord, TimerRecord, Transition,
 } from '../types.ts';
 import { GroupCommitter } from './group-commit.ts';
-import { checkWrite, prepareWrites, runWrite, type WriteOp, type WriteResult, type WriteStatements } from './writes.ts';
+import { applyTransition, checkTransition, claimTimers } from './writes.ts';
 import { TaskLeases } from './task-leases.ts';
 import { Q, SQLITE_PRAGMAS } from './queries.ts';
 
@@ -71,7 +71,6 @@ export class SqliteStore implements Store {
   readonly #q: Statements;
   /** Group commit, or (groupCommit false) a transaction per write. */
   readonly #writer: GroupCommitter | undefined;
-  readonly #writes: WriteStatements;
   readonly #listeners = new Listeners();
   readonly #leases = new TaskLeases();
   /**
@@ -90,7 +89,6 @@ export class SqliteStore implements Store {
     this.#q = Object.fromEntries(Object.entries(Q).filter(([k]) => !k.startsWith('migration') && k !== 'appliedMigrations'
       && k !== 'recordMigration').map(([k, sql]) => [k, db.prepare(sql)])) as Statements;
     this.#q.claimCandidates.pluck();
-    this.#writes = prepareWrites(db);
     this.#writer = (options.groupCommit ?? true) ? new GroupCommitter(db) : undefined;
   }
 
@@ -143,8 +141,9 @@ export class SqliteStore implements Store {
   }
 
   commit(transition: Transition): Promise<void> {
-    const committed = (seqs: (number | undefined)[]) => this.#remember(transition, seqs);
-    const done = this.#write({ kind: 'transition', transition }, committed as (r: WriteResult) => void);
+    const q = this.#q;
+    const done = this.#write(() => applyTransition(q, transition), () => checkTransition(q, transition),
+      (seqs) => this.#remember(transition, seqs));
     return done.then(() => this.#listeners.emit(notificationsOf(transition)), (err: unknown) => {
       for (const w of transition.executions) this.#rows.delete(w.record.runId);
       throw err;
@@ -152,12 +151,10 @@ export class SqliteStore implements Store {
   }
 
   /** Runs a write where this store writes; `committed` runs synchronously after its COMMIT. */
-  #write(op: WriteOp, committed?: (result: WriteResult) => void): Promise<WriteResult> {
-    const w = this.#writer;
-    const q = this.#writes;
-    if (w) return w.submit(() => runWrite(q, op), () => checkWrite(q, op), committed);
+  #write<T>(run: () => T, check?: () => Error | undefined, committed?: (result: T) => void): Promise<T> {
+    if (this.#writer) return this.#writer.submit(run, check, committed);
     return Promise.resolve().then(() => {
-      const result = this.#db.transaction(() => runWrite(q, op)).immediate();
+      const result = this.#db.transaction(run).immediate();
       committed?.(result);
       return result;
     });
@@ -218,7 +215,7 @@ export class SqliteStore implements Store {
   claimDueTimers(req: ClaimTimersRequest): Promise<TimerRecord[]> {
     // A read first: leasing is a write, worth making (and waiting a group commit for) only when a timer is due.
     if (!this.#q.anyTimerDue.get({ now: req.now })) return Promise.resolve([]);
-    return this.#write({ kind: 'claimTimers', request: req }) as Promise<TimerRecord[]>;
+    return this.#write(() => claimTimers(this.#q, req));
   }
 
   async nextWakeTime(now: number): Promise<number | undefined> {

@@ -4,28 +4,15 @@ import { StoreConflictError, SQLITE_ERROR_CODES } from '../errors.ts';
 import { executionValues, toTimer } from '../rows.ts';
 import { checkEventIds } from '../transition-checks.ts';
 import type { ClaimTimersRequest, ExecutionRecord, TimerRecord, Transition } from '../types.ts';
-import { Q } from './queries.ts';
 
 type Row = Record<string, unknown>;
 
-/** The statements the writes use, prepared once per connection. */
-export type WriteStatements = ReturnType<typeof prepareWrites>;
-
-export function prepareWrites(db: BetterSqlite3.Database) {
-  const names = [
-    'insertExecution', 'updateExecution', 'versionOf', 'openRun', 'timerExists', 'insertEvent', 'insertTask', 'deleteTask',
-    'insertTimer', 'deleteTimer', 'claimTimers', 'purgeRunTasks', 'purgeRunTimers',
-  ] as const;
-  return Object.fromEntries(names.map((k) => [k, db.prepare(Q[k])])) as Record<(typeof names)[number], BetterSqlite3.Statement>;
-}
-
-/** One write the store asks for. */
-export type WriteOp =
-  | { kind: 'transition'; transition: Transition }
-  | { kind: 'claimTimers'; request: ClaimTimersRequest };
-
-/** A write's result: the seq of each execution a transition inserted (undefined for updates), or the timers claimed. */
-export type WriteResult = (number | undefined)[] | TimerRecord[];
+/** The statements the writes use (the store's own, prepared once). */
+export type WriteStatements = Record<
+  'insertExecution' | 'updateExecution' | 'versionOf' | 'openRun' | 'timerExists' | 'insertEvent' | 'insertTask' | 'deleteTask'
+  | 'insertTimer' | 'deleteTimer' | 'claimTimers' | 'purgeRunTasks' | 'purgeRunTimers',
+  BetterSqlite3.Statement
+>;
 
 /** The conflicts a transition would hit, found by reads alone (so a batch needs no savepoint). */
 export function checkTransition(q: WriteStatements, t: Transition): Error | undefined {
@@ -101,16 +88,6 @@ export function applyTransition(q: WriteStatements, t: Transition): (number | un
 /** Leases due timers (a write: the lease is stored, so another server process skips them). */
 export function claimTimers(q: WriteStatements, req: ClaimTimersRequest): TimerRecord[] {
   return (q.claimTimers.all({ now: req.now, limit: req.limit, leaseUntil: req.now + req.leaseMs, owner: req.owner }) as Row[]).map(toTimer);
-}
-
-/** Runs one write op on `q`. */
-export function runWrite(q: WriteStatements, op: WriteOp): WriteResult {
-  return op.kind === 'transition' ? applyTransition(q, op.transition) : claimTimers(q, op.request);
-}
-
-/** The read-only check of a write op, when it has one. */
-export function checkWrite(q: WriteStatements, op: WriteOp): Error | undefined {
-  return op.kind === 'transition' ? checkTransition(q, op.transition) : undefined;
 }
 
 function mapInsertError(err: unknown, rec: ExecutionRecord): unknown {
