@@ -1,9 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import Database from 'better-sqlite3';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.ts';
+import { Q } from '../../src/store/sqlite/queries.ts';
+import { toEvent, toExecution } from '../../src/store/rows.ts';
 import { registerStoreConformance } from './conformance.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'steadfast-sqlite-'));
@@ -41,16 +45,42 @@ test('sqlite: what the writing store answers from memory equals what another rea
     version: 1, state: { n: 0 } };
   await store.commit({ executions: [{ record: rec, events: [ev(1), ev(2)] }] });
   await store.commit({ executions: [{ record: { ...rec, nextEventId: 5, version: 2, state: { n: 1 } }, expectedVersion: 1, events: [ev(3), ev(4)] }] });
-  const reader = SqliteStore.open(path);
-  assert.deepEqual(await store.getExecution(runId), await reader.getExecution(runId));
-  assert.deepEqual(await store.readHistory(runId, 1, 100), await reader.readHistory(runId, 1, 100));
-  assert.deepEqual(await store.readHistory(runId, 2, 2), await reader.readHistory(runId, 2, 2));
+  const reader = new Database(path, { readonly: true });
+  const fromFile = {
+    execution: () => toExecution(reader.prepare(Q.getExecution).get({ runId }) as Record<string, unknown>),
+    history: (fromEventId: number, limit: number) =>
+      (reader.prepare(Q.readHistory).all({ runId, fromEventId, limit }) as Record<string, unknown>[]).map(toEvent),
+  };
+  assert.deepEqual(await store.getExecution(runId), fromFile.execution());
+  assert.deepEqual(await store.readHistory(runId, 1, 100), fromFile.history(1, 100));
+  assert.deepEqual(await store.readHistory(runId, 2, 2), fromFile.history(2, 2));
   // A conflict forgets the cached run, so the next read is the file's.
   await assert.rejects(store.commit({ executions: [{ record: { ...rec, nextEventId: 5, version: 2 }, expectedVersion: 1, events: [ev(3), ev(4)] }] }),
     /changed since version 1/);
-  assert.deepEqual(await store.getExecution(runId), await reader.getExecution(runId));
-  await reader.close();
+  assert.deepEqual(await store.getExecution(runId), fromFile.execution());
+  reader.close();
   await store.close();
+});
+
+test('sqlite: one store owns a database file; a lock left by a process that is gone is taken over', async () => {
+  const path = join(dir, 'owned.db');
+  const store = SqliteStore.open(path);
+  assert.throws(() => SqliteStore.open(path), /owned\.db is already open in this process; one steadfast server owns a SQLite file/);
+  await store.close();
+  // Another live process holds it.
+  const other = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 30000)']);
+  try {
+    writeFileSync(`${path}.lock`, String(other.pid));
+    assert.throws(() => SqliteStore.open(path), new RegExp(`already open in process ${other.pid}.*delete .*owned\\.db\\.lock`));
+  } finally {
+    other.kill();
+    await new Promise((resolve) => other.once('exit', resolve));
+  }
+  // That process is gone now (a crash leaves its lock behind): the next open takes over.
+  const again = SqliteStore.open(path);
+  assert.equal(readFileSync(`${path}.lock`, 'utf8'), String(process.pid));
+  await again.close();
+  assert.equal(existsSync(`${path}.lock`), false, 'closing releases the file');
 });
 
 test('sqlite: writes of one event-loop turn share one COMMIT', async () => {

@@ -1,6 +1,6 @@
 import { Listeners } from '../listeners.ts';
 import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import type BetterSqlite3 from 'better-sqlite3';
 import type { HistoryEvent } from '../../history/events.ts';
@@ -15,6 +15,7 @@ import type {
 import { GroupCommitter } from './group-commit.ts';
 import { applyTransition, checkTransition, claimTimers } from './writes.ts';
 import { TaskLeases } from './task-leases.ts';
+import { lockDatabaseFile } from './file-lock.ts';
 import { Q, SQLITE_PRAGMAS } from './queries.ts';
 
 type Row = Record<string, unknown>;
@@ -62,7 +63,7 @@ export interface SqliteStoreOptions {
 
 /**
  * The embedded store: one SQLite file in WAL mode with synchronous=FULL, written by one server
- * process. Reads are synchronous (better-sqlite3) and see committed data; writes go through
+ * process (a lock file next to it refuses a second). Reads are synchronous (better-sqlite3) and see committed data; writes go through
  * {@link GroupCommitter}.
  */
 export class SqliteStore implements Store {
@@ -84,21 +85,37 @@ export class SqliteStore implements Store {
 
   #closed = false;
 
-  private constructor(db: BetterSqlite3.Database, options: SqliteStoreOptions) {
+  readonly #release: () => void;
+
+  private constructor(db: BetterSqlite3.Database, options: SqliteStoreOptions, release: () => void) {
     this.#db = db;
+    this.#release = release;
     this.#q = Object.fromEntries(Object.entries(Q).filter(([k]) => !k.startsWith('migration') && k !== 'appliedMigrations'
       && k !== 'recordMigration').map(([k, sql]) => [k, db.prepare(sql)])) as Statements;
     this.#q.claimCandidates.pluck();
     this.#writer = (options.groupCommit ?? true) ? new GroupCommitter(db) : undefined;
   }
 
-  /** Opens (creating it and its folder if needed) the database file at `path` and applies pending migrations. */
+  /**
+   * Opens (creating it and its folder if needed) the database file at `path` and applies pending
+   * migrations.
+   * @throws SteadfastError when another store (in this process or another) has the file open.
+   */
   static open(path: string, options: SqliteStoreOptions = {}): SqliteStore {
-    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-    const db = new Database(path);
-    for (const p of SQLITE_PRAGMAS) db.pragma(p);
-    migrate(db);
-    return new SqliteStore(db, options);
+    let release = () => {};
+    if (path !== ':memory:') {
+      mkdirSync(dirname(path), { recursive: true });
+      release = lockDatabaseFile(resolve(path));
+    }
+    try {
+      const db = new Database(path);
+      for (const p of SQLITE_PRAGMAS) db.pragma(p);
+      migrate(db);
+      return new SqliteStore(db, options, release);
+    } catch (err) {
+      release();
+      throw err;
+    }
   }
 
   /** Commits issued and the largest batch, for benchmarks. */
@@ -241,6 +258,7 @@ export class SqliteStore implements Store {
     this.#closed = true;
     this.#writer?.flushNow();
     this.#db.close();
+    this.#release();
   }
 }
 
