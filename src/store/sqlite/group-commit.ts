@@ -105,7 +105,7 @@ interface PendingOp<T> extends BatchOp<T> {
 }
 
 /**
- * Group commit on the caller's thread: writes submitted in the same turn of the event loop are
+ * Group commit: writes submitted in the same turn of the event loop are
  * written by one {@link BatchWriter} transaction. Every op's promise settles only after the
  * shared COMMIT is on disk.
  */
