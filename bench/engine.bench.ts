@@ -74,7 +74,15 @@ export async function run(argv: string[]): Promise<number> {
     console.log(HELP);
     return 0;
   }
-  const o = { workflows: Number(values.workflows), concurrency: Number(values.concurrency), idle: Number(values.idle) };
+  const count = (name: 'workflows' | 'concurrency' | 'idle') => {
+    const n = Number(values[name]);
+    if (!Number.isInteger(n) || n < 1) throw new Error(`--${name} must be an integer >= 1, got ${JSON.stringify(values[name])}`);
+    return n;
+  };
+  if (!['sqlite', 'postgres', 'both'].includes(values.database!)) {
+    throw new Error(`--database must be sqlite, postgres or both, got ${JSON.stringify(values.database)}`);
+  }
+  const o = { workflows: count('workflows'), concurrency: count('concurrency'), idle: count('idle') };
   const rows: (Figures & { database: string })[] = [];
   if (values.database === 'sqlite' || values.database === 'both') {
     const dir = mkdtempSync(join(tmpdir(), 'steadfast-bench-'));

@@ -23,6 +23,13 @@ for (const n of names) {
     process.exit(2);
   }
   const mod = (await import(new URL(`./${n}.bench.ts`, dir).href)) as { run(argv: string[]): Promise<number | void> };
-  const code = await mod.run(rest);
+  let code: number | void;
+  try {
+    code = await mod.run(rest);
+  } catch (err) {
+    // Bad options (and parseArgs' unknown-option errors) are one line, exit 2.
+    console.error(`bench ${n}: ${(err as Error).message}`);
+    process.exit(2);
+  }
   if (typeof code === 'number' && code !== 0) process.exit(code);
 }
