@@ -56,6 +56,11 @@ export function requireArray(field: string, value: unknown): unknown[] {
   return value;
 }
 
+/** An array that may be left out: `[]` when undefined. */
+export function optionalArray(field: string, value: unknown): unknown[] {
+  return value === undefined ? [] : requireArray(field, value);
+}
+
 export function optionalRecord(field: string, value: unknown): Record<string, unknown> | undefined {
   if (value === undefined || value === null) return undefined;
   if (typeof value !== 'object' || Array.isArray(value)) {

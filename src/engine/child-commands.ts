@@ -1,5 +1,5 @@
 import { encodePayload } from '../common/payload.ts';
-import { optionalBoolean, optionalRecord, optionalString, requireArray, requireOneOf, requireString } from '../common/validate.ts';
+import { optionalArray, optionalBoolean, optionalRecord, optionalString, requireOneOf, requireString } from '../common/validate.ts';
 import { PARENT_CLOSE_POLICIES } from '../history/child-types.ts';
 import { addMessageTimer, childState } from './child-state.ts';
 import { checkPending, type EngineLimits } from './limits.ts';
@@ -24,7 +24,7 @@ export function startChildCommand({ b, completedEventId, field, limits }: Ctx, a
   const workflowType = requireString(`${field}.workflowType`, a.workflowType, 1000);
   const namespace = a.namespace === undefined ? b.record.namespace : namespaceOf({ namespace: a.namespace });
   const taskQueue = optionalString(`${field}.taskQueue`, a.taskQueue) ?? b.record.taskQueue;
-  const args = a.args === undefined ? [] : requireArray(`${field}.args`, a.args);
+  const args = optionalArray(`${field}.args`, a.args);
   encodePayload(`${field}.args`, args);
   const memo = optionalRecord(`${field}.memo`, a.memo);
   if (memo) encodePayload(`${field}.memo`, memo);

@@ -1,5 +1,5 @@
 import { encodePayload } from '../common/payload.ts';
-import { optionalRecord, optionalString, requireArray, requireInt, requireOneOf, requireString } from '../common/validate.ts';
+import { optionalArray, optionalRecord, optionalString, requireArray, requireInt, requireOneOf, requireString } from '../common/validate.ts';
 import { COMMAND_TYPES, TERMINAL_COMMAND_TYPES, type Command, type CommandType } from '../history/commands.ts';
 import { resolveRetryPolicy } from '../retry/index.ts';
 import { ValidationError } from '../retry/errors.ts';
@@ -34,7 +34,7 @@ export const COMMAND_HANDLERS: Record<CommandType, Handler> = {
     const activityId = requireString(`${field}.activityId`, a.activityId);
     const activityType = requireString(`${field}.activityType`, a.activityType);
     const taskQueue = optionalString(`${field}.taskQueue`, a.taskQueue) ?? b.record.taskQueue;
-    const args = a.args === undefined ? [] : requireArray(`${field}.args`, a.args);
+    const args = optionalArray(`${field}.args`, a.args);
     encodePayload(`${field}.args`, args);
     const retryPolicy = resolveRetryPolicy(a.retryPolicy as never, `${field}.retryPolicy`);
     const s2c = optionalTimeout(`${field}.scheduleToCloseTimeoutMs`, a.scheduleToCloseTimeoutMs);
@@ -117,7 +117,7 @@ export const COMMAND_HANDLERS: Record<CommandType, Handler> = {
   },
 
   ContinueAsNewWorkflowExecution({ b, completedEventId, field }, a) {
-    const args = a.args === undefined ? [] : requireArray(`${field}.args`, a.args);
+    const args = optionalArray(`${field}.args`, a.args);
     encodePayload(`${field}.args`, args);
     const memo = optionalRecord(`${field}.memo`, a.memo);
     const retryPolicy = optionalRetryPolicy(`${field}.retryPolicy`, a.retryPolicy);

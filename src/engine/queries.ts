@@ -2,7 +2,7 @@ import { ServiceError } from '../common/errors.ts';
 import type { FailureInfo } from '../common/failure.ts';
 import { newUuid } from '../common/ids.ts';
 import { encodePayload } from '../common/payload.ts';
-import { optionalInt, optionalString, requireArray, requireString } from '../common/validate.ts';
+import { optionalArray, optionalInt, optionalString, requireString } from '../common/validate.ts';
 import type {
   QueryTask, QueryWorkflowRequest, QueryWorkflowResponse, RespondQueryTaskCompletedRequest,
 } from '../history/message-types.ts';
@@ -77,7 +77,7 @@ export class QueryRouter {
     const req = requireObject('request', input);
     const ref = validateExecutionRef(req);
     const queryType = requireString('queryType', req.queryType, 500);
-    const args = req.args === undefined ? [] : requireArray('args', req.args);
+    const args = optionalArray('args', req.args);
     encodePayload('args', args);
     const timeoutMs = optionalInt('timeoutMs', req.timeoutMs, 1, MAX_QUERY_TIMEOUT_MS) ?? this.limits.queryTimeoutMs;
     const rec = await resolveRun(this.core.store, ref);

@@ -1,9 +1,7 @@
 import type { FailureInfo } from '../common/failure.ts';
 import { encodePayload } from '../common/payload.ts';
 import { DEFAULT_NAMESPACE } from '../common/ids.ts';
-import {
-  optionalInt, optionalRecord, optionalString, requireArray, requireOneOf, requireString,
-} from '../common/validate.ts';
+import { optionalArray, optionalInt, optionalRecord, optionalString, requireOneOf, requireString } from '../common/validate.ts';
 import { WORKFLOW_STATUSES, type WorkflowExecutionStatus } from '../history/events.ts';
 import {
   WORKFLOW_ID_REUSE_POLICIES, type StartWorkflowExecutionRequest, type WorkflowIdReusePolicy,
@@ -78,7 +76,7 @@ export interface ValidStart extends RunSpec {
 /** Checks a start request; errors name the field. */
 export function validateStart(input: StartWorkflowExecutionRequest): ValidStart {
   const req = requireObject('request', input);
-  const args = req.args === undefined ? [] : requireArray('args', req.args);
+  const args = optionalArray('args', req.args);
   encodePayload('args', args);
   const memo = optionalRecord('memo', req.memo);
   if (memo) encodePayload('memo', memo);

@@ -1,7 +1,7 @@
 import { ServiceError, WorkflowExecutionAlreadyStartedError } from '../common/errors.ts';
 import { newUuid } from '../common/ids.ts';
 import { encodePayload } from '../common/payload.ts';
-import { optionalString, requireArray, requireString } from '../common/validate.ts';
+import { optionalArray, optionalString, requireArray, requireString } from '../common/validate.ts';
 import type {
   SignalExternalFailedCause, SignalWithStartRequest, SignalWorkflowRequest,
 } from '../history/message-types.ts';
@@ -139,7 +139,7 @@ export function applySignalExternalCommand(ctx: CommandContext, a: Record<string
   const workflowId = requireString(`${field}.workflowId`, a.workflowId);
   const runId = optionalString(`${field}.runId`, a.runId, 200);
   const signalName = requireString(`${field}.signalName`, a.signalName, 500);
-  const args = a.args === undefined ? [] : requireArray(`${field}.args`, a.args);
+  const args = optionalArray(`${field}.args`, a.args);
   encodePayload(`${field}.args`, args);
   const m = messageState(b.state);
   checkPending(field, Object.keys(m.externalSignals).length, ctx.limits, 'maxPendingSignals');

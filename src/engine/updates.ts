@@ -1,7 +1,7 @@
 import { ServiceError } from '../common/errors.ts';
 import { newUuid } from '../common/ids.ts';
 import { encodePayload } from '../common/payload.ts';
-import { optionalInt, optionalString, requireArray, requireInt, requireOneOf, requireString } from '../common/validate.ts';
+import { optionalArray, optionalInt, optionalString, requireInt, requireOneOf, requireString } from '../common/validate.ts';
 import type { HistoryEvent } from '../history/events.ts';
 import type {
   PollUpdateRequest, UpdateOutcome, UpdateWorkflowRequest, UpdateWorkflowResponse,
@@ -50,7 +50,7 @@ export class UpdateService {
     const req = requireObject('request', input);
     const ref = validateExecutionRef(req);
     const updateName = requireString('updateName', req.updateName, 500);
-    const args = req.args === undefined ? [] : requireArray('args', req.args);
+    const args = optionalArray('args', req.args);
     encodePayload('args', args);
     const updateId = optionalString('updateId', req.updateId, 200) ?? newUuid();
     const identity = optionalString('identity', req.identity, 500);

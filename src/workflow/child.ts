@@ -1,7 +1,5 @@
 import { ChildWorkflowFailure, CancelledFailure } from '../common/failure.ts';
-import {
-  optionalPositiveDuration, optionalRecord, optionalString, requireArray, requireOneOf,
-} from '../common/validate.ts';
+import { optionalArray, optionalPositiveDuration, optionalRecord, optionalString, requireOneOf } from '../common/validate.ts';
 import type { Workflow, WorkflowResult } from '../common/workflow-types.ts';
 import { PARENT_CLOSE_POLICIES, type ChildStartAttributes, type ParentClosePolicy } from '../history/child-types.ts';
 import type { Duration } from '../retry/duration.ts';
@@ -61,7 +59,7 @@ export function resolveChildOptions(workflowType: string, options: ChildWorkflow
   const attrs: ChildStartAttributes = {
     workflowId: optionalString('workflowId', options.workflowId) ?? defaultId(),
     workflowType,
-    args: options.args === undefined ? [] : requireArray('args', options.args),
+    args: optionalArray('args', options.args),
   };
   const taskQueue = optionalString('taskQueue', options.taskQueue);
   if (taskQueue !== undefined) attrs.taskQueue = taskQueue;
