@@ -11,7 +11,10 @@ import pg from 'pg';
 import { freePort, spawnNode, startServerProcess } from '../test/helpers/processes.ts';
 
 const HELP = `Usage: npm run bench -- engine [--database sqlite|postgres|both] [--workflows 3000]
-                               [--concurrency 200] [--idle 200] [--json]`;
+                               [--concurrency 200] [--idle 200] [--metrics on|off] [--json]
+
+--metrics off runs the server with --no-metrics and the worker without a metrics registry
+(both are on by default, as in production).`;
 
 interface Figures {
   phase: string; count: number; concurrency: number; seconds: number; perSecond: number; p50: number; p99: number;
@@ -29,10 +32,10 @@ function cpuTimeMs(pid: number | undefined): number | undefined {
   }
 }
 
-async function measure(database: string, o: { workflows: number; concurrency: number; idle: number }): Promise<Figures[]> {
+async function measure(database: string, o: { workflows: number; concurrency: number; idle: number; metrics: boolean }): Promise<Figures[]> {
   const port = await freePort();
-  const server = await startServerProcess(database, port);
-  const worker = spawnNode(['--import', 'tsx', 'bench/fixtures/worker.ts'], { STEADFAST_ADDRESS: server.address });
+  const server = await startServerProcess(database, port, o.metrics ? [] : ['--no-metrics']);
+  const worker = spawnNode(['--import', 'tsx', 'bench/fixtures/worker.ts'], { STEADFAST_ADDRESS: server.address, BENCH_METRICS: o.metrics ? '1' : '0' });
   try {
     await worker.waitFor(/worker ready/);
     const results: Figures[] = [];
@@ -66,7 +69,7 @@ export async function run(argv: string[]): Promise<number> {
     args: argv,
     options: {
       database: { type: 'string', default: 'both' }, workflows: { type: 'string', default: '3000' },
-      concurrency: { type: 'string', default: '200' }, idle: { type: 'string', default: '200' },
+      concurrency: { type: 'string', default: '200' }, idle: { type: 'string', default: '200' }, metrics: { type: 'string', default: 'on' },
       json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
     },
   });
@@ -82,7 +85,8 @@ export async function run(argv: string[]): Promise<number> {
   if (!['sqlite', 'postgres', 'both'].includes(values.database!)) {
     throw new Error(`--database must be sqlite, postgres or both, got ${JSON.stringify(values.database)}`);
   }
-  const o = { workflows: count('workflows'), concurrency: count('concurrency'), idle: count('idle') };
+  if (values.metrics !== 'on' && values.metrics !== 'off') throw new Error(`--metrics must be on or off, got ${JSON.stringify(values.metrics)}`);
+  const o = { workflows: count('workflows'), concurrency: count('concurrency'), idle: count('idle'), metrics: values.metrics === 'on' };
   const rows: (Figures & { database: string })[] = [];
   if (values.database === 'sqlite' || values.database === 'both') {
     const dir = mkdtempSync(join(tmpdir(), 'steadfast-bench-'));
@@ -108,7 +112,7 @@ export async function run(argv: string[]): Promise<number> {
     console.log(JSON.stringify({ node: process.version, cores: cpus().length, rows }, null, 2));
     return 0;
   }
-  console.log(`engine benchmark: one-activity workflow, server + worker + load generator as processes (${cpus().length} cores, node ${process.version})`);
+  console.log(`engine benchmark: one-activity workflow, server + worker + load generator as processes (${cpus().length} cores, node ${process.version}, metrics ${values.metrics})`);
   console.log('database  phase       workflows  in flight  workflows/s  p50 ms  p99 ms  CPU ms/workflow: server  worker  load');
   const ms = (v: number | undefined) => (v === undefined ? '-' : v.toFixed(2)).padStart(6);
   for (const r of rows) {

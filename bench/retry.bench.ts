@@ -11,6 +11,7 @@ import { parseArgs } from 'node:util';
 import { retry as cockatielRetry, handleAll, ConstantBackoff } from 'cockatiel';
 import pRetry from 'p-retry';
 import { retry, createRetry, Backoff } from '../src/retry/index.ts';
+import { formatNs, median } from './stats.ts';
 
 interface Contender {
   name: string;
@@ -61,16 +62,6 @@ async function round(contender: Contender, scenario: Scenario, minMs: number): P
     now = process.hrtime.bigint();
   }
   return Number(now - start) / ops;
-}
-
-function median(values: number[]): number {
-  const s = [...values].sort((a, b) => a - b);
-  const mid = s.length >> 1;
-  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
-}
-
-function formatNs(ns: number): string {
-  return ns >= 1e6 ? `${(ns / 1e6).toFixed(2)} ms` : ns >= 1e3 ? `${(ns / 1e3).toFixed(2)} µs` : `${ns.toFixed(0)} ns`;
 }
 
 export async function run(argv: string[]): Promise<number> {

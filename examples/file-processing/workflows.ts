@@ -2,9 +2,9 @@ import { proxyActivities } from 'steadfast/workflow';
 import type * as activities from './activities.ts';
 
 const { processFile } = proxyActivities<typeof activities>({
-  startToCloseTimeout: '1m',
-  heartbeatTimeout: '10s',
-  retry: { initialInterval: '1s', maximumAttempts: 3 },
+  startToCloseTimeout: '1 minute',
+  heartbeatTimeout: '10 seconds',
+  retry: { initialInterval: '1 second', maximumAttempts: 3 },
 });
 
 /** Processes a file; a crashed attempt resumes from its last heartbeat. */

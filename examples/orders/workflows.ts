@@ -2,9 +2,9 @@ import { proxyActivities } from 'steadfast/workflow';
 import type * as activities from './activities.ts';
 
 const { chargeCard, markPaid } = proxyActivities<typeof activities>({
-  startToCloseTimeout: '10s',
+  startToCloseTimeout: '10 seconds',
   retry: {
-    initialInterval: '1s',
+    initialInterval: '1 second',
     backoffCoefficient: 2,
     maximumAttempts: 5,
     nonRetryableErrorTypes: ['CardDeclined'],

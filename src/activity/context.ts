@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { IllegalStateError } from '../common/errors.ts';
+import { checkPayload } from '../common/payload.ts';
 
 /** What an activity knows about the attempt it is running. */
 export interface ActivityInfo {
@@ -80,6 +81,7 @@ export function activityInfo(): ActivityInfo {
  * @param details any JSON-serializable value, e.g. the index of the last finished item.
  */
 export function heartbeat(details?: unknown): void {
+  checkPayload('heartbeat details', details);
   ActivityContext.current().heartbeat(details);
 }
 

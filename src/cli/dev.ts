@@ -6,7 +6,8 @@ import { register } from './main.ts';
 
 const HELP = `Usage: steadfast dev [--port 7233] [--host 127.0.0.1] [--db ./.steadfast/dev.sqlite]
 
-Starts a local steadfast server on an embedded SQLite file: nothing else to install.
+Starts a local steadfast server on an embedded SQLite file, with the web UI at its address:
+nothing else to install.
 
 Options:
   --port <n>     port to listen on (default 7233)
@@ -28,6 +29,6 @@ register({
     const file = resolve(values.db ?? '.steadfast/dev.sqlite');
     mkdirSync(dirname(file), { recursive: true });
     const { serve } = await import('./serve.ts');
-    return serve({ database: `sqlite:${file}`, port: parsePort(values.port, 7233), host: values.host ?? '127.0.0.1', label: 'steadfast dev' });
+    return serve({ database: `sqlite:${file}`, port: parsePort(values.port, 7233), host: values.host ?? '127.0.0.1', label: 'steadfast dev', warmUi: true });
   },
 });

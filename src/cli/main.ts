@@ -1,5 +1,8 @@
 import { UsageError } from './args.ts';
+import { errorLine } from './error-line.ts';
+import { queryPointer } from './query-pointer.ts';
 import { SteadfastError, ValidationError } from '../retry/errors.ts';
+import { ServiceError } from '../common/errors.ts';
 
 /**
  * The `steadfast` command. Each subcommand lives in its own file and registers here.
@@ -30,6 +33,13 @@ function usage(): string {
   ].join('\n');
 }
 
+/** An error on one line; errors that are neither steadfast's nor usage errors keep their class name. */
+function oneLine(err: unknown): string {
+  const plain = err instanceof SteadfastError || err instanceof UsageError || !(err instanceof Error);
+  return plain ? errorLine(err) : `${err.name}: ${errorLine(err)}`;
+}
+
+/** Runs the command line `argv`; resolves with the exit code. */
 export async function main(argv: string[]): Promise<number> {
   await import('./commands.ts');
   const [name] = argv;
@@ -52,17 +62,18 @@ export async function main(argv: string[]): Promise<number> {
       return await c.run(argv.slice(words.length));
     } catch (err) {
       if (err instanceof UsageError || err instanceof ValidationError) {
-        console.error(err.message);
+        const pointer = queryPointer(err);
+        console.error(pointer === undefined ? oneLine(err) : `${oneLine(err)}\n${pointer}`);
         return 2;
       }
-      if (err instanceof SteadfastError) {
-        // Expected failures (not found, unreachable server, a failed workflow) get one line, not a stack.
-        console.error(`steadfast ${c.name}: ${err.message}`);
-        return 1;
-      }
-      throw err;
+      // Every failure is one line: expected ones (not found, unreachable server, a failed
+      // workflow) by their message, anything else by its name and message.
+      const hint = err instanceof ServiceError && err.code === 'Unavailable'
+        ? ' (is a server running there? `steadfast dev` starts one; --address and $STEADFAST_ADDRESS choose another)' : '';
+      console.error(`steadfast ${c.name}: ${oneLine(err)}${hint}`);
+      return 1;
     }
   }
-  console.error(`steadfast: unknown command "${argv.join(' ')}"\n\n${usage()}`);
+  console.error(`steadfast: unknown command "${argv.join(' ')}" (run \`steadfast --help\` for the commands)`);
   return 2;
 }

@@ -3,7 +3,7 @@ import { register } from './main.ts';
 import { UsageError } from './args.ts';
 import {
   Backoff, RetryPolicy, resolveRetryPolicy, temporalSchedule, simulateTimeline, delayPercentiles, isRandomized, randomSeed,
-  formatMs, toMs, ValidationError, HORSIES_JITTER, type BackoffSchedule, type Duration,
+  formatMs, toMs, ValidationError, HORSIES_JITTER, type BackoffSchedule, type Duration, type HorsiesInterval,
 } from '../retry/index.ts';
 
 const STRATEGIES = ['temporal', 'fixed', 'exponential', 'horsies-exponential', 'constant', 'linear', 'decorrelated-jitter', 'aws-jitter'] as const;
@@ -26,17 +26,18 @@ const HELP = `Usage: steadfast retry simulate [--strategy NAME] [flags]
 
 Prints a retry policy's schedule: each attempt, the delay before it, and the time since the
 first attempt (attempts assumed to fail at once). Durations are milliseconds or strings such
-as 200ms, 1.5s, 5m, 1h, 2d.
+as 200ms, 1.5s, 5m, "30 seconds", "1 minute", 2h, 1d, 1w. horsies strategies count bare
+numbers in seconds, as horsies does (--intervals 60,300,900 is 1, 5 and 15 minutes).
 
 Strategies and their flags (defaults in brackets):
   temporal             Temporal/Cadence: min(initial x coefficient^(n-1), max-interval)
                          --initial [1s] --coefficient [2] --max-interval [100 x initial]
                          --max-attempts [0 = unlimited; 1 = no retries]
                          --count [10]  retries to show when attempts are unlimited
-  fixed                horsies RetryPolicy.fixed: --intervals 60s,5m,15m (one per retry)
+  fixed                horsies RetryPolicy.fixed: --intervals 60,300,900 (seconds, one per retry)
                          --count  must equal the number of intervals if given
   horsies-exponential  horsies RetryPolicy.exponential: initial x 2^(n-1)
-                         --initial [30s] --count [5] (max retries, 1-20)
+                         --initial [30 = 30 s] --count [5] (max retries, 1-20)
   constant             Polly ConstantBackoff: --initial [200ms] --count [5]
   linear               Polly LinearBackoff: initial x (1 + factor x (n-1))
                          --initial [100ms] --factor [1, >= 0] --count [5]
@@ -84,14 +85,23 @@ function num(flag: string, text: string | undefined, fallback: number, integer =
 }
 
 function duration(flag: string, text: string | undefined, fallback: Duration): number {
-  return toMs(text ?? fallback, `--${flag}`);
+  return toMs((text ?? fallback) as Duration, `--${flag}`);
+}
+
+/** A horsies interval from the command line: a bare number counts seconds, as in horsies. */
+function horsiesInterval(text: string): HorsiesInterval {
+  return /^\d*\.?\d+$/.test(text) ? Number(text) : text as HorsiesInterval;
 }
 
 type Values = Record<string, string | boolean | undefined>;
 
 function buildSchedule(strategy: Strategy, v: Values, jitter: number | undefined, seed: number): { schedule: BackoffSchedule; show: number } {
   const s = (k: string) => v[k] as string | undefined;
-  const count = (fallback: number) => num('count', s('count'), fallback, true);
+  const count = (fallback: number) => {
+    const n = num('count', s('count'), fallback, true);
+    if (n < 0) throw new UsageError(`--count must be >= 0, got ${n}`);
+    return n;
+  };
   const polly = { fastFirst: v['fast-first'] === true, seed, jitter: jitter ?? false, ...(s('ceiling') !== undefined ? { ceiling: duration('ceiling', s('ceiling'), 0) } : {}) };
   switch (strategy) {
     case 'temporal': {
@@ -107,15 +117,15 @@ function buildSchedule(strategy: Strategy, v: Values, jitter: number | undefined
       return { schedule, show: Number.isFinite(schedule.maxRetries) ? Math.min(schedule.maxRetries, count(Infinity)) : count(10) };
     }
     case 'fixed': {
-      if (s('intervals') === undefined) throw new UsageError('--strategy fixed needs --intervals, e.g. --intervals 60s,5m,15m');
-      const intervals = s('intervals')!.split(',').map((t) => t.trim());
+      if (s('intervals') === undefined) throw new UsageError('--strategy fixed needs --intervals, e.g. --intervals 60,300,900 (seconds)');
+      const intervals = s('intervals')!.split(',').map((t) => horsiesInterval(t.trim()));
       const schedule = RetryPolicy.fixed(intervals, {
         jitter: jitter ?? true, seed, ...(s('count') !== undefined ? { maxRetries: count(0) } : {}),
       });
       return { schedule, show: schedule.maxRetries };
     }
     case 'horsies-exponential': {
-      const schedule = RetryPolicy.exponential({ base: duration('initial', s('initial'), '30s'), maxRetries: count(5), jitter: jitter ?? true, seed });
+      const schedule = RetryPolicy.exponential({ base: horsiesInterval(s('initial') ?? '30'), maxRetries: count(5), jitter: jitter ?? true, seed });
       return { schedule, show: schedule.maxRetries };
     }
     case 'constant':
@@ -221,7 +231,7 @@ register({
     } catch (err) {
       const usage = err instanceof UsageError || err instanceof ValidationError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
       if (!usage) throw err;
-      console.error(`steadfast retry simulate: ${(err as Error).message}\nRun \`steadfast retry simulate --help\` for the flags.`);
+      console.error(`steadfast retry simulate: ${(err as Error).message} (run \`steadfast retry simulate --help\` for the flags)`);
       return 2;
     }
   },

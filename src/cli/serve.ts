@@ -1,6 +1,9 @@
 import { Engine } from '../engine/index.ts';
 import { openStore } from '../store/index.ts';
-import { startHttpServer } from '../server/index.ts';
+import { instrumentStore, ServerMetrics, startHttpServer, uiRoute, type Authenticator, type TlsOptions } from '../server/index.ts';
+import type { TaskTokenKey } from '../engine/index.ts';
+import { ValidationError } from '../retry/errors.ts';
+import { errorLine } from './error-line.ts';
 
 /** What `steadfast server` and `steadfast dev` run: store, engine and HTTP API, until a signal. */
 export interface ServeOptions {
@@ -9,15 +12,46 @@ export interface ServeOptions {
   host: string;
   /** Printed first: the name the command goes by. */
   label: string;
+  /** Count requests, store calls and runs, and serve `GET /metrics`. @default true */
+  metrics?: boolean;
+  /** Authentication of API calls. @default none (the API is open) */
+  auth?: Authenticator;
+  /** HTTPS. @default plain HTTP */
+  tls?: TlsOptions;
+  /** Task-token signing keys. @default a key kept in the database */
+  taskTokenKeys?: TaskTokenKey[];
+  /** Open on purpose (`--insecure`): warned about on stderr once the server is up. */
+  insecure?: boolean;
+  /** Bundle the web UI at start instead of on its first request. @default false */
+  warmUi?: boolean;
 }
 
 /** Opens the store, starts the engine and the API, and shuts all down cleanly on SIGTERM/SIGINT. */
 export async function serve(options: ServeOptions): Promise<number> {
-  const store = await openStore(options.database);
-  const engine = await Engine.create({ store });
+  let store;
+  try {
+    store = await openStore(options.database);
+  } catch (err) {
+    if (err instanceof ValidationError) throw err;
+    console.error(`${options.label}: cannot open the database ${redact(options.database)}: ${errorLine(err)}`);
+    return 1;
+  }
+  const metrics = options.metrics === false ? undefined : new ServerMetrics();
+  if (metrics) store = instrumentStore(store, metrics);
+  let engine;
+  try {
+    engine = await Engine.create({ store, ...(options.taskTokenKeys ? { taskTokenKeys: options.taskTokenKeys } : {}) });
+  } catch (err) {
+    await store.close().catch(() => undefined);
+    console.error(`${options.label}: cannot start on the database ${redact(options.database)}: ${errorLine(err)}`);
+    return 1;
+  }
   let http;
   try {
-    http = await startHttpServer({ service: engine, port: options.port, host: options.host });
+    http = await startHttpServer({
+      service: engine, port: options.port, host: options.host, fallback: uiRoute({ warm: options.warmUi ?? false }), ...(metrics ? { metrics } : {}),
+      ...(options.auth ? { auth: options.auth } : {}), ...(options.tls ? { tls: options.tls } : {}),
+    });
   } catch (err) {
     await engine.shutdown();
     await store.close();
@@ -28,8 +62,11 @@ export async function serve(options: ServeOptions): Promise<number> {
     }
     throw err;
   }
-  console.log(`${options.label} listening on ${http.address} (database ${redact(options.database)})`);
+  const access = options.auth ? 'authentication on' : 'no authentication';
+  console.log(`${options.label} listening on ${http.address} (database ${redact(options.database)}; ${access})`);
+  console.log(`Web UI: ${http.address}/`);
   console.log('Press Ctrl+C to stop.');
+  if (options.insecure) console.warn(`${options.label}: --insecure: no authentication, anyone who can reach the port may do anything`);
   await new Promise<void>((resolve) => {
     const stop = (signal: string) => {
       console.log(`${signal}: shutting down`);

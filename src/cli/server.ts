@@ -1,8 +1,10 @@
 import { parseFlags, parsePort } from './args.ts';
 import { register } from './main.ts';
+import { resolveServerSecurity, SECURITY_FLAG_OPTIONS, SECURITY_HELP } from './server-security.ts';
 
 
-const HELP = `Usage: steadfast server --database <url> [--port 7233] [--host 127.0.0.1]
+const HELP = `Usage: steadfast server --database <url> (--api-keys <file> | --jwt-public-key <pem> | --jwks <file> | --insecure)
+                        [--port 7233] [--host 127.0.0.1] [--tls-cert <pem> --tls-key <pem>]
 
 Runs the steadfast service: the engine and its HTTP API.
 
@@ -11,7 +13,10 @@ Options:
                     (any number of server processes may share one PostgreSQL)
   --port <n>        port to listen on (default 7233; 0 picks a free one)
   --host <addr>     address to bind (default 127.0.0.1)
-  -h, --help        show this help`;
+  --no-metrics      do not count requests, store calls and runs, nor serve GET /metrics
+  -h, --help        show this help
+
+${SECURITY_HELP}`;
 
 register({
   name: 'server',
@@ -19,6 +24,8 @@ register({
   async run(argv) {
     const { values } = parseFlags('server', argv, {
       database: { type: 'string' }, port: { type: 'string' }, host: { type: 'string' }, help: { type: 'boolean', short: 'h' },
+      'no-metrics': { type: 'boolean' },
+      ...SECURITY_FLAG_OPTIONS,
     });
     if (values.help) {
       console.log(HELP);
@@ -26,11 +33,15 @@ register({
     }
     const database = values.database ?? process.env.STEADFAST_DATABASE;
     if (!database) {
-      console.error('steadfast server: --database is required (sqlite:PATH or postgres://...)\n');
-      console.error(HELP);
+      console.error('steadfast server: --database is required (sqlite:PATH or postgres://...; run `steadfast server --help` for the options)');
       return 2;
     }
+    const port = parsePort(values.port, 7233);
+    const security = resolveServerSecurity(values);
     const { serve } = await import('./serve.ts');
-    return serve({ database, port: parsePort(values.port, 7233), host: values.host ?? '127.0.0.1', label: 'steadfast server' });
+    return serve({
+      database, port, host: values.host ?? '127.0.0.1', label: 'steadfast server', ...security, metrics: !values['no-metrics'],
+      ...(values.insecure ? { insecure: true } : {}),
+    });
   },
 });

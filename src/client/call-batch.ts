@@ -1,4 +1,4 @@
-import { request, type Agent } from 'node:http';
+import type { Connection } from './connection.ts';
 import { ServiceError } from '../common/errors.ts';
 import { fromWireError, type WireError } from '../common/wire-error.ts';
 import type { WorkflowServiceMethod } from '../history/service.ts';
@@ -19,7 +19,8 @@ export interface BatchTarget {
   url: URL;
   /** The origin, for error messages. */
   address: string;
-  agent: Agent;
+  /** The agent, request function and headers of every call. */
+  connection: Connection;
   /** Per-call timeout of calls that are not long polls, ms. */
   timeoutMs: number;
 }
@@ -87,14 +88,14 @@ export function sendBatch(target: BatchTarget, calls: readonly QueuedCall[], uns
   };
 
   const body = `{"calls":[${calls.map((c, id) => `{"id":${id},"method":"${c.method}","body":${c.payload}}`).join(',')}]}`;
-  const req = request(
+  const req = target.connection.request(
     {
       host: target.url.hostname,
-      port: target.url.port || 80,
+      port: target.url.port || target.connection.defaultPort,
       path: '/api/v1/batch',
       method: 'POST',
-      agent: target.agent,
-      headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+      agent: target.connection.agent,
+      headers: { ...target.connection.headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
     },
     (res) => {
       res.setEncoding('utf8');

@@ -1,14 +1,25 @@
 import { hostname } from 'node:os';
+import { inClientSpan } from './tracing.ts';
 import { DEFAULT_NAMESPACE } from '../common/ids.ts';
 import { optionalInt, optionalString, requireOneOf } from '../common/validate.ts';
 import type { Workflow, WorkflowResult } from '../common/workflow-types.ts';
 import { WORKFLOW_STATUSES, type WorkflowExecutionStatus } from '../history/events.ts';
-import type { WorkflowExecutionInfo, WorkflowService } from '../history/service.ts';
+import type { ListWorkflowExecutionsResponse, WorkflowExecutionInfo, WorkflowService } from '../history/service.ts';
 import { ValidationError } from '../retry/errors.ts';
 import { HttpWorkflowService } from './http-service.ts';
+import type { ConnectionOptions } from './connection.ts';
+import { resolveCallRetry, type ClientRetryOptions } from './call-retry.ts';
 import { messageNameOf, type SignalDefinition } from '../common/message-definitions.ts';
 import { toStartRequest, type WorkflowStartOptions } from './start-options.ts';
+import { toPayload } from '../common/payload.ts';
+import {
+  LIST_OPTION_KEYS, optionKeys, refuseUnknownKeys, SIGNAL_WITH_START_OPTION_KEYS,
+} from '../common/option-keys.ts';
 import { WorkflowHandle } from './workflow-handle.ts';
+import { ScheduleClient } from './schedule-client.ts';
+import type { CountWorkflowExecutionsResponse } from '../history/visibility-types.ts';
+import { parseQuery } from '../visibility/parser.ts';
+import { SearchAttributeClient } from './search-attribute-client.ts';
 
 /** Options of {@link Client}: an `address` to talk HTTP, or a `connection` in-process. */
 export type ClientOptions = {
@@ -16,10 +27,27 @@ export type ClientOptions = {
   namespace?: string;
   /** Recorded in history as who started or cancelled. @default `client@<hostname>:<pid>` */
   identity?: string;
-} & ({ address: string; connection?: never } | { connection: WorkflowService; address?: never });
+  /**
+   * How calls over `address` are retried while the server is unavailable (a restart, an outage);
+   * `false` turns retries off. Ignored for an in-process `connection`, which cannot be unreachable.
+   * @default retried with backoff for up to 90 s (see ClientRetryOptions)
+   */
+  retry?: ClientRetryOptions | false;
+} & ConnectionOptions & ({ address: string; connection?: never } | { connection: WorkflowService; address?: never });
+
+/** Every key of {@link ClientOptions}; the compiler fails when the type gains one this lacks. */
+const CLIENT_OPTION_KEYS = optionKeys<ClientOptions>({
+  address: true, connection: true, namespace: true, identity: true, retry: true, apiKey: true, headers: true, tls: true,
+});
 
 /** Filters of {@link WorkflowClient.list}. */
 export interface ListOptions {
+  /**
+   * The filter language (docs/visibility.md): `WorkflowType = 'order' AND ExecutionStatus = 'Running'
+   * ORDER BY StartTime DESC`. The other filters are shorthands for it and cannot be combined with it.
+   * @default "" (every run, newest first)
+   */
+  query?: string;
   workflowType?: string;
   status?: WorkflowExecutionStatus;
   workflowIdPrefix?: string;
@@ -51,7 +79,9 @@ export class WorkflowClient {
   async start<W extends Workflow>(workflow: W | string, options: WorkflowStartOptions<W>): Promise<WorkflowHandle<W>> {
     const type = workflowTypeOf(workflow);
     const req = toStartRequest(type, options as WorkflowStartOptions, this.namespace, this.identity);
-    const { runId } = await this.service.startWorkflowExecution(req);
+    const attributes = { 'steadfast.namespace': this.namespace, 'steadfast.workflow_id': req.workflowId, 'steadfast.workflow_type': type };
+    const { runId } = await inClientSpan(`StartWorkflow:${type}`, attributes,
+      (header) => this.service.startWorkflowExecution(header ? { ...req, header } : req));
     return new WorkflowHandle<W>(this.service, this.namespace, req.workflowId, undefined, this.identity, runId);
   }
 
@@ -66,8 +96,9 @@ export class WorkflowClient {
     const { signal, signalArgs, ...start } = options;
     const signalName = messageNameOf('signal', signal, 'signal');
     if (signalArgs !== undefined && !Array.isArray(signalArgs)) throw new ValidationError('signalArgs', 'must be an array', signalArgs);
-    const req = toStartRequest(type, start as WorkflowStartOptions, this.namespace, this.identity);
-    const { runId } = await this.service.signalWithStartWorkflowExecution({ ...req, signalName, signalArgs: signalArgs ?? [] });
+    const req = toStartRequest(type, start as WorkflowStartOptions, this.namespace, this.identity, 'signalWithStart', SIGNAL_WITH_START_OPTION_KEYS);
+    const sent = toPayload('signalArgs', signalArgs ?? []);
+    const { runId } = await this.service.signalWithStartWorkflowExecution({ ...req, signalName, signalArgs: sent });
     return new WorkflowHandle<W>(this.service, this.namespace, req.workflowId, undefined, this.identity, runId);
   }
 
@@ -96,10 +127,14 @@ export class WorkflowClient {
   }
 
   /** One page of {@link list}, for callers that page by hand (a UI, the CLI). */
-  listPage(options: ListOptions = {}, nextPageToken?: string) {
+  listPage(options: ListOptions = {}, nextPageToken?: string): Promise<ListWorkflowExecutionsResponse> {
+    if (typeof options !== 'object' || options === null) throw new ValidationError('list options', 'must be an object', options);
+    refuseUnknownKeys('list', options, LIST_OPTION_KEYS);
     const status = options.status === undefined ? undefined : requireOneOf('status', options.status, WORKFLOW_STATUSES);
+    const query = optionalQuery(options.query);
     const req = {
       namespace: this.namespace,
+      ...(query !== undefined ? { query } : {}),
       ...(options.workflowType ? { workflowType: options.workflowType } : {}),
       ...(status ? { status } : {}),
       ...(options.workflowIdPrefix ? { workflowIdPrefix: options.workflowIdPrefix } : {}),
@@ -112,6 +147,24 @@ export class WorkflowClient {
     };
     return this.service.listWorkflowExecutions(req);
   }
+
+  /**
+   * Counts the runs a query selects; `GROUP BY ExecutionStatus` (or another Keyword, Int or
+   * Bool attribute) also answers the count of each value in `groups`.
+   */
+  async count(options: { query?: string } = {}): Promise<CountWorkflowExecutionsResponse> {
+    if (typeof options !== 'object' || options === null) throw new ValidationError('count options', 'must be an object', options);
+    refuseUnknownKeys('count', options, ['query']);
+    const query = optionalQuery(options.query);
+    return this.service.countWorkflowExecutions({ namespace: this.namespace, ...(query !== undefined ? { query } : {}) });
+  }
+}
+
+/** A query's text, parsed here so a syntax error is thrown (with its column) before any call. */
+function optionalQuery(query: unknown): string | undefined {
+  if (query === undefined) return undefined;
+  parseQuery(query as string);
+  return query as string;
 }
 
 /** The workflow type name of a workflow function (its name) or of a string. */
@@ -128,6 +181,10 @@ export function workflowTypeOf(workflow: Workflow | string): string {
 export class Client {
   readonly namespace: string;
   readonly workflow: WorkflowClient;
+  /** Schedules: create, getHandle, list. */
+  readonly schedule: ScheduleClient;
+  /** Registers and lists the namespace's custom search attributes. */
+  readonly searchAttributes: SearchAttributeClient;
   /** The service calls go to; an HttpWorkflowService when made from an address. */
   readonly connection: WorkflowService;
   readonly #ownsConnection: boolean;
@@ -136,18 +193,24 @@ export class Client {
     if (typeof options !== 'object' || options === null) {
       throw new ValidationError('options', 'must be { address } or { connection }', options);
     }
+    refuseUnknownKeys('client', options, CLIENT_OPTION_KEYS);
     this.namespace = optionalString('namespace', options.namespace) ?? DEFAULT_NAMESPACE;
     const identity = optionalString('identity', options.identity) ?? `client@${hostname()}:${process.pid}`;
     if (options.connection) {
+      resolveCallRetry(options.retry);
       this.connection = options.connection;
       this.#ownsConnection = false;
     } else if (options.address !== undefined) {
-      this.connection = new HttpWorkflowService({ address: options.address });
+      this.connection = new HttpWorkflowService({
+        address: options.address, retry: options.retry ?? {}, apiKey: options.apiKey, headers: options.headers, tls: options.tls,
+      });
       this.#ownsConnection = true;
     } else {
       throw new ValidationError('address', 'must be given (or a connection)', undefined);
     }
     this.workflow = new WorkflowClient(this.connection, this.namespace, identity);
+    this.schedule = new ScheduleClient(this.connection, this.namespace);
+    this.searchAttributes = new SearchAttributeClient(this.connection, this.namespace);
   }
 
   /** Closes the HTTP connections this client opened. */

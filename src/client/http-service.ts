@@ -1,15 +1,21 @@
-import { Agent, request } from 'node:http';
+import { setMaxListeners } from 'node:events';
+import { traceHeaders } from './tracing.ts';
+import { openConnection, type Connection, type ConnectionOptions } from './connection.ts';
 import { groupCalls, sendBatch, unavailable, type QueuedCall } from './call-batch.ts';
 import { ServiceError } from '../common/errors.ts';
 import { fromWireError, type WireError } from '../common/wire-error.ts';
 import { ValidationError } from '../retry/errors.ts';
+import { systemClock, type Clock } from '../retry/clock.ts';
+import {
+  callWithRetry, resolveCallRetry, RETRIED_METHODS, stoppableClock, type CallRetryPlan, type ClientRetryOptions,
+} from './call-retry.ts';
 import {
   LONG_POLL_METHODS, WORKFLOW_SERVICE_METHODS, type CallOptions, type WorkflowService, type WorkflowServiceMethod,
 } from '../history/service.ts';
 
-/** Options of {@link HttpWorkflowService}. */
-export interface HttpServiceOptions {
-  /** Where the server listens, e.g. `http://127.0.0.1:7233`. */
+/** Options of {@link HttpWorkflowService}; see ConnectionOptions for credentials and TLS. */
+export interface HttpServiceOptions extends ConnectionOptions {
+  /** Where the server listens, e.g. `http://127.0.0.1:7233` or `https://…`. */
   address: string;
   /** Per-request timeout for calls that are not long polls, ms. @default 30 000 */
   requestTimeoutMs?: number;
@@ -20,6 +26,14 @@ export interface HttpServiceOptions {
    * @default true
    */
   batchCalls?: boolean;
+  /**
+   * Retries of calls that found the server unavailable (see RETRIED_METHODS for which); `{}` for
+   * the defaults of ClientRetryOptions. `Client` turns them on; a bare transport does not retry.
+   * @default false
+   */
+  retry?: ClientRetryOptions | false;
+  /** Time source of the retry backoff. @default systemClock */
+  clock?: Clock;
 }
 
 const LONG_POLLS = new Set<string>(LONG_POLL_METHODS);
@@ -37,7 +51,7 @@ export function parseAddress(address: unknown, field = 'address'): URL {
   } catch {
     throw new ValidationError(field, 'must be a URL such as http://127.0.0.1:7233', address);
   }
-  if (url.protocol !== 'http:') throw new ValidationError(field, 'must use http://', address);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ValidationError(field, 'must use http:// or https://', address);
   return url;
 }
 
@@ -52,13 +66,16 @@ export function parseAddress(address: unknown, field = 'address'): URL {
 export class HttpWorkflowService implements WorkflowService {
   readonly address: string;
   readonly #url: URL;
-  readonly #agent: Agent;
+  readonly #conn: Connection;
   readonly #timeout: number;
   /** Off by option, or once the server answered that it has no batch route (an older server). */
   #batching: boolean;
   /** Calls issued this turn, sent together by the next flush. */
   #queue: QueuedCall[] = [];
   #flush: NodeJS.Immediate | undefined;
+  readonly #retry: CallRetryPlan | undefined;
+  /** Aborted by close(): ends the backoff waits of calls being retried. */
+  readonly #closing = new AbortController();
 
   constructor(options: HttpServiceOptions) {
     this.#url = parseAddress(options.address);
@@ -68,23 +85,41 @@ export class HttpWorkflowService implements WorkflowService {
       throw new ValidationError('batchCalls', 'must be a boolean', options.batchCalls);
     }
     this.#batching = options.batchCalls ?? true;
-    this.#agent = new Agent({ keepAlive: true, maxSockets: 256, keepAliveMsecs: 10_000 });
+    this.#retry = resolveCallRetry(options.retry ?? false, stoppableClock(options.clock ?? systemClock, this.#closing.signal));
+    // Every retry's backoff wait listens to it; hundreds at once during an outage are normal.
+    setMaxListeners(0, this.#closing.signal);
+    this.#conn = openConnection(this.#url, options);
   }
 
   /** Closes pooled connections. Calls in progress or not yet sent fail with Unavailable. */
   close(): void {
+    this.#closing.abort(unavailable('a call', this.address, new Error('the client was closed')));
     if (this.#flush) clearImmediate(this.#flush);
     this.#flush = undefined;
     const queued = this.#queue;
     this.#queue = [];
     const closed = new Error('the client was closed');
     for (const call of queued) call.reject(unavailable(call.method, this.address, closed));
-    this.#agent.destroy();
+    this.#conn.agent.destroy();
   }
 
+  /**
+   * One logical call. The body is serialized once: every retry resends the same request id, so
+   * the server can recognize a repeat.
+   */
   call<T>(method: WorkflowServiceMethod, body: unknown, opts?: CallOptions): Promise<T> {
     const payload = JSON.stringify(body ?? {});
-    if (!this.#batching || opts?.signal || TASK_POLLS.has(method)) return this.#send<T>(method, payload, opts);
+    if (!this.#retry || !RETRIED_METHODS.has(method)) return this.#attempt<T>(method, payload, opts);
+    const signal = opts?.signal;
+    return callWithRetry(this.#retry, method, this.address, () => this.#attempt<T>(method, payload, opts), {
+      closed: this.#closing.signal, ...(signal ? { signal, aborted: () => null } : {}),
+    });
+  }
+
+  #attempt<T>(method: WorkflowServiceMethod, payload: string, opts?: CallOptions): Promise<T> {
+    // A call made inside a span goes on its own route, carrying its own traceparent.
+    const traced = traceHeaders();
+    if (traced || !this.#batching || opts?.signal || TASK_POLLS.has(method)) return this.#send<T>(method, payload, opts, traced);
     return new Promise<T>((resolve, reject) => {
       this.#queue.push({ method, payload, longPoll: LONG_POLLS.has(method), resolve: resolve as (v: unknown) => void, reject });
       // setImmediate, not a microtask: calls issued from every I/O callback of this turn join in.
@@ -99,7 +134,7 @@ export class HttpWorkflowService implements WorkflowService {
     for (const group of groupCalls(queued)) {
       if (group.length === 1 || !this.#batching) this.#sendEach(group);
       else {
-        sendBatch({ url: this.#url, address: this.address, agent: this.#agent, timeoutMs: this.#timeout }, group, (calls) => {
+        sendBatch({ url: this.#url, address: this.address, connection: this.#conn, timeoutMs: this.#timeout }, group, (calls) => {
           this.#batching = false;
           this.#sendEach(calls);
         });
@@ -112,21 +147,21 @@ export class HttpWorkflowService implements WorkflowService {
   }
 
   /** One call on its plain route. */
-  #send<T>(method: WorkflowServiceMethod, payload: string, opts?: CallOptions): Promise<T> {
+  #send<T>(method: WorkflowServiceMethod, payload: string, opts?: CallOptions, traced?: Record<string, string>): Promise<T> {
     const longPoll = LONG_POLLS.has(method);
     return new Promise<T>((resolve, reject) => {
       if (opts?.signal?.aborted) {
         resolve(null as T);
         return;
       }
-      const req = request(
+      const req = this.#conn.request(
         {
           host: this.#url.hostname,
-          port: this.#url.port || 80,
+          port: this.#url.port || this.#conn.defaultPort,
           path: `/api/v1/${method}`,
           method: 'POST',
-          agent: this.#agent,
-          headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) },
+          agent: this.#conn.agent,
+          headers: { ...this.#conn.headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload), ...traced },
           ...(longPoll ? {} : { timeout: this.#timeout }),
         },
         (res) => {
@@ -139,12 +174,12 @@ export class HttpWorkflowService implements WorkflowService {
             try {
               value = text.length ? JSON.parse(text) : null;
             } catch {
-              reject(new ServiceError('Internal', `${method}: the server answered ${res.statusCode} with a body that is not JSON`));
+              reject(new ServiceError(codeOf(res.statusCode), `${method}: the server answered ${res.statusCode} with a body that is not JSON`));
               return;
             }
             if ((res.statusCode ?? 500) >= 400) {
               const wire = (value as { error?: WireError } | null)?.error;
-              reject(wire ? fromWireError(wire) : new ServiceError('Internal', `${method}: HTTP ${res.statusCode}`));
+              reject(wire ? fromWireError(wire) : new ServiceError(codeOf(res.statusCode), `${method}: HTTP ${res.statusCode}`));
               return;
             }
             resolve(value as T);
@@ -166,6 +201,11 @@ export class HttpWorkflowService implements WorkflowService {
       req.end(payload);
     });
   }
+}
+
+/** A gateway's answers (a proxy before the server) say the server is unreachable, not that the call is wrong. */
+function codeOf(status: number | undefined): 'Unavailable' | 'Internal' {
+  return status === 502 || status === 503 || status === 504 ? 'Unavailable' : 'Internal';
 }
 
 // One method per contract call, each a thin forwarder to call().

@@ -1,10 +1,25 @@
 export { Client, WorkflowClient, workflowTypeOf, type ClientOptions, type ListOptions } from './client.ts';
 export { WorkflowHandle } from './workflow-handle.ts';
+export type { WorkflowExecutionDescription } from './describe.ts';
+export { SearchAttributeClient } from './search-attribute-client.ts';
 export { HttpWorkflowService, parseAddress, type HttpServiceOptions } from './http-service.ts';
+export { RETRIED_METHODS, DEFAULT_CALL_RETRY_TIMEOUT_MS, type ClientRetryOptions } from './call-retry.ts';
 export type { WorkflowStartOptions, BaseStartOptions } from './start-options.ts';
+export { WorkflowIdReusePolicy, type WorkflowIdReusePolicyOption } from '../history/id-reuse-policy.ts';
 export {
   WorkflowFailedError, WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, ServiceError,
 } from '../common/errors.ts';
-export { QueryFailedError, WorkflowUpdateFailedError } from './message-errors.ts';
-export type { QueryOptions, UpdateOptions, WorkflowUpdateHandle } from './messages.ts';
+export { QueryFailedError, QueryRejectedError, WorkflowUpdateFailedError } from './message-errors.ts';
+export {
+  QueryRejectCondition, type QueryOptions, type QueryRejectConditionOption, type UpdateOptions, type WorkflowUpdateHandle,
+} from './messages.ts';
 export type { SignalDefinition, QueryDefinition, UpdateDefinition } from '../common/message-definitions.ts';
+export { type ClientTlsOptions, type ConnectionOptions } from './connection.ts';
+export { ScheduleClient } from './schedule-client.ts';
+export { ScheduleHandle, type ScheduleUpdateOptions, type Backfill } from './schedule-handle.ts';
+export type {
+  ScheduleOptions, ScheduleStartWorkflowAction, SchedulePolicies, ScheduleOptionsState,
+} from './schedule-options.ts';
+export type {
+  ScheduleDescription, ScheduleListEntry, ScheduleOverlapPolicy, ScheduleIncident, ScheduleCounters, ScheduleActionResult,
+} from '../history/schedule-types.ts';

@@ -1,4 +1,5 @@
 import { fromFailureInfo, type FailureInfo } from '../common/failure.ts';
+import type { WorkflowExecutionStatus } from '../history/events.ts';
 import { brandClass, SteadfastError } from '../retry/errors.ts';
 
 /** A query was answered with a failure: no such handler, the handler threw, or it tried to emit a command. */
@@ -30,3 +31,19 @@ export class WorkflowUpdateFailedError extends SteadfastError {
   }
 }
 brandClass(WorkflowUpdateFailedError, 'WorkflowUpdateFailedError');
+
+/**
+ * A query refused by its `queryRejectCondition` without asking a worker: the run is closed
+ * (`NotOpen`) or closed otherwise than Completed (`NotCompletedCleanly`). `status` is the run's.
+ */
+export class QueryRejectedError extends SteadfastError {
+  constructor(
+    message: string,
+    readonly workflowId: string,
+    readonly queryType: string,
+    readonly status: WorkflowExecutionStatus,
+  ) {
+    super(message);
+  }
+}
+brandClass(QueryRejectedError, 'QueryRejectedError');

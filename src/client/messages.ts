@@ -3,11 +3,15 @@ import {
   messageNameOf, type QueryDefinition, type SignalDefinition, type UpdateDefinition,
 } from '../common/message-definitions.ts';
 import { optionalPositiveDuration, optionalString } from '../common/validate.ts';
-import type { UpdateWorkflowResponse } from '../history/message-types.ts';
+import {
+  QUERY_REJECT_CONDITIONS, type QueryRejectCondition as WireRejectCondition, type UpdateWorkflowResponse,
+} from '../history/message-types.ts';
 import type { WorkflowService } from '../history/service.ts';
 import type { Duration } from '../retry/duration.ts';
 import { ValidationError } from '../retry/errors.ts';
-import { QueryFailedError, WorkflowUpdateFailedError } from './message-errors.ts';
+import { QueryFailedError, QueryRejectedError, WorkflowUpdateFailedError } from './message-errors.ts';
+import { toPayload } from '../common/payload.ts';
+import { QUERY_OPTION_KEYS, refuseUnknownKeys, UPDATE_OPTION_KEYS } from '../common/option-keys.ts';
 
 /** Which execution a message goes to. */
 export interface MessageTarget {
@@ -18,10 +22,43 @@ export interface MessageTarget {
   identity: string;
 }
 
+/** Longest query timeout, ms: the server's bound (the engine's MAX_QUERY_TIMEOUT_MS), checked here under the option's name. */
+export const MAX_QUERY_TIMEOUT_MS = 600_000;
+
 /** Options of `handle.query`. */
 export interface QueryOptions {
   /** How long to wait for a worker's answer. @default 10s (the server's queryTimeoutMs) */
   timeout?: Duration;
+  /**
+   * Refuse the query, with a QueryRejectedError, when the run is closed (`NotOpen`) or closed
+   * otherwise than Completed (`NotCompletedCleanly`); Temporal's `QUERY_REJECT_CONDITION_…`
+   * spellings and the {@link QueryRejectCondition} object are accepted too. @default "None"
+   */
+  queryRejectCondition?: QueryRejectConditionOption;
+}
+
+/** Temporal's spellings of the query reject conditions, each mapped to steadfast's name. */
+export const QueryRejectCondition = Object.freeze({
+  NONE: 'None',
+  NOT_OPEN: 'NotOpen',
+  NOT_COMPLETED_CLEANLY: 'NotCompletedCleanly',
+  QUERY_REJECT_CONDITION_NONE: 'None',
+  QUERY_REJECT_CONDITION_NOT_OPEN: 'NotOpen',
+  QUERY_REJECT_CONDITION_NOT_COMPLETED_CLEANLY: 'NotCompletedCleanly',
+} as const satisfies Record<string, WireRejectCondition>);
+
+/** A query reject condition in either spelling. */
+export type QueryRejectConditionOption = WireRejectCondition | keyof typeof QueryRejectCondition;
+
+function rejectConditionOf(value: unknown): WireRejectCondition | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value === 'string') {
+    if ((QUERY_REJECT_CONDITIONS as readonly string[]).includes(value)) return value as WireRejectCondition;
+    const mapped = (QueryRejectCondition as Record<string, WireRejectCondition>)[value];
+    if (mapped !== undefined) return mapped;
+  }
+  throw new ValidationError('queryRejectCondition',
+    `must be one of ${QUERY_REJECT_CONDITIONS.join(', ')} (or Temporal's QUERY_REJECT_CONDITION_… spellings)`, value);
 }
 
 /** Options of `handle.executeUpdate` / `handle.startUpdate`; `args` is typed by the update. */
@@ -46,20 +83,37 @@ function ref(t: MessageTarget) {
 function argsOf(field: string, args: unknown): unknown[] {
   if (args === undefined) return [];
   if (!Array.isArray(args)) throw new ValidationError(field, 'must be an array', args);
-  return args;
+  return toPayload(field, args);
 }
 
 /** Sends a signal; resolves once the server has persisted it (the request id lets the server drop a repeated delivery). */
 export async function sendSignal(t: MessageTarget, def: SignalDefinition<unknown[]> | string, args: unknown[]): Promise<void> {
   const signalName = messageNameOf('signal', def, 'signal');
-  await t.service.signalWorkflowExecution({ ...ref(t), signalName, args, identity: t.identity, requestId: newUuid() });
+  await t.service.signalWorkflowExecution({ ...ref(t), signalName, args: toPayload('args', args), identity: t.identity, requestId: newUuid() });
 }
 
 /** Queries the workflow; resolves with the handler's result. */
 export async function sendQuery(t: MessageTarget, def: QueryDefinition<unknown, unknown[]> | string, args: unknown[], options?: QueryOptions): Promise<unknown> {
   const queryType = messageNameOf('query', def, 'query');
+  const sent = toPayload('args', args);
+  if (options !== undefined) {
+    if (typeof options !== 'object' || options === null) throw new ValidationError('query options', 'must be an object', options);
+    refuseUnknownKeys('query', options, QUERY_OPTION_KEYS);
+  }
   const timeoutMs = optionalPositiveDuration('timeout', options?.timeout);
-  const res = await t.service.queryWorkflow({ ...ref(t), queryType, args, ...(timeoutMs !== undefined ? { timeoutMs } : {}) });
+  if (timeoutMs !== undefined && timeoutMs > MAX_QUERY_TIMEOUT_MS) {
+    throw new ValidationError('timeout', `must be at most ${MAX_QUERY_TIMEOUT_MS / 60_000} minutes`, options?.timeout);
+  }
+  const queryRejectCondition = rejectConditionOf(options?.queryRejectCondition);
+  const res = await t.service.queryWorkflow({
+    ...ref(t), queryType, args: sent, ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+    ...(queryRejectCondition !== undefined ? { queryRejectCondition } : {}),
+  });
+  if (res.queryRejected) {
+    const { status } = res.queryRejected;
+    throw new QueryRejectedError(`query "${queryType}" of workflow ${t.workflowId} was rejected: the run is ${status} (queryRejectCondition ${queryRejectCondition})`,
+      t.workflowId, queryType, status);
+  }
   if (res.failure) {
     throw new QueryFailedError(`query "${queryType}" of workflow ${t.workflowId} failed: ${res.failure.message}`, t.workflowId, queryType, res.failure);
   }
@@ -84,6 +138,10 @@ export async function startUpdate(
   t: MessageTarget, def: UpdateDefinition<unknown, unknown[]> | string, options: { args?: unknown[]; updateId?: string } | undefined,
 ): Promise<WorkflowUpdateHandle<unknown>> {
   const updateName = messageNameOf('update', def, 'update');
+  if (options !== undefined) {
+    if (typeof options !== 'object' || options === null) throw new ValidationError('update options', 'must be an object', options);
+    refuseUnknownKeys('update', options, UPDATE_OPTION_KEYS);
+  }
   const args = argsOf('args', options?.args);
   const updateId = optionalString('updateId', options?.updateId, 200) ?? newUuid();
   const res = await t.service.updateWorkflowExecution({ ...ref(t), updateName, args, updateId, identity: t.identity, waitForStage: 'Accepted' });

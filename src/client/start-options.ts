@@ -1,14 +1,17 @@
 import type { Duration } from '../retry/duration.ts';
 import type { Workflow, WorkflowArgs } from '../common/workflow-types.ts';
-import type { StartWorkflowExecutionRequest, WorkflowIdReusePolicy } from '../history/service.ts';
+import type { StartWorkflowExecutionRequest } from '../history/service.ts';
+import { resolveWorkflowIdReusePolicy, type WorkflowIdReusePolicyOption } from '../history/id-reuse-policy.ts';
 import type { TemporalRetryPolicy } from '../retry/index.ts';
 import { resolveRetryPolicy } from '../retry/index.ts';
 import { newUuid } from '../common/ids.ts';
 import {
-  optionalPositiveDuration, optionalRecord, optionalString, requireOneOf, requireString,
+  optionalPositiveDuration, optionalRecord, optionalString, requireString,
 } from '../common/validate.ts';
 import { ValidationError } from '../retry/errors.ts';
-import { WORKFLOW_ID_REUSE_POLICIES } from '../history/service.ts';
+import { toPayload } from '../common/payload.ts';
+import { refuseUnknownKeys, WORKFLOW_START_OPTION_KEYS } from '../common/option-keys.ts';
+import { parseCronSchedule } from '../schedule/index.ts';
 
 /** Options for starting a workflow; `args` is typed by the workflow function. */
 export type WorkflowStartOptions<W extends Workflow = Workflow> = BaseStartOptions &
@@ -26,23 +29,42 @@ export interface BaseStartOptions {
   workflowRunTimeout?: Duration;
   /** Bounds one workflow task. @default 10s */
   workflowTaskTimeout?: Duration;
-  /** @default "AllowDuplicate" */
-  workflowIdReusePolicy?: WorkflowIdReusePolicy;
+  /** Our names or Temporal's (`WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE`, `WorkflowIdReusePolicy.…`). @default "AllowDuplicate" */
+  workflowIdReusePolicy?: WorkflowIdReusePolicyOption;
   memo?: Record<string, unknown>;
   /** Makes the start idempotent: repeating it with the same request id returns the first run. */
   requestId?: string;
+  /**
+   * Makes the workflow a cron job: a chain of runs, one per fire time of the spec (five fields,
+   * `@daily` and the other robfig names, `@every 1h`, an optional `CRON_TZ=<zone>` prefix; UTC by
+   * default), each with the same args and options, until terminated or the execution timeout.
+   * See docs/cron-jobs.md. @default none
+   */
+  cronSchedule?: string;
+  /**
+   * Custom search attributes registered in the namespace (`client.searchAttributes.create`), by
+   * name: strings, numbers, booleans, Dates (Datetime) and string arrays (KeywordList).
+   */
+  searchAttributes?: Record<string, string | number | boolean | Date | readonly string[]>;
 }
 
-/** Validates start options and turns them into the service request. */
+/**
+ * Validates start options and turns them into the service request. Unknown keys are refused
+ * (`kind` names the options in the error, `known` lists the valid keys); a `cronSchedule` that does
+ * not parse is refused with the column where reading stopped (a CronSyntaxError).
+ */
 export function toStartRequest(
   workflowType: string,
   options: WorkflowStartOptions,
   namespace: string,
   identity: string,
+  kind = 'workflow start',
+  known: readonly string[] = WORKFLOW_START_OPTION_KEYS,
 ): StartWorkflowExecutionRequest & { workflowId: string } {
   if (typeof options !== 'object' || options === null) {
     throw new ValidationError('options', 'must be an object with at least taskQueue', options);
   }
+  refuseUnknownKeys(kind, options, known);
   const args = (options as { args?: unknown }).args ?? [];
   if (!Array.isArray(args)) throw new ValidationError('args', 'must be an array of the workflow\'s arguments', args);
   const req: StartWorkflowExecutionRequest & { workflowId: string } = {
@@ -50,12 +72,18 @@ export function toStartRequest(
     workflowId: optionalString('workflowId', options.workflowId) ?? newUuid(),
     workflowType,
     taskQueue: requireString('taskQueue', options.taskQueue),
-    args,
+    args: toPayload('args', args),
     identity,
     requestId: optionalString('requestId', options.requestId) ?? newUuid(),
   };
   const memo = optionalRecord('memo', options.memo);
-  if (memo) req.memo = memo;
+  if (memo) req.memo = toPayload('memo', memo);
+  const attributes = optionalRecord('searchAttributes', options.searchAttributes);
+  if (attributes) {
+    // Dates travel as ISO strings; the server checks each value against the attribute's type.
+    req.searchAttributes = Object.fromEntries(Object.entries(attributes).map(([k, v]) => [k, v instanceof Date ? v.toISOString() : v])) as
+      Record<string, string | number | boolean | readonly string[]>;
+  }
   if (options.retry !== undefined) req.retryPolicy = resolveRetryPolicy(options.retry, 'retry');
   const exec = optionalPositiveDuration('workflowExecutionTimeout', options.workflowExecutionTimeout);
   if (exec !== undefined) req.workflowExecutionTimeoutMs = exec;
@@ -63,8 +91,9 @@ export function toStartRequest(
   if (run !== undefined) req.workflowRunTimeoutMs = run;
   const task = optionalPositiveDuration('workflowTaskTimeout', options.workflowTaskTimeout);
   if (task !== undefined) req.workflowTaskTimeoutMs = task;
+  if (options.cronSchedule !== undefined) req.cronSchedule = parseCronSchedule(options.cronSchedule, 'cronSchedule').spec;
   if (options.workflowIdReusePolicy !== undefined) {
-    req.workflowIdReusePolicy = requireOneOf('workflowIdReusePolicy', options.workflowIdReusePolicy, WORKFLOW_ID_REUSE_POLICIES);
+    req.workflowIdReusePolicy = resolveWorkflowIdReusePolicy('workflowIdReusePolicy', options.workflowIdReusePolicy);
   }
   return req;
 }

@@ -1,12 +1,17 @@
 import { WorkflowFailedError } from '../common/errors.ts';
 import { fromFailureInfo } from '../common/failure.ts';
+import { newUuid } from '../common/ids.ts';
 import type { Workflow, WorkflowResult } from '../common/workflow-types.ts';
 import { isCloseEvent, type HistoryEvent } from '../history/events.ts';
-import type { WorkflowExecutionDescription, WorkflowService } from '../history/service.ts';
+import type { WorkflowService } from '../history/service.ts';
+import { toDescription, type WorkflowExecutionDescription } from './describe.ts';
 import type { QueryDefinition, SignalDefinition, UpdateDefinition } from '../common/message-definitions.ts';
 import {
   sendQuery, sendSignal, startUpdate, type MessageTarget, type QueryOptions, type UpdateOptions, type WorkflowUpdateHandle,
 } from './messages.ts';
+import { toPayload } from '../common/payload.ts';
+import { refuseUnknownKeys, RESET_OPTION_KEYS } from '../common/option-keys.ts';
+import { ValidationError } from '../retry/errors.ts';
 
 /** Talks to one workflow execution (a chain of runs sharing a workflow id). */
 export class WorkflowHandle<W extends Workflow = Workflow> {
@@ -26,9 +31,18 @@ export class WorkflowHandle<W extends Workflow = Workflow> {
    * Waits for the workflow's outcome, following the chain of runs (retries, continue-as-new)
    * to the last run. Resolves with the result, or throws WorkflowFailedError whose `cause`
    * says why (ApplicationFailure, TimeoutFailure, CancelledFailure, TerminatedFailure).
+   *
+   * A run whose workflow task keeps failing does not fail: it stays Running, and this keeps
+   * waiting, while the task is retried until the workflow code or its input is fixed (as in
+   * Temporal). That happens when workflow code throws something that is not a failure class (a
+   * string, a TypeError), passes bad options (activity options, a `sleep` over 100 years), or
+   * returns a result over the payload limit. To see why, call {@link describe}:
+   * `pendingWorkflowTask.attempt` above 1 and `pendingWorkflowTask.lastFailure` (cause, message,
+   * type, the stack's first frames) tell it; so do `steadfast workflow describe <workflowId>`
+   * and the worker's log, which warns at the first and the third failure in a row.
    */
   async result(): Promise<WorkflowResult<W>> {
-    let runId = this.runId ?? this.firstExecutionRunId ?? (await this.describe()).execution.runId;
+    let runId = this.runId ?? this.firstExecutionRunId ?? (await this.describe()).runId;
     for (;;) {
       const { events } = await this.service.getWorkflowExecutionHistory({
         namespace: this.namespace, workflowId: this.workflowId, runId, closeEventOnly: true, waitForClose: true,
@@ -86,9 +100,12 @@ export class WorkflowHandle<W extends Workflow = Workflow> {
     );
   }
 
-  /** Status, ids, times, memo, pending activities and children of the handle's run. */
-  describe(): Promise<WorkflowExecutionDescription> {
-    return this.service.describeWorkflowExecution(this.#ref());
+  /**
+   * Status, ids, times, memo, pending activities and children of the handle's run, flat as
+   * Temporal's description is; `raw` holds the service's answer as it came.
+   */
+  async describe(): Promise<WorkflowExecutionDescription> {
+    return toDescription(await this.service.describeWorkflowExecution(this.#ref()));
   }
 
   /** The run's whole history, all pages. Save it as JSON to replay it in tests. */
@@ -105,9 +122,15 @@ export class WorkflowHandle<W extends Workflow = Workflow> {
     return { events };
   }
 
-  /** Asks the workflow to cancel; it reaches the workflow as a cancellation of its root scope. */
+  /**
+   * Asks the workflow to cancel; it reaches the workflow as a cancellation of its root scope.
+   * Safe to retry: the request id made here lets the server recognize a repeat, also after the
+   * run closed because of the first.
+   */
   cancel(reason?: string): Promise<void> {
-    return this.service.requestCancelWorkflowExecution({ ...this.#ref(), identity: this.identity, ...(reason ? { reason } : {}) });
+    return this.service.requestCancelWorkflowExecution({
+      ...this.#ref(), identity: this.identity, requestId: newUuid(), ...(reason ? { reason } : {}),
+    });
   }
 
   /**
@@ -117,7 +140,9 @@ export class WorkflowHandle<W extends Workflow = Workflow> {
    * the new run's id.
    */
   async reset(options: { eventId?: number; type?: 'FirstWorkflowTask' | 'LastWorkflowTask'; reason?: string; reapplySignals?: boolean }): Promise<string> {
-    const o = options ?? {};
+    if (typeof options !== 'object' || options === null) throw new ValidationError('reset options', 'must be an object with eventId or type', options);
+    refuseUnknownKeys('reset', options, RESET_OPTION_KEYS);
+    const o = options;
     const { runId } = await this.service.resetWorkflowExecution({
       ...this.#ref(), identity: this.identity,
       ...(o.eventId !== undefined ? { eventId: o.eventId } : {}), ...(o.type !== undefined ? { resetType: o.type } : {}),
@@ -126,10 +151,11 @@ export class WorkflowHandle<W extends Workflow = Workflow> {
     return runId;
   }
 
-  /** Ends the run at once, recording the reason. */
-  terminate(reason = 'terminated by client', details?: unknown): Promise<void> {
+  /** Ends the run at once, recording the reason. A retried call carries the same request id and ends it once. */
+  async terminate(reason = 'terminated by client', details?: unknown): Promise<void> {
+    const sent = toPayload('details', details);
     return this.service.terminateWorkflowExecution({
-      ...this.#ref(), reason, identity: this.identity, ...(details !== undefined ? { details } : {}),
+      ...this.#ref(), reason, identity: this.identity, requestId: newUuid(), ...(sent !== undefined ? { details: sent } : {}),
     });
   }
 
@@ -147,7 +173,7 @@ export class WorkflowHandle<W extends Workflow = Workflow> {
     return sendQuery(this.#target(), def as QueryDefinition<unknown, unknown[]>, args) as Promise<Ret>;
   }
 
-  /** {@link query} with options (a timeout). */
+  /** {@link query} with options: a timeout, a `queryRejectCondition`. */
   queryWithOptions<Ret, Args extends unknown[]>(def: QueryDefinition<Ret, Args> | string, options: QueryOptions, ...args: Args): Promise<Ret> {
     return sendQuery(this.#target(), def as QueryDefinition<unknown, unknown[]>, args, options) as Promise<Ret>;
   }

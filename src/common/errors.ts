@@ -14,6 +14,10 @@ export const SERVICE_ERROR_CODES = {
   AlreadyStarted: 409,
   /** The request came too late or too early for the execution's state (stale attempt, closed run). HTTP 412. */
   FailedPrecondition: 412,
+  /** The server requires credentials and the call carried none it accepts. HTTP 401. */
+  Unauthenticated: 401,
+  /** The credentials do not grant the role the call needs on its namespace. HTTP 403. */
+  PermissionDenied: 403,
   /** A configured limit would be exceeded. HTTP 429. */
   ResourceExhausted: 429,
   /** The service is shutting down or cannot reach its store. HTTP 503. */

@@ -1,5 +1,7 @@
 import { brandClass, SteadfastError } from '../retry/errors.ts';
 import { toMs, type Duration } from '../retry/duration.ts';
+import { requireErrorCode, resolveErrorCode, UNHANDLED_EXCEPTION } from '../retry/error-codes.ts';
+import { timeoutFailureType } from '../retry/decide.ts';
 
 /** Which timeout fired. */
 export type TimeoutType = 'StartToClose' | 'ScheduleToStart' | 'ScheduleToClose' | 'Heartbeat';
@@ -20,8 +22,18 @@ export type RetryState =
 export interface FailureInfo {
   kind: 'Application' | 'Timeout' | 'Canceled' | 'Terminated' | 'Activity' | 'ChildWorkflow' | 'Server';
   message: string;
-  /** Application failure type (the value `nonRetryableErrorTypes` matches), or the error's class name. */
+  /**
+   * Application failure type (the value `nonRetryableErrorTypes` matches), or the error's class
+   * name; for a timeout, `StartToCloseTimeout`, `ScheduleToStartTimeout`, `ScheduleToCloseTimeout`
+   * or `HeartbeatTimeout`.
+   */
   type?: string;
+  /**
+   * horsies' error code (what a horsies policy's `autoRetryFor` matches): the error's own code
+   * or its exception mapper's; absent = `UNHANDLED_EXCEPTION`. A lost activity attempt (its
+   * start-to-close or heartbeat timeout fired) carries `WORKER_CRASHED`.
+   */
+  errorCode?: string;
   nonRetryable?: boolean;
   details?: unknown[];
   /** Overrides the retry policy's interval for the retry after this failure. */
@@ -54,6 +66,8 @@ export interface ApplicationFailureOptions {
   details?: unknown[];
   /** Replaces the retry policy's computed interval for the next retry. */
   nextRetryDelay?: Duration;
+  /** horsies' error code, matched by a horsies policy's `autoRetryFor`; UPPER_SNAKE_CASE. @default none (UNHANDLED_EXCEPTION) */
+  errorCode?: string;
   cause?: Error;
 }
 
@@ -67,6 +81,8 @@ export class ApplicationFailure extends Failure {
   readonly details: unknown[];
   /** Milliseconds; replaces the policy's interval for the next retry. */
   readonly nextRetryDelay: number | undefined;
+  /** horsies' error code, matched by a horsies policy's `autoRetryFor`. */
+  errorCode?: string;
 
   constructor(
     message?: string,
@@ -85,10 +101,12 @@ export class ApplicationFailure extends Failure {
 
   /** Makes a failure from options. */
   static create(options: ApplicationFailureOptions): ApplicationFailure {
-    return new ApplicationFailure(
+    const failure = new ApplicationFailure(
       options.message, options.type, options.nonRetryable ?? false, options.details ?? [], options.cause,
       options.nextRetryDelay,
     );
+    if (options.errorCode !== undefined) failure.errorCode = requireErrorCode('errorCode', options.errorCode);
+    return failure;
   }
 
   /** A failure the retry policy may retry. */
@@ -106,10 +124,18 @@ brandClass(ApplicationFailure, 'ApplicationFailure');
 /** A timeout of an activity, a workflow task or a workflow. */
 export class TimeoutFailure extends Failure {
   readonly timeoutType: TimeoutType;
+  /**
+   * The failure type `nonRetryableErrorTypes` matches: `StartToCloseTimeout`,
+   * `ScheduleToStartTimeout`, `ScheduleToCloseTimeout` or `HeartbeatTimeout` (Temporal's
+   * `TemporalTimeout:StartToClose` and Cadence's `cadenceInternal:Timeout START_TO_CLOSE`
+   * spellings match too).
+   */
+  readonly type: string;
   readonly lastHeartbeatDetails: unknown;
   constructor(message: string, timeoutType: TimeoutType, lastHeartbeatDetails?: unknown, cause?: Error) {
     super(message, cause ? { cause } : undefined);
     this.timeoutType = timeoutType;
+    this.type = timeoutFailureType(timeoutType);
     this.lastHeartbeatDetails = lastHeartbeatDetails;
   }
 }
@@ -198,10 +224,11 @@ export function toFailureInfo(err: unknown, depth = 0): FailureInfo {
       nonRetryable: err.nonRetryable,
       details: err.details,
       ...(err.nextRetryDelay !== undefined ? { nextRetryDelayMs: err.nextRetryDelay } : {}),
+      ...errorCodeOf(err),
     };
   }
   if (err instanceof TimeoutFailure) {
-    return { ...base('Timeout', err), timeoutType: err.timeoutType, lastHeartbeatDetails: err.lastHeartbeatDetails };
+    return { ...base('Timeout', err), timeoutType: err.timeoutType, type: err.type, lastHeartbeatDetails: err.lastHeartbeatDetails };
   }
   if (err instanceof CancelledFailure) return { ...base('Canceled', err), details: err.details };
   if (err instanceof TerminatedFailure) return base('Terminated', err);
@@ -224,9 +251,19 @@ export function toFailureInfo(err: unknown, depth = 0): FailureInfo {
       type: typeof e.type === 'string' ? e.type : err.name || 'Error',
       nonRetryable: e.nonRetryable === true,
       ...(typeof e.nextRetryDelay === 'number' ? { nextRetryDelayMs: e.nextRetryDelay } : {}),
+      ...errorCodeOf(err),
     };
   }
   return { kind: 'Application', message: typeof err === 'string' ? err : `non-error thrown: ${safeString(err)}`, type: 'Error' };
+}
+
+/**
+ * The error's horsies code, from its own `errorCode` or this process's exception mapper (set
+ * with `setGlobalExceptionMapper` where the activity runs); left out when it is the default.
+ */
+function errorCodeOf(err: Error): { errorCode?: string } {
+  const code = resolveErrorCode(err);
+  return code === UNHANDLED_EXCEPTION ? {} : { errorCode: code };
 }
 
 function safeString(value: unknown): string {
@@ -262,8 +299,11 @@ export function fromFailureInfo(info: FailureInfo): Failure {
         info.message, info.workflowType ?? '', info.workflowId ?? '', info.runId, info.retryState ?? 'NonRetryableFailure', cause,
       );
       break;
-    default:
-      err = new ApplicationFailure(info.message, info.type, info.nonRetryable ?? false, info.details ?? [], cause, info.nextRetryDelayMs);
+    default: {
+      const app = new ApplicationFailure(info.message, info.type, info.nonRetryable ?? false, info.details ?? [], cause, info.nextRetryDelayMs);
+      if (info.errorCode !== undefined) app.errorCode = info.errorCode;
+      err = app;
+    }
   }
   if (info.stack) err.stack = info.stack;
   err.failure = info;

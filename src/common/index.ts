@@ -1,7 +1,7 @@
 export { SteadfastError, ValidationError, describeValue } from '../retry/errors.ts';
 export { toMs, optionalMs, formatMs, type Duration } from '../retry/duration.ts';
 export { systemClock, ManualClock, type Clock } from '../retry/clock.ts';
-export type { RetryPolicyData } from '../retry/policy-data.ts';
+export type { RetryPolicyData, CurvePolicyData, PolicyData } from '../retry/policy-data.ts';
 export * from './failure.ts';
 export * from './errors.ts';
 export * from './payload.ts';
@@ -10,3 +10,5 @@ export * from './validate.ts';
 export * from './wire-error.ts';
 export * from './workflow-types.ts';
 export * from './message-definitions.ts';
+export * from './max-duration.ts';
+export type { Logger } from './logger.ts';

@@ -1,5 +1,6 @@
 import { ValidationError } from '../retry/errors.ts';
 import { toMs, type Duration } from '../retry/duration.ts';
+import { checkMaxDuration } from './max-duration.ts';
 
 /**
  * Small, named checks for public entry points. Each throws a ValidationError whose message
@@ -39,12 +40,18 @@ export function requireOneOf<T extends string>(field: string, value: unknown, al
   return value as T;
 }
 
+/**
+ * A duration in whole milliseconds, at most MAX_DURATION_MS (100 years), or undefined. A
+ * fractional number of milliseconds is accepted, as Temporal's SDK accepts it, and rounded up to
+ * the next whole millisecond: the wire carries integers, and rounding up never turns a positive
+ * timeout into 0.
+ */
 export function optionalDuration(field: string, value: unknown): number | undefined {
   if (value === undefined || value === null) return undefined;
-  return toMs(value as Duration, field);
+  return checkMaxDuration(field, Math.ceil(toMs(value as Duration, field)), value);
 }
 
-/** A positive duration (> 0 ms), or undefined. */
+/** A positive duration (> 0 ms, at most MAX_DURATION_MS), or undefined. */
 export function optionalPositiveDuration(field: string, value: unknown): number | undefined {
   const ms = optionalDuration(field, value);
   if (ms !== undefined && ms <= 0) throw new ValidationError(field, 'must be greater than 0', value);

@@ -13,13 +13,24 @@ export interface WireError {
   workflowId?: string;
   workflowType?: string;
   runId?: string;
+  /** For Internal (500): the id under which the server logged the detail; the message says nothing else. */
+  errorId?: string;
+  /** For a visibility query that cannot run: the query and the 1-based column of the offending text. */
+  query?: string;
+  column?: number;
+}
+
+/** The query and column a visibility query error carries (duck-typed: that class lives in a later layer). */
+function queryPosition(err: object): { query?: string; column?: number } {
+  const { query, column } = err as { query?: unknown; column?: unknown };
+  return typeof query === 'string' && typeof column === 'number' ? { query, column } : {};
 }
 
 /** Maps any error thrown by the service to its wire form and HTTP status. */
 export function toWireError(err: unknown): { status: number; error: WireError } {
   let error: WireError;
   if (err instanceof ValidationError) {
-    error = { code: 'InvalidArgument', message: err.message, field: err.field, rule: err.rule };
+    error = { code: 'InvalidArgument', message: err.message, field: err.field, rule: err.rule, ...queryPosition(err) };
   } else if (err instanceof WorkflowExecutionAlreadyStartedError) {
     error = {
       code: 'AlreadyStarted', message: err.message, workflowId: err.workflowId, workflowType: err.workflowType,
@@ -41,8 +52,9 @@ export function toWireError(err: unknown): { status: number; error: WireError } 
 export function fromWireError(error: WireError): SteadfastError {
   switch (error.code) {
     case 'InvalidArgument':
+      // A query error keeps its query and column, so a caller can point at the column.
       return error.field && error.rule
-        ? new ValidationError(error.field, error.rule, undefined, error.message)
+        ? Object.assign(new ValidationError(error.field, error.rule, undefined, error.message), queryPosition(error))
         : new ServiceError('InvalidArgument', error.message, error.field ? { field: error.field } : undefined);
     case 'AlreadyStarted':
       return new WorkflowExecutionAlreadyStartedError(error.message, error.workflowId ?? '', error.workflowType ?? '', error.runId);

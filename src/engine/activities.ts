@@ -1,11 +1,12 @@
+import { capDelay } from '../common/max-duration.ts';
 import type { FailureInfo, RetryState, TimeoutType } from '../common/failure.ts';
 import { newUuid } from '../common/ids.ts';
 import type { EventAttributes } from '../history/events.ts';
 import type { ActivityTask, PendingActivityInfo } from '../history/service.ts';
-import { decideRetry } from '../retry/index.ts';
+import { backoffInfo, decideRetry, timeoutFailureType, WORKER_CRASHED } from '../retry/index.ts';
 import type { ExecutionRecord } from '../store/types.ts';
-import type { ActivityInfo } from './state.ts';
-import { encodeTaskToken } from './task-token.ts';
+import type { ActivityInfo, RunState } from './state.ts';
+import type { TaskTokens } from './task-token.ts';
 import type { TransitionBuilder } from './transition.ts';
 
 /* Activity state machine: scheduled → started → closed, or back to scheduled (a retry, with its
@@ -62,9 +63,17 @@ function closeActivity<K extends 'ActivityTaskCompleted' | 'ActivityTaskFailed' 
   b.ensureWorkflowTask();
 }
 
+/**
+ * An attempt's start-to-close or heartbeat timeout means its worker stopped answering: the
+ * engine cannot tell a dead process from a hung one, and both lose the attempt. Such timeouts
+ * carry horsies' WORKER_CRASHED code, which a horsies policy's autoRetryFor may list.
+ */
+const LOST_ATTEMPT: ReadonlySet<TimeoutType> = new Set(['StartToClose', 'Heartbeat']);
+
 function timeoutFailure(act: ActivityInfo, type: TimeoutType, cause?: FailureInfo): FailureInfo {
   return {
-    kind: 'Timeout', message: `activity ${type} timeout`, timeoutType: type,
+    kind: 'Timeout', message: `activity ${type} timeout`, timeoutType: type, type: timeoutFailureType(type),
+    ...(LOST_ATTEMPT.has(type) ? { errorCode: WORKER_CRASHED } : {}),
     ...(act.heartbeatDetails !== undefined ? { lastHeartbeatDetails: act.heartbeatDetails } : {}),
     ...(cause ? { cause } : {}),
   };
@@ -85,7 +94,7 @@ function retryOrClose(b: TransitionBuilder, act: ActivityInfo, failure: FailureI
     attempt: act.attempt, failure, elapsedMs: b.now - act.scheduledTime, seedKey: b.record.runId + act.activityId,
   });
   if (!d.retry) return onClose(d.retryState);
-  const nextAt = b.now + d.delayMs;
+  const nextAt = b.now + capDelay(d.delayMs);
   const s2c = act.timeouts.scheduleToCloseTimeoutMs;
   if (s2c !== undefined && nextAt >= act.scheduledTime + s2c) return timeOut(b, act, 'ScheduleToClose', 'Timeout', failure);
   act.attempt++;
@@ -184,15 +193,17 @@ export function requestCancelActivity(b: TransitionBuilder, act: ActivityInfo, w
 }
 
 /** The task handed to an activity worker. */
-export function activityTask(rec: ExecutionRecord, act: ActivityInfo): ActivityTask {
+export function activityTask(rec: ExecutionRecord, act: ActivityInfo, tokens: TaskTokens): ActivityTask {
   const t: ActivityTask = {
-    taskToken: encodeTaskToken({ kind: 'activity', namespace: rec.namespace, runId: rec.runId, scheduledEventId: act.scheduledEventId, attempt: act.attempt }),
+    taskToken: tokens.encode({ kind: 'activity', namespace: rec.namespace, runId: rec.runId, scheduledEventId: act.scheduledEventId, attempt: act.attempt }),
     namespace: rec.namespace, workflowId: rec.workflowId, runId: rec.runId, workflowType: rec.workflowType,
     activityId: act.activityId, activityType: act.activityType, taskQueue: act.taskQueue, args: act.args, attempt: act.attempt,
     scheduledEventId: act.scheduledEventId, scheduledTime: iso(act.scheduledTime),
     currentAttemptScheduledTime: iso(act.attemptScheduledTime), startedTime: iso(act.startedTime ?? act.attemptScheduledTime),
   };
   if (act.heartbeatDetails !== undefined) t.heartbeatDetails = act.heartbeatDetails;
+  const header = (rec.state as RunState).cfg.header;
+  if (header) t.header = header;
   const to = act.timeouts;
   if (to.heartbeatTimeoutMs !== undefined) t.heartbeatTimeoutMs = to.heartbeatTimeoutMs;
   if (to.startToCloseTimeoutMs !== undefined) t.startToCloseTimeoutMs = to.startToCloseTimeoutMs;
@@ -205,7 +216,7 @@ export function pendingActivityInfo(act: ActivityInfo, now: number): PendingActi
   const p: PendingActivityInfo = {
     activityId: act.activityId, activityType: act.activityType, scheduledEventId: act.scheduledEventId,
     state: act.cancelRequested ? 'CancelRequested' : act.state, attempt: act.attempt,
-    maximumAttempts: act.retryPolicy.maximumAttempts, scheduledTime: iso(act.scheduledTime),
+    maximumAttempts: act.retryPolicy.maximumAttempts, backoff: backoffInfo(act.retryPolicy), scheduledTime: iso(act.scheduledTime),
   };
   if (act.lastStartedTime !== undefined) p.lastStartedTime = iso(act.lastStartedTime);
   if (act.state === 'Scheduled' && act.attempt > 1 && act.attemptScheduledTime > now) p.nextAttemptScheduleTime = iso(act.attemptScheduledTime);

@@ -1,10 +1,12 @@
 import { encodePayload } from '../common/payload.ts';
 import { optionalArray, optionalBoolean, optionalRecord, optionalString, requireOneOf, requireString } from '../common/validate.ts';
 import { PARENT_CLOSE_POLICIES } from '../history/child-types.ts';
+import { WORKFLOW_ID_REUSE_POLICIES } from '../history/service.ts';
 import { addMessageTimer, childState } from './child-state.ts';
 import { checkPending, type EngineLimits } from './limits.ts';
 import { namespaceOf, optionalRetryPolicy, optionalTimeout } from './requests.ts';
 import type { TransitionBuilder } from './transition.ts';
+import { parseCronSchedule } from '../schedule/index.ts';
 
 interface Ctx {
   b: TransitionBuilder;
@@ -35,6 +37,9 @@ export function startChildCommand({ b, completedEventId, field, limits }: Ctx, a
   const parentClosePolicy = a.parentClosePolicy === undefined ? 'Terminate'
     : requireOneOf(`${field}.parentClosePolicy`, a.parentClosePolicy, PARENT_CLOSE_POLICIES);
   const control = optionalString(`${field}.control`, a.control, 200);
+  const reuse = a.workflowIdReusePolicy === undefined ? undefined
+    : requireOneOf(`${field}.workflowIdReusePolicy`, a.workflowIdReusePolicy, WORKFLOW_ID_REUSE_POLICIES);
+  const cron = a.cronSchedule === undefined ? undefined : parseCronSchedule(a.cronSchedule, `${field}.cronSchedule`).spec;
   const children = (s.children ??= {});
   checkPending(field, Object.keys(children).length, limits, 'maxPendingChildren');
   const ev = b.append('StartChildWorkflowExecutionInitiated', {
@@ -42,8 +47,12 @@ export function startChildCommand({ b, completedEventId, field, limits }: Ctx, a
     ...(memo ? { memo } : {}), ...(retryPolicy ? { retryPolicy } : {}),
     ...(exec !== undefined ? { workflowExecutionTimeoutMs: exec } : {}), ...(run !== undefined ? { workflowRunTimeoutMs: run } : {}),
     ...(task !== undefined ? { workflowTaskTimeoutMs: task } : {}), ...(control !== undefined ? { control } : {}),
+    ...(reuse !== undefined ? { workflowIdReusePolicy: reuse } : {}),
+    ...(cron !== undefined ? { cronSchedule: cron } : {}),
   });
-  children[String(ev.eventId)] = { initiatedEventId: ev.eventId, namespace, workflowId, workflowType, parentClosePolicy };
+  children[String(ev.eventId)] = {
+    initiatedEventId: ev.eventId, namespace, workflowId, workflowType, parentClosePolicy, ...(reuse !== undefined ? { workflowIdReusePolicy: reuse } : {}),
+  };
   addMessageTimer(b, b.record.runId, 'StartChild', { initiatedEventId: ev.eventId });
 }
 

@@ -1,6 +1,6 @@
 import type { ParentClosePolicy } from '../history/child-types.ts';
 import type { ParentExecutionRef } from '../history/events.ts';
-import type { PendingChildInfo } from '../history/service.ts';
+import type { PendingChildInfo, WorkflowIdReusePolicy } from '../history/service.ts';
 import type { TimerRecord } from '../store/types.ts';
 import { newUuid } from '../common/ids.ts';
 import type { RunState } from './state.ts';
@@ -13,6 +13,8 @@ export interface ChildInfo {
   workflowId: string;
   workflowType: string;
   parentClosePolicy: ParentClosePolicy;
+  /** @default "AllowDuplicate" */
+  workflowIdReusePolicy?: WorkflowIdReusePolicy;
   /** Run id of the child's first run, once started. */
   runId?: string;
 }

@@ -38,6 +38,7 @@ async function newChildRun(core: EngineCore, parent: ExecutionRecord, initiatedE
     ...(a.memo ? { memo: a.memo } : {}), ...(a.retryPolicy ? { retryPolicy: a.retryPolicy } : {}),
     ...(a.workflowExecutionTimeoutMs !== undefined ? { workflowExecutionTimeoutMs: a.workflowExecutionTimeoutMs } : {}),
     ...(a.workflowRunTimeoutMs !== undefined ? { workflowRunTimeoutMs: a.workflowRunTimeoutMs } : {}),
+    ...(a.cronSchedule !== undefined ? { cronSchedule: a.cronSchedule } : {}),
   }, now);
 }
 
@@ -74,13 +75,22 @@ async function startChild(core: EngineCore, timer: TimerRecord): Promise<void> {
     pb.consumeTimerId = timer.id;
     const children = childState(pb).children!;
     const child = children[key]!;
-    if (latest?.status === 'Running') {
+    const reuse = child.workflowIdReusePolicy ?? 'AllowDuplicate';
+    const refused = latest !== undefined && (reuse === 'RejectDuplicate'
+      || (latest.status === 'Running' && (reuse !== 'TerminateIfRunning' || latest.runId === parent.runId))
+      || (latest.status === 'Completed' && reuse === 'AllowDuplicateFailedOnly'));
+    if (refused) {
       delete children[key];
       pb.addEvent('StartChildWorkflowExecutionFailed', {
         namespace: child.namespace, workflowId: child.workflowId, workflowType: child.workflowType, cause: 'WorkflowAlreadyExists',
         initiatedEventId,
       });
     } else {
+      if (latest?.status === 'Running') {
+        const tb = new TransitionBuilder(latest, now);
+        terminateRun(tb, `terminated by the start of a child of workflow ${parent.workflowId} with workflowIdReusePolicy TerminateIfRunning`);
+        pb.others.push(tb);
+      }
       const nb = await newChildRun(core, parent, initiatedEventId, now);
       child.runId = nb.record.runId;
       pb.addEvent('ChildWorkflowExecutionStarted', {

@@ -1,12 +1,13 @@
 import { encodePayload } from '../common/payload.ts';
 import { optionalArray, optionalRecord, optionalString, requireArray, requireInt, requireOneOf, requireString } from '../common/validate.ts';
+import { mergeMemo } from '../history/memo.ts';
 import { COMMAND_TYPES, TERMINAL_COMMAND_TYPES, type Command, type CommandType } from '../history/commands.ts';
-import { resolveRetryPolicy } from '../retry/index.ts';
 import { ValidationError } from '../retry/errors.ts';
 import { armActivityTimer, requestCancelActivity } from './activities.ts';
-import { optionalRetryPolicy, optionalTimeout, requireFailure, requireObject } from './requests.ts';
+import { optionalRetryPolicy, optionalTimeout, requireDurationMs, requireFailure, requireObject, requireRetryPolicy } from './requests.ts';
 import { MESSAGE_COMMAND_HANDLERS } from './messages.ts';
 import { continueAsNew, retryOrClose } from './runs.ts';
+import { canceledRunFailure, continueCron } from './cron-jobs.ts';
 import { requestCancelExternalCommand, startChildCommand } from './child-commands.ts';
 import { checkPending, DEFAULT_LIMITS, type EngineLimits } from './limits.ts';
 import type { ActivityInfo } from './state.ts';
@@ -36,7 +37,7 @@ export const COMMAND_HANDLERS: Record<CommandType, Handler> = {
     const taskQueue = optionalString(`${field}.taskQueue`, a.taskQueue) ?? b.record.taskQueue;
     const args = optionalArray(`${field}.args`, a.args);
     encodePayload(`${field}.args`, args);
-    const retryPolicy = resolveRetryPolicy(a.retryPolicy as never, `${field}.retryPolicy`);
+    const retryPolicy = requireRetryPolicy(`${field}.retryPolicy`, a.retryPolicy);
     const s2c = optionalTimeout(`${field}.scheduleToCloseTimeoutMs`, a.scheduleToCloseTimeoutMs);
     const s2s = optionalTimeout(`${field}.scheduleToStartTimeoutMs`, a.scheduleToStartTimeoutMs);
     const stc = optionalTimeout(`${field}.startToCloseTimeoutMs`, a.startToCloseTimeoutMs);
@@ -76,7 +77,7 @@ export const COMMAND_HANDLERS: Record<CommandType, Handler> = {
 
   StartTimer({ b, completedEventId, field }, a) {
     const timerId = requireString(`${field}.timerId`, a.timerId);
-    const ms = requireInt(`${field}.startToFireTimeoutMs`, a.startToFireTimeoutMs, 1);
+    const ms = requireDurationMs(`${field}.startToFireTimeoutMs`, a.startToFireTimeoutMs, 1);
     if (b.state.timers[timerId]) throw new ValidationError(`${field}.timerId`, 'must be unique among the pending timers of the run', timerId);
     const ev = b.append('TimerStarted', { timerId, startToFireTimeoutMs: ms, workflowTaskCompletedEventId: completedEventId });
     const dueAt = b.now + ms;
@@ -102,6 +103,7 @@ export const COMMAND_HANDLERS: Record<CommandType, Handler> = {
 
   CompleteWorkflowExecution({ b, completedEventId, field }, a) {
     encodePayload(`${field}.result`, a.result);
+    if (continueCron(b, { status: 'Completed', result: a.result === undefined ? null : a.result }, completedEventId)) return;
     b.close('Completed', 'WorkflowExecutionCompleted', { result: a.result === undefined ? null : a.result, workflowTaskCompletedEventId: completedEventId });
   },
 
@@ -111,6 +113,8 @@ export const COMMAND_HANDLERS: Record<CommandType, Handler> = {
 
   CancelWorkflowExecution({ b, completedEventId, field }, a) {
     encodePayload(`${field}.details`, a.details);
+    // The seed: a cancel request affects only the current run of a cron job; the chain goes on.
+    if (continueCron(b, { status: 'Canceled', failure: canceledRunFailure(a.details) }, completedEventId)) return;
     b.close('Canceled', 'WorkflowExecutionCanceled', {
       workflowTaskCompletedEventId: completedEventId, ...(a.details !== undefined ? { details: a.details } : {}),
     });
@@ -125,13 +129,23 @@ export const COMMAND_HANDLERS: Record<CommandType, Handler> = {
     const taskQueue = optionalString(`${field}.taskQueue`, a.taskQueue);
     const workflowRunTimeoutMs = optionalTimeout(`${field}.workflowRunTimeoutMs`, a.workflowRunTimeoutMs);
     const workflowTaskTimeoutMs = optionalTimeout(`${field}.workflowTaskTimeoutMs`, a.workflowTaskTimeoutMs);
-    const backoff = a.backoffStartIntervalMs === undefined ? 0 : requireInt(`${field}.backoffStartIntervalMs`, a.backoffStartIntervalMs, 0);
+    const backoff = a.backoffStartIntervalMs === undefined ? 0 : requireDurationMs(`${field}.backoffStartIntervalMs`, a.backoffStartIntervalMs, 0);
     continueAsNew(b, {
       initiator: 'Workflow', backoffMs: backoff, attempt: 1, args, workflowTaskCompletedEventId: completedEventId,
       ...(memo ? { memo } : {}), ...(retryPolicy ? { retryPolicy } : {}), ...(workflowType ? { workflowType } : {}),
       ...(taskQueue ? { taskQueue } : {}), ...(workflowRunTimeoutMs !== undefined ? { workflowRunTimeoutMs } : {}),
       ...(workflowTaskTimeoutMs !== undefined ? { workflowTaskTimeoutMs } : {}),
     });
+  },
+
+  ModifyWorkflowProperties({ b, completedEventId, field }, a) {
+    const upsertedMemo = optionalRecord(`${field}.upsertedMemo`, a.upsertedMemo);
+    if (upsertedMemo === undefined) throw new ValidationError(`${field}.upsertedMemo`, 'must be an object of memo fields', a.upsertedMemo);
+    encodePayload(`${field}.upsertedMemo`, upsertedMemo);
+    b.append('WorkflowPropertiesModified', { upsertedMemo, workflowTaskCompletedEventId: completedEventId });
+    const memo = mergeMemo(b.record.memo, upsertedMemo);
+    if (memo) b.record.memo = memo;
+    else delete b.record.memo;
   },
 
   ...MESSAGE_COMMAND_HANDLERS,

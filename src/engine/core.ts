@@ -1,18 +1,17 @@
 import { setMaxListeners } from 'node:events';
 import { WorkflowNotFoundError } from '../common/errors.ts';
+import type { Logger as FullLogger } from '../common/logger.ts';
 import type { Clock } from '../retry/clock.ts';
 import { StoreConflictError } from '../store/errors.ts';
 import type { Store, TaskKind } from '../store/types.ts';
 import { Handoffs } from './handoffs.ts';
 import { TransitionBuilder } from './transition.ts';
 import { Waiters } from './waiters.ts';
+import type { TaskTokens } from './task-token.ts';
 import { DEFAULT_LIMITS, enforceHistoryLimits, type EngineLimits } from './limits.ts';
 
-/** Where the engine reports problems it cannot hand to a caller (a timer that failed to fire). */
-export interface Logger {
-  warn(message: string, meta?: Record<string, unknown>): void;
-  error(message: string, meta?: Record<string, unknown>): void;
-}
+/** Where the engine reports problems it cannot hand to a caller (a timer that failed to fire). Any {@link FullLogger} fits. */
+export type Logger = Pick<FullLogger, 'warn' | 'error'>;
 
 /** Logs to stderr. */
 export const consoleLogger: Logger = {
@@ -20,8 +19,18 @@ export const consoleLogger: Logger = {
   error: (m, meta) => console.error(`[steadfast engine] ${m}`, meta ?? ''),
 };
 
+/** Size of the in-flight table below which expired entries are not swept. */
+const MIN_IN_FLIGHT_SWEEP = 1024;
+
 /** How often a transition that lost an optimistic-concurrency race is re-read and retried. */
 const MAX_CONFLICT_RETRIES = 100;
+
+/**
+ * How long after its last poll ended a queue still counts as polled, real ms. A worker polls
+ * again as soon as a poll answers (or hands its task over, which then counts as in flight), so
+ * a gap longer than this means nobody is polling the queue.
+ */
+const POLL_GAP_MS = 1000;
 
 /** The key of a task queue in the waiter and readiness tables. */
 export function queueKey(namespace: string, taskQueue: string, kind: TaskKind): string {
@@ -53,9 +62,14 @@ export class EngineCore {
   readonly readyQueues = new Map<string, number>();
   /** Tasks handed to workers and not answered yet, with the real time after which they no longer count. */
   readonly inFlight = new Map<string, number>();
+  /** Signs and verifies task tokens; set by the engine before it serves. */
+  tokens!: TaskTokens;
   /** Per-run limits, set from the engine's options. */
   limits: EngineLimits = { ...DEFAULT_LIMITS };
   #busy = 0;
+  #sweepAt = MIN_IN_FLIGHT_SWEEP;
+  /** Worker polls per queue key: how many run now, and when the last one ended (real time). */
+  readonly #polls = new Map<string, { active: number; endedAt: number }>();
 
   constructor(readonly store: Store, readonly clock: Clock, readonly identity: string, readonly logger: Logger) {
     // Every waiting long poll listens for shutdown; hundreds of pollers are normal, not a leak.
@@ -126,9 +140,49 @@ export class EngineCore {
     else this.readyQueues.delete(key);
   }
 
+  /** A worker's poll of a workflow or activity task queue began. */
+  pollStarted(key: string): void {
+    const p = this.#polls.get(key);
+    if (p) p.active++;
+    else this.#polls.set(key, { active: 1, endedAt: 0 });
+  }
+
+  /** That poll answered or gave up. */
+  pollEnded(key: string): void {
+    const p = this.#polls.get(key);
+    if (!p) return;
+    p.active = Math.max(0, p.active - 1);
+    p.endedAt = Date.now();
+  }
+
+  /**
+   * True when some worker polls the queue now, or did within {@link POLL_GAP_MS}: a task ready
+   * there will be taken. A task on a queue nobody polls waits for time (its schedule-to-start
+   * timeout) instead, so it does not keep the engine busy.
+   */
+  isPolled(key: string): boolean {
+    // Query and query-answer rows live only while a caller waits for them: always counted.
+    if (!key.startsWith('workflow\u0000') && !key.startsWith('activity\u0000')) return true;
+    const p = this.#polls.get(key);
+    return p !== undefined && (p.active > 0 || Date.now() - p.endedAt < POLL_GAP_MS);
+  }
+
+  /** Queues with tasks ready now that some worker polls. */
+  readyPolledQueues(): number {
+    let n = 0;
+    for (const key of this.readyQueues.keys()) if (this.isPolled(key)) n++;
+    return n;
+  }
+
   /** Counts a task handed to a worker until it is answered or `timeoutMs` of real time passes. */
   addInFlight(key: string, timeoutMs: number): void {
-    this.inFlight.set(key, Date.now() + timeoutMs);
+    const now = Date.now();
+    this.inFlight.set(key, now + timeoutMs);
+    // Answers and timeout timers remove entries; one whose answer never came and whose timer fired
+    // on another server would stay, so expired ones are swept whenever the table doubles.
+    if (this.inFlight.size <= this.#sweepAt) return;
+    for (const [k, until] of this.inFlight) if (until <= now) this.inFlight.delete(k);
+    this.#sweepAt = Math.max(MIN_IN_FLIGHT_SWEEP, 2 * this.inFlight.size);
   }
 
   /** True when some handed-out task is still awaited. */

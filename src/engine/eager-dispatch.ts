@@ -43,7 +43,7 @@ export function reserveEager(core: EngineCore, b: TransitionBuilder, onDeliver: 
       if (!offer) continue;
       startActivity(x, act, offer.identity);
       unlist(x, row.id);
-      taken.push({ offer, handed: { kind: 'activity', task: activityTask(x.record, act) } });
+      taken.push({ offer, handed: { kind: 'activity', task: activityTask(x.record, act, core.tokens) } });
     }
   }
   if (taken.length === 0) return undefined;

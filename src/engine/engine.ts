@@ -20,20 +20,34 @@ import { ValidationError } from '../retry/errors.ts';
 import { StoreConflictError } from '../store/errors.ts';
 import type { Store, StoreNotification, TimerRecord } from '../store/types.ts';
 import { atKey, TaskService, wtKey } from './task-service.ts';
-import { consoleLogger, EngineCore, queueKey, type Logger } from './core.ts';
-import { requireObject, validateExecutionRef, validateStart } from './requests.ts';
+import { EngineCore, queueKey, type Logger } from './core.ts';
+import { jsonLogger } from '../common/logger.ts';
+import { requireRequest, validateExecutionRef, validateStart } from './requests.ts';
 import { buildNewRun, terminateRun } from './runs.ts';
 import type { RunState } from './state.ts';
 import type { MessageLimits } from './message-state.ts';
 import { isMessageTimer, Messages } from './messages.ts';
 import { TimerLoop } from './timer-loop.ts';
+import { fireScheduleTimer, isScheduleTimer, ScheduleOps } from './schedules/index.ts';
+import type {
+  CreateScheduleRequest, ListSchedulesRequest, ListSchedulesResponse, PatchScheduleRequest, ScheduleDescription, ScheduleRef,
+  UpdateScheduleRequest,
+} from '../history/schedule-types.ts';
 import { isChildTimer } from './child-state.ts';
 import { fireChildTimer } from './child-timers.ts';
 import { resolveLimits, type EngineLimits } from './limits.ts';
 import { resetWorkflowExecution } from './reset.ts';
 import { applyTimer } from './timers.ts';
+import {
+  newStoredTokenKey, parseStoredTokenKey, STORED_TOKEN_KEY_NAME, TaskTokens, type TaskTokenKey,
+} from './task-token.ts';
 import { TransitionBuilder } from './transition.ts';
 import { describe, listExecutions, resolveRun } from './visibility.ts';
+import { countExecutions, createSearchAttribute, listSearchAttributes, validateStartAttributes } from './search-attributes.ts';
+import type {
+  CountWorkflowExecutionsRequest, CountWorkflowExecutionsResponse, CreateSearchAttributeRequest, ListSearchAttributesRequest,
+  ListSearchAttributesResponse,
+} from '../history/visibility-types.ts';
 
 /** Options of {@link Engine.create}. */
 export interface EngineOptions {
@@ -42,13 +56,23 @@ export interface EngineOptions {
   clock?: Clock;
   /** Names this engine in task and timer leases. @default host-pid-random */
   identity?: string;
+  /** @default JSON lines on stderr (jsonLogger) */
   logger?: Logger;
   /** Close the store on shutdown. @default false */
   ownsStore?: boolean;
-  /** Pending-command and history-length limits per run (Temporal's defaults: 2,000 each; warn at 10,240 events, terminate past 51,200). */
+  /**
+   * Pending-command and history limits per run (Temporal's defaults: 2,000 each; warn at 10,240
+   * events or 10 MiB, terminate past 51,200 events or 50 MiB).
+   */
   limits?: Partial<EngineLimits>;
   /** Limits of signals, queries and updates (see MessageLimits for the defaults). */
   messageLimits?: Partial<MessageLimits>;
+  /**
+   * Keys that sign task tokens, newest first (the first signs, all verify; see
+   * parseTaskTokenKeys). Servers sharing a database must list the same keys.
+   * @default one random key generated once and kept in the store, shared by its servers
+   */
+  taskTokenKeys?: readonly TaskTokenKey[];
 }
 
 /**
@@ -63,14 +87,17 @@ export class Engine implements WorkflowService {
   readonly #unsubscribe: () => void;
   readonly #ownsStore: boolean;
   readonly #messages: Messages;
+  readonly #schedules: ScheduleOps;
   #stopped = false;
 
-  private constructor(opts: EngineOptions) {
+  private constructor(opts: EngineOptions, tokens: TaskTokens) {
     const identity = opts.identity ?? `${hostname()}-${process.pid}-${newUuid().slice(0, 8)}`;
-    this.#core = new EngineCore(opts.store, opts.clock ?? systemClock, identity, opts.logger ?? consoleLogger);
+    this.#core = new EngineCore(opts.store, opts.clock ?? systemClock, identity, opts.logger ?? jsonLogger({ component: 'engine' }));
     this.#core.limits = resolveLimits(opts.limits);
+    this.#core.tokens = tokens;
     this.#tasks = new TaskService(this.#core);
     this.#messages = new Messages(this.#core, opts.messageLimits);
+    this.#schedules = new ScheduleOps(this.#core);
     this.#ownsStore = opts.ownsStore ?? false;
     this.#loop = new TimerLoop(opts.store, this.#core.clock, identity, (t) => this.#fireTimer(t),
       (q) => this.#taskReady(queueKey(q.namespace, q.taskQueue, q.kind), q.count, false),
@@ -81,7 +108,9 @@ export class Engine implements WorkflowService {
   /** Creates an engine over a store and starts its timer loop. */
   static async create(opts: EngineOptions): Promise<Engine> {
     if (!opts || typeof opts !== 'object' || !opts.store) throw new ValidationError('store', 'is required', undefined);
-    const engine = new Engine(opts);
+    const keys = opts.taskTokenKeys
+      ?? [parseStoredTokenKey(await opts.store.sharedSecret(STORED_TOKEN_KEY_NAME, newStoredTokenKey()))];
+    const engine = new Engine(opts, new TaskTokens(keys));
     engine.#loop.start();
     return engine;
   }
@@ -93,7 +122,9 @@ export class Engine implements WorkflowService {
 
   /**
    * True when the engine has nothing to do until time moves: no task is ready to dispatch now
-   * (a queue this engine knows to hold a visible task counts until a poll of it finds none), no
+   * on a queue some worker polls (a queue this engine knows to hold a visible task counts until
+   * a poll of it finds none; a queue nobody has polled for a second does not count, as no worker
+   * can make progress there before a timeout — schedule-to-start — moves it on), no
    * task handed to a worker is awaiting its answer (it counts until answered, or until its
    * timeout — workflow task timeout, activity start-to-close — has passed in real time, so a
    * vanished worker cannot block forever), no transition is running, and the timer loop is
@@ -101,14 +132,18 @@ export class Engine implements WorkflowService {
    */
   isIdle(): boolean {
     const c = this.#core;
-    return c.busy === 0 && !this.#loop.busy && c.readyQueues.size === 0 && !c.hasInFlight();
+    return c.busy === 0 && !this.#loop.busy && c.readyPolledQueues() === 0 && !c.hasInFlight();
   }
 
   /** What keeps the engine from being idle, for diagnostics and test environments. */
-  pendingWork(): { transitions: number; timerLoopBusy: boolean; readyQueues: number; inFlightTasks: number } {
+  pendingWork(): { transitions: number; timerLoopBusy: boolean; readyQueues: number; unpolledReadyQueues: number; inFlightTasks: number } {
     const c = this.#core;
     c.hasInFlight();
-    return { transitions: c.busy, timerLoopBusy: this.#loop.busy, readyQueues: c.readyQueues.size, inFlightTasks: c.inFlight.size };
+    const polled = c.readyPolledQueues();
+    return {
+      transitions: c.busy, timerLoopBusy: this.#loop.busy, readyQueues: polled, unpolledReadyQueues: c.readyQueues.size - polled,
+      inFlightTasks: c.inFlight.size,
+    };
   }
 
   /** Ends long polls (they answer null), stops the timer loop; closes the store only if it owns it. */
@@ -134,6 +169,11 @@ export class Engine implements WorkflowService {
       else this.#loop.poke(n.visibleAt);
     } else if (n.type === 'timer') {
       this.#loop.poke(n.dueAt);
+    } else if (n.type === 'resync') {
+      // Closes and timers committed by other servers meanwhile went unannounced: waiting
+      // result() polls re-read their runs and the timer loop re-scans, instead of waiting out their timeouts.
+      this.#loop.poke(0);
+      this.#core.closeWaiters.notifyAll();
     } else {
       this.#core.closeWaiters.notify(n.runId);
     }
@@ -142,6 +182,7 @@ export class Engine implements WorkflowService {
   async #fireTimer(timer: TimerRecord): Promise<void> {
     if (isChildTimer(timer.kind)) return fireChildTimer(this.#core, timer);
     if (isMessageTimer(timer.kind)) return this.#messages.fireTimer(timer);
+    if (isScheduleTimer(timer.kind)) return fireScheduleTimer(this.#core, timer);
     const core = this.#core;
     try {
       await core.mutate(timer.runId, (b) => {
@@ -169,6 +210,8 @@ export class Engine implements WorkflowService {
   async startWorkflowExecution(req: StartWorkflowExecutionRequest): Promise<StartWorkflowExecutionResponse> {
     const s = validateStart(req);
     const { store, clock } = this.#core;
+    const searchAttributes = await validateStartAttributes(store, s.namespace, req.searchAttributes);
+    if (searchAttributes) s.searchAttributes = searchAttributes;
     return this.#core.tracked(async () => {
       for (let i = 0; i < 20; i++) {
         if (s.requestId !== undefined) {
@@ -212,8 +255,20 @@ export class Engine implements WorkflowService {
     return listExecutions(this.#core.store, req);
   }
 
+  async countWorkflowExecutions(req: CountWorkflowExecutionsRequest): Promise<CountWorkflowExecutionsResponse> {
+    return countExecutions(this.#core.store, req);
+  }
+
+  async createSearchAttribute(req: CreateSearchAttributeRequest): Promise<void> {
+    return createSearchAttribute(this.#core.store, req);
+  }
+
+  async listSearchAttributes(req: ListSearchAttributesRequest): Promise<ListSearchAttributesResponse> {
+    return listSearchAttributes(this.#core.store, req);
+  }
+
   async getWorkflowExecutionHistory(input: GetHistoryRequest, opts?: CallOptions): Promise<GetHistoryResponse> {
-    const req = requireObject('request', input);
+    const req = requireRequest(input);
     const ref = validateExecutionRef(req);
     const pageSize = optionalInt('pageSize', req.pageSize, 1, 10_000) ?? 1000;
     const closeEventOnly = optionalBoolean('closeEventOnly', req.closeEventOnly) ?? false;
@@ -255,27 +310,32 @@ export class Engine implements WorkflowService {
   }
 
   async requestCancelWorkflowExecution(input: CancelWorkflowRequest): Promise<void> {
-    const req = requireObject('request', input);
+    const req = requireRequest(input);
     const rec = await resolveRun(this.#core.store, validateExecutionRef(req));
     const reason = optionalString('reason', req.reason, 10_000);
     const identity = optionalString('identity', req.identity, 500);
-    optionalString('requestId', req.requestId, 200);
+    const requestId = optionalString('requestId', req.requestId, 200);
     await this.#core.mutate(rec.runId, (b) => {
+      if (requestId !== undefined && b.state.cancelRequestId === requestId) return;
       if (b.closed) throw new ServiceError('FailedPrecondition', `workflow ${rec.workflowId} run ${rec.runId} is already ${b.record.status}`);
       if (b.state.cancelRequested) return;
       b.state.cancelRequested = true;
+      if (requestId !== undefined) b.state.cancelRequestId = requestId;
       b.addEvent('WorkflowExecutionCancelRequested', { ...(reason !== undefined ? { reason } : {}), ...(identity !== undefined ? { identity } : {}) });
       b.ensureWorkflowTask();
     });
   }
 
   async terminateWorkflowExecution(input: TerminateWorkflowRequest): Promise<void> {
-    const req = requireObject('request', input);
+    const req = requireRequest(input);
     const rec = await resolveRun(this.#core.store, validateExecutionRef(req));
     const reason = optionalString('reason', req.reason, 10_000) ?? '';
     const identity = optionalString('identity', req.identity, 500);
+    const requestId = optionalString('requestId', req.requestId, 200);
     await this.#core.mutate(rec.runId, (b) => {
+      if (requestId !== undefined && b.state.terminateRequestId === requestId) return;
       if (b.closed) throw new ServiceError('FailedPrecondition', `workflow ${rec.workflowId} run ${rec.runId} is already ${b.record.status}`);
+      if (requestId !== undefined) b.state.terminateRequestId = requestId;
       terminateRun(b, reason, req.details, identity);
     });
   }
@@ -337,8 +397,7 @@ export class Engine implements WorkflowService {
   }
 
   async pollQueryTaskQueue(req: PollRequest, opts?: CallOptions): Promise<QueryTask | null> {
-    const signal = this.#tasks.pollSignal(validatePoll(req), opts?.signal);
-    return signal ? this.#messages.pollQuery(req, { signal }) : null;
+    return this.#tasks.withPoll(validatePoll(req), opts?.signal, (signal) => this.#messages.pollQuery(req, { signal }));
   }
 
   async respondQueryTaskCompleted(req: RespondQueryTaskCompletedRequest): Promise<void> {
@@ -351,5 +410,29 @@ export class Engine implements WorkflowService {
 
   async pollWorkflowExecutionUpdate(req: PollUpdateRequest, opts?: CallOptions): Promise<UpdateWorkflowResponse> {
     return this.#messages.pollUpdate(req, opts);
+  }
+
+  createSchedule(req: CreateScheduleRequest): Promise<{ conflictToken: number }> {
+    return this.#schedules.createSchedule(req);
+  }
+
+  describeSchedule(req: ScheduleRef): Promise<ScheduleDescription> {
+    return this.#schedules.describeSchedule(req);
+  }
+
+  updateSchedule(req: UpdateScheduleRequest): Promise<void> {
+    return this.#schedules.updateSchedule(req);
+  }
+
+  patchSchedule(req: PatchScheduleRequest): Promise<void> {
+    return this.#schedules.patchSchedule(req);
+  }
+
+  deleteSchedule(req: ScheduleRef): Promise<void> {
+    return this.#schedules.deleteSchedule(req);
+  }
+
+  listSchedules(req: ListSchedulesRequest): Promise<ListSchedulesResponse> {
+    return this.#schedules.listSchedules(req);
   }
 }

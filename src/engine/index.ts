@@ -8,3 +8,4 @@ export { TASK_LEASE_MS } from './task-service.ts';
 export { TIMER_LEASE_MS } from './timer-loop.ts';
 export { DEFAULT_LIMITS, LimitExceededError, type EngineLimits } from './limits.ts';
 export { DEFAULT_MESSAGE_LIMITS, SIGNAL_DEDUP_WINDOW, type MessageLimits } from './message-state.ts';
+export { parseTaskTokenKeys, taskTokenNamespace, TaskTokens, type TaskTokenData, type TaskTokenKey } from './task-token.ts';

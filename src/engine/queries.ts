@@ -2,16 +2,18 @@ import { ServiceError } from '../common/errors.ts';
 import type { FailureInfo } from '../common/failure.ts';
 import { newUuid } from '../common/ids.ts';
 import { encodePayload } from '../common/payload.ts';
-import { optionalArray, optionalInt, optionalString, requireString } from '../common/validate.ts';
-import type {
-  QueryTask, QueryWorkflowRequest, QueryWorkflowResponse, RespondQueryTaskCompletedRequest,
+import { STACK_TRACE_QUERY } from '../common/message-definitions.ts';
+import { optionalArray, optionalInt, optionalString, requireOneOf, requireString } from '../common/validate.ts';
+import {
+  QUERY_REJECT_CONDITIONS, type QueryTask, type QueryWorkflowRequest, type QueryWorkflowResponse, type RespondQueryTaskCompletedRequest,
 } from '../history/message-types.ts';
 import type { CallOptions, PollRequest } from '../history/service.ts';
 import { ValidationError } from '../retry/errors.ts';
 import type { ExecutionRecord, TaskRecord } from '../store/types.ts';
 import { queueKey, type EngineCore } from './core.ts';
+import type { TaskTokens } from './task-token.ts';
 import type { MessageLimits } from './message-state.ts';
-import { requireFailure, requireObject, validateExecutionRef, validatePoll } from './requests.ts';
+import { requireFailure, requireRequest, validateExecutionRef, validatePoll } from './requests.ts';
 import type { RunState } from './state.ts';
 import { resolveRun } from './visibility.ts';
 
@@ -53,18 +55,17 @@ export type QueryPayload = Pick<QueryTask, 'query' | 'updateValidation'>;
 
 const answerQueue = (queryId: string) => `__query-answer/${queryId}`;
 
-function encodeToken(namespace: string, queryId: string, deadline: number): string {
-  return Buffer.from(JSON.stringify({ k: 'q', ns: namespace, q: queryId, d: deadline }), 'utf8').toString('base64url');
+/** A query task's token: signed like every task token, naming the namespace, query and deadline. */
+function encodeToken(tokens: TaskTokens, namespace: string, queryId: string, deadline: number): string {
+  return tokens.sign(['q', namespace, queryId, deadline]);
 }
 
-function decodeToken(value: unknown): { ns: string; q: string; d: number } {
+function decodeToken(tokens: TaskTokens, value: unknown): { ns: string; q: string; d: number } {
   const token = requireString('taskToken', value, 2000);
-  try {
-    const t = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as { k?: string; ns?: string; q?: string; d?: number };
-    if (t.k === 'q' && typeof t.ns === 'string' && typeof t.q === 'string' && typeof t.d === 'number') return { ns: t.ns, q: t.q, d: t.d };
-  } catch {
-    // reported below
-  }
+  const body = tokens.verify(token);
+  if (!body) throw new ValidationError('taskToken', 'must be a task token this service signed', token);
+  const [k, ns, q, d] = body as [unknown, unknown, unknown, unknown];
+  if (k === 'q' && typeof ns === 'string' && typeof q === 'string' && typeof d === 'number') return { ns, q, d };
   throw new ValidationError('taskToken', 'must be the token of a query task', token);
 }
 
@@ -74,13 +75,23 @@ export class QueryRouter {
 
   /** queryWorkflow: strongly consistent, read-only, answered for closed runs too while a worker polls. */
   async query(input: QueryWorkflowRequest): Promise<QueryWorkflowResponse> {
-    const req = requireObject('request', input);
+    const req = requireRequest(input);
     const ref = validateExecutionRef(req);
     const queryType = requireString('queryType', req.queryType, 500);
     const args = optionalArray('args', req.args);
     encodePayload('args', args);
     const timeoutMs = optionalInt('timeoutMs', req.timeoutMs, 1, MAX_QUERY_TIMEOUT_MS) ?? this.limits.queryTimeoutMs;
+    const rejectCondition = req.queryRejectCondition === undefined ? 'None'
+      : requireOneOf('queryRejectCondition', req.queryRejectCondition, QUERY_REJECT_CONDITIONS);
     const rec = await resolveRun(this.core.store, ref);
+    if ((rejectCondition === 'NotOpen' && rec.status !== 'Running')
+      || (rejectCondition === 'NotCompletedCleanly' && rec.status !== 'Running' && rec.status !== 'Completed')) {
+      return { queryRejected: { status: rec.status } };
+    }
+    if (queryType === STACK_TRACE_QUERY && rec.status !== 'Running') {
+      throw new ServiceError('FailedPrecondition',
+        `${STACK_TRACE_QUERY} is answered for running workflows only; workflow ${rec.workflowId} (run ${rec.runId}) is closed (${rec.status})`);
+    }
     const answer = await this.dispatch(rec, { query: { queryType, args } }, timeoutMs, `query "${queryType}"`);
     return answer.failure ? { failure: answer.failure } : { result: answer.result ?? null };
   }
@@ -179,7 +190,7 @@ export class QueryRouter {
         const d = found.data as QueryTaskData;
         if (d.deadline <= Date.now()) continue;
         return {
-          taskToken: encodeToken(found.namespace, d.queryId, d.deadline), namespace: found.namespace, workflowId: d.workflowId,
+          taskToken: encodeToken(core.tokens, found.namespace, d.queryId, d.deadline), namespace: found.namespace, workflowId: d.workflowId,
           runId: d.runId, workflowType: d.workflowType, taskQueue: found.taskQueue, lastEventId: d.lastEventId,
           ...(d.query ? { query: d.query } : {}), ...(d.updateValidation ? { updateValidation: d.updateValidation } : {}),
         };
@@ -196,8 +207,8 @@ export class QueryRouter {
 
   /** respondQueryTaskCompleted: hands the answer to whichever server the asker waits on. */
   async respond(input: RespondQueryTaskCompletedRequest): Promise<void> {
-    const req = requireObject('request', input);
-    const token = decodeToken(req.taskToken);
+    const req = requireRequest(input);
+    const token = decodeToken(this.core.tokens, req.taskToken);
     optionalString('identity', req.identity, 500);
     const failure = req.failure === undefined ? undefined : requireFailure('failure', req.failure);
     if (req.result !== undefined) encodePayload('result', req.result);

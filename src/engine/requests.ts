@@ -1,17 +1,22 @@
+import type { SearchAttributeValue } from '../visibility/attributes.ts';
 import type { FailureInfo } from '../common/failure.ts';
+import { optionalTraceHeader } from './trace-header.ts';
 import { encodePayload } from '../common/payload.ts';
+import { parseCronSchedule } from '../schedule/index.ts';
 import { DEFAULT_NAMESPACE } from '../common/ids.ts';
-import { optionalArray, optionalInt, optionalRecord, optionalString, requireOneOf, requireString } from '../common/validate.ts';
+import { optionalArray, optionalInt, optionalRecord, optionalString, requireInt, requireOneOf, requireString } from '../common/validate.ts';
 import { WORKFLOW_STATUSES, type WorkflowExecutionStatus } from '../history/events.ts';
 import {
   WORKFLOW_ID_REUSE_POLICIES, type StartWorkflowExecutionRequest, type WorkflowIdReusePolicy,
 } from '../history/service.ts';
-import { resolveRetryPolicy } from '../retry/index.ts';
+import { resolvePolicyData, resolveRetryPolicy, type RetryPolicyInput } from '../retry/index.ts';
 import { ValidationError } from '../retry/errors.ts';
-import type { RetryPolicyData } from '../retry/policy-data.ts';
+import type { PolicyData, RetryPolicyData } from '../retry/policy-data.ts';
+import { checkMaxDuration, checkPolicyDurations, MAX_DURATION_MS } from '../common/max-duration.ts';
+import { checkRequestText } from './request-text.ts';
 
-/** Largest timeout accepted, ms (100 years): keeps deadlines inside safe integers and SQL BIGINT. */
-export const MAX_TIMEOUT_MS = 100 * 365 * 86_400_000;
+/** Largest timeout, timer or backoff accepted, ms (100 years): keeps deadlines inside safe integers and SQL BIGINT. */
+export const MAX_TIMEOUT_MS = MAX_DURATION_MS;
 
 /** The workflow task timeout when none is given, ms. @default 10 000 */
 export const DEFAULT_WORKFLOW_TASK_TIMEOUT_MS = 10_000;
@@ -24,15 +29,30 @@ export function requireObject(field: string, value: unknown): Record<string, unk
   return value as Record<string, unknown>;
 }
 
+/**
+ * The request of a service call: an object whose names and ids (every string outside the
+ * payload fields) are free of NUL and lone surrogates. Every call of the engine starts here.
+ */
+export function requireRequest(value: unknown): Record<string, unknown> {
+  const req = requireObject('request', value);
+  checkRequestText(req);
+  return req;
+}
+
 /** A namespace, defaulted. */
 export function namespaceOf(req: Record<string, unknown>): string {
   return optionalString('namespace', req.namespace, 200) ?? DEFAULT_NAMESPACE;
 }
 
-/** A positive timeout in ms, or undefined. */
+/** A positive timeout in ms, at most {@link MAX_TIMEOUT_MS}, or undefined. */
 export function optionalTimeout(field: string, value: unknown): number | undefined {
-  const ms = optionalInt(field, value, 1, MAX_TIMEOUT_MS);
-  return ms;
+  const ms = optionalInt(field, value, 1);
+  return ms === undefined ? undefined : checkMaxDuration(field, ms);
+}
+
+/** A duration in ms from `min` to {@link MAX_TIMEOUT_MS} (a timer, a backoff). */
+export function requireDurationMs(field: string, value: unknown, min: number): number {
+  return checkMaxDuration(field, requireInt(field, value, min));
 }
 
 /** A failure in its stored form: an object with `kind` and `message`. */
@@ -40,15 +60,23 @@ export function requireFailure(field: string, value: unknown): FailureInfo {
   const obj = requireObject(field, value);
   requireOneOf(`${field}.kind`, obj.kind, ['Application', 'Timeout', 'Canceled', 'Terminated', 'Activity', 'ChildWorkflow', 'Server']);
   if (typeof obj.message !== 'string') throw new ValidationError(`${field}.message`, 'must be a string', obj.message);
-  if (obj.nextRetryDelayMs !== undefined) optionalInt(`${field}.nextRetryDelayMs`, obj.nextRetryDelayMs, 0, MAX_TIMEOUT_MS);
+  if (obj.nextRetryDelayMs !== undefined) requireDurationMs(`${field}.nextRetryDelayMs`, obj.nextRetryDelayMs, 0);
   encodePayload(field, value);
   return value as FailureInfo;
 }
 
-/** A retry policy from the wire, validated with the retry library's rules. */
+/** A retry policy from the wire, validated with the retry library's rules, intervals at most {@link MAX_TIMEOUT_MS}. */
 export function optionalRetryPolicy(field: string, value: unknown): RetryPolicyData | undefined {
   if (value === undefined || value === null) return undefined;
-  return resolveRetryPolicy(value as RetryPolicyData, field);
+  return checkPolicyDurations(field, resolveRetryPolicy(value as RetryPolicyData, field), 'wire');
+}
+
+/**
+ * An activity's retry policy, any model of `steadfast/retry` (Temporal's fields or a curve), with
+ * the default policy for an absent one (activities retry by default).
+ */
+export function requireRetryPolicy(field: string, value: unknown): PolicyData {
+  return checkPolicyDurations(field, resolvePolicyData(value as RetryPolicyInput | undefined, field), 'wire');
 }
 
 /** The settings every run of a chain is made from, whoever starts it. */
@@ -66,6 +94,14 @@ export interface RunSpec {
   requestId?: string;
   identity?: string;
   cronSchedule?: string;
+  /** Trace context the run was started under (see trace-header.ts). */
+  header?: Record<string, string>;
+  /** Custom search attributes, validated against the namespace (validateStartAttributes). */
+  searchAttributes?: Record<string, SearchAttributeValue>;
+  /** TemporalScheduledById: set by the engine for a run a schedule starts, never by a request. */
+  scheduledById?: string;
+  /** TemporalScheduledStartTime: the time the schedule's action was due, ms; with scheduledById. */
+  scheduledStartTime?: number;
 }
 
 /** A validated start request with its defaults filled in. */
@@ -75,7 +111,7 @@ export interface ValidStart extends RunSpec {
 
 /** Checks a start request; errors name the field. */
 export function validateStart(input: StartWorkflowExecutionRequest): ValidStart {
-  const req = requireObject('request', input);
+  const req = requireRequest(input);
   const args = optionalArray('args', req.args);
   encodePayload('args', args);
   const memo = optionalRecord('memo', req.memo);
@@ -101,14 +137,15 @@ export function validateStart(input: StartWorkflowExecutionRequest): ValidStart 
   if (requestId !== undefined) out.requestId = requestId;
   const identity = optionalString('identity', req.identity, 500);
   if (identity !== undefined) out.identity = identity;
-  const cron = optionalString('cronSchedule', req.cronSchedule, 200);
-  if (cron !== undefined) out.cronSchedule = cron;
+  const header = optionalTraceHeader('header', req.header);
+  if (header) out.header = header;
+  if (req.cronSchedule !== undefined && req.cronSchedule !== null) out.cronSchedule = parseCronSchedule(req.cronSchedule, 'cronSchedule').spec;
   return out;
 }
 
 /** A validated execution reference. */
 export function validateExecutionRef(input: unknown): { namespace: string; workflowId: string; runId?: string } {
-  const req = requireObject('request', input);
+  const req = requireRequest(input);
   const runId = optionalString('runId', req.runId, 200);
   return { namespace: namespaceOf(req), workflowId: requireString('workflowId', req.workflowId), ...(runId ? { runId } : {}) };
 }
@@ -120,7 +157,7 @@ export const MAX_TASKS_PER_POLL = 100;
 export function validatePoll(input: unknown): {
   namespace: string; taskQueue: string; identity: string; pollTimeoutMs: number; maxTasks: number; workerInstanceId?: string;
 } {
-  const req = requireObject('request', input);
+  const req = requireRequest(input);
   const workerInstanceId = optionalString('workerInstanceId', req.workerInstanceId, 200);
   return {
     ...(workerInstanceId ? { workerInstanceId } : {}),

@@ -2,6 +2,7 @@ import { ServiceError } from '../common/errors.ts';
 import { newUuid } from '../common/ids.ts';
 import { optionalBoolean, optionalInt, optionalString, requireOneOf } from '../common/validate.ts';
 import type { EventType, HistoryEvent } from '../history/events.ts';
+import { mergeMemo } from '../history/memo.ts';
 import type { ResetWorkflowRequest, ResetWorkflowResponse } from '../history/service.ts';
 import { ValidationError } from '../retry/errors.ts';
 import { StoreConflictError } from '../store/errors.ts';
@@ -9,10 +10,11 @@ import type { ExecutionRecord } from '../store/types.ts';
 import { armActivityTimer } from './activities.ts';
 import { childState, type ChildInfo } from './child-state.ts';
 import type { EngineCore } from './core.ts';
-import { requireObject, validateExecutionRef } from './requests.ts';
+import { requireRequest, validateExecutionRef } from './requests.ts';
 import { handOverChildren } from './reset-children.ts';
 import { terminateRun } from './runs.ts';
 import { initialState, type ActivityInfo, type RunConfig } from './state.ts';
+import { cronState } from './cron-jobs.ts';
 import { TransitionBuilder } from './transition.ts';
 import { resolveRun } from './visibility.ts';
 
@@ -28,7 +30,7 @@ export const RESET_TYPES = ['FirstWorkflowTask', 'LastWorkflowTask'] as const;
 const MAX_ATTEMPTS = 20;
 
 function validate(input: ResetWorkflowRequest) {
-  const req = requireObject('request', input);
+  const req = requireRequest(input);
   const ref = validateExecutionRef(req);
   const eventId = optionalInt('eventId', req.eventId, 1);
   const resetType = req.resetType === undefined ? undefined : requireOneOf('resetType', req.resetType, RESET_TYPES);
@@ -125,7 +127,10 @@ function buildResetRun(base: ExecutionRecord, events: HistoryEvent[], point: His
   if (a.workflowRunTimeoutMs !== undefined) cfg.workflowRunTimeoutMs = a.workflowRunTimeoutMs;
   if (a.workflowExecutionTimeoutMs !== undefined) cfg.workflowExecutionTimeoutMs = a.workflowExecutionTimeoutMs;
   if (a.retryPolicy) cfg.retryPolicy = a.retryPolicy;
+  // A reset run of a cron job stays one: it closes into the chain's next run.
+  if (a.cronSchedule !== undefined) cfg.cronSchedule = a.cronSchedule;
   const state = initialState(cfg);
+  if (a.lastCompletionResult !== undefined) cronState({ state }).lastCompletionResult = a.lastCompletionResult;
   // A child's parent reference may have moved since its start (its parent was reset): the run's state is current.
   const parent = childState(base).parent ?? a.parent;
   if (parent) childState({ state }).parent = parent;
@@ -135,7 +140,10 @@ function buildResetRun(base: ExecutionRecord, events: HistoryEvent[], point: His
     // The seed's rule: a reset starts a new chain (first execution run id) but keeps the original run id.
     firstExecutionRunId: runId, originalExecutionRunId: base.originalExecutionRunId, version: 1, state,
   };
-  if (base.memo) record.memo = base.memo;
+  // The memo as of the reset point: the start's, with the upserts the copied history made.
+  let memo = a.memo;
+  for (const e of copied) if (e.eventType === 'WorkflowPropertiesModified') memo = mergeMemo(memo, e.attributes.upsertedMemo);
+  if (memo) record.memo = memo;
   const b = new TransitionBuilder(record, now, true);
   for (const e of copied) {
     const attrs = e.eventType === 'WorkflowExecutionStarted' ? { ...a, firstExecutionRunId: runId } : e.attributes;

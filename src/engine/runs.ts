@@ -1,13 +1,17 @@
+import type { SearchAttributeValue } from '../visibility/attributes.ts';
 import type { FailureInfo, RetryState } from '../common/failure.ts';
 import { newUuid } from '../common/ids.ts';
 import type { ContinueAsNewInitiator, ParentExecutionRef } from '../history/events.ts';
 import { decideRetry } from '../retry/index.ts';
+import { capDelay } from '../common/max-duration.ts';
 import type { RetryPolicyData } from '../retry/policy-data.ts';
 import type { ExecutionRecord } from '../store/types.ts';
 import { initialState, type RunConfig } from './state.ts';
 import { childState } from './child-state.ts';
 import type { RunSpec } from './requests.ts';
 import { TransitionBuilder } from './transition.ts';
+import { continueCron, cronState, firstCronBackoffMs } from './cron-jobs.ts';
+import { carryScheduledBy } from './schedules/scheduled-by.ts';
 
 /** What a new run of a chain is made from (a start, a retry, a continue-as-new). */
 export interface NewRunParams extends RunSpec {
@@ -33,7 +37,12 @@ export function buildNewRun(input: NewRunParams, now: number): TransitionBuilder
   const runId = newUuid();
   // Temporal's default: a run may last as long as the whole execution.
   const runTimeout = input.workflowRunTimeoutMs ?? input.workflowExecutionTimeoutMs;
-  const p: NewRunParams = { ...input, ...(runTimeout !== undefined ? { workflowRunTimeoutMs: runTimeout } : {}) };
+  // The first run of a cron chain waits for the spec's first fire time.
+  const cronFirst = input.chain === undefined && input.cronSchedule !== undefined;
+  const p: NewRunParams = {
+    ...input, ...(runTimeout !== undefined ? { workflowRunTimeoutMs: runTimeout } : {}),
+    ...(cronFirst ? { backoffMs: firstCronBackoffMs(input.cronSchedule!, now) } : {}),
+  };
   const expirationTime = p.chain ? p.chain.expirationTime
     : p.workflowExecutionTimeoutMs !== undefined ? now + p.workflowExecutionTimeoutMs : undefined;
   const cfg: RunConfig = {
@@ -44,8 +53,10 @@ export function buildNewRun(input: NewRunParams, now: number): TransitionBuilder
   if (p.retryPolicy) cfg.retryPolicy = p.retryPolicy;
   if (expirationTime !== undefined) cfg.expirationTime = expirationTime;
   if (p.cronSchedule !== undefined) cfg.cronSchedule = p.cronSchedule;
+  if (p.header) cfg.header = p.header;
   const state = initialState(cfg);
   if (p.chain) state.continuedFromRunId = p.chain.continuedFromRunId;
+  if (p.lastCompletionResult !== undefined) cronState({ state }).lastCompletionResult = p.lastCompletionResult;
   if (p.parent) childState({ state }).parent = p.parent;
   const record: ExecutionRecord = {
     namespace: p.namespace, workflowId: p.workflowId, runId, workflowType: p.workflowType, taskQueue: p.taskQueue,
@@ -54,10 +65,14 @@ export function buildNewRun(input: NewRunParams, now: number): TransitionBuilder
   };
   if (p.memo) record.memo = p.memo;
   if (p.requestId !== undefined) record.requestId = p.requestId;
+  if (p.searchAttributes) record.searchAttributes = p.searchAttributes;
+  if (p.scheduledById !== undefined) record.scheduledById = p.scheduledById;
+  if (p.scheduledStartTime !== undefined) record.scheduledStartTime = p.scheduledStartTime;
   const b = new TransitionBuilder(record, now, true);
   b.append('WorkflowExecutionStarted', {
     workflowType: p.workflowType, taskQueue: p.taskQueue, args: p.args,
     ...(p.memo ? { memo: p.memo } : {}),
+    ...(p.searchAttributes ? { searchAttributes: p.searchAttributes } : {}),
     ...(p.retryPolicy ? { retryPolicy: p.retryPolicy } : {}),
     ...(p.workflowExecutionTimeoutMs !== undefined ? { workflowExecutionTimeoutMs: p.workflowExecutionTimeoutMs } : {}),
     ...(p.workflowRunTimeoutMs !== undefined ? { workflowRunTimeoutMs: p.workflowRunTimeoutMs } : {}),
@@ -75,8 +90,11 @@ export function buildNewRun(input: NewRunParams, now: number): TransitionBuilder
     ...(p.parent ? { parent: p.parent } : {}),
     ...(p.identity !== undefined ? { identity: p.identity } : {}),
     ...(p.requestId !== undefined ? { requestId: p.requestId } : {}),
+    ...(p.header ? { header: p.header } : {}),
   });
-  const runDeadline = p.workflowRunTimeoutMs !== undefined ? now + p.workflowRunTimeoutMs : undefined;
+  // As in Temporal, a run's timeout counts from the end of its first workflow task backoff: a
+  // cron run waiting a day for its fire time is not timed out by a one-hour run timeout.
+  const runDeadline = p.workflowRunTimeoutMs !== undefined ? now + p.backoffMs + p.workflowRunTimeoutMs : undefined;
   const deadline = runDeadline === undefined ? expirationTime
     : expirationTime === undefined ? runDeadline : Math.min(runDeadline, expirationTime);
   if (deadline !== undefined) b.addTimer('RunTimeout', deadline, {});
@@ -95,10 +113,14 @@ export interface ContinueOptions {
   taskQueue?: string;
   args?: unknown[];
   memo?: Record<string, unknown>;
+  /** The new run's search attributes (validated); absent: the closing run's. */
+  searchAttributes?: Record<string, SearchAttributeValue>;
   retryPolicy?: RetryPolicyData;
   workflowRunTimeoutMs?: number;
   workflowTaskTimeoutMs?: number;
   workflowTaskCompletedEventId?: number;
+  /** @default the closing run's own last completion result (carried along the chain) */
+  lastCompletionResult?: unknown;
 }
 
 /**
@@ -115,6 +137,8 @@ export function continueAsNew(b: TransitionBuilder, o: ContinueOptions): string 
   const workflowRunTimeoutMs = o.workflowRunTimeoutMs ?? cfg.workflowRunTimeoutMs;
   const retryPolicy = o.retryPolicy ?? cfg.retryPolicy;
   const memo = o.memo ?? r.memo;
+  const lastCompletionResult = o.lastCompletionResult !== undefined ? o.lastCompletionResult : cronState(b).lastCompletionResult;
+  const searchAttributes = o.searchAttributes ?? r.searchAttributes;
   const next = buildNewRun({
     namespace: r.namespace, workflowId: r.workflowId, workflowType, taskQueue, args, workflowTaskTimeoutMs,
     attempt: o.attempt, initiator: o.initiator, backoffMs: o.backoffMs,
@@ -123,11 +147,16 @@ export function continueAsNew(b: TransitionBuilder, o: ContinueOptions): string 
       ...(cfg.expirationTime !== undefined ? { expirationTime: cfg.expirationTime } : {}),
     },
     ...(memo ? { memo } : {}),
+    ...(searchAttributes ? { searchAttributes } : {}),
+    ...(r.scheduledById !== undefined ? { scheduledById: r.scheduledById } : {}),
+    ...(r.scheduledStartTime !== undefined ? { scheduledStartTime: r.scheduledStartTime } : {}),
     ...(retryPolicy ? { retryPolicy } : {}),
     ...(workflowRunTimeoutMs !== undefined ? { workflowRunTimeoutMs } : {}),
     ...(cfg.workflowExecutionTimeoutMs !== undefined ? { workflowExecutionTimeoutMs: cfg.workflowExecutionTimeoutMs } : {}),
     ...(o.failure ? { continuedFailure: o.failure } : {}),
+    ...(lastCompletionResult !== undefined ? { lastCompletionResult } : {}),
     ...(cfg.cronSchedule !== undefined ? { cronSchedule: cfg.cronSchedule } : {}),
+    ...(cfg.header ? { header: cfg.header } : {}),
     ...(childState(b).parent ? { parent: childState(b).parent } : {}),
   }, b.now);
   b.close('ContinuedAsNew', 'WorkflowExecutionContinuedAsNew', {
@@ -135,17 +164,20 @@ export function continueAsNew(b: TransitionBuilder, o: ContinueOptions): string 
     ...(workflowRunTimeoutMs !== undefined ? { workflowRunTimeoutMs } : {}),
     ...(o.backoffMs > 0 ? { backoffStartIntervalMs: o.backoffMs } : {}),
     ...(o.failure ? { failure: o.failure } : {}),
+    ...(o.lastCompletionResult !== undefined ? { lastCompletionResult: o.lastCompletionResult } : {}),
     ...(o.workflowTaskCompletedEventId !== undefined ? { workflowTaskCompletedEventId: o.workflowTaskCompletedEventId } : {}),
   });
   b.state.continuedAsNewToRunId = next.record.runId;
+  carryScheduledBy(b, next);
   b.others.push(next);
   return next.record.runId;
 }
 
 /**
  * A run failed (`failed`) or hit its run timeout (`timedOut`): retried as a new run of the chain
- * when its retry policy allows and the retry starts before the chain's expiration; closed as
- * Failed / TimedOut otherwise, with the retry state saying why.
+ * when its retry policy allows and the retry starts before the chain's expiration; then, for a
+ * cron job, followed by the chain's next run (cron-jobs.ts); closed as Failed / TimedOut
+ * otherwise, with the retry state saying why.
  */
 export function retryOrClose(b: TransitionBuilder, failure: FailureInfo, how: 'failed' | 'timedOut', workflowTaskCompletedEventId = 0): void {
   const cfg = b.state.cfg;
@@ -156,13 +188,14 @@ export function retryOrClose(b: TransitionBuilder, failure: FailureInfo, how: 'f
     });
     if (d.retry && (cfg.expirationTime === undefined || b.now + d.delayMs < cfg.expirationTime)) {
       continueAsNew(b, {
-        initiator: 'RetryPolicy', backoffMs: d.delayMs, attempt: b.record.attempt + 1, failure,
+        initiator: 'RetryPolicy', backoffMs: capDelay(d.delayMs), attempt: b.record.attempt + 1, failure,
         ...(workflowTaskCompletedEventId ? { workflowTaskCompletedEventId } : {}),
       });
       return;
     }
     retryState = d.retry ? 'Timeout' : d.retryState;
   }
+  if (continueCron(b, { status: how === 'failed' ? 'Failed' : 'TimedOut', failure }, workflowTaskCompletedEventId)) return;
   if (how === 'failed') b.close('Failed', 'WorkflowExecutionFailed', { failure, retryState, workflowTaskCompletedEventId });
   else b.close('TimedOut', 'WorkflowExecutionTimedOut', { retryState });
 }

@@ -11,8 +11,9 @@ import type { TimerRecord } from '../store/types.ts';
 import type { CommandContext } from './commands.ts';
 import type { EngineCore } from './core.ts';
 import { checkPending } from './limits.ts';
-import { messageState, SIGNAL_DEDUP_WINDOW, type MessageLimits, type PendingExternalSignal } from './message-state.ts';
-import { requireObject, validateExecutionRef, validateStart } from './requests.ts';
+import { messageState, peekMessageState, SIGNAL_DEDUP_WINDOW, type MessageLimits, type PendingExternalSignal } from './message-state.ts';
+import { requireRequest, validateExecutionRef, validateStart } from './requests.ts';
+import { validateStartAttributes } from './search-attributes.ts';
 import { buildNewRun } from './runs.ts';
 import type { TransitionBuilder } from './transition.ts';
 import { resolveRun } from './visibility.ts';
@@ -72,7 +73,7 @@ function validateSignal(req: Record<string, unknown>, argsField: string, argsVal
 
 /** signalWorkflowExecution: persisted before it returns; a repeated request id is a no-op. */
 export async function signalWorkflow(core: EngineCore, limits: MessageLimits, input: SignalWorkflowRequest): Promise<void> {
-  const req = requireObject('request', input);
+  const req = requireRequest(input);
   const ref = validateExecutionRef(req);
   const { signalName, args } = validateSignal(req, 'args', req.args);
   const identity = optionalString('identity', req.identity, 500);
@@ -80,6 +81,8 @@ export async function signalWorkflow(core: EngineCore, limits: MessageLimits, in
   const rec = await resolveRun(core.store, ref);
   await core.mutate(rec.runId, (b) => {
     if (b.closed) {
+      // The repeat of a signal that reached the run before it closed.
+      if (peekMessageState(b.state)?.signalRequestIds.includes(requestId)) return;
       throw new ServiceError('FailedPrecondition', `cannot signal workflow ${rec.workflowId} run ${rec.runId}: it is already ${b.record.status}`);
     }
     addSignal(b, limits, { signalName, args, requestId, ...(identity !== undefined ? { identity } : {}) });
@@ -91,9 +94,11 @@ export async function signalWorkflow(core: EngineCore, limits: MessageLimits, in
  * (under the id reuse policy) whose history holds the signal before its first workflow task runs.
  */
 export async function signalWithStart(core: EngineCore, limits: MessageLimits, input: SignalWithStartRequest): Promise<StartWorkflowExecutionResponse> {
-  const req = requireObject('request', input);
+  const req = requireRequest(input);
   const s = validateStart(input);
   const { signalName, args } = validateSignal(req, 'signalArgs', req.signalArgs);
+  const searchAttributes = await validateStartAttributes(core.store, s.namespace, req.searchAttributes);
+  if (searchAttributes) s.searchAttributes = searchAttributes;
   const requestId = s.requestId ?? newUuid();
   const signal: SignalInput = { signalName, args, requestId, ...(s.identity !== undefined ? { identity: s.identity } : {}) };
   const { store, clock } = core;
@@ -105,7 +110,10 @@ export async function signalWithStart(core: EngineCore, limits: MessageLimits, i
         if (signalled) return { runId: latest.runId, started: false };
         continue;
       }
-      if (latest && latest.requestId === requestId) return { runId: latest.runId, started: false };
+      // The repeat of a request that started this run, or that signalled it before it closed.
+      if (latest && (latest.requestId === requestId || peekMessageState(latest.state)?.signalRequestIds.includes(requestId))) {
+        return { runId: latest.runId, started: false };
+      }
       const rejected = (why: string) => new WorkflowExecutionAlreadyStartedError(
         `workflow ${s.workflowId} ${why}`, s.workflowId, s.workflowType, latest?.runId);
       if (latest && s.workflowIdReusePolicy === 'RejectDuplicate') {

@@ -1,6 +1,6 @@
 import type { FailureInfo } from '../common/failure.ts';
-import type { ActivityTimeouts, EventAttributes, EventType } from '../history/events.ts';
-import type { RetryPolicyData } from '../retry/policy-data.ts';
+import type { ActivityTimeouts, EventAttributes, EventType, WorkflowTaskFailedCause } from '../history/events.ts';
+import type { PolicyData, RetryPolicyData } from '../retry/policy-data.ts';
 
 /**
  * The mutable state of one run, kept as JSON in its execution row so that a transition never
@@ -14,6 +14,11 @@ export interface RunState {
   wt?: WorkflowTaskInfo;
   /** Attempt of the next workflow task: 1, or more after consecutive failures and timeouts. */
   wtAttempt: number;
+  /**
+   * Why the last attempt of the workflow task failed, while attempts keep failing (cleared when
+   * one completes). Later attempts are transient, so this is the only record of their failures.
+   */
+  wtLastFailure?: WorkflowTaskFailureRecord;
   /** Started-event id of the last completed workflow task; 0 before the first. */
   previousStartedEventId: number;
   /** Events that arrived while a workflow task was started; appended after its completion. */
@@ -23,6 +28,15 @@ export interface RunState {
   /** Pending user timers by timer id. */
   timers: Record<string, UserTimerInfo>;
   cancelRequested: boolean;
+  /** Request id of the cancel request that set cancelRequested: its repeat succeeds, also after the run closed. */
+  cancelRequestId?: string;
+  /** Request id of the terminate request that closed the run: its repeat succeeds. */
+  terminateRequestId?: string;
+  /**
+   * Bytes of the run's history, each event counted as its UTF-8 JSON. Absent until the first
+   * event is counted (rows written before the size was kept count from their next event on).
+   */
+  historySizeBytes?: number;
   continuedFromRunId?: string;
   continuedAsNewToRunId?: string;
 }
@@ -39,6 +53,21 @@ export interface RunConfig {
   /** Start time of the chain's first run, ms (for the retry policy's expiration interval). */
   chainStartTime: number;
   cronSchedule?: string;
+  /** Trace context of the start, handed to the run's activity tasks (see trace-header.ts). */
+  header?: Record<string, string>;
+}
+
+/** A failed workflow task attempt, as describe shows it; the stack is cut to its first frames. */
+export interface WorkflowTaskFailureRecord {
+  /** Why the attempt failed; `TimedOut` when no answer came within the workflow task timeout. */
+  cause: WorkflowTaskFailedCause | 'TimedOut';
+  message: string;
+  type?: string;
+  stack?: string;
+  attempt: number;
+  /** ms since the epoch. */
+  time: number;
+  identity: string;
 }
 
 /** A workflow task that is scheduled or started. */
@@ -69,7 +98,7 @@ export interface ActivityInfo {
   activityType: string;
   taskQueue: string;
   args: unknown[];
-  retryPolicy: RetryPolicyData;
+  retryPolicy: PolicyData;
   timeouts: ActivityTimeouts;
   attempt: number;
   state: 'Scheduled' | 'Started';

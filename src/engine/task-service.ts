@@ -18,9 +18,10 @@ import type { HandedTask, HandedWorkflowTask } from './handoffs.ts';
 import { LimitExceededError } from './limits.ts';
 import { queueKey, type EngineCore } from './core.ts';
 import { PollerStops } from './poller-stops.ts';
-import { namespaceOf, requireFailure, requireObject, validatePoll } from './requests.ts';
+import { namespaceOf, requireFailure, requireObject, requireRequest, validatePoll } from './requests.ts';
+import { checkRequestText } from './request-text.ts';
 import type { ActivityInfo, RunState } from './state.ts';
-import { decodeTaskToken, encodeTaskToken, type TaskTokenData } from './task-token.ts';
+import type { TaskTokenData } from './task-token.ts';
 import type { TransitionBuilder } from './transition.ts';
 import {
   completeWorkflowTask, failWorkflowTask, finishWorkflowTask, onWorkflowTaskTimeout, requireStartedTask, startWorkflowTask,
@@ -59,30 +60,34 @@ export class TaskService {
 
   async pollWorkflowTaskQueue(req: PollRequest, opts?: CallOptions): Promise<WorkflowTask | null> {
     const p = validatePoll(req);
-    const signal = this.pollSignal(p, opts?.signal);
-    if (!signal) return null;
-    return this.#poll(p, 'workflow', signal, (task) => this.#startWorkflowTask(task, p.identity),
-      (h) => this.#workflowTask(h as HandedWorkflowTask));
+    return this.withPoll(p, opts?.signal, (signal) => this.#poll(p, 'workflow', signal,
+      (task) => this.#startWorkflowTask(task, p.identity), (h) => this.#workflowTask(h as HandedWorkflowTask)));
   }
 
   async pollActivityTaskQueue(req: PollRequest, opts?: CallOptions): Promise<ActivityTask | null> {
     const p = validatePoll(req);
-    const signal = this.pollSignal(p, opts?.signal);
-    if (!signal) return null;
-    return this.#poll(p, 'activity', signal, (task) => this.#startActivityTask(task, p.identity),
-      async (h) => (h as Extract<HandedTask, { kind: 'activity' }>).task);
+    return this.withPoll(p, opts?.signal, (signal) => this.#poll(p, 'activity', signal,
+      (task) => this.#startActivityTask(task, p.identity), async (h) => (h as Extract<HandedTask, { kind: 'activity' }>).task));
   }
 
-  /** The caller's signal joined with its worker's stop; undefined when that worker has stopped. */
-  pollSignal(p: ReturnType<typeof validatePoll>, caller: AbortSignal | undefined): AbortSignal | undefined {
-    const key = PollerStops.key(p.namespace, p.taskQueue, p.identity, p.workerInstanceId);
-    if (this.#stops.isStopped(key)) return undefined;
-    const stop = this.#stops.signalFor(key);
-    return caller ? AbortSignal.any([caller, stop]) : stop;
+  /**
+   * Runs a long poll with a signal that aborts on the caller's signal or when the poll's worker
+   * stops (shutdownWorker); answers null at once when that worker has stopped. The poll's
+   * bookkeeping ends with it, so polls leave nothing behind per identity.
+   */
+  async withPoll<T>(p: ReturnType<typeof validatePoll>, caller: AbortSignal | undefined,
+    poll: (signal: AbortSignal) => Promise<T | null>): Promise<T | null> {
+    const lease = this.#stops.enter(PollerStops.key(p.namespace, p.taskQueue, p.identity, p.workerInstanceId), caller);
+    if (!lease) return null;
+    try {
+      return await poll(lease.signal);
+    } finally {
+      lease.release();
+    }
   }
 
   async shutdownWorker(input: ShutdownWorkerRequest): Promise<void> {
-    const req = requireObject('request', input);
+    const req = requireRequest(input);
     const key = PollerStops.key(
       namespaceOf(req), requireString('taskQueue', req.taskQueue), requireString('identity', req.identity, 500),
       optionalString('workerInstanceId', req.workerInstanceId, 200),
@@ -98,8 +103,18 @@ export class TaskService {
    */
   async #poll<T extends { moreTasks?: T[] }>(p: ReturnType<typeof validatePoll>, kind: TaskKind, signal: AbortSignal | undefined,
     start: (task: TaskRecord) => Promise<T | null>, handed: (h: HandedTask) => Promise<T>): Promise<T | null> {
-    const { core } = this;
     const key = queueKey(p.namespace, p.taskQueue, kind);
+    this.core.pollStarted(key);
+    try {
+      return await this.#pollQueue(p, key, kind, signal, start, handed);
+    } finally {
+      this.core.pollEnded(key);
+    }
+  }
+
+  async #pollQueue<T extends { moreTasks?: T[] }>(p: ReturnType<typeof validatePoll>, key: string, kind: TaskKind, signal: AbortSignal | undefined,
+    start: (task: TaskRecord) => Promise<T | null>, handed: (h: HandedTask) => Promise<T>): Promise<T | null> {
+    const { core } = this;
     const deadline = Date.now() + p.pollTimeoutMs;
     const claim = async (limit: number) => {
       const tasks = await core.store.claimTasks({
@@ -177,9 +192,9 @@ export class TaskService {
     const token = { kind: 'workflow' as const, namespace: rec.namespace, runId: rec.runId, seq: wt.seq, attempt: wt.attempt };
     core.addInFlight(wtKey(token), timeoutMs);
     return {
-      taskToken: encodeTaskToken(token), namespace: rec.namespace, workflowId: rec.workflowId, runId: rec.runId,
+      taskToken: core.tokens.encode(token), namespace: rec.namespace, workflowId: rec.workflowId, runId: rec.runId,
       workflowType: rec.workflowType, taskQueue: rec.taskQueue, attempt: wt.attempt, previousStartedEventId,
-      startedEventId: wt.startedEventId!, history,
+      startedEventId: wt.startedEventId!, history, workflowTaskTimeoutMs: timeoutMs,
     };
   }
 
@@ -194,7 +209,7 @@ export class TaskService {
           return null;
         }
         startActivity(b, act, identity);
-        return activityTask(b.record, act);
+        return activityTask(b.record, act, this.core.tokens);
       });
     } catch (err) {
       if (err instanceof WorkflowNotFoundError) return this.#dropTask(task);
@@ -205,13 +220,16 @@ export class TaskService {
   }
 
   async respondWorkflowTaskCompleted(input: RespondWorkflowTaskCompletedRequest): Promise<void> {
-    const req = requireObject('request', input);
-    const token = decodeTaskToken(req.taskToken, 'workflow') as WorkflowToken;
-    const identity = requireString('identity', req.identity, 500);
+    // The commands' names and ids are checked with the commands, so that a bad one fails the task (BadCommand).
+    const { commands: listed, ...envelope } = requireObject('request', input);
+    checkRequestText(envelope);
+    const token = this.core.tokens.decode(envelope.taskToken, 'workflow') as WorkflowToken;
+    const identity = requireString('identity', envelope.identity, 500);
     this.core.inFlight.delete(wtKey(token));
     let bad: ValidationError | undefined;
     try {
-      const commands = validateCommandList(req.commands);
+      checkRequestText({ commands: listed });
+      const commands = validateCommandList(listed);
       await this.core.mutate(token.runId, (b) => {
         const wt = requireStartedTask(b, token);
         if (hasTerminalCommand(commands) && b.state.buffered.length > 0) {
@@ -239,8 +257,8 @@ export class TaskService {
   }
 
   async respondWorkflowTaskFailed(input: RespondWorkflowTaskFailedRequest): Promise<void> {
-    const req = requireObject('request', input);
-    const token = decodeTaskToken(req.taskToken, 'workflow') as WorkflowToken;
+    const req = requireRequest(input);
+    const token = this.core.tokens.decode(req.taskToken, 'workflow') as WorkflowToken;
     const cause = requireOneOf('cause', req.cause, FAILED_CAUSES);
     const failure = requireFailure('failure', req.failure);
     const identity = requireString('identity', req.identity, 500);
@@ -256,12 +274,12 @@ export class TaskService {
    */
   async returnUndeliveredTask(task: { taskToken: string; activityId?: string }): Promise<void> {
     if (task.activityId === undefined) {
-      const token = decodeTaskToken(task.taskToken, 'workflow') as WorkflowToken;
+      const token = this.core.tokens.decode(task.taskToken, 'workflow') as WorkflowToken;
       this.core.inFlight.delete(wtKey(token));
       await this.core.mutate(token.runId, (b) => onWorkflowTaskTimeout(b, token.seq, token.attempt));
       return;
     }
-    const token = decodeTaskToken(task.taskToken, 'activity') as ActivityToken;
+    const token = this.core.tokens.decode(task.taskToken, 'activity') as ActivityToken;
     this.core.inFlight.delete(atKey(token));
     await this.core.mutate(token.runId, (b) => {
       const act = b.state.activities[String(token.scheduledEventId)];
@@ -272,6 +290,7 @@ export class TaskService {
   /** Runs `fn` on the started attempt the token names. */
   #onActivity<T>(token: ActivityToken, fn: (b: TransitionBuilder, act: ActivityInfo) => T): Promise<T> {
     return this.core.mutate(token.runId, (b) => {
+      if (b.record.namespace !== token.namespace) throw new ValidationError('taskToken', 'must name the namespace of its run', token.namespace);
       if (b.closed) throw new ServiceError('FailedPrecondition', `workflow run ${token.runId} is already ${b.record.status}`);
       const act = b.state.activities[String(token.scheduledEventId)];
       if (!act) throw new ServiceError('FailedPrecondition', `activity ${token.scheduledEventId} of run ${token.runId} is no longer pending`);
@@ -283,8 +302,8 @@ export class TaskService {
   }
 
   async recordActivityTaskHeartbeat(input: RecordHeartbeatRequest): Promise<RecordHeartbeatResponse> {
-    const req = requireObject('request', input);
-    const token = decodeTaskToken(req.taskToken, 'activity') as ActivityToken;
+    const req = requireRequest(input);
+    const token = this.core.tokens.decode(req.taskToken, 'activity') as ActivityToken;
     optionalString('identity', req.identity, 500);
     if (req.details !== undefined) encodePayload('details', req.details);
     const cancelRequested = await this.#onActivity(token, (b, act) => heartbeatActivity(b, act, req.details));
@@ -292,8 +311,8 @@ export class TaskService {
   }
 
   async respondActivityTaskCompleted(input: RespondActivityTaskCompletedRequest): Promise<void> {
-    const req = requireObject('request', input);
-    const token = decodeTaskToken(req.taskToken, 'activity') as ActivityToken;
+    const req = requireRequest(input);
+    const token = this.core.tokens.decode(req.taskToken, 'activity') as ActivityToken;
     const identity = requireString('identity', req.identity, 500);
     encodePayload('result', req.result);
     this.core.inFlight.delete(atKey(token));
@@ -301,8 +320,8 @@ export class TaskService {
   }
 
   async respondActivityTaskFailed(input: RespondActivityTaskFailedRequest): Promise<void> {
-    const req = requireObject('request', input);
-    const token = decodeTaskToken(req.taskToken, 'activity') as ActivityToken;
+    const req = requireRequest(input);
+    const token = this.core.tokens.decode(req.taskToken, 'activity') as ActivityToken;
     const failure = requireFailure('failure', req.failure);
     const identity = requireString('identity', req.identity, 500);
     if (req.lastHeartbeatDetails !== undefined) encodePayload('lastHeartbeatDetails', req.lastHeartbeatDetails);
@@ -311,8 +330,8 @@ export class TaskService {
   }
 
   async respondActivityTaskCanceled(input: RespondActivityTaskCanceledRequest): Promise<void> {
-    const req = requireObject('request', input);
-    const token = decodeTaskToken(req.taskToken, 'activity') as ActivityToken;
+    const req = requireRequest(input);
+    const token = this.core.tokens.decode(req.taskToken, 'activity') as ActivityToken;
     const identity = requireString('identity', req.identity, 500);
     if (req.details !== undefined) encodePayload('details', req.details);
     this.core.inFlight.delete(atKey(token));

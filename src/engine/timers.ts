@@ -4,7 +4,7 @@ import { onActivityTimer } from './activities.ts';
 import { retryOrClose } from './runs.ts';
 import type { TimerData, TimerKind } from './state.ts';
 import type { TransitionBuilder } from './transition.ts';
-import { onWorkflowTaskTimeout } from './workflow-tasks.ts';
+import { onWorkflowTaskTimerFired } from './workflow-tasks.ts';
 
 type TimerHandler<K extends TimerKind> = (b: TransitionBuilder, data: TimerData[K], timer: TimerRecord) => void;
 
@@ -27,7 +27,7 @@ export const TIMER_HANDLERS: { [K in TimerKind]: TimerHandler<K> } = {
     onActivityTimer(b, act);
   },
   WorkflowTaskTimeout(b, { seq, attempt }) {
-    onWorkflowTaskTimeout(b, seq, attempt);
+    onWorkflowTaskTimerFired(b, seq, attempt);
   },
   RunTimeout(b) {
     if (b.closed) return;

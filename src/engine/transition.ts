@@ -3,6 +3,7 @@ import type { EventAttributes, EventType, HistoryEvent, WorkflowExecutionStatus 
 import type { ExecutionRecord, TaskKind, TaskRecord, TimerRecord, Transition } from '../store/types.ts';
 import type { BufferedEvent, RunState, TaskData, TimerData, TimerKind } from './state.ts';
 import { runClosed } from './child-close.ts';
+import { scheduledRunClosed } from './schedules/scheduled-by.ts';
 
 /**
  * Collects everything one state transition of a run writes: the row's new state, the events
@@ -21,6 +22,8 @@ export class TransitionBuilder {
   readonly deleteTimerIds: string[] = [];
   readonly others: TransitionBuilder[] = [];
   consumeTimerId: string | undefined;
+  /** Bytes of the events this transition appended, as the history size counts them. */
+  addedBytes = 0;
   /** Set by a change the workflow must see (an activity canceled at once): schedule a workflow task. */
   needsWorkflowTask = false;
   #touched = false;
@@ -51,7 +54,7 @@ export class TransitionBuilder {
   /** Appends an event now, whatever the workflow task's state. */
   append<K extends EventType>(eventType: K, attributes: EventAttributes[K]): HistoryEvent<K> {
     const event = { eventId: this.record.nextEventId++, eventType, eventTime: this.nowIso, attributes } as HistoryEvent<K>;
-    this.events.push(event as unknown as HistoryEvent);
+    this.#push(event as unknown as HistoryEvent);
     this.#touched = true;
     return event;
   }
@@ -59,7 +62,7 @@ export class TransitionBuilder {
   /** Appends an event made earlier (a transient workflow task's events, as the worker saw them), keeping its time. */
   appendAt<K extends EventType>(eventType: K, eventTime: string, attributes: EventAttributes[K]): HistoryEvent<K> {
     const event = { eventId: this.record.nextEventId++, eventType, eventTime, attributes } as HistoryEvent<K>;
-    this.events.push(event as unknown as HistoryEvent);
+    this.#push(event as unknown as HistoryEvent);
     this.#touched = true;
     return event;
   }
@@ -81,6 +84,14 @@ export class TransitionBuilder {
     this.append(eventType, attributes);
   }
 
+  /** Adds an appended event and counts its size (the history size limits, limits.ts). */
+  #push(event: HistoryEvent): void {
+    this.events.push(event);
+    const bytes = Buffer.byteLength(JSON.stringify(event), 'utf8');
+    this.addedBytes += bytes;
+    this.state.historySizeBytes = (this.state.historySizeBytes ?? 0) + bytes;
+  }
+
   /** Appends the buffered events; returns how many there were. */
   flushBuffered(): number {
     const buffered = this.state.buffered;
@@ -89,7 +100,7 @@ export class TransitionBuilder {
       const attrs = b.attributes as { startedEventId?: number };
       if (b.linkStartedToPrevious) attrs.startedEventId = this.record.nextEventId - 1;
       const event = { eventId: this.record.nextEventId++, eventType: b.eventType, eventTime: b.eventTime, attributes: b.attributes } as HistoryEvent;
-      this.events.push(event);
+      this.#push(event);
     }
     if (buffered.length) this.#touched = true;
     return buffered.length;
@@ -153,6 +164,7 @@ export class TransitionBuilder {
     this.state.activities = {};
     this.state.timers = {};
     runClosed(this);
+    scheduledRunClosed(this);
   }
 
   /** True when nothing would be written. */

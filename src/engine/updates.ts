@@ -13,7 +13,7 @@ import type { CommandContext } from './commands.ts';
 import type { EngineCore } from './core.ts';
 import { messageState, peekMessageState, type MessageLimits, type UpdateRecord } from './message-state.ts';
 import { MAX_QUERY_TIMEOUT_MS, type QueryRouter } from './queries.ts';
-import { requireFailure, requireObject, validateExecutionRef } from './requests.ts';
+import { requireFailure, requireObject, requireRequest, validateExecutionRef } from './requests.ts';
 import type { RunState } from './state.ts';
 import { resolveRun } from './visibility.ts';
 
@@ -47,7 +47,7 @@ export class UpdateService {
   constructor(private readonly core: EngineCore, private readonly limits: MessageLimits, private readonly queries: QueryRouter) {}
 
   async update(input: UpdateWorkflowRequest): Promise<UpdateWorkflowResponse> {
-    const req = requireObject('request', input);
+    const req = requireRequest(input);
     const ref = validateExecutionRef(req);
     const updateName = requireString('updateName', req.updateName, 500);
     const args = optionalArray('args', req.args);
@@ -121,7 +121,7 @@ export class UpdateService {
 
   /** pollWorkflowExecutionUpdate: the update's stage once completed, or Accepted when the wait ends first. */
   async poll(input: PollUpdateRequest, opts?: CallOptions): Promise<UpdateWorkflowResponse> {
-    const req = requireObject('request', input);
+    const req = requireRequest(input);
     const ref = validateExecutionRef(req);
     const updateId = requireString('updateId', req.updateId, 200);
     const waitMs = optionalInt('waitTimeoutMs', req.waitTimeoutMs, 0, MAX_QUERY_TIMEOUT_MS) ?? 30_000;

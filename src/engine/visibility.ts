@@ -1,13 +1,12 @@
 import { WorkflowNotFoundError } from '../common/errors.ts';
 import { optionalInt, optionalString } from '../common/validate.ts';
-import { ValidationError } from '../retry/errors.ts';
 import type {
   ListWorkflowExecutionsRequest, ListWorkflowExecutionsResponse, WorkflowExecutionDescription, WorkflowExecutionInfo,
 } from '../history/service.ts';
-import { decodeSeqToken, encodeSeqToken } from '../store/rows.ts';
-import type { ExecutionQuery, ExecutionRecord, Store } from '../store/types.ts';
+import type { ExecutionRecord, Store } from '../store/types.ts';
 import { pendingActivityInfo } from './activities.ts';
-import { namespaceOf, optionalIsoTime, optionalStatus, requireObject } from './requests.ts';
+import { namespaceOf, requireRequest } from './requests.ts';
+import { listQueryText, searchAttributesOf } from './search-attributes.ts';
 import type { RunState } from './state.ts';
 import { childState, pendingChildren } from './child-state.ts';
 
@@ -34,8 +33,12 @@ export function executionInfo(rec: ExecutionRecord): WorkflowExecutionInfo {
   };
   if (rec.closeTime !== undefined) info.closeTime = iso(rec.closeTime);
   if (rec.memo) info.memo = rec.memo;
+  const size = (rec.state as RunState).historySizeBytes;
+  if (size !== undefined) info.historySizeBytes = size;
   const parent = childState(rec).parent;
   if (parent) info.parent = parent;
+  const attributes = searchAttributesOf(rec);
+  if (attributes) info.searchAttributes = attributes;
   return info;
 }
 
@@ -49,6 +52,7 @@ export function describe(rec: ExecutionRecord, now: number): WorkflowExecutionDe
       ...(s.cfg.workflowExecutionTimeoutMs !== undefined ? { workflowExecutionTimeoutMs: s.cfg.workflowExecutionTimeoutMs } : {}),
       ...(s.cfg.workflowRunTimeoutMs !== undefined ? { workflowRunTimeoutMs: s.cfg.workflowRunTimeoutMs } : {}),
       ...(s.cfg.retryPolicy ? { retryPolicy: s.cfg.retryPolicy } : {}),
+      ...(s.cfg.cronSchedule !== undefined ? { cronSchedule: s.cfg.cronSchedule } : {}),
     },
     pendingActivities: Object.values(s.activities).sort((a, b) => a.scheduledEventId - b.scheduledEventId).map((a) => pendingActivityInfo(a, now)),
     pendingChildren: pendingChildren(rec.state),
@@ -58,36 +62,27 @@ export function describe(rec: ExecutionRecord, now: number): WorkflowExecutionDe
       state: s.wt.startedTime !== undefined ? 'Started' : 'Scheduled', attempt: s.wt.attempt, scheduledTime: iso(s.wt.scheduledTime),
       ...(s.wt.startedTime !== undefined ? { startedTime: iso(s.wt.startedTime) } : {}),
     };
+    const f = s.wtLastFailure;
+    if (f) {
+      d.pendingWorkflowTask.lastFailure = {
+        cause: f.cause, message: f.message, ...(f.type !== undefined ? { type: f.type } : {}), ...(f.stack !== undefined ? { stack: f.stack } : {}),
+        attempt: f.attempt, failedTime: iso(f.time), identity: f.identity,
+      };
+    }
   }
   if (s.continuedFromRunId) d.continuedFromRunId = s.continuedFromRunId;
   if (s.continuedAsNewToRunId) d.continuedAsNewToRunId = s.continuedAsNewToRunId;
   return d;
 }
 
-/** listWorkflowExecutions: filters, newest first, an opaque page token. */
+/** listWorkflowExecutions: one page of the runs a query selects, in its order, with an opaque page token. */
 export async function listExecutions(store: Store, input: ListWorkflowExecutionsRequest): Promise<ListWorkflowExecutionsResponse> {
-  const req = requireObject('request', input);
-  const limit = optionalInt('pageSize', req.pageSize, 1, 1000) ?? 100;
-  const q: ExecutionQuery = { namespace: namespaceOf(req), limit };
-  const workflowType = optionalString('workflowType', req.workflowType);
-  if (workflowType !== undefined) q.workflowType = workflowType;
-  const status = optionalStatus('status', req.status);
-  if (status !== undefined) q.status = status;
-  const prefix = optionalString('workflowIdPrefix', req.workflowIdPrefix);
-  if (prefix !== undefined) q.workflowIdPrefix = prefix;
-  for (const key of ['startTimeFrom', 'startTimeTo', 'closeTimeFrom', 'closeTimeTo'] as const) {
-    const ms = optionalIsoTime(key, req[key]);
-    if (ms !== undefined) q[key] = ms;
-  }
+  const req = requireRequest(input);
+  const pageSize = optionalInt('pageSize', req.pageSize, 1, 1000) ?? 100;
+  const query = listQueryText(req);
   const token = optionalString('nextPageToken', req.nextPageToken);
-  if (token !== undefined) {
-    const seq = decodeSeqToken(token);
-    if (seq === undefined) throw new ValidationError('nextPageToken', 'must be a token from an earlier page', token);
-    q.beforeSeq = seq;
-  }
-  const rows = await store.listExecutions(q);
-  const res: ListWorkflowExecutionsResponse = { executions: rows.map(executionInfo) };
-  const last = rows[rows.length - 1];
-  if (rows.length === limit && last?.seq !== undefined) res.nextPageToken = encodeSeqToken(last.seq);
+  const page = await store.queryExecutions({ namespace: namespaceOf(req), query, pageSize, ...(token ? { nextPageToken: token } : {}) });
+  const res: ListWorkflowExecutionsResponse = { executions: page.executions.map(executionInfo) };
+  if (page.nextPageToken !== undefined) res.nextPageToken = page.nextPageToken;
   return res;
 }

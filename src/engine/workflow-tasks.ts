@@ -1,8 +1,9 @@
+import { ValidationError } from '../retry/errors.ts';
 import { ServiceError } from '../common/errors.ts';
 import type { FailureInfo } from '../common/failure.ts';
 import { newUuid } from '../common/ids.ts';
 import type { HistoryEvent, WorkflowTaskFailedCause } from '../history/events.ts';
-import type { WorkflowTaskInfo } from './state.ts';
+import type { WorkflowTaskFailureRecord, WorkflowTaskInfo } from './state.ts';
 import type { TaskTokenData } from './task-token.ts';
 import type { TransitionBuilder } from './transition.ts';
 
@@ -61,6 +62,7 @@ export function transientEvents(wt: WorkflowTaskInfo, workflowTaskTimeoutMs: num
  * @throws ServiceError FailedPrecondition when the run closed or the token is from another task or attempt.
  */
 export function requireStartedTask(b: TransitionBuilder, token: Extract<TaskTokenData, { kind: 'workflow' }>): WorkflowTaskInfo {
+  if (b.record.namespace !== token.namespace) throw new ValidationError('taskToken', 'must name the namespace of its run', token.namespace);
   if (b.closed) throw new ServiceError('FailedPrecondition', `workflow run ${b.record.runId} is already ${b.record.status}`);
   const wt = b.state.wt;
   if (!wt || wt.seq !== token.seq || wt.attempt !== token.attempt || wt.startedTime === undefined) {
@@ -82,6 +84,7 @@ export function completeWorkflowTask(b: TransitionBuilder, wt: WorkflowTaskInfo,
   b.state.wt = undefined;
   b.state.previousStartedEventId = wt.startedEventId!;
   b.state.wtAttempt = 1;
+  delete b.state.wtLastFailure;
   return completed.eventId;
 }
 
@@ -105,7 +108,36 @@ export function failWorkflowTask(b: TransitionBuilder, wt: WorkflowTaskInfo, cau
   b.state.wt = undefined;
   b.flushBuffered();
   b.state.wtAttempt = wt.attempt + 1;
+  b.state.wtLastFailure = failureRecord(cause, failure, wt.attempt, b.now, identity);
   b.scheduleWorkflowTask(b.now + workflowTaskRetryDelayMs(wt.attempt + 1));
+}
+
+/** Lines of a failure's stack kept for describe: the message line and the first frames. */
+export const KEPT_STACK_LINES = 6;
+/** Longest failure message kept for describe, characters. */
+const KEPT_MESSAGE_CHARS = 2_000;
+
+function failureRecord(cause: WorkflowTaskFailedCause, failure: FailureInfo, attempt: number, time: number, identity: string): WorkflowTaskFailureRecord {
+  const message = failure.message.length > KEPT_MESSAGE_CHARS ? `${failure.message.slice(0, KEPT_MESSAGE_CHARS)}…` : failure.message;
+  const rec: WorkflowTaskFailureRecord = { cause, message, attempt, time, identity };
+  if (failure.type !== undefined) rec.type = failure.type;
+  if (failure.stack) rec.stack = failure.stack.split('\n').slice(0, KEPT_STACK_LINES).join('\n');
+  return rec;
+}
+
+/**
+ * The workflow task's timeout timer fired: like {@link onWorkflowTaskTimeout}, and describe's
+ * last failure says so (a task the worker never finishes — an endless loop, a vanished worker —
+ * is otherwise as invisible as one that fails).
+ */
+export function onWorkflowTaskTimerFired(b: TransitionBuilder, seq: number, attempt: number): void {
+  const wt = b.state.wt;
+  const identity = wt?.identity ?? '';
+  if (!onWorkflowTaskTimeout(b, seq, attempt)) return;
+  const ms = b.state.cfg.workflowTaskTimeoutMs;
+  b.state.wtLastFailure = {
+    cause: 'TimedOut', message: `workflow task timed out: no answer within its ${ms} ms workflowTaskTimeout`, attempt, time: b.now, identity,
+  };
 }
 
 /** The workflow task timeout fired: the worker vanished or is too slow; hand the task out again. */

@@ -1,5 +1,6 @@
 import type { FailureInfo, RetryState } from '../common/failure.ts';
 import type { RetryPolicyData } from '../retry/policy-data.ts';
+import type { WorkflowIdReusePolicy } from './service.ts';
 
 /** What happens to a child workflow when its parent closes. @default "Terminate" */
 export type ParentClosePolicy = 'Terminate' | 'RequestCancel' | 'Abandon';
@@ -23,6 +24,10 @@ export interface ChildStartAttributes {
   /** @default "Terminate" */
   parentClosePolicy?: ParentClosePolicy;
   memo?: Record<string, unknown>;
+  /** Whether the child may reuse the id of an earlier workflow. @default "AllowDuplicate" */
+  workflowIdReusePolicy?: WorkflowIdReusePolicy;
+  /** Makes the child a cron job (seed: "What is a Temporal Cron Job?"); its chain closes for the parent only when it ends. */
+  cronSchedule?: string;
   /** Opaque to the engine; the worker's correlation key (the child's sequence number in the run). */
   control?: string;
 }

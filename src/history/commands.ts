@@ -1,5 +1,5 @@
 import type { FailureInfo } from '../common/failure.ts';
-import type { RetryPolicyData } from '../retry/policy-data.ts';
+import type { PolicyData, RetryPolicyData } from '../retry/policy-data.ts';
 import type { ActivityTimeouts } from './events.ts';
 import type { ChildCommandAttributes } from './child-types.ts';
 import { MESSAGE_COMMAND_TYPES, type MessageCommandAttributes } from './message-types.ts';
@@ -15,8 +15,11 @@ export interface CommandAttributes extends ChildCommandAttributes, MessageComman
     /** @default the workflow's task queue */
     taskQueue?: string;
     args: unknown[];
-    /** @default Temporal's default policy (1 s, ×2, 100 s, unlimited attempts) */
-    retryPolicy?: RetryPolicyData;
+    /**
+     * Temporal's fields, or any other curve of `steadfast/retry` (horsies, Polly) as versioned data.
+     * @default Temporal's default policy (1 s, ×2, 100 s, unlimited attempts)
+     */
+    retryPolicy?: PolicyData;
   };
   RequestCancelActivityTask: { scheduledEventId: number };
   StartTimer: { timerId: string; startToFireTimeoutMs: number };
@@ -37,6 +40,11 @@ export interface CommandAttributes extends ChildCommandAttributes, MessageComman
     retryPolicy?: RetryPolicyData;
     backoffStartIntervalMs?: number;
   };
+  /**
+   * Changes the run's memo (Temporal's ModifyWorkflowProperties): each key is set, a `null`
+   * value removes the key. Recorded as WorkflowPropertiesModified.
+   */
+  ModifyWorkflowProperties: { upsertedMemo: Record<string, unknown> };
 }
 
 export type CommandType = keyof CommandAttributes;
@@ -49,7 +57,7 @@ export type Command<T extends CommandType = CommandType> = {
 export const COMMAND_TYPES: readonly CommandType[] = [
   'ScheduleActivityTask', 'RequestCancelActivityTask', 'StartTimer', 'CancelTimer', 'RecordMarker',
   'CompleteWorkflowExecution', 'FailWorkflowExecution', 'CancelWorkflowExecution', 'ContinueAsNewWorkflowExecution',
-  'StartChildWorkflowExecution', 'RequestCancelExternalWorkflowExecution',
+  'StartChildWorkflowExecution', 'RequestCancelExternalWorkflowExecution', 'ModifyWorkflowProperties',
   ...MESSAGE_COMMAND_TYPES,
 ];
 

@@ -1,5 +1,5 @@
 import type { FailureInfo, RetryState, TimeoutType } from '../common/failure.ts';
-import type { RetryPolicyData } from '../retry/policy-data.ts';
+import type { PolicyData, RetryPolicyData } from '../retry/policy-data.ts';
 import type { ChildEventAttributes } from './child-types.ts';
 import type { MessageEventAttributes } from './message-types.ts';
 
@@ -63,6 +63,10 @@ export interface EventAttributes extends ChildEventAttributes, MessageEventAttri
     cronSchedule?: string;
     identity?: string;
     requestId?: string;
+    /** Trace context (W3C traceparent, tracestate) the run was started under; continue-as-new carries it on. */
+    header?: Record<string, string>;
+    /** Custom search attributes the run starts with (Datetime as ISO 8601). */
+    searchAttributes?: Record<string, string | number | boolean | readonly string[]>;
   };
   WorkflowTaskScheduled: { taskQueue: string; startToCloseTimeoutMs: number; attempt: number };
   WorkflowTaskStarted: { scheduledEventId: number; identity: string; requestId: string };
@@ -80,7 +84,8 @@ export interface EventAttributes extends ChildEventAttributes, MessageEventAttri
     activityType: string;
     taskQueue: string;
     args: unknown[];
-    retryPolicy: RetryPolicyData;
+    /** The policy in force: Temporal's fields, or a horsies or Polly curve as versioned data. */
+    retryPolicy: PolicyData;
     workflowTaskCompletedEventId: number;
   };
   ActivityTaskStarted: {
@@ -121,6 +126,8 @@ export interface EventAttributes extends ChildEventAttributes, MessageEventAttri
     workflowTaskCompletedEventId: number;
     failure?: FailureInfo;
   };
+  /** The memo changed (ModifyWorkflowProperties): `upsertedMemo` as the command gave it, `null` values removed keys. */
+  WorkflowPropertiesModified: { upsertedMemo: Record<string, unknown>; workflowTaskCompletedEventId: number };
   WorkflowExecutionCancelRequested: { reason?: string; identity?: string };
   WorkflowExecutionCompleted: { result: unknown; workflowTaskCompletedEventId: number; newExecutionRunId?: string };
   WorkflowExecutionFailed: {

@@ -3,3 +3,7 @@ export * from './commands.ts';
 export * from './service.ts';
 export * from './child-types.ts';
 export * from './message-types.ts';
+export * from './workflow-task-failure.ts';
+export * from './memo.ts';
+export * from './schedule-types.ts';
+export * from './visibility-types.ts';

@@ -1,4 +1,5 @@
 import type { FailureInfo } from '../common/failure.ts';
+import type { WorkflowExecutionStatus } from './events.ts';
 import type {
   CallOptions, ExecutionRequest, PollRequest, StartWorkflowExecutionRequest, StartWorkflowExecutionResponse,
 } from './service.ts';
@@ -121,17 +122,30 @@ export interface SignalWithStartRequest extends StartWorkflowExecutionRequest {
   signalArgs?: unknown[];
 }
 
+/**
+ * When a query is refused without asking a worker (Temporal's QueryRejectCondition):
+ * `NotOpen` refuses any closed run, `NotCompletedCleanly` any run closed otherwise than
+ * Completed; `None` refuses nothing.
+ */
+export type QueryRejectCondition = 'None' | 'NotOpen' | 'NotCompletedCleanly';
+
+export const QUERY_REJECT_CONDITIONS: readonly QueryRejectCondition[] = ['None', 'NotOpen', 'NotCompletedCleanly'];
+
 export interface QueryWorkflowRequest extends ExecutionRequest {
   queryType: string;
   args?: unknown[];
   /** How long to wait for a worker's answer, ms. @default 10 000 */
   timeoutMs?: number;
+  /** @default "None" */
+  queryRejectCondition?: QueryRejectCondition;
 }
 
-/** A query's answer: the handler's result, or the failure the worker reported. */
+/** A query's answer: the handler's result, the failure the worker reported, or the rejection. */
 export interface QueryWorkflowResponse {
   result?: unknown;
   failure?: FailureInfo;
+  /** Set when the request's queryRejectCondition refused the query: the run's status. */
+  queryRejected?: { status: WorkflowExecutionStatus };
 }
 
 /**

@@ -1,10 +1,14 @@
 import type { FailureInfo } from '../common/failure.ts';
 import type { RetryPolicyData } from '../retry/policy-data.ts';
+import type { BackoffInfo } from '../retry/policy-model.ts';
 import type { Command } from './commands.ts';
 import { MESSAGE_LONG_POLL_METHODS, MESSAGE_SERVICE_METHODS, type MessageService } from './message-types.ts';
+import { SCHEDULE_SERVICE_METHODS, type ScheduleService } from './schedule-types.ts';
 import type {
   HistoryEvent, ParentExecutionRef, WorkflowExecutionStatus, WorkflowTaskFailedCause,
 } from './events.ts';
+import type { WorkflowTaskFailureInfo } from './workflow-task-failure.ts';
+import { VISIBILITY_SERVICE_METHODS, type SearchAttributeWireValue, type VisibilityService } from './visibility-types.ts';
 
 /**
  * The service contract between the engine and everything that talks to it: the HTTP server
@@ -13,7 +17,7 @@ import type {
  *
  * Times are ISO-8601 strings; durations are milliseconds in fields ending in `Ms`.
  */
-export interface WorkflowService extends MessageService {
+export interface WorkflowService extends MessageService, ScheduleService, VisibilityService {
   startWorkflowExecution(req: StartWorkflowExecutionRequest): Promise<StartWorkflowExecutionResponse>;
   describeWorkflowExecution(req: ExecutionRequest): Promise<WorkflowExecutionDescription>;
   getWorkflowExecutionHistory(req: GetHistoryRequest, opts?: CallOptions): Promise<GetHistoryResponse>;
@@ -82,6 +86,14 @@ export interface StartWorkflowExecutionRequest {
   requestId?: string;
   identity?: string;
   cronSchedule?: string;
+  /**
+   * Trace context to start the run under (W3C `traceparent`, `tracestate`): recorded in
+   * WorkflowExecutionStarted and handed to the run's activity tasks, so the worker's spans join
+   * the caller's trace. The client fills it from the active OpenTelemetry context.
+   */
+  header?: Record<string, string>;
+  /** Custom search attributes registered in the namespace, by name (Datetime as ISO 8601). */
+  searchAttributes?: Record<string, SearchAttributeWireValue>;
 }
 
 export interface StartWorkflowExecutionResponse {
@@ -116,6 +128,11 @@ export interface GetHistoryResponse {
 
 export interface ListWorkflowExecutionsRequest {
   namespace?: string;
+  /**
+   * The filter language (docs/visibility.md), e.g. `WorkflowType = 'order' ORDER BY StartTime DESC`.
+   * The filters below are shorthands for it and cannot be combined with it.
+   */
+  query?: string;
   workflowType?: string;
   status?: WorkflowExecutionStatus;
   workflowIdPrefix?: string;
@@ -147,11 +164,15 @@ export interface WorkflowExecutionInfo {
   executionTime: string;
   closeTime?: string;
   historyLength: number;
+  /** Bytes of the run's history (its events as UTF-8 JSON), as the history size limits count them. */
+  historySizeBytes?: number;
   memo?: Record<string, unknown>;
   attempt: number;
   firstExecutionRunId: string;
   originalExecutionRunId: string;
   parent?: ParentExecutionRef;
+  /** Custom search attributes, and TemporalScheduledById/StartTime for a run a schedule started. */
+  searchAttributes?: Record<string, SearchAttributeWireValue>;
 }
 
 export interface PendingActivityInfo {
@@ -162,6 +183,8 @@ export interface PendingActivityInfo {
   /** The attempt running now, or the next one during a backoff. */
   attempt: number;
   maximumAttempts: number;
+  /** The backoff curve in force (Temporal's exponential, a horsies list, a Polly curve) and its summary. */
+  backoff: BackoffInfo;
   scheduledTime: string;
   lastStartedTime?: string;
   /** During a retry backoff: when the next attempt is dispatched. */
@@ -189,10 +212,20 @@ export interface WorkflowExecutionDescription {
     workflowRunTimeoutMs?: number;
     workflowTaskTimeoutMs: number;
     retryPolicy?: RetryPolicyData;
+    /** The spec of a cron job, as given at start. */
+    cronSchedule?: string;
   };
   pendingActivities: PendingActivityInfo[];
   pendingChildren: PendingChildInfo[];
-  pendingWorkflowTask?: { state: 'Scheduled' | 'Started'; attempt: number; scheduledTime: string; startedTime?: string };
+  pendingWorkflowTask?: {
+    state: 'Scheduled' | 'Started';
+    /** 1, then 2, 3, … while attempts keep failing or timing out. */
+    attempt: number;
+    scheduledTime: string;
+    startedTime?: string;
+    /** Why the previous attempt failed, while attempts keep failing; absent once one completes. */
+    lastFailure?: WorkflowTaskFailureInfo;
+  };
   /** Links of the run chain. */
   continuedFromRunId?: string;
   continuedAsNewToRunId?: string;
@@ -201,6 +234,7 @@ export interface WorkflowExecutionDescription {
 export interface CancelWorkflowRequest extends ExecutionRequest {
   reason?: string;
   identity?: string;
+  /** Makes a repeated request a no-op, also once the run closed because of it. */
   requestId?: string;
 }
 
@@ -208,6 +242,8 @@ export interface TerminateWorkflowRequest extends ExecutionRequest {
   reason?: string;
   details?: unknown;
   identity?: string;
+  /** Makes a repeated request a no-op once the run is terminated by it. */
+  requestId?: string;
 }
 
 /**
@@ -274,6 +310,8 @@ export interface WorkflowTask {
   previousStartedEventId: number;
   startedEventId: number;
   history: HistoryEvent[];
+  /** How long the worker has to answer before the task times out, ms (the run's workflowTaskTimeout). */
+  workflowTaskTimeoutMs?: number;
   /** Further tasks started for the same poll (see PollRequest.maxTasks); each is answered on its own. */
   moreTasks?: WorkflowTask[];
 }
@@ -313,6 +351,8 @@ export interface ActivityTask {
   scheduleToCloseTimeoutMs?: number;
   /** Further tasks started for the same poll (see PollRequest.maxTasks); each is answered on its own. */
   moreTasks?: ActivityTask[];
+  /** Trace context of the run's start (see StartWorkflowExecutionRequest.header). */
+  header?: Record<string, string>;
 }
 
 export interface RecordHeartbeatRequest {
@@ -364,6 +404,8 @@ export const WORKFLOW_SERVICE_METHODS = [
   'respondActivityTaskFailed',
   'respondActivityTaskCanceled',
   ...MESSAGE_SERVICE_METHODS,
+  ...SCHEDULE_SERVICE_METHODS,
+  ...VISIBILITY_SERVICE_METHODS,
 ] as const satisfies readonly (keyof WorkflowService)[];
 
 export type WorkflowServiceMethod = (typeof WORKFLOW_SERVICE_METHODS)[number];

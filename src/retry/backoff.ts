@@ -41,6 +41,11 @@ export interface BackoffSchedule {
   readonly fastFirst: boolean;
   /** Seed of the random draws; absent = a fresh seed per run. */
   readonly seed?: number;
+  /**
+   * horsies' autoRetryFor: when present, only failures whose error code is listed are retried
+   * (an empty list retries none). Absent (Temporal, Polly): the code does not decide.
+   */
+  readonly autoRetryFor?: readonly string[];
 }
 
 /**

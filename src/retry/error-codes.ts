@@ -9,6 +9,13 @@ const CODE = /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*$/;
 /** The code of an exception no mapper knows, unless configured otherwise (horsies' default). */
 export const UNHANDLED_EXCEPTION = 'UNHANDLED_EXCEPTION';
 
+/**
+ * The code of an attempt lost with the process running it (horsies' library code). The engine
+ * gives it to an activity attempt whose worker stopped answering: its start-to-close or
+ * heartbeat timeout fired with no result, failure or heartbeat reported in time.
+ */
+export const WORKER_CRASHED = 'WORKER_CRASHED';
+
 /** A class of thrown values; mappers match it exactly (`error.constructor === cls`). */
 export type ErrorClass = abstract new (...args: any[]) => unknown;
 

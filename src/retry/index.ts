@@ -4,28 +4,33 @@
  * and `retry()`, an executor for any async function.
  */
 export { SteadfastError, ValidationError } from './errors.ts';
-export { toMs, optionalMs, formatMs, type Duration } from './duration.ts';
+export { toMs, optionalMs, formatMs, type Duration, type DurationString } from './duration.ts';
 export { systemClock, ManualClock, type Clock } from './clock.ts';
-export type { RetryPolicyData } from './policy-data.ts';
+export type { RetryPolicyData, CurvePolicyData, PolicyData } from './policy-data.ts';
 export {
-  resolveRetryPolicy, DEFAULT_RETRY_POLICY, retryInterval, decideRetry, temporalSchedule,
-  type TemporalRetryPolicy, type RetryDecision, type RetryDecisionInput,
+  resolveRetryPolicy, DEFAULT_RETRY_POLICY, retryInterval, temporalSchedule, type TemporalRetryPolicy,
 } from './temporal.ts';
+export {
+  resolvePolicyData, scheduleOf, policyDelay, backoffInfo, isCurvePolicy, type BackoffInfo, type RetryPolicyInput,
+} from './policy-model.ts';
+export { decideRetry, timeoutFailureType, type RetryDecision, type RetryDecisionInput } from './decide.ts';
 export {
   backoffDelay, backoffDelays, isRandomized, MAX_DELAY_MS, DECORRELATED_JITTER_SCALE,
   type BackoffCurve, type BackoffSchedule, type BackoffSource,
 } from './backoff.ts';
 export { mixSeed, unitRandom, hashString, randomSeed } from './random.ts';
-export { RetryPolicy, horsiesPolicy, HORSIES_JITTER, type HorsiesPolicyOptions } from './horsies.ts';
+export {
+  RetryPolicy, horsiesPolicy, HORSIES_JITTER, type HorsiesPolicyOptions, type HorsiesInterval, type HorsiesFixedOptions, type HorsiesExponentialOptions,
+} from './horsies.ts';
 export { Backoff, type PollyOptions } from './polly.ts';
 export { checkSchedule } from './schedule-check.ts';
 export {
-  UNHANDLED_EXCEPTION, CodedError, isErrorCode, resolveErrorCode, setGlobalExceptionMapper, globalExceptionMapper,
+  UNHANDLED_EXCEPTION, WORKER_CRASHED, CodedError, isErrorCode, resolveErrorCode, setGlobalExceptionMapper, globalExceptionMapper,
   type ErrorClass, type ExceptionMapper, type ErrorCodeConfig,
 } from './error-codes.ts';
 export { RetryError, AttemptTimeoutError, RetryTimeoutError, type RetryStopReason } from './retry-error.ts';
 export {
-  type RetryOptions, type RetryPolicyInput, type AttemptContext, type RetryEvent, type RetryVerdict,
+  type RetryOptions, type AttemptContext, type RetryEvent, type RetryVerdict,
 } from './retry-options.ts';
 export { retry, createRetry, type Attempt, type RetryResult } from './retry.ts';
 export { simulateTimeline, delayPercentiles, type TimelineRow, type DelayPercentiles } from './simulate.ts';

@@ -1,3 +1,5 @@
+import type { BackoffCurve, BackoffSource } from './backoff.ts';
+
 /**
  * A Temporal/Cadence-style retry policy with every field resolved to plain numbers
  * (milliseconds). This is the form stored in history events and sent over the wire; the
@@ -21,3 +23,33 @@ export interface RetryPolicyData {
   /** Seed for the jitter's generator, so the same seed and attempt give the same delay. */
   seed?: number;
 }
+
+/**
+ * Any other backoff (a horsies policy, a Polly curve) as JSON data: a `BackoffSchedule` with
+ * its unbounded values spelled the JSON way. Told apart from {@link RetryPolicyData} by `curve`.
+ * Version 1; a later shape gets a new version number and a reader for the old one.
+ */
+export interface CurvePolicyData {
+  version: 1;
+  /** Whose semantics: `horsies` or `polly` (or `temporal` for a hand-made schedule). */
+  source: BackoffSource;
+  /** The delay curve, as `backoffDelay` reads it. */
+  curve: BackoffCurve;
+  /** Attempts in all, the first included; 0 = unlimited. */
+  maximumAttempts: number;
+  /** Proportional jitter in [0, 1]. */
+  jitter: number;
+  /** Upper bound on every delay, ms; absent = none. */
+  capMs?: number;
+  /** Polly's fastFirst: the first retry happens at once. */
+  fastFirst: boolean;
+  /** Mixed with the run and activity ids into the seed of the random draws. @default 0 */
+  seed?: number;
+  /** Failure types never retried (timeouts included: `StartToCloseTimeout`, …). */
+  nonRetryableErrorTypes: string[];
+  /** horsies' autoRetryFor: when present, only failures whose error code is listed are retried. */
+  autoRetryFor?: string[];
+}
+
+/** An activity's retry policy as data: Temporal's fields, or any other curve of `steadfast/retry`. */
+export type PolicyData = RetryPolicyData | CurvePolicyData;

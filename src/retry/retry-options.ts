@@ -1,14 +1,13 @@
 import { ValidationError } from './errors.ts';
 import { toMs, type Duration } from './duration.ts';
 import { systemClock, type Clock } from './clock.ts';
-import type { RetryPolicyData } from './policy-data.ts';
 import type { BackoffSchedule } from './backoff.ts';
-import { resolveRetryPolicy, temporalSchedule, type TemporalRetryPolicy } from './temporal.ts';
+import { resolveRetryPolicy, temporalSchedule } from './temporal.ts';
 import { checkSchedule } from './schedule-check.ts';
 import { requireErrorCode, requireErrorCodes, toExceptionMap, type ErrorCodeConfig, type ExceptionMapper } from './error-codes.ts';
+import { isCurvePolicy, resolvePolicyData, scheduleOf, type RetryPolicyInput } from './policy-model.ts';
 
-/** Any policy `retry()` runs under: a Temporal/Cadence policy (user or resolved form) or a built schedule. */
-export type RetryPolicyInput = TemporalRetryPolicy | RetryPolicyData | BackoffSchedule;
+export type { RetryPolicyInput } from './policy-model.ts';
 
 /** What `fn` receives on each attempt. */
 export interface AttemptContext {
@@ -50,7 +49,11 @@ export interface RetryOptions {
   classify?: (error: unknown, attempt: number) => RetryVerdict;
   /** Error types never retried (an error's `type`, else its `name`); added to the policy's. */
   nonRetryableErrorTypes?: readonly string[];
-  /** horsies' autoRetryFor: retry only errors whose code (see exceptionMapper) is listed. UPPER_SNAKE_CASE. */
+  /**
+   * horsies' autoRetryFor: retry only errors whose code (see exceptionMapper) is listed.
+   * UPPER_SNAKE_CASE. Added to a horsies policy's own list (with a horsies policy, an error whose
+   * code neither lists is not retried).
+   */
   autoRetryFor?: readonly string[];
   /** Per-call exception mapper: exact error class → code. */
   exceptionMapper?: ExceptionMapper;
@@ -98,6 +101,16 @@ function positiveMs(field: string, value: Duration | undefined): number | undefi
   return ms;
 }
 
+/**
+ * The codes that are retried: a horsies policy's autoRetryFor plus the call's, or the call's
+ * alone; undefined when neither restricts them.
+ */
+function retryCodes(fromPolicy: readonly string[] | undefined, fromCall: readonly string[] | undefined): readonly string[] | undefined {
+  const call = fromCall === undefined ? undefined : requireErrorCodes('autoRetryFor', fromCall);
+  if (fromPolicy === undefined) return call;
+  return call === undefined ? fromPolicy : [...fromPolicy, ...call];
+}
+
 /** Validates `retry()`'s options. */
 export function planRetry(options: RetryOptions | undefined): RetryPlan {
   const o = options ?? {};
@@ -107,13 +120,13 @@ export function planRetry(options: RetryOptions | undefined): RetryPlan {
   let types: readonly string[] | undefined;
   let expirationMs: number | undefined;
   if (policy !== undefined) {
-    if (typeof policy === 'object' && policy !== null && 'curve' in policy) {
+    if (typeof policy === 'object' && policy !== null && 'curve' in policy && !('version' in policy)) {
       schedule = checkSchedule(policy, 'policy');
     } else {
-      const data = resolveRetryPolicy(policy as TemporalRetryPolicy, 'policy');
-      schedule = temporalSchedule(data);
+      const data = resolvePolicyData(policy, 'policy');
+      schedule = scheduleOf(data);
       if (data.nonRetryableErrorTypes.length > 0) types = data.nonRetryableErrorTypes;
-      expirationMs = data.expirationIntervalMs;
+      if (!isCurvePolicy(data)) expirationMs = data.expirationIntervalMs;
     }
   }
   if (o.nonRetryableErrorTypes !== undefined) {
@@ -152,7 +165,7 @@ export function planRetry(options: RetryOptions | undefined): RetryPlan {
     retryIf: fnOption('retryIf', o.retryIf),
     classify: fnOption('classify', o.classify),
     onRetry: fnOption('onRetry', o.onRetry),
-    autoRetryFor: o.autoRetryFor === undefined ? undefined : requireErrorCodes('autoRetryFor', o.autoRetryFor),
+    autoRetryFor: retryCodes(schedule.autoRetryFor, o.autoRetryFor),
     codes,
     seed: o.seed ?? schedule.seed,
   };

@@ -1,5 +1,6 @@
 import { ValidationError } from './errors.ts';
 import type { BackoffSchedule } from './backoff.ts';
+import { requireErrorCodes } from './error-codes.ts';
 
 /** Schedules made by this package's builders, already validated. */
 const built = new WeakSet<object>();
@@ -65,6 +66,7 @@ export function checkSchedule(schedule: BackoffSchedule, field = 'policy'): Back
   if (schedule.seed !== undefined && !Number.isSafeInteger(schedule.seed)) {
     throw new ValidationError(`${field}.seed`, 'must be an integer', schedule.seed);
   }
+  if (schedule.autoRetryFor !== undefined) requireErrorCodes(`${field}.autoRetryFor`, schedule.autoRetryFor);
   return schedule;
 }
 

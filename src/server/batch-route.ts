@@ -1,6 +1,6 @@
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { ServiceError } from '../common/errors.ts';
-import { toWireError } from '../common/wire-error.ts';
+import { errorAnswer, type ServerLogger } from './error-answer.ts';
 import { ValidationError } from '../retry/errors.ts';
 import {
   LONG_POLL_METHODS, WORKFLOW_SERVICE_METHODS, type WorkflowService, type WorkflowServiceMethod,
@@ -61,12 +61,12 @@ export function parseBatch(body: unknown): BatchCall[] {
  * NDJSON line per call as it finishes: `{"id":n,"status":200,"result":…}` or
  * `{"id":n,"status":s,"error":{…}}` with the status and error a single route would give.
  * Lines finished in the same event-loop turn leave in one socket write. Long polls get
- * `signal`. Resolves once every call has answered and the response has ended (a response
+ * `signal`; a 500's detail goes to `logger` (see errorAnswer). Resolves once every call has answered and the response has ended (a response
  * whose client left gets no more lines, but its calls still run to the end).
  */
 export function runBatch(
   service: WorkflowService, calls: readonly BatchCall[], res: ServerResponse, signal: AbortSignal,
-  headers: () => OutgoingHttpHeaders,
+  headers: () => OutgoingHttpHeaders, logger: ServerLogger,
 ): Promise<void> {
   let pending: string[] = [];
   let tick: NodeJS.Immediate | undefined;
@@ -97,17 +97,17 @@ export function runBatch(
       if (!res.destroyed) res.end(take());
       resolve();
     };
-    calls.forEach((call, i) => void answer(service, call, i, signal).then(answered));
+    calls.forEach((call, i) => void answer(service, call, i, signal, logger).then(answered));
   });
 }
 
 /** The answer line of one call; never rejects. */
-async function answer(service: WorkflowService, call: BatchCall, index: number, signal: AbortSignal): Promise<string> {
+async function answer(service: WorkflowService, call: BatchCall, index: number, signal: AbortSignal, logger: ServerLogger): Promise<string> {
   try {
     const result = await invoke(service, call, index, signal);
     return `${JSON.stringify({ id: call.id, status: 200, result: result ?? null })}\n`;
   } catch (err) {
-    const { status, error } = toWireError(err);
+    const { status, error } = errorAnswer(err, `batch ${call.method}`, logger);
     return `${JSON.stringify({ id: call.id, status, error })}\n`;
   }
 }

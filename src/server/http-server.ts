@@ -1,8 +1,16 @@
 import { setMaxListeners } from 'node:events';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { toWireError } from '../common/wire-error.ts';
 import { BATCH_ROUTE, parseBatch, runBatch, type BatchCall } from './batch-route.ts';
+import { jsonLogger } from '../common/logger.ts';
+import { context, propagation, ROOT_CONTEXT } from '@opentelemetry/api';
+import { instrumentService } from './metrics/instrumented-service.ts';
+import { answerMetrics } from './metrics/metrics-route.ts';
+import type { ServerMetrics } from './metrics/server-metrics.ts';
+import type { Authenticator } from './auth.ts';
+import { createTlsServer, type TlsOptions } from './tls.ts';
+import { errorAnswer, type ServerLogger } from './error-answer.ts';
 import {
   LONG_POLL_METHODS, WORKFLOW_SERVICE_METHODS, type WorkflowService, type WorkflowServiceMethod,
 } from '../history/service.ts';
@@ -19,11 +27,19 @@ export interface HttpServerOptions {
   maxBodyBytes?: number;
   /** Extra routes (the web UI's static files) tried before the API answers 404. */
   fallback?: (req: IncomingMessage, res: ServerResponse) => boolean | Promise<boolean>;
+  /** Gets the detail of every internal error, under the error id its 500 answer carries. @default JSON lines on stderr (jsonLogger) */
+  logger?: ServerLogger;
+  /** Counts and times every API call per method and status, and serves `GET /metrics` (docs/operations.md). @default no metrics */
+  metrics?: ServerMetrics;
+  /** Authenticates and authorizes every API call (see auth.ts). @default none: every call is allowed */
+  auth?: Authenticator;
+  /** Serves HTTPS (and, with `clientCa`, requires client certificates). @default plain HTTP */
+  tls?: TlsOptions;
 }
 
 /** A running HTTP API. */
 export interface HttpServer {
-  /** `http://host:port` */
+  /** `http://host:port`, or `https://` with TLS */
   readonly address: string;
   readonly port: number;
   /**
@@ -43,19 +59,24 @@ const API_PREFIX = '/api/v1/';
 /**
  * Serves the WorkflowService contract as JSON over HTTP: `POST /api/v1/<method>` with the
  * request as the body, answered with the response as JSON (`null` when a long poll ends
- * empty), or `{ error: { code, message, field? } }` with the code's status.
+ * empty), or `{ error: { code, message, field? } }` with the code's status; a 500's message is
+ * only an error id (`errorId`), under which the logger gets the detail.
  * `POST /api/v1/batch` runs many calls in one request and streams their answers as NDJSON
  * lines (see batch-route.ts and docs/http-api.md).
  */
 export async function startHttpServer(options: HttpServerOptions): Promise<HttpServer> {
-  const { service } = options;
+  const service = instrumentService(options.service, options.metrics);
+  const logger = options.logger ?? jsonLogger({ component: 'server' });
   const maxBody = options.maxBodyBytes ?? 8 * 1024 * 1024;
   const inFlight = new Set<AbortController>();
   let closing = false;
 
-  const server: Server = createServer((req, res) => {
-    void handle(req, res).catch((err) => send(res, 500, { error: { code: 'Internal', message: String(err) } }));
-  });
+  const listener = (req: IncomingMessage, res: ServerResponse) => {
+    // A caller's W3C traceparent becomes the parent of the server spans of its calls.
+    void context.with(propagation.extract(ROOT_CONTEXT, req.headers), () => handle(req, res))
+      .catch((err) => send(res, 500, { error: errorAnswer(err, req.url ?? '', logger).error }));
+  };
+  const server: Server = options.tls ? createTlsServer(options.tls, listener) : createHttpServer(listener);
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
   // Long polls hold requests open for up to a minute; the default 5-minute request timeout is fine.
@@ -66,6 +87,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
       send(res, closing ? 503 : 200, { status: closing ? 'shutting-down' : 'ok' });
       return;
     }
+    if (options.metrics && (await answerMetrics(options.metrics, req, res, url.pathname))) return;
     if (!url.pathname.startsWith(API_PREFIX)) {
       if (options.fallback && (await options.fallback(req, res))) return;
       send(res, 404, { error: { code: 'NotFound', message: `no route for ${req.method} ${url.pathname}` } });
@@ -86,6 +108,17 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
     if (closing) {
       send(res, 503, { error: { code: 'Unavailable', message: 'the server is shutting down' } });
       return;
+    }
+    let caller = service;
+    if (options.auth) {
+      try {
+        caller = options.auth.guard(service, await options.auth.authenticate(req.headers.authorization));
+      } catch (err) {
+        const { status, error } = toWireError(err);
+        res.setHeader('WWW-Authenticate', 'Bearer');
+        send(res, status, { error });
+        return;
+      }
     }
     let body: unknown;
     try {
@@ -118,20 +151,20 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
     res.on('close', onClose);
     try {
       if (batch) {
-        await runBatch(service, batch, res, abort.signal, () => (closing ? { connection: 'close' } : {}));
+        await runBatch(caller, batch, res, abort.signal, () => (closing ? { connection: 'close' } : {}), logger);
         return;
       }
-      const fn = service[method as WorkflowServiceMethod] as (req: unknown, opts?: unknown) => Promise<unknown>;
+      const fn = caller[method as WorkflowServiceMethod] as (req: unknown, opts?: unknown) => Promise<unknown>;
       const result = LONG_POLLS.has(method)
-        ? await fn.call(service, body, { signal: abort.signal })
-        : await fn.call(service, body);
+        ? await fn.call(caller, body, { signal: abort.signal })
+        : await fn.call(caller, body);
       if (TASK_POLLS.has(method) && result && (abort.signal.aborted || res.destroyed)) {
         await giveBack(result as PolledTask);
         return;
       }
       send(res, 200, result === undefined ? {} : result);
     } catch (err) {
-      const { status, error } = toWireError(err);
+      const { status, error } = errorAnswer(err, method, logger);
       send(res, status, { error });
     } finally {
       inFlight.delete(abort);
@@ -157,7 +190,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
   const host = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
 
   return {
-    address: `http://${host}:${addr.port}`,
+    address: `${options.tls ? 'https' : 'http'}://${host}:${addr.port}`,
     port: addr.port,
     async close() {
       if (closing) return;

@@ -1,1 +1,10 @@
 export { startHttpServer, type HttpServer, type HttpServerOptions } from './http-server.ts';
+export { consoleServerLogger, type ServerLogger } from './error-answer.ts';
+export { instrumentStore, METRICS_PATH, ServerMetrics, type ServerMetricsOptions } from './metrics/index.ts';
+export { jsonLogger, type JsonLoggerOptions, type Logger } from '../common/logger.ts';
+export { Authenticator, CREDENTIAL_HEADER, type AuthOptions } from './auth.ts';
+export { ApiKeys, hashApiKey, newApiKey, type ApiKeyEntry, type Principal } from './api-keys.ts';
+export { JwtVerifier, type JwtOptions } from './jwt-verifier.ts';
+export { METHOD_ROLES, ROLES, SYSTEM_SCOPE, grants, parsePermissions, type Permission, type Role } from './method-roles.ts';
+export { readTlsFiles, type TlsOptions } from './tls.ts';
+export { uiRoute, buildUiAssets, type UiAsset, type UiRouteOptions } from './ui-route.ts';

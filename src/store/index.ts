@@ -1,9 +1,12 @@
 /** The store layer: one interface, SQLite and PostgreSQL implementations, migrations. */
 export type {
   Store, ExecutionRecord, TaskRecord, TimerRecord, Transition, ExecutionWrite, ExecutionQuery, TaskKind, QueueRef,
-  StoreNotification, ClaimTaskRequest, ClaimTimersRequest,
+  StoreNotification, ClaimTaskRequest, ClaimTimersRequest, ScheduleRecord, ScheduleWrite,
 } from './types.ts';
-export { StoreConflictError, PG_ERROR_CODES, SQLITE_ERROR_CODES, type ConflictReason } from './errors.ts';
+export {
+  StoreConflictError, StoreUnavailableError, connectionLoss, PG_ERROR_CODES, PG_CONNECTION_ERROR_CODES, NETWORK_ERROR_CODES, SQLITE_ERROR_CODES,
+  type ConflictReason,
+} from './errors.ts';
 export { SqliteStore, type SqliteStoreOptions } from './sqlite/sqlite-store.ts';
 export { encodeSeqToken, decodeSeqToken } from './rows.ts';
 export { PostgresStore, type PostgresStoreOptions } from './postgres/postgres-store.ts';

@@ -1,4 +1,5 @@
 import type { EventType, HistoryEvent, WorkflowExecutionStatus } from '../history/events.ts';
+import type { SearchAttributeValue } from '../visibility/attributes.ts';
 import type { ExecutionRecord, QueueRef, TaskKind, TaskRecord, TimerRecord } from './types.ts';
 
 /* Row ⇄ record mapping shared by both dialects: the column names are the same, and PostgreSQL
@@ -42,6 +43,13 @@ export function toExecution(row: Row): ExecutionRecord {
   const requestId = optStr(row.request_id);
   if (requestId !== undefined) rec.requestId = requestId;
   if (row.memo !== null && row.memo !== undefined) rec.memo = JSON.parse(String(row.memo)) as Record<string, unknown>;
+  if (row.search_attributes !== null && row.search_attributes !== undefined) {
+    rec.searchAttributes = JSON.parse(String(row.search_attributes)) as Record<string, SearchAttributeValue>;
+  }
+  const scheduledById = optStr(row.scheduled_by_id);
+  if (scheduledById !== undefined) rec.scheduledById = scheduledById;
+  const scheduledStartTime = optNum(row.scheduled_start_time);
+  if (scheduledStartTime !== undefined) rec.scheduledStartTime = scheduledStartTime;
   return rec;
 }
 
@@ -49,7 +57,8 @@ export function toExecution(row: Row): ExecutionRecord {
 export const EXECUTION_COLUMNS = [
   'run_id', 'namespace', 'workflow_id', 'workflow_type', 'task_queue', 'status', 'start_time',
   'execution_time', 'close_time', 'next_event_id', 'attempt', 'first_execution_run_id',
-  'original_execution_run_id', 'request_id', 'memo', 'state', 'version',
+  'original_execution_run_id', 'request_id', 'memo', 'state', 'version', 'search_attributes', 'scheduled_by_id',
+  'scheduled_start_time',
 ] as const;
 
 /** The column values of an execution record, in the order of {@link EXECUTION_COLUMNS}. */
@@ -58,8 +67,13 @@ export function executionValues(rec: ExecutionRecord): unknown[] {
     rec.runId, rec.namespace, rec.workflowId, rec.workflowType, rec.taskQueue, rec.status, rec.startTime,
     rec.executionTime, rec.closeTime ?? null, rec.nextEventId, rec.attempt, rec.firstExecutionRunId,
     rec.originalExecutionRunId, rec.requestId ?? null, rec.memo === undefined ? null : JSON.stringify(rec.memo),
-    JSON.stringify(rec.state), rec.version,
+    JSON.stringify(rec.state), rec.version, searchAttributesJson(rec), rec.scheduledById ?? null, rec.scheduledStartTime ?? null,
   ];
+}
+
+/** The search_attributes column of a record: its custom attributes as JSON, NULL when it has none. */
+export function searchAttributesJson(rec: ExecutionRecord): string | null {
+  return rec.searchAttributes && Object.keys(rec.searchAttributes).length > 0 ? JSON.stringify(rec.searchAttributes) : null;
 }
 
 /** A history_events row as an event. */

@@ -1,4 +1,7 @@
 import type { HistoryEvent, WorkflowExecutionStatus } from '../history/events.ts';
+import type { SearchAttributeValue } from '../visibility/attributes.ts';
+import type { SearchAttributeDefinition } from '../visibility/types.ts';
+import type { VisibilityCount } from './visibility/compile.ts';
 
 /**
  * One run of a workflow as the store keeps it: the columns visibility queries filter on, plus
@@ -29,6 +32,12 @@ export interface ExecutionRecord {
   state: unknown;
   /** Creation order, assigned by the store; list order and page cursor. */
   seq?: number;
+  /** Custom search attributes, validated against the namespace's definitions (no nulls). */
+  searchAttributes?: Record<string, SearchAttributeValue>;
+  /** TemporalScheduledById: the schedule that started the run. */
+  scheduledById?: string;
+  /** TemporalScheduledStartTime: the time the schedule's action was due, ms. */
+  scheduledStartTime?: number;
 }
 
 /** Which kind of worker a task is for; 'query' and 'query-answer' rows carry queries and their answers between servers. */
@@ -87,6 +96,30 @@ export interface Transition {
   consumeTimerId?: string;
   /** Deletes every task and timer of these runs (runs that closed). */
   purgeRunIds?: string[];
+  /** Schedule rows written (inserted, updated or deleted) with the runs they start. */
+  schedules?: ScheduleWrite[];
+}
+
+/** A schedule as the store keeps it: identity, creation time, and the engine's state (JSON). */
+export interface ScheduleRecord {
+  namespace: string;
+  scheduleId: string;
+  /** ms since the epoch. */
+  createTime: number;
+  /** Optimistic-concurrency version: 1 after insert, +1 per committed change. */
+  version: number;
+  /** The engine's state of the schedule. The store never looks inside. */
+  state: unknown;
+}
+
+/** One schedule row written by a transition. */
+export interface ScheduleWrite {
+  /** The row after the change; `record.version` must be `expectedVersion + 1` (or 1 on insert). */
+  record: ScheduleRecord;
+  /** The version read before the change; absent for an insert (refused when the id exists). */
+  expectedVersion?: number;
+  /** Delete the row (at `expectedVersion`) instead of writing it. */
+  delete?: boolean;
 }
 
 /** Filters of a visibility query; every time bound is inclusive, ms. */
@@ -102,6 +135,16 @@ export interface ExecutionQuery {
   /** Return runs created before this `seq` (newest first). */
   beforeSeq?: number;
   limit: number;
+}
+
+/** A visibility query of one namespace: the filter language's text and the page. */
+export interface VisibilityQuery {
+  namespace: string;
+  /** The filter language text; empty selects every run. */
+  query: string;
+  /** Rows per page, 1 to 1000. */
+  pageSize: number;
+  nextPageToken?: string;
 }
 
 /** A claim request for the oldest visible task of one queue. */
@@ -137,7 +180,9 @@ export type StoreNotification =
   /** `count` tasks were added to a queue; the earliest becomes visible at `visibleAt`. */
   | ({ type: 'task'; visibleAt: number; count: number } & QueueRef)
   | { type: 'timer'; dueAt: number }
-  | { type: 'closed'; runId: string };
+  | { type: 'closed'; runId: string }
+  /** Notifications may have been missed (the PostgreSQL LISTEN connection was lost): re-check everything waited on. */
+  | { type: 'resync' };
 
 /**
  * Durable state of the engine. Two implementations (SQLite, PostgreSQL) pass one conformance
@@ -151,6 +196,18 @@ export interface Store {
   findExecutionByRequestId(namespace: string, workflowId: string, requestId: string): Promise<ExecutionRecord | undefined>;
   /** Runs matching the query, newest first. */
   listExecutions(query: ExecutionQuery): Promise<ExecutionRecord[]>;
+  /** One page of the runs a visibility query selects, in its order (docs/visibility.md). */
+  queryExecutions(query: VisibilityQuery): Promise<{ executions: ExecutionRecord[]; nextPageToken?: string }>;
+  /** How many runs a visibility query selects, by group with GROUP BY. */
+  countExecutions(query: Omit<VisibilityQuery, 'pageSize' | 'nextPageToken'>): Promise<VisibilityCount>;
+  /** The custom search attributes registered in a namespace, by name. */
+  listSearchAttributes(namespace: string): Promise<SearchAttributeDefinition[]>;
+  /**
+   * Registers a custom search attribute in a namespace, in the first free slot of its type.
+   * @throws StoreConflictError('duplicateAttribute') when the name is registered already;
+   *   ValidationError when every slot of the type is taken.
+   */
+  createSearchAttribute(namespace: string, definition: SearchAttributeDefinition): Promise<void>;
   /** Events of a run with `eventId >= fromEventId`, in order, at most `limit`. */
   readHistory(runId: string, fromEventId: number, limit: number): Promise<HistoryEvent[]>;
   /** @throws StoreConflictError when the transition lost a race; nothing is written then. */
@@ -159,12 +216,21 @@ export interface Store {
   claimTask(req: ClaimTaskRequest): Promise<TaskRecord | undefined>;
   /** Leases up to `limit` of the oldest visible, unleased tasks of a queue, oldest first. */
   claimTasks(req: ClaimTaskRequest, limit: number): Promise<TaskRecord[]>;
+  /** The schedule of that id, if it exists. */
+  getSchedule(namespace: string, scheduleId: string): Promise<ScheduleRecord | undefined>;
+  /** Schedules of a namespace in id order, those with an id after `afterId`, at most `limit`. */
+  listSchedules(namespace: string, afterId: string | undefined, limit: number): Promise<ScheduleRecord[]>;
   /** Leases up to `limit` timers due at `now` that nobody holds. */
   claimDueTimers(req: ClaimTimersRequest): Promise<TimerRecord[]>;
   /** The earliest future time at which a timer becomes due or a task becomes claimable. */
   nextWakeTime(now: number): Promise<number | undefined>;
   /** Queues holding tasks claimable at `now`, with how many. */
   readyQueues(now: number): Promise<(QueueRef & { count: number })[]>;
+  /**
+   * The stored value of a server secret, storing `candidate` first when there is none: every
+   * server of one database gets the same value, whichever started first.
+   */
+  sharedSecret(name: string, candidate: string): Promise<string>;
   /** Registers a listener for notifications; returns the unsubscribe function. */
   subscribe(listener: (n: StoreNotification) => void): () => void;
   /** Closes connections the store opened. */

@@ -1,5 +1,6 @@
 import { ValidationError } from '../retry/errors.ts';
 import { optionalString, requireString } from '../common/validate.ts';
+import { REPLAY_OPTION_KEYS, refuseUnknownKeys } from '../common/option-keys.ts';
 import type { HistoryEvent } from '../history/events.ts';
 import { bundleWorkflows } from '../worker/bundler.ts';
 import { WorkflowRun } from '../worker/workflow-run.ts';
@@ -50,8 +51,10 @@ export class Replayer {
    *   WorkflowTaskFailedError when workflow code fails a workflow task.
    */
   static async replayHistory(history: ReplayableHistory, options: ReplayOptions): Promise<void> {
+    if (typeof options !== 'object' || options === null) throw new ValidationError('replay options', 'must be an object with workflowsPath', options);
+    refuseUnknownKeys('replay', options, REPLAY_OPTION_KEYS);
     const events = eventsOf(history, 'history');
-    const workflowsPath = requireString('workflowsPath', options?.workflowsPath, 4096);
+    const workflowsPath = requireString('workflowsPath', options.workflowsPath, 4096);
     const started = events[0] as HistoryEvent<'WorkflowExecutionStarted'>;
     const run = new WorkflowRun(await bundleWorkflows(workflowsPath), {
       namespace: optionalString('namespace', options.namespace) ?? 'default',

@@ -2,12 +2,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '../client/index.ts';
-import { Engine } from '../engine/index.ts';
+import { Engine, type EngineLimits } from '../engine/index.ts';
 import { openStore } from '../store/index.ts';
 import { startHttpServer, type HttpServer } from '../server/index.ts';
 import { ManualClock, systemClock, type Clock } from '../retry/clock.ts';
 import { toMs, type Duration } from '../retry/duration.ts';
 import type { CallOptions, GetHistoryRequest, WorkflowService } from '../history/service.ts';
+import { ValidationError } from '../retry/errors.ts';
+import { optionKeys, refuseUnknownKeys } from '../common/option-keys.ts';
 
 /** Options of the TestEnvironment factories. */
 export interface TestEnvironmentOptions {
@@ -15,7 +17,11 @@ export interface TestEnvironmentOptions {
   database?: string;
   /** Namespace of `env.client`. @default "default" */
   namespace?: string;
+  /** Per-run limits of the engine (pending commands, history events and bytes). @default Temporal's */
+  limits?: Partial<EngineLimits>;
 }
+
+const TEST_ENVIRONMENT_OPTION_KEYS = optionKeys<TestEnvironmentOptions>({ database: true, namespace: true, limits: true });
 
 /**
  * A steadfast service inside the test process: a real engine on a real SQLite file, its HTTP
@@ -46,15 +52,19 @@ export class TestEnvironment {
   }
 
   /**
-   * An engine on a ManualClock. Whenever the test waits on a workflow's result and all work is
-   * idle (no task ready or running), time jumps to the next timer, retry backoff or timeout, so
-   * a workflow that sleeps 30 days finishes in milliseconds.
+   * An engine on a ManualClock. Whenever the test waits on a workflow's result and no worker can
+   * make progress (no transition running, no task handed out and unanswered, no task ready on a
+   * queue some worker polls), time jumps to the next timer, retry backoff or timeout, so a
+   * workflow that sleeps 30 days finishes in milliseconds, and an activity sent to a queue
+   * nobody polls reaches its schedule-to-start timeout at once.
    */
   static createTimeSkipping(options: TestEnvironmentOptions = {}): Promise<TestEnvironment> {
     return TestEnvironment.#create(options, true);
   }
 
   static async #create(options: TestEnvironmentOptions, skipping: boolean): Promise<TestEnvironment> {
+    if (typeof options !== 'object' || options === null) throw new ValidationError('TestEnvironment options', 'must be an object', options);
+    refuseUnknownKeys('TestEnvironment', options, TEST_ENVIRONMENT_OPTION_KEYS);
     let dir: string | undefined;
     let database = options.database;
     if (!database) {
@@ -63,7 +73,7 @@ export class TestEnvironment {
     }
     const clock = skipping ? new ManualClock(Date.now()) : systemClock;
     const store = await openStore(database);
-    const engine = await Engine.create({ store, clock });
+    const engine = await Engine.create({ store, clock, ...(options.limits ? { limits: options.limits } : {}) });
     const http = await startHttpServer({ service: engine, port: 0 });
     const skipper = clock instanceof ManualClock ? new TimeSkipper(clock, engine) : undefined;
     const connection = skipper ? skipper.wrap(engine) : engine;
@@ -109,8 +119,9 @@ const WAITS: Record<string, (req: any) => boolean> = {
 };
 
 /**
- * Skips time while somebody awaits a workflow result or an update's outcome and the engine is idle: the clock jumps
- * to the earliest pending sleep, which is the engine's next timer.
+ * Skips time while somebody awaits a workflow result or an update's outcome and the engine is idle
+ * (`Engine.isIdle`: tasks ready on queues no worker polls do not count): the clock jumps to the
+ * earliest pending sleep, which is the engine's next timer.
  */
 class TimeSkipper {
   #waiters = 0;

@@ -1,10 +1,14 @@
 import type { Clock } from '../retry/clock.ts';
-import { ApplicationFailure, CancelledFailure, TimeoutFailure, isCancellation, toFailureInfo } from '../common/failure.ts';
+import {
+  ApplicationFailure, CancelledFailure, TimeoutFailure, isCancellation, toFailureInfo, type FailureInfo,
+} from '../common/failure.ts';
 import type { ActivityFunction } from '../common/workflow-types.ts';
 import type { ActivityTask, WorkflowService } from '../history/service.ts';
 import { ActivityContext, runInActivityContext, type ActivityInfo } from '../activity/context.ts';
 import { Heartbeater, heartbeatThrottleMs } from './heartbeater.ts';
+import { toPayload } from '../common/payload.ts';
 import type { Logger } from './logger.ts';
+import { DEFAULT_REPORT_WINDOW_MS, deliverReport } from './report.ts';
 
 /** One running activity attempt, as shutdown sees it. */
 export interface RunningActivity {
@@ -20,6 +24,8 @@ export interface ActivityExecutorDeps {
   identity: string;
   clock: Clock;
   logger: Logger;
+  /** Told once how the attempt ended, before the outcome is reported. */
+  onOutcome?: (outcome: 'completed' | 'failed' | 'canceled', err?: unknown) => void;
 }
 
 function infoOf(task: ActivityTask, clockNow: number): ActivityInfo {
@@ -44,6 +50,50 @@ function infoOf(task: ActivityTask, clockNow: number): ActivityInfo {
 }
 
 /**
+ * Until when the attempt's outcome and heartbeats are worth retrying, on the worker's clock: its
+ * start-to-close deadline (counted from when the worker got the task), or the schedule-to-close
+ * deadline when that comes first. After it the service has timed the attempt out.
+ */
+export function attemptDeadline(task: ActivityTask, receivedAt: number): number {
+  const bounds: number[] = [];
+  if (task.startToCloseTimeoutMs) bounds.push(receivedAt + task.startToCloseTimeoutMs);
+  if (task.scheduleToCloseTimeoutMs) {
+    const scheduled = Date.parse(task.scheduledTime);
+    const started = Date.parse(task.startedTime);
+    // The server's times, moved to the worker's clock by the distance between them.
+    bounds.push(receivedAt - (Number.isNaN(started - scheduled) ? 0 : started - scheduled) + task.scheduleToCloseTimeoutMs);
+  }
+  return bounds.length > 0 ? Math.min(...bounds) : receivedAt + DEFAULT_REPORT_WINDOW_MS;
+}
+
+/**
+ * Refuses a result JSON cannot carry. Non-retryable: the same code would return the same kind of
+ * value again, and activities retry without limit by default.
+ */
+function checkResult(activityType: string, result: unknown): unknown {
+  try {
+    return toPayload(`result of activity ${activityType}`, result);
+  } catch (err) {
+    throw ApplicationFailure.nonRetryable((err as Error).message, 'PayloadError');
+  }
+}
+
+/**
+ * The failure to report for an error the activity threw. When its details (or its causes')
+ * cannot be carried as JSON, they are left out and the message says why, so that the failure
+ * is still reported, with the retryability the activity gave it.
+ */
+function reportableFailure(err: unknown): FailureInfo {
+  const info = toFailureInfo(err);
+  try {
+    return toPayload('failure', info);
+  } catch (payloadErr) {
+    const { details: _details, cause: _cause, lastHeartbeatDetails: _heartbeat, ...rest } = info;
+    return { ...rest, message: `${info.message} (its details were left out: ${(payloadErr as Error).message})` };
+  }
+}
+
+/**
  * Runs one activity attempt and reports its outcome: completed with the result; failed with
  * the error (and the latest heartbeat details, which reach the next attempt); or canceled
  * when the workflow asked for cancellation and the activity gave up. The attempt's signal is
@@ -53,13 +103,14 @@ export function runActivityTask(task: ActivityTask, deps: ActivityExecutorDeps):
   const controller = new AbortController();
   const deadline = new AbortController();
   const { service, identity, clock, logger } = deps;
+  const reportDeadline = attemptDeadline(task, clock.now());
   const abort = (reason: Error) => {
     if (!controller.signal.aborted) controller.abort(reason);
   };
   // Only a cancel the workflow asked for is answered with respondActivityTaskCanceled; an abort by
   // shutdown or the deadline is a failed attempt, which the retry policy may retry elsewhere.
   let cancelRequested = false;
-  const heartbeater = new Heartbeater(service, task.taskToken, identity, heartbeatThrottleMs(task.heartbeatTimeoutMs), clock,
+  const heartbeater = new Heartbeater(service, task.taskToken, identity, heartbeatThrottleMs(task.heartbeatTimeoutMs), clock, reportDeadline,
     (why) => {
       cancelRequested = !controller.signal.aborted;
       abort(new CancelledFailure(why === 'gone' ? 'Activity no longer known to the service' : 'Activity cancelled by the workflow'));
@@ -84,8 +135,9 @@ export function runActivityTask(task: ActivityTask, deps: ActivityExecutorDeps):
   const done = (async () => {
     let respond: () => Promise<void>;
     try {
-      const result = await run();
+      const result = checkResult(task.activityType, await run());
       respond = () => service.respondActivityTaskCompleted({ taskToken: task.taskToken, result: result ?? null, identity });
+      deps.onOutcome?.('completed');
     } catch (err) {
       const reason = controller.signal.reason as unknown;
       const cancelled = cancelRequested
@@ -93,20 +145,19 @@ export function runActivityTask(task: ActivityTask, deps: ActivityExecutorDeps):
       respond = cancelled
         ? () => service.respondActivityTaskCanceled({ taskToken: task.taskToken, identity, details: heartbeater.latestDetails })
         : () => service.respondActivityTaskFailed({
-          taskToken: task.taskToken, failure: toFailureInfo(err), identity,
+          taskToken: task.taskToken, failure: reportableFailure(err), identity,
           ...(heartbeater.hasDetails ? { lastHeartbeatDetails: heartbeater.latestDetails } : {}),
         });
+      deps.onOutcome?.(cancelled ? 'canceled' : 'failed', err);
     } finally {
       heartbeater.stop();
       // A plain reason: abort() without one builds a DOMException (and its stack) every time.
       deadline.abort('attempt finished');
     }
-    try {
-      await respond();
-    } catch (err) {
-      logger.warn(`could not report the outcome of activity ${task.activityType} (${task.activityId}): ${(err as Error).message}`,
-        { workflowId: task.workflowId, runId: task.runId });
-    }
+    await deliverReport(respond, {
+      clock, logger, deadline: reportDeadline, what: `the outcome of activity ${task.activityType} (${task.activityId})`,
+      meta: { workflowId: task.workflowId, runId: task.runId, attempt: task.attempt },
+    });
   })();
   return { abort, done };
 }

@@ -6,6 +6,11 @@ import type { ActivationJob } from '../workflow/activation.ts';
 export interface ChildLookup {
   /** The child's sequence number in the run (its command's `control`). */
   child(initiatedEventId: number): number;
+  /**
+   * The `control` of the RequestCancelExternalWorkflowExecutionInitiated event with this id: the
+   * sequence number of an external handle's cancel(); undefined for a child's cancellation.
+   */
+  cancelRequest(initiatedEventId: number): string | undefined;
 }
 
 type Ref = { workflowType: string; workflowId: string; runId: string; initiatedEventId: number };
@@ -14,14 +19,23 @@ function childFailure(a: Ref, message: string, retryState: RetryState, cause: Fa
   return { kind: 'ChildWorkflow', message, workflowType: a.workflowType, workflowId: a.workflowId, runId: a.runId, retryState, cause };
 }
 
-/** Activation jobs of the child workflow events, one entry per event type. */
+function cancelExternalJob(runs: ChildLookup, initiatedEventId: number, failure?: FailureInfo): ActivationJob | undefined {
+  const seq = runs.cancelRequest(initiatedEventId);
+  return seq === undefined ? undefined : { type: 'resolveRequestCancelExternal', seq, ...(failure ? { failure } : {}) };
+}
+
+/**
+ * Activation jobs of the child workflow events, one entry per event type. The outcome of a
+ * child's cancellation wakes nothing (its close event does); that of an external handle's
+ * cancel() settles its promise.
+ */
 export const CHILD_EVENT_JOBS = {
   StartChildWorkflowExecutionFailed: (e: HistoryEvent<'StartChildWorkflowExecutionFailed'>, runs: ChildLookup): ActivationJob => {
     const a = e.attributes;
     return {
       type: 'resolveChildStart', seq: runs.child(a.initiatedEventId),
       failure: {
-        kind: 'ChildWorkflow', message: `child workflow ${a.workflowId} could not start: a workflow with this id is running`,
+        kind: 'ChildWorkflow', message: `child workflow ${a.workflowId} could not start: a workflow with this id is running, or ran and its workflowIdReusePolicy refuses the id`,
         workflowType: a.workflowType, workflowId: a.workflowId, retryState: 'NonRetryableFailure',
         cause: { kind: 'Application', type: 'WorkflowExecutionAlreadyStarted', nonRetryable: true, message: `workflow ${a.workflowId} is already running` },
       },
@@ -55,4 +69,11 @@ export const CHILD_EVENT_JOBS = {
       kind: 'Terminated', message: e.attributes.reason ?? 'Child workflow terminated',
     }),
   }),
+  ExternalWorkflowExecutionCancelRequested: (e: HistoryEvent<'ExternalWorkflowExecutionCancelRequested'>, runs: ChildLookup) =>
+    cancelExternalJob(runs, e.attributes.initiatedEventId),
+  RequestCancelExternalWorkflowExecutionFailed: (e: HistoryEvent<'RequestCancelExternalWorkflowExecutionFailed'>, runs: ChildLookup) =>
+    cancelExternalJob(runs, e.attributes.initiatedEventId, {
+      kind: 'Application', type: e.attributes.cause, nonRetryable: true,
+      message: `cannot cancel workflow ${e.attributes.workflowId}${e.attributes.runId ? ` (run ${e.attributes.runId})` : ''}: no open run found`,
+    }),
 };

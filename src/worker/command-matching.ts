@@ -23,6 +23,7 @@ export const COMMAND_EVENT_MATCHERS: { [K in CommandType]: { events: readonly Ev
   ContinueAsNewWorkflowExecution: { events: ['WorkflowExecutionContinuedAsNew'], keys: [] },
   StartChildWorkflowExecution: { events: ['StartChildWorkflowExecutionInitiated'], keys: ['workflowType', 'workflowId'] },
   RequestCancelExternalWorkflowExecution: { events: ['RequestCancelExternalWorkflowExecutionInitiated'], keys: ['workflowId'] },
+  ModifyWorkflowProperties: { events: ['WorkflowPropertiesModified'], keys: [] },
   ...MESSAGE_COMMAND_MATCHERS,
 };
 

@@ -10,7 +10,8 @@ export interface ActivityLookup {
   activity(scheduledEventId: number): { activityId: string; activityType: string };
 }
 
-type JobFactory<K extends EventType> = (event: HistoryEvent<K>, runs: ActivityLookup & ChildLookup) => ActivationJob;
+/** Makes the job of an event; undefined when the event wakes nothing in this run. */
+type JobFactory<K extends EventType> = (event: HistoryEvent<K>, runs: ActivityLookup & ChildLookup) => ActivationJob | undefined;
 
 function activityFailure(
   runs: ActivityLookup, scheduledEventId: number, message: string, retryState: FailureInfo['retryState'], cause: FailureInfo,

@@ -5,6 +5,7 @@
 export { Worker, type WorkerState } from './worker.ts';
 export type { WorkerOptions } from './worker-options.ts';
 export { consoleLogger, type Logger } from './logger.ts';
+export { jsonLogger, type JsonLoggerOptions } from '../common/logger.ts';
 export { bundleWorkflows, WorkflowBundleError, type WorkflowBundle } from './bundler.ts';
 export { WorkflowTaskFailedError } from './workflow-run.ts';
 export { DeterminismViolationError } from '../common/errors.ts';

@@ -1,10 +1,6 @@
-/** Where the worker reports what it does. Any object with these four methods (console, pino, …) fits. */
-export interface Logger {
-  debug(message: string, meta?: Record<string, unknown>): void;
-  info(message: string, meta?: Record<string, unknown>): void;
-  warn(message: string, meta?: Record<string, unknown>): void;
-  error(message: string, meta?: Record<string, unknown>): void;
-}
+import type { Logger } from '../common/logger.ts';
+
+export type { Logger } from '../common/logger.ts';
 
 /** Prints info and above to the console, prefixed with "[steadfast worker]"; debug is dropped. */
 export const consoleLogger: Logger = {

@@ -6,10 +6,16 @@ import { DEFAULT_NAMESPACE } from '../common/ids.ts';
 import { optionalBoolean, optionalDuration, optionalInt, optionalString, requireString } from '../common/validate.ts';
 import type { ActivityFunction } from '../common/workflow-types.ts';
 import type { WorkflowService } from '../history/service.ts';
-import { consoleLogger, type Logger } from './logger.ts';
+import { jsonLogger } from '../common/logger.ts';
+import type { Registry } from 'prom-client';
+import { CONNECTION_OPTION_KEYS, type ConnectionOptions } from '../client/connection.ts';
+import type { Logger } from './logger.ts';
 
-/** Options of {@link Worker.create}. Exactly one of `address` and `connection` is required. */
-export interface WorkerOptions {
+/**
+ * Options of {@link Worker.create}. Exactly one of `address` and `connection` is required;
+ * `apiKey`, `headers` and `tls` (ConnectionOptions) apply to an `address`.
+ */
+export interface WorkerOptions extends ConnectionOptions {
   /** URL of a steadfast server, e.g. `http://127.0.0.1:7233`. */
   address?: string;
   /** A WorkflowService to use directly, e.g. an in-process Engine. */
@@ -49,15 +55,23 @@ export interface WorkerOptions {
   identity?: string;
   /** How long shutdown waits for running activities before aborting them. @default "10s" */
   shutdownGraceTime?: Duration;
-  /** @default console (info and above) */
+  /** Where the worker logs; `consoleLogger` gives the earlier plain console lines. @default JSON lines on stderr, info and above (jsonLogger) */
   logger?: Logger;
   /** Time source for heartbeat throttling, deadlines, poll backoff and the grace period. @default systemClock */
   clock?: Clock;
+  /**
+   * Registers the worker's Prometheus series (task slots, sticky cache, poll outcomes, activity
+   * latency) in this prom-client registry, which the application serves where it serves its own
+   * metrics (the worker opens no port). @default no metrics
+   */
+  metrics?: { registry: Registry };
 }
 
 /** {@link WorkerOptions} validated, with defaults filled. */
 export interface ResolvedWorkerOptions {
   address: string | undefined;
+  /** Credentials and TLS of the `address`. */
+  connectionOptions: ConnectionOptions;
   connection: WorkflowService | undefined;
   namespace: string;
   taskQueue: string;
@@ -73,14 +87,15 @@ export interface ResolvedWorkerOptions {
   shutdownGraceTimeMs: number;
   logger: Logger;
   clock: Clock;
+  metricsRegistry: Registry | undefined;
 }
 
 /** Long polls per task kind when not configured; see {@link WorkerOptions.maxConcurrentWorkflowTaskPolls}. */
 const DEFAULT_POLLS = 10;
 
 const KEYS = new Set([
-  'address', 'connection', 'namespace', 'taskQueue', 'workflowsPath', 'activities', 'maxConcurrentActivityTaskExecutions',
-  'maxConcurrentWorkflowTaskExecutions', 'maxConcurrentWorkflowTaskPolls', 'maxConcurrentActivityTaskPolls', 'maxCachedWorkflows', 'reuseContext', 'identity', 'shutdownGraceTime', 'logger', 'clock',
+  ...CONNECTION_OPTION_KEYS, 'address', 'connection', 'namespace', 'taskQueue', 'workflowsPath', 'activities', 'maxConcurrentActivityTaskExecutions',
+  'maxConcurrentWorkflowTaskExecutions', 'maxConcurrentWorkflowTaskPolls', 'maxConcurrentActivityTaskPolls', 'maxCachedWorkflows', 'reuseContext', 'identity', 'shutdownGraceTime', 'logger', 'clock', 'metrics',
 ]);
 
 /**
@@ -116,7 +131,7 @@ export function resolveWorkerOptions(options: WorkerOptions): ResolvedWorkerOpti
     throw new ValidationError('workflowsPath', 'or activities must be given', undefined,
       'a worker needs workflowsPath, activities, or both; neither was given');
   }
-  const logger = options.logger ?? consoleLogger;
+  const logger = options.logger ?? jsonLogger({ component: 'worker' });
   for (const m of ['debug', 'info', 'warn', 'error'] as const) {
     if (typeof (logger as unknown as Record<string, unknown>)[m] !== 'function') {
       throw new ValidationError(`logger.${m}`, 'must be a function', (logger as unknown as Record<string, unknown>)[m]);
@@ -126,9 +141,14 @@ export function resolveWorkerOptions(options: WorkerOptions): ResolvedWorkerOpti
   if (typeof clock.now !== 'function' || typeof clock.sleep !== 'function') {
     throw new ValidationError('clock', 'must have now() and sleep()', clock);
   }
+  const metrics = options.metrics;
+  if (metrics !== undefined && (typeof metrics !== 'object' || metrics === null || typeof metrics.registry?.registerMetric !== 'function')) {
+    throw new ValidationError('metrics.registry', 'must be a prom-client Registry', metrics?.registry);
+  }
   return {
     address,
     connection,
+    connectionOptions: { apiKey: options.apiKey, headers: options.headers, tls: options.tls },
     namespace: optionalString('namespace', options.namespace) ?? DEFAULT_NAMESPACE,
     taskQueue: requireString('taskQueue', options.taskQueue),
     workflowsPath,
@@ -143,5 +163,6 @@ export function resolveWorkerOptions(options: WorkerOptions): ResolvedWorkerOpti
     shutdownGraceTimeMs: optionalDuration('shutdownGraceTime', options.shutdownGraceTime) ?? 10_000,
     logger,
     clock,
+    metricsRegistry: metrics?.registry,
   };
 }

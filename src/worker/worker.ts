@@ -1,4 +1,6 @@
 import { setMaxListeners } from 'node:events';
+import { WorkerMetrics, type PollOutcome } from './worker-metrics.ts';
+import { WorkerTelemetry } from './worker-telemetry.ts';
 import { newUuid } from '../common/ids.ts';
 import { IllegalStateError } from '../common/errors.ts';
 import { CancelledFailure } from '../common/failure.ts';
@@ -45,16 +47,29 @@ export class Worker {
   readonly #activities = new Set<RunningActivity>();
   #state: WorkerState = 'created';
   #running: Promise<void> | undefined;
+  readonly #telemetry: WorkerTelemetry;
 
-  private constructor(options: ResolvedWorkerOptions, service: WorkflowService, ownsService: boolean, bundle: WorkflowBundle | undefined) {
+  private constructor(options: ResolvedWorkerOptions, connection: WorkflowService, ownsService: boolean, bundle: WorkflowBundle | undefined) {
     this.options = options;
+    const metrics = options.metricsRegistry && new WorkerMetrics(options.metricsRegistry, options.taskQueue, {
+      slots: () => [
+        { kind: 'workflow', used: this.#workflowTasks.size, max: options.maxConcurrentWorkflowTaskExecutions },
+        { kind: 'activity', used: this.#activities.size, max: options.maxConcurrentActivityTaskExecutions },
+      ],
+      cache: () => {
+        const s = this.workflowStats;
+        return { hits: s.cacheHits, misses: s.replays, cached: s.cached };
+      },
+    });
+    this.#telemetry = new WorkerTelemetry(options.logger, metrics);
+    const service = this.#telemetry.observeService(connection);
     this.#service = service;
     this.#ownsService = ownsService;
     this.#monitor = new ConnectionMonitor(options.logger, options.clock, options.address ?? 'in-process connection');
     if (bundle) {
       this.#workflows = new WorkflowTaskHandler({
         service, bundle, identity: options.identity, logger: options.logger, maxCachedWorkflows: options.maxCachedWorkflows,
-        reuseContext: options.reuseContext,
+        reuseContext: options.reuseContext, clock: options.clock,
       });
       this.#queries = new QueryTaskHandler({
         service, bundle, identity: options.identity, logger: options.logger, reuseContext: options.reuseContext,
@@ -70,7 +85,9 @@ export class Worker {
   static async create(options: WorkerOptions): Promise<Worker> {
     const resolved = resolveWorkerOptions(options);
     const bundle = resolved.workflowsPath ? await bundleWorkflows(resolved.workflowsPath) : undefined;
-    const service = resolved.connection ?? new HttpWorkflowService({ address: resolved.address! });
+    // Reports have their own retries (report.ts); a history fetch waits out an outage up to the
+    // default workflow task timeout, after which the task's answer would be refused anyway.
+    const service = resolved.connection ?? new HttpWorkflowService({ address: resolved.address!, retry: { timeout: '10s' }, ...resolved.connectionOptions });
     return new Worker(resolved, service, resolved.connection === undefined, bundle);
   }
 
@@ -101,7 +118,7 @@ export class Worker {
         loops.push(this.#pollLoop<WorkflowTask>(`workflow-${i}`, slots,
           (opts, maxTasks) => this.#service.pollWorkflowTaskQueue({ ...req, maxTasks }, opts),
           (task) => {
-            const p = handler.handle(task).finally(() => this.#workflowTasks.delete(p));
+            const p = this.#telemetry.workflowTask(task, () => handler.handle(task)).finally(() => this.#workflowTasks.delete(p));
             this.#workflowTasks.add(p);
             return p;
           }));
@@ -121,7 +138,7 @@ export class Worker {
         loops.push(this.#pollLoop<ActivityTask>(`activity-${i}`, slots,
           (opts, maxTasks) => this.#service.pollActivityTaskQueue({ ...req, maxTasks }, opts),
           (task) => {
-            const running = runActivityTask(task, deps);
+            const running = this.#telemetry.activity(task, (ended) => runActivityTask(task, { ...deps, onOutcome: ended }));
             this.#activities.add(running);
             return running.done.finally(() => this.#activities.delete(running));
           }));
@@ -196,6 +213,12 @@ export class Worker {
     this.#state = 'stopped';
   }
 
+  /** Counts a poll's outcome under its kind (query polls are not counted). */
+  #polled(loop: string, outcome: PollOutcome): void {
+    if (loop.startsWith('workflow-')) this.#telemetry.polled('workflow', outcome);
+    else if (loop.startsWith('activity-')) this.#telemetry.polled('activity', outcome);
+  }
+
   async #pollLoop<T extends { moreTasks?: T[] }>(
     name: string, slots: Slots, poll: (opts: CallOptions, maxTasks: number) => Promise<T | null>, handle: (task: T) => Promise<void>,
   ): Promise<void> {
@@ -214,11 +237,13 @@ export class Worker {
       let task: T | null;
       try {
         task = await poll({ signal }, held);
+        this.#polled(name, task ? 'task' : 'empty');
         failures = 0;
         this.#monitor.succeeded();
       } catch (err) {
         for (let i = 0; i < held; i++) slots.release();
         if (signal.aborted) return;
+        this.#polled(name, 'error');
         failures++;
         this.#monitor.failed(err);
         logger.debug(`poll ${name} failed (${failures} in a row): ${(err as Error)?.message}`);

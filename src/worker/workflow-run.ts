@@ -58,6 +58,8 @@ export class WorkflowRun implements ActivityLookup, ChildLookup {
   #scheduledIds = new Map<string, number>();
   /** Child sequence numbers by the id of their StartChildWorkflowExecutionInitiated event. */
   #children = new Map<number, number>();
+  /** Controls of external cancel requests by the id of their Initiated event. */
+  #cancelRequests = new Map<number, string>();
   #closed = false;
   #captureStacks = false;
   #reuseContext = true;
@@ -115,6 +117,10 @@ export class WorkflowRun implements ActivityLookup, ChildLookup {
     return seq;
   }
 
+  cancelRequest(initiatedEventId: number): string | undefined {
+    return this.#cancelRequests.get(initiatedEventId);
+  }
+
   /**
    * Applies events that follow the last applied one. When the events end with a workflow task
    * that has not completed (the task being worked on), returns that task's commands.
@@ -145,8 +151,9 @@ export class WorkflowRun implements ActivityLookup, ChildLookup {
         if (commands.some((c) => TERMINAL_COMMAND_TYPES.includes(c.commandType))) this.#closed = true;
       } else {
         if (event.eventType === 'WorkflowExecutionStarted') this.#start(event as HistoryEvent<'WorkflowExecutionStarted'>);
-        const factory = EVENT_JOBS[event.eventType] as ((e: HistoryEvent, r: ActivityLookup & ChildLookup) => ActivationJob) | undefined;
-        if (factory) this.#jobs.push(factory(event, this));
+        const factory = EVENT_JOBS[event.eventType] as ((e: HistoryEvent, r: ActivityLookup & ChildLookup) => ActivationJob | undefined) | undefined;
+        const job = factory?.(event, this);
+        if (job) this.#jobs.push(job);
         if (isCloseEvent(event)) this.#closed = true;
       }
     }
@@ -182,6 +189,7 @@ export class WorkflowRun implements ActivityLookup, ChildLookup {
     if (a.workflowExecutionTimeoutMs !== undefined) info.workflowExecutionTimeoutMs = a.workflowExecutionTimeoutMs;
     if (a.cronSchedule) info.cronSchedule = a.cronSchedule;
     if (a.lastCompletionResult !== undefined) info.lastCompletionResult = a.lastCompletionResult;
+    if (a.continuedFailure) info.lastFailure = a.continuedFailure;
     this.#info = info;
     // The original run id survives resets and is in the history, so a Replayer draws the same numbers.
     this.#seed = a.originalExecutionRunId || this.execution.runId;
@@ -239,6 +247,9 @@ export class WorkflowRun implements ActivityLookup, ChildLookup {
       this.#scheduledIds.set(activityId, event.eventId);
     }
     if (event.eventType === 'StartChildWorkflowExecutionInitiated') this.#children.set(event.eventId, Number(event.attributes.control));
+    if (event.eventType === 'RequestCancelExternalWorkflowExecutionInitiated' && event.attributes.control !== undefined) {
+      this.#cancelRequests.set(event.eventId, event.attributes.control);
+    }
     if (isCloseEvent(event)) this.#closed = true;
   }
 

@@ -1,13 +1,20 @@
 import { storedHistoryUpTo } from './history-pages.ts';
-import { DeterminismViolationError } from '../common/errors.ts';
+import { DeterminismViolationError, ServiceError } from '../common/errors.ts';
+import { ValidationError } from '../retry/errors.ts';
 import { toFailureInfo } from '../common/failure.ts';
 import type { HistoryEvent } from '../history/events.ts';
 import type { WorkflowService, WorkflowTask } from '../history/service.ts';
 import type { WorkflowBundle } from './bundler.ts';
 import type { Logger } from './logger.ts';
+import type { Clock } from '../retry/clock.ts';
+import type { Command } from '../history/commands.ts';
+import { deliverReport } from './report.ts';
 import type { SandboxLog } from './sandbox.ts';
 import { WorkflowCache } from './workflow-cache.ts';
 import { WorkflowRun, WorkflowTaskFailedError } from './workflow-run.ts';
+
+/** Consecutive failures of one workflow task after which the worker warns again (the first one warns too). */
+const FAILURES_BEFORE_WARNING = 3;
 
 /** What {@link WorkflowTaskHandler} needs from its worker. */
 export interface WorkflowTaskHandlerDeps {
@@ -18,7 +25,12 @@ export interface WorkflowTaskHandlerDeps {
   maxCachedWorkflows: number;
   /** See WorkerOptions.reuseContext. */
   reuseContext: boolean;
+  /** Time source of the report retries' backoff and deadline. */
+  clock: Clock;
 }
+
+/** The workflow task timeout assumed when a task does not carry it (an older server), ms. */
+const DEFAULT_WORKFLOW_TASK_TIMEOUT_MS = 10_000;
 
 /** The history a workflow task replays: the stored events, then the task's transient ones. */
 export async function fetchHistory(service: WorkflowService, task: WorkflowTask): Promise<HistoryEvent[]> {
@@ -50,10 +62,16 @@ export class WorkflowTaskHandler {
   }
 
   async handle(task: WorkflowTask): Promise<void> {
-    const { service, identity, logger } = this.#deps;
+    const { service, identity, logger, clock } = this.#deps;
     const key = `${task.namespace}/${task.workflowId}/${task.runId}`;
+    const report = {
+      clock, logger, deadline: clock.now() + (task.workflowTaskTimeoutMs ?? DEFAULT_WORKFLOW_TASK_TIMEOUT_MS),
+      meta: { namespace: task.namespace, workflowId: task.workflowId, runId: task.runId, workflowType: task.workflowType, attempt: task.attempt },
+    };
+    let run: WorkflowRun | undefined;
+    let commands: Command[];
     try {
-      let run = this.cache.take(key);
+      run = this.cache.take(key);
       let events = task.history;
       if (run && run.lastStartedEventId === task.previousStartedEventId && events[0]?.eventId === run.lastEventId + 1) {
         this.stats.cacheHits++;
@@ -63,23 +81,43 @@ export class WorkflowTaskHandler {
         if (events[0]?.eventId !== 1) events = await fetchHistory(service, task);
         this.stats.replays++;
       }
-      const commands = await run.apply(events);
-      if (!commands) throw new Error(`history of ${task.workflowId} ended before workflow task ${task.startedEventId}`);
-      await service.respondWorkflowTaskCompleted({ taskToken: task.taskToken, commands, identity });
-      if (!run.closed) this.cache.put(key, run);
+      const out = await run.apply(events);
+      if (!out) throw new Error(`history of ${task.workflowId} ended before workflow task ${task.startedEventId}`);
+      commands = out;
     } catch (err) {
       this.cache.delete(key);
       const cause = err instanceof DeterminismViolationError ? 'NonDeterminism'
         : err instanceof WorkflowTaskFailedError ? err.taskCause : 'WorkflowError';
       const failure = err instanceof WorkflowTaskFailedError ? err.failure : toFailureInfo(err);
-      const meta = { workflowId: task.workflowId, runId: task.runId, workflowType: task.workflowType, attempt: task.attempt };
-      if (task.attempt === 1) logger.warn(`workflow task failed (${cause}): ${failure.message}`, meta);
-      else logger.debug(`workflow task failed again (${cause}): ${failure.message}`, meta);
-      try {
-        await service.respondWorkflowTaskFailed({ taskToken: task.taskToken, cause, failure, identity });
-      } catch (respondErr) {
-        logger.warn(`could not report the failed workflow task: ${(respondErr as Error).message}`, meta);
-      }
+      warnTaskFailed(logger, task, cause, failure.message, report.meta);
+      await deliverReport(() => service.respondWorkflowTaskFailed({ taskToken: task.taskToken, cause, failure, identity }),
+        { ...report, what: `the failure of workflow task ${task.startedEventId} of ${task.workflowId}` });
+      return;
+    }
+    // Cached before the answer: the service may hand out the run's next task as soon as it has
+    // stored this completion. A completion it refused (a stale task, or commands it failed the
+    // task for) or could not take in time leaves the cached state ahead of the stored history.
+    if (!run.closed) this.cache.put(key, run);
+    const sent = await deliverReport(() => service.respondWorkflowTaskCompleted({ taskToken: task.taskToken, commands, identity }),
+      { ...report, what: `the completion of workflow task ${task.startedEventId} of ${task.workflowId}`, refusedLevel: 'debug' });
+    if (sent.delivered) return;
+    this.cache.delete(key);
+    if (sent.why !== 'refused') return;
+    // Commands the service refused (a bad option, a payload over the limit) failed the task there;
+    // an in-process service throws the ValidationError itself, HTTP brings it as InvalidArgument.
+    if (sent.error instanceof ValidationError || (sent.error instanceof ServiceError && sent.error.code === 'InvalidArgument')) {
+      warnTaskFailed(logger, task, 'BadCommand', sent.error.message, report.meta);
+    } else {
+      logger.warn(`the service refused the completion of workflow task ${task.startedEventId}; dropped: ${(sent.error as Error).message}`, report.meta);
     }
   }
+}
+
+/** Logs a failed workflow task: a warning at the first attempt and at the third in a row, else debug. */
+function warnTaskFailed(logger: Logger, task: WorkflowTask, cause: string, message: string, meta: Record<string, unknown>): void {
+  if (task.attempt === 1) logger.warn(`workflow task failed (${cause}): ${message}`, meta);
+  else if (task.attempt === FAILURES_BEFORE_WARNING) {
+    logger.warn(`workflow task failed ${task.attempt} times in a row (${cause}): ${message}; the run stays Running and `
+      + 'the task is retried until its code or input is fixed (`steadfast workflow describe` shows the last failure)', meta);
+  } else logger.debug(`workflow task failed again (${cause}): ${message}`, meta);
 }

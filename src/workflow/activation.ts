@@ -22,9 +22,19 @@ export interface WorkflowInfo {
   startTime: string;
   workflowRunTimeoutMs?: number;
   workflowExecutionTimeoutMs?: number;
+  /** The cron schedule of a cron job's runs (seed: "What is a Temporal Cron Job?"). */
   cronSchedule?: string;
-  /** Result of the previous run of a cron chain. */
+  /**
+   * Result of the last completed run of a cron chain (in every later run), or of the schedule's
+   * most recently completed workflow when this run started; see `getLastCompletionResult()`.
+   */
   lastCompletionResult?: unknown;
+  /**
+   * Why the previous run of the chain did not complete, in stored form (the failure of a failed
+   * cron run, its run timeout or its cancellation, or the failure a workflow retry follows), or
+   * the failure of the schedule's most recently closed failed workflow when this run started.
+   */
+  lastFailure?: FailureInfo;
 }
 
 /** Data the sandbox reads before the workflow module is evaluated, so module top-level code is deterministic too. */
@@ -58,7 +68,9 @@ export type ActivationJob =
   /** An accepted update (WorkflowExecutionUpdateAccepted): run its handler. */
   | { type: 'doUpdate'; updateId: string; updateName: string; args: unknown[]; acceptedEventId: number }
   /** A SignalExternalWorkflowExecution reached its target, or failed. */
-  | { type: 'resolveSignalExternal'; signalId: string; failure?: FailureInfo };
+  | { type: 'resolveSignalExternal'; signalId: string; failure?: FailureInfo }
+  /** A cancel request to another workflow (getExternalWorkflowHandle().cancel()) reached it, or failed. */
+  | { type: 'resolveRequestCancelExternal'; seq: string; failure?: FailureInfo };
 
 export type ActivationJobType = ActivationJob['type'];
 

@@ -12,6 +12,9 @@ import { seededRandom } from './random.ts';
 import { MessageRegistry } from './message-registry.ts';
 import { MarkerState } from './markers.ts';
 import { ChildState } from './child-state.ts';
+import { checkCommandPayloads } from './command-payloads.ts';
+import type { ActivityCancellationType } from './activity-cancellation.ts';
+import { ValidationError } from '../retry/errors.ts';
 
 interface Completion {
   resolve(value: unknown): void;
@@ -27,7 +30,8 @@ type JobHandlers = { [K in ActivationJobType]: (job: Extract<ActivationJob, { ty
  * the same path produces the same ids.
  */
 export class Activator implements SandboxRuntime {
-  readonly info: WorkflowInfo;
+  /** Frozen; replaced whole when the run changes its memo (upsertMemo). */
+  info: WorkflowInfo;
   now: number;
   isReplaying = false;
   readonly random: () => number;
@@ -68,6 +72,7 @@ export class Activator implements SandboxRuntime {
     signalWorkflow: (job) => this.messages.onSignal(job),
     doUpdate: (job) => this.messages.onUpdate(job),
     resolveSignalExternal: (job) => this.messages.onSignalExternalResolved(job),
+    resolveRequestCancelExternal: (job) => this.messages.onCancelExternalResolved(job),
     notifyHasPatch: (job) => {
       this.markers.knownPatches.add(job.patchId);
     },
@@ -156,8 +161,21 @@ export class Activator implements SandboxRuntime {
       return;
     }
     if (this.#closed) return;
+    checkCommandPayloads(command);
     this.#commands.push(command);
     if (TERMINAL_COMMAND_TYPES.includes(command.commandType)) this.#closed = true;
+  }
+
+  /**
+   * Adds a command the runtime makes from what workflow code returned (a result, an update's
+   * outcome): a value JSON cannot carry fails the workflow task, naming the value.
+   */
+  pushOrFailTask(command: SandboxCommand): void {
+    try {
+      this.pushCommand(command);
+    } catch (err) {
+      this.failTask(err);
+    }
   }
 
   /** Takes back a command not yet sent; false when it was already sent. */
@@ -187,26 +205,42 @@ export class Activator implements SandboxRuntime {
     });
   }
 
-  /** Schedules an activity in the current scope (ScheduleActivityTask); resolves with its result. */
-  scheduleActivity(attributes: Omit<CommandAttributes['ScheduleActivityTask'], 'activityId'>): Promise<unknown> {
+  /**
+   * Schedules an activity in the current scope (ScheduleActivityTask); resolves with its result.
+   * Cancelling the scope acts as `cancellationType` says (activity-cancellation.ts); an
+   * activity whose command was not sent yet is dropped and rejects at once whatever the type.
+   */
+  scheduleActivity(
+    input: Omit<CommandAttributes['ScheduleActivityTask'], 'activityId'> & { activityId?: string },
+    cancellationType: ActivityCancellationType = 'TRY_CANCEL',
+  ): Promise<unknown> {
     const scope = CancellationScope.current();
-    const activityId = String(++this.#seq.activity);
+    const seq = String(++this.#seq.activity);
+    const attributes = { ...input, activityId: input.activityId ?? seq };
+    const { activityId } = attributes;
     const cancelled = (cause: unknown) => new ActivityFailure(
       'Activity cancelled', attributes.activityType, activityId, 'CancelRequested',
       cause instanceof Error ? cause : new CancelledFailure('Activity cancelled'),
     );
     if (scope.consideredCancelled) return scope.cancelRequested.catch((reason) => Promise.reject(cancelled(reason)));
+    if (this.#completions.activity.has(activityId)) {
+      throw new ValidationError('activityId', 'must be unique among the pending activities of the run', activityId);
+    }
     return new Promise((resolve, reject) => {
-      const command: SandboxCommand = { commandType: 'ScheduleActivityTask', attributes: { activityId, ...attributes } };
+      const command: SandboxCommand = { commandType: 'ScheduleActivityTask', attributes };
       this.pushCommand(command);
       this.#completions.activity.set(activityId, { resolve, reject });
       this.messages.track(`activity:${activityId}`, `activity ${attributes.activityType} (activity ${activityId})`);
       if (!scope.cancellable) return;
       scope.cancelRequested.catch((reason: unknown) => {
-        if (!this.#take('activity', activityId)) return;
-        if (!this.dropCommand(command)) {
+        if (!this.#completions.activity.has(activityId)) return;
+        const unsent = this.dropCommand(command);
+        if (!unsent && cancellationType !== 'ABANDON') {
           this.pushCommand({ commandType: 'RequestCancelActivityTask', attributes: { activityId } });
         }
+        // WAIT_CANCELLATION_COMPLETED: the ActivityTaskCanceled (or Completed, Failed) event settles it.
+        if (!unsent && cancellationType === 'WAIT_CANCELLATION_COMPLETED') return;
+        this.#take('activity', activityId);
         reject(cancelled(reason));
       });
     });
@@ -245,7 +279,7 @@ export class Activator implements SandboxRuntime {
     rootScope()
       .run(async () => (fn as (...a: unknown[]) => unknown)(...args))
       .then(
-        (result) => this.pushCommand({ commandType: 'CompleteWorkflowExecution', attributes: { result: result ?? null } }),
+        (result) => this.pushOrFailTask({ commandType: 'CompleteWorkflowExecution', attributes: { result: result ?? null } }),
         (err: unknown) => this.#workflowThrew(err),
       );
   }
@@ -257,11 +291,11 @@ export class Activator implements SandboxRuntime {
    */
   #workflowThrew(err: unknown): void {
     if (err instanceof ContinueAsNew) {
-      this.pushCommand({ commandType: 'ContinueAsNewWorkflowExecution', attributes: err.attributes });
+      this.pushOrFailTask({ commandType: 'ContinueAsNewWorkflowExecution', attributes: err.attributes });
     } else if (this.cancelRequested && isCancellation(err)) {
       this.pushCommand({ commandType: 'CancelWorkflowExecution', attributes: {} });
     } else if (err instanceof Failure) {
-      this.pushCommand({ commandType: 'FailWorkflowExecution', attributes: { failure: toFailureInfo(err) } });
+      this.pushOrFailTask({ commandType: 'FailWorkflowExecution', attributes: { failure: toFailureInfo(err) } });
     } else {
       this.failTask(err);
     }

@@ -1,7 +1,10 @@
 import { ChildWorkflowFailure, CancelledFailure } from '../common/failure.ts';
+import { messageNameOf, type SignalDefinition } from '../common/message-definitions.ts';
 import { optionalArray, optionalPositiveDuration, optionalRecord, optionalString, requireOneOf } from '../common/validate.ts';
+import { checkPolicyDurations } from '../common/max-duration.ts';
 import type { Workflow, WorkflowResult } from '../common/workflow-types.ts';
 import { PARENT_CLOSE_POLICIES, type ChildStartAttributes, type ParentClosePolicy } from '../history/child-types.ts';
+import { resolveWorkflowIdReusePolicy, type WorkflowIdReusePolicyOption } from '../history/id-reuse-policy.ts';
 import type { Duration } from '../retry/duration.ts';
 import { ValidationError } from '../retry/errors.ts';
 import { resolveRetryPolicy, type TemporalRetryPolicy } from '../retry/temporal.ts';
@@ -28,6 +31,18 @@ export interface ChildWorkflowOptions<W extends Workflow = Workflow> {
   /** What happens to the child when this workflow closes. @default "Terminate" */
   parentClosePolicy?: ParentClosePolicy;
   memo?: Record<string, unknown>;
+  /**
+   * Whether the child may start when a workflow with its id ran before (our names or Temporal's
+   * spellings). A running workflow with the id fails the start unless "TerminateIfRunning".
+   * @default "AllowDuplicate"
+   */
+  workflowIdReusePolicy?: WorkflowIdReusePolicyOption;
+  /**
+   * Makes the child a cron job (same spec language as the client's `cronSchedule`; the server
+   * checks it). To the parent, the child's chain is one execution: its result comes only when the
+   * chain ends (terminated, or its execution timeout).
+   */
+  cronSchedule?: string;
 }
 
 /** A started child workflow. */
@@ -37,11 +52,16 @@ export interface ChildWorkflowHandle<W extends Workflow = Workflow> {
   readonly firstExecutionRunId: string;
   /** The child's outcome: its result, or a ChildWorkflowFailure whose cause says why. */
   result(): Promise<WorkflowResult<W>>;
+  /**
+   * Signals the child (SignalExternalWorkflowExecution to its workflow id, so a child that
+   * continued as new gets it in its current run); resolves once the signal is recorded.
+   */
+  signal<Args extends unknown[]>(def: SignalDefinition<Args> | string, ...args: Args): Promise<void>;
 }
 
 const OPTION_KEYS = new Set([
   'workflowId', 'args', 'taskQueue', 'workflowExecutionTimeout', 'workflowRunTimeout', 'workflowTaskTimeout', 'retry',
-  'parentClosePolicy', 'memo',
+  'parentClosePolicy', 'memo', 'workflowIdReusePolicy', 'cronSchedule',
 ]);
 
 function typeName(workflow: Workflow | string): string {
@@ -69,12 +89,17 @@ export function resolveChildOptions(workflowType: string, options: ChildWorkflow
   if (run !== undefined) attrs.workflowRunTimeoutMs = run;
   const task = optionalPositiveDuration('workflowTaskTimeout', options.workflowTaskTimeout);
   if (task !== undefined) attrs.workflowTaskTimeoutMs = task;
-  if (options.retry !== undefined) attrs.retryPolicy = resolveRetryPolicy(options.retry, 'retry');
+  if (options.retry !== undefined) attrs.retryPolicy = checkPolicyDurations('retry', resolveRetryPolicy(options.retry, 'retry'), 'user');
   if (options.parentClosePolicy !== undefined) {
     attrs.parentClosePolicy = requireOneOf('parentClosePolicy', options.parentClosePolicy, PARENT_CLOSE_POLICIES);
   }
   const memo = optionalRecord('memo', options.memo);
   if (memo !== undefined) attrs.memo = memo;
+  if (options.workflowIdReusePolicy !== undefined) {
+    attrs.workflowIdReusePolicy = resolveWorkflowIdReusePolicy('workflowIdReusePolicy', options.workflowIdReusePolicy);
+  }
+  const cron = optionalString('cronSchedule', options.cronSchedule);
+  if (cron !== undefined) attrs.cronSchedule = cron;
   return attrs;
 }
 
@@ -114,7 +139,10 @@ export function startChild<W extends Workflow>(workflow: W | string, options: Ch
       workflowId,
       onStarted(runId) {
         if (cancelWanted) requestCancel(runId);
-        resolve({ workflowId, firstExecutionRunId: runId, result: () => result as Promise<WorkflowResult<W>> });
+        resolve({
+          workflowId, firstExecutionRunId: runId, result: () => result as Promise<WorkflowResult<W>>,
+          signal: (def, ...args) => a.messages.signalExternal({ workflowId }, messageNameOf('def', def, 'signal'), args),
+        });
       },
       onStartFailed(err) {
         reject(err);

@@ -1,5 +1,6 @@
-import { brandClass, SteadfastError } from '../retry/errors.ts';
-import { optionalDuration, optionalRecord, optionalString } from '../common/validate.ts';
+import { brandClass, SteadfastError, ValidationError } from '../retry/errors.ts';
+import { CONTINUE_AS_NEW_OPTION_KEYS, refuseUnknownKeys } from '../common/option-keys.ts';
+import { optionalPositiveDuration, optionalRecord, optionalString } from '../common/validate.ts';
 import type { Duration } from '../retry/duration.ts';
 import type { CommandAttributes } from '../history/commands.ts';
 import type { Workflow } from '../common/workflow-types.ts';
@@ -31,10 +32,12 @@ export interface ContinueAsNewOptions {
  * arguments; typed by the workflow it continues as.
  */
 export function makeContinueAsNewFunc<F extends Workflow>(options: ContinueAsNewOptions = {}): (...args: Parameters<F>) => Promise<never> {
+  if (optionalRecord('continueAsNew options', options) === undefined) throw new ValidationError('continueAsNew options', 'must be an object', options);
+  refuseUnknownKeys('continueAsNew', options, CONTINUE_AS_NEW_OPTION_KEYS);
   const workflowType = optionalString('continueAsNew.workflowType', options.workflowType);
   const taskQueue = optionalString('continueAsNew.taskQueue', options.taskQueue);
-  const workflowRunTimeoutMs = optionalDuration('continueAsNew.workflowRunTimeout', options.workflowRunTimeout);
-  const workflowTaskTimeoutMs = optionalDuration('continueAsNew.workflowTaskTimeout', options.workflowTaskTimeout);
+  const workflowRunTimeoutMs = optionalPositiveDuration('continueAsNew.workflowRunTimeout', options.workflowRunTimeout);
+  const workflowTaskTimeoutMs = optionalPositiveDuration('continueAsNew.workflowTaskTimeout', options.workflowTaskTimeout);
   const memo = optionalRecord('continueAsNew.memo', options.memo);
   return (...args: Parameters<F>): Promise<never> => {
     const attributes: CommandAttributes['ContinueAsNewWorkflowExecution'] = { args };

@@ -4,8 +4,9 @@
  * (ScheduleActivityTask, StartTimer, …) matched against history on replay.
  */
 export { proxyActivities, type ActivityOptions, type ActivityInterfaceFor } from './proxy-activities.ts';
+export { ActivityCancellationType } from './activity-cancellation.ts';
 export { sleep, condition } from './timers.ts';
-export { workflowInfo, uuid4 } from './info.ts';
+export { workflowInfo, uuid4, getLastCompletionResult } from './info.ts';
 export { CancellationScope, type CancellationScopeOptions } from './cancellation-scope.ts';
 export { continueAsNew, makeContinueAsNewFunc, ContinueAsNew, type ContinueAsNewOptions } from './continue-as-new.ts';
 export { inWorkflowContext } from './activator.ts';
@@ -15,8 +16,10 @@ export {
 export type { SignalDefinition, QueryDefinition, UpdateDefinition } from '../common/message-definitions.ts';
 export { patched, deprecatePatch } from './patch.ts';
 export { sideEffect } from './side-effect.ts';
+export { upsertMemo } from './memo.ts';
 export { startChild, executeChild, type ChildWorkflowOptions, type ChildWorkflowHandle } from './child.ts';
 export type { ParentClosePolicy } from '../history/child-types.ts';
+export { WorkflowIdReusePolicy, type WorkflowIdReusePolicyOption } from '../history/id-reuse-policy.ts';
 export type { WorkflowInfo } from './activation.ts';
 export {
   ApplicationFailure, ActivityFailure, ChildWorkflowFailure, CancelledFailure, TimeoutFailure, TerminatedFailure, ServerFailure, Failure,

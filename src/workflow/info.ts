@@ -14,3 +14,11 @@ export function workflowInfo(): WorkflowInfo {
 export function uuid4(): string {
   return uuid4From(activator().random);
 }
+
+/**
+ * The result of the last run of this cron chain that completed, as it returned it; undefined in
+ * the first run and until a run completes. (Temporal's name for it.)
+ */
+export function getLastCompletionResult<T = unknown>(): T | undefined {
+  return activator().info.lastCompletionResult as T | undefined;
+}

@@ -1,6 +1,7 @@
 import { IllegalStateError } from '../common/errors.ts';
 import { Failure, fromFailureInfo, toFailureInfo, type FailureInfo } from '../common/failure.ts';
 import { STACK_TRACE_QUERY } from '../common/message-definitions.ts';
+import { checkQueryResult } from './command-payloads.ts';
 import type { ActivationJob, MessageAnswer, MessageRequest } from './activation.ts';
 import type { Activator } from './activator.ts';
 
@@ -27,6 +28,8 @@ export class MessageRegistry {
   readonly #bufferedUpdates: Job<'doUpdate'>[] = [];
   readonly #external = new Map<string, { resolve(): void; reject(e: unknown): void }>();
   #externalSeq = 0;
+  readonly #cancels = new Map<string, { resolve(): void; reject(e: unknown): void }>();
+  #cancelSeq = 0;
   /** Where each pending await was created, by a key naming it; only when capturing is on. */
   readonly #stacks = new Map<string, string>();
   /** Set while a query handler or an update validator runs: commands are refused then. */
@@ -52,6 +55,15 @@ export class MessageRegistry {
     if (!c) return;
     this.#external.delete(job.signalId);
     this.untrack(`signal-external:${job.signalId}`);
+    if (job.failure) c.reject(fromFailureInfo(job.failure));
+    else c.resolve();
+  }
+
+  onCancelExternalResolved(job: Job<'resolveRequestCancelExternal'>): void {
+    const c = this.#cancels.get(job.seq);
+    if (!c) return;
+    this.#cancels.delete(job.seq);
+    this.untrack(`cancel-external:${job.seq}`);
     if (job.failure) c.reject(fromFailureInfo(job.failure));
     else c.resolve();
   }
@@ -97,7 +109,7 @@ export class MessageRegistry {
   }
 
   #runUpdate(entry: UpdateHandlerEntry, job: Job<'doUpdate'>): void {
-    const complete = (outcome: { result: unknown } | { failure: FailureInfo }) => this.activator.pushCommand({
+    const complete = (outcome: { result: unknown } | { failure: FailureInfo }) => this.activator.pushOrFailTask({
       commandType: 'CompleteWorkflowExecutionUpdate', attributes: { updateId: job.updateId, acceptedEventId: job.acceptedEventId, outcome },
     });
     // Temporal's rule, as for the workflow function: a failure class fails the update; any other
@@ -125,6 +137,22 @@ export class MessageRegistry {
       });
       this.#external.set(signalId, { resolve, reject });
       this.track(`signal-external:${signalId}`, `signal "${signalName}" to workflow ${target.workflowId}`);
+    });
+  }
+
+  /**
+   * Asks another workflow to cancel (RequestCancelExternalWorkflowExecution, `control` the
+   * request's sequence number); resolves once the request is recorded in the target's history.
+   */
+  cancelExternal(target: { workflowId: string; runId?: string }): Promise<void> {
+    const control = String(++this.#cancelSeq);
+    return new Promise<void>((resolve, reject) => {
+      this.activator.pushCommand({
+        commandType: 'RequestCancelExternalWorkflowExecution',
+        attributes: { workflowId: target.workflowId, ...(target.runId ? { runId: target.runId } : {}), childWorkflowOnly: false, control },
+      });
+      this.#cancels.set(control, { resolve, reject });
+      this.track(`cancel-external:${control}`, `cancel request to workflow ${target.workflowId}`);
     });
   }
 
@@ -163,6 +191,7 @@ export class MessageRegistry {
         result.then(undefined, () => undefined);
         return { failure: toFailureInfo(new IllegalStateError(`${what} returned a promise; it must be synchronous and read-only`)) };
       }
+      if (req.kind === 'query') checkQueryResult(result);
       return req.kind === 'query' ? { result: result ?? null } : {};
     } catch (err) {
       return { failure: toFailureInfo(this.readOnlyViolation ? new IllegalStateError(this.readOnlyViolation) : err) };

@@ -52,7 +52,7 @@ export function setHandler(
   activator().messages.set(kind, name, handler, validator);
 }
 
-/** A handle to another workflow, for signalling it from workflow code. */
+/** A handle to another workflow, for signalling or cancelling it from workflow code. */
 export interface ExternalWorkflowHandle {
   readonly workflowId: string;
   readonly runId?: string;
@@ -61,17 +61,27 @@ export interface ExternalWorkflowHandle {
    * recorded in its history, rejects when no open run with this id exists.
    */
   signal<Args extends unknown[]>(def: SignalDefinition<Args> | string, ...args: Args): Promise<void>;
+  /**
+   * Asks the workflow to cancel (RequestCancelExternalWorkflowExecution); resolves once the
+   * request is recorded in its history (it reaches its code as a cancellation of its root
+   * scope), rejects with an ApplicationFailure of type ExternalWorkflowExecutionNotFound when no
+   * open run with this id (and run id) exists.
+   */
+  cancel(): Promise<void>;
 }
 
 /** A handle to another workflow by id (its latest run unless `runId` is given). */
 export function getExternalWorkflowHandle(workflowId: string, runId?: string): ExternalWorkflowHandle {
   if (typeof workflowId !== 'string' || workflowId.length === 0) throw new ValidationError('workflowId', 'must be a non-empty string', workflowId);
   if (runId !== undefined && (typeof runId !== 'string' || runId.length === 0)) throw new ValidationError('runId', 'must be a non-empty string', runId);
+  const target = { workflowId, ...(runId !== undefined ? { runId } : {}) };
   return {
-    workflowId,
-    ...(runId !== undefined ? { runId } : {}),
+    ...target,
     signal(def, ...args) {
-      return activator().messages.signalExternal({ workflowId, ...(runId !== undefined ? { runId } : {}) }, messageNameOf('def', def, 'signal'), args);
+      return activator().messages.signalExternal(target, messageNameOf('def', def, 'signal'), args);
+    },
+    cancel() {
+      return activator().messages.cancelExternal(target);
     },
   };
 }

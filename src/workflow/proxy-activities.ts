@@ -1,10 +1,12 @@
 import { ValidationError } from '../retry/errors.ts';
 import type { Duration } from '../retry/duration.ts';
-import { resolveRetryPolicy, type TemporalRetryPolicy } from '../retry/temporal.ts';
+import { resolvePolicyData, type RetryPolicyInput } from '../retry/policy-model.ts';
 import type { ActivityFunction } from '../common/workflow-types.ts';
-import { optionalPositiveDuration, optionalRecord, optionalString } from '../common/validate.ts';
+import { optionalPositiveDuration, optionalRecord, optionalString, requireOneOf } from '../common/validate.ts';
+import { checkPolicyDurations } from '../common/max-duration.ts';
 import type { CommandAttributes } from '../history/commands.ts';
 import { activator } from './activator.ts';
+import { ACTIVITY_CANCELLATION_TYPES, type ActivityCancellationType } from './activity-cancellation.ts';
 
 /** How the activities of a {@link proxyActivities} proxy are scheduled. Temporal's option names. */
 export interface ActivityOptions {
@@ -19,10 +21,25 @@ export interface ActivityOptions {
   /** Longest gap between heartbeats before the attempt times out. */
   heartbeatTimeout?: Duration;
   /**
-   * Retry policy in Temporal's form. Activities retry by default (1 s, ×2, capped at 100 s,
+   * Retry policy: Temporal's fields, or any policy of `steadfast/retry` — a horsies
+   * `RetryPolicy.fixed([60, 300, 900], { autoRetryFor })`, a Polly `Backoff.decorrelatedJitterV2('1s', 5)`,
+   * … — which the engine then follows. Activities retry by default (1 s, ×2, capped at 100 s,
    * unlimited attempts); `{ maximumAttempts: 1 }` disables retries.
    */
-  retry?: TemporalRetryPolicy;
+  retry?: RetryPolicyInput;
+  /**
+   * The activity's id (Temporal's `activityId`), unique among the run's pending activities.
+   * @default the activity's sequence number in the run ("1", "2", …)
+   */
+  activityId?: string;
+  /**
+   * What cancelling the activity's scope does (Temporal's values, also as
+   * `ActivityCancellationType.TRY_CANCEL` …): `TRY_CANCEL` rejects the call at once and asks the
+   * activity to cancel; `WAIT_CANCELLATION_COMPLETED` asks it to cancel and settles only when it
+   * reports the cancellation (or completes or fails first); `ABANDON` rejects at once and sends
+   * no cancel request. @default "TRY_CANCEL"
+   */
+  cancellationType?: ActivityCancellationType;
 }
 
 /**
@@ -37,13 +54,17 @@ export type ActivityInterfaceFor<T> = {
 
 const OPTION_KEYS = new Set([
   'taskQueue', 'startToCloseTimeout', 'scheduleToCloseTimeout', 'scheduleToStartTimeout', 'heartbeatTimeout', 'retry',
+  'activityId', 'cancellationType',
 ]);
 
-type ResolvedOptions = Omit<CommandAttributes['ScheduleActivityTask'], 'activityId' | 'activityType' | 'args'>;
+type ResolvedOptions = Omit<CommandAttributes['ScheduleActivityTask'], 'activityId' | 'activityType' | 'args'> & {
+  activityId?: string;
+  cancellationType?: ActivityCancellationType;
+};
 
 /**
  * Validates activity options and resolves them to the ScheduleActivityTask command's fields
- * (durations in ms, the retry policy as RetryPolicyData).
+ * (durations in ms, the retry policy as PolicyData).
  * @throws ValidationError naming the option, e.g. `retry.maximumAttempts must be >= 0 …, got -1`.
  */
 export function resolveActivityOptions(options: ActivityOptions): ResolvedOptions {
@@ -70,7 +91,15 @@ export function resolveActivityOptions(options: ActivityOptions): ResolvedOption
   if (scheduleToClose !== undefined) out.scheduleToCloseTimeoutMs = scheduleToClose;
   if (scheduleToStart !== undefined) out.scheduleToStartTimeoutMs = scheduleToStart;
   if (heartbeat !== undefined) out.heartbeatTimeoutMs = heartbeat;
-  if (options.retry !== undefined) out.retryPolicy = resolveRetryPolicy(options.retry, 'retry');
+  if (options.retry !== undefined) out.retryPolicy = checkPolicyDurations('retry', resolvePolicyData(options.retry, 'retry'), 'user');
+  const activityId = optionalString('activityId', options.activityId, 1000);
+  if (activityId !== undefined) {
+    if (activityId.length === 0) throw new ValidationError('activityId', 'must be a non-empty string', activityId);
+    out.activityId = activityId;
+  }
+  if (options.cancellationType !== undefined) {
+    out.cancellationType = requireOneOf('cancellationType', options.cancellationType, ACTIVITY_CANCELLATION_TYPES);
+  }
   return out;
 }
 
@@ -82,11 +111,11 @@ export function resolveActivityOptions(options: ActivityOptions): ResolvedOption
  * @example const { charge } = proxyActivities<typeof activities>({ startToCloseTimeout: '10s' });
  */
 export function proxyActivities<A = Record<string, ActivityFunction>>(options: ActivityOptions): ActivityInterfaceFor<A> {
-  const resolved = resolveActivityOptions(options);
+  const { cancellationType, ...resolved } = resolveActivityOptions(options);
   return new Proxy({} as ActivityInterfaceFor<A>, {
     get(_target, name) {
       if (typeof name !== 'string' || name === 'then') return undefined;
-      return (...args: unknown[]) => activator().scheduleActivity({ activityType: name, args, ...resolved });
+      return (...args: unknown[]) => activator().scheduleActivity({ activityType: name, args, ...resolved }, cancellationType);
     },
   });
 }

@@ -34,6 +34,18 @@ test('steadfast dev serves on SQLite, answers the CLI, and stops cleanly on SIGT
     assert.equal(await describe.exited, 1);
     assert.match(describe.output(), /^steadfast workflow: .*nope/m);
 
+    const described = spawnNode([BIN, 'workflow', 'describe', 'cli-1', '--json', '--address', address]);
+    assert.equal(await described.exited, 0, described.output());
+    const d = JSON.parse(described.output()) as Record<string, unknown> & { raw: { execution: { runId: string } } };
+    assert.deepEqual([d.type, d.workflowId, d.status, d.taskQueue], ['greet', 'cli-1', 'Running', 'q']);
+    assert.equal(d.runId, d.raw.execution.runId);
+    assert.ok(!Number.isNaN(Date.parse(String(d.startTime))), 'startTime is an ISO time in JSON');
+    const describedTable = spawnNode([BIN, 'workflow', 'describe', 'cli-1', '--address', address]);
+    assert.equal(await describedTable.exited, 0, describedTable.output());
+    assert.match(describedTable.output(), /^Workflow cli-1 {2}\(greet, run [0-9a-f-]+\)$/m);
+    assert.match(describedTable.output(), /^ {2}status {5}Running$/m);
+    assert.match(describedTable.output(), /^ {2}history {4}\d+ events, \d+ bytes, attempt 1$/m);
+
     const signal = spawnNode([BIN, 'workflow', 'signal', 'cli-1', 'addItem', '--args', '["pen"]', '--address', address]);
     assert.equal(await signal.exited, 0, signal.output());
     const history = spawnNode([BIN, 'workflow', 'history', 'cli-1', '--json', '--address', address]);

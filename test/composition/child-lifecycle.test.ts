@@ -39,7 +39,7 @@ for (const backend of backends('child_lifecycle')) {
       });
       assert.equal(result, `child:ok:${childId('Abandon')}`);
       const abandoned = await env.client.workflow.getHandle(childId('Abandon')).describe();
-      assert.equal(abandoned.execution.parent?.workflowId, `parent-${childId('Abandon')}`);
+      assert.equal(abandoned.parentExecution?.workflowId, `parent-${childId('Abandon')}`);
       for (const policy of ['Terminate', 'RequestCancel']) {
         await assert.rejects(env.client.workflow.getHandle(childId(policy)).describe(), WorkflowNotFoundError, `${policy} child must not start`);
       }
@@ -63,12 +63,12 @@ for (const backend of backends('child_lifecycle')) {
       });
       assert.equal(out.value, 'parent:finished:x');
       const d = await child.describe();
-      assert.equal(d.execution.status, 'Completed', 'the reset applied no parent close policy to the moved child');
-      assert.equal(d.execution.parent?.runId, out.newRunId);
+      assert.equal(d.status, 'Completed', 'the reset applied no parent close policy to the moved child');
+      assert.equal(d.parentExecution?.runId, out.newRunId);
       const old = await env.client.workflow.getHandle(p.workflowId, p.firstExecutionRunId).describe();
-      assert.equal(old.execution.status, 'Terminated');
+      assert.equal(old.status, 'Terminated');
       const fresh = env.client.workflow.getHandle(p.workflowId, out.newRunId);
-      assert.equal((await fresh.describe()).execution.status, 'Completed');
+      assert.equal((await fresh.describe()).status, 'Completed');
       const ev = types((await fresh.fetchHistory()).events).filter((t) => t.includes('Child'));
       assert.deepEqual(ev, ['StartChildWorkflowExecutionInitiated', 'ChildWorkflowExecutionStarted', 'ChildWorkflowExecutionCompleted']);
     });

@@ -68,8 +68,8 @@ for (const backend of backends('composition')) {
       ]);
       assert.ok(types((await bad.fetchHistory()).events).includes('ChildWorkflowExecutionFailed'));
       const child = await env.client.workflow.getHandle(`child-ok-${tq}`).describe();
-      assert.equal(child.execution.parent?.workflowId, `parent-ok-${tq}`);
-      assert.equal(child.execution.status, 'Completed');
+      assert.equal(child.parentExecution?.workflowId, `parent-ok-${tq}`);
+      assert.equal(child.status, 'Completed');
     });
 
     test('a child that continues as new is one execution to the parent', { skip }, async () => {
@@ -107,11 +107,11 @@ for (const backend of backends('composition')) {
           const child = env.client.workflow.getHandle(childId);
           if (policy === 'Abandon') {
             await new Promise((r) => setTimeout(r, 100));
-            out[policy] = (await child.describe()).execution.status;
+            out[policy] = (await child.describe()).status;
             await child.terminate('test over');
           } else {
             await child.result().catch(() => undefined);
-            out[policy] = (await child.describe()).execution.status;
+            out[policy] = (await child.describe()).status;
           }
         }
         return out;
@@ -135,7 +135,7 @@ for (const backend of backends('composition')) {
       });
       assert.ok(err instanceof WorkflowFailedError);
       assert.equal(err.status, 'Canceled');
-      assert.equal((await env.client.workflow.getHandle(childId).describe()).execution.status, 'Canceled');
+      assert.equal((await env.client.workflow.getHandle(childId).describe()).status, 'Canceled');
       const ev = types((await p.fetchHistory()).events);
       assert.ok(ev.includes('RequestCancelExternalWorkflowExecutionInitiated'));
       assert.ok(ev.includes('ExternalWorkflowExecutionCancelRequested'));
@@ -149,16 +149,16 @@ for (const backend of backends('composition')) {
       const h = await env.client.workflow.start('loopFlow', { taskQueue: tq, workflowId: `loop-${tq}`, args: [2] });
       assert.equal(await w.runUntil(h.result()), 3);
       const first = await env.client.workflow.getHandle(`loop-${tq}`, h.firstExecutionRunId).describe();
-      const second = await env.client.workflow.getHandle(`loop-${tq}`, first.continuedAsNewToRunId).describe();
-      const third = await env.client.workflow.getHandle(`loop-${tq}`, second.continuedAsNewToRunId).describe();
-      assert.equal(first.execution.status, 'ContinuedAsNew');
-      assert.equal(second.continuedFromRunId, first.execution.runId);
-      assert.equal(third.continuedFromRunId, second.execution.runId);
-      assert.equal(third.continuedAsNewToRunId, undefined);
-      assert.equal(third.execution.status, 'Completed');
-      assert.equal(new Set([first, second, third].map((d) => d.execution.runId)).size, 3);
-      assert.equal(third.execution.firstExecutionRunId, first.execution.runId);
-      const hist = (await env.client.workflow.getHandle(`loop-${tq}`, third.execution.runId).fetchHistory()).events;
+      const second = await env.client.workflow.getHandle(`loop-${tq}`, first.raw.continuedAsNewToRunId).describe();
+      const third = await env.client.workflow.getHandle(`loop-${tq}`, second.raw.continuedAsNewToRunId).describe();
+      assert.equal(first.status, 'ContinuedAsNew');
+      assert.equal(second.raw.continuedFromRunId, first.runId);
+      assert.equal(third.raw.continuedFromRunId, second.runId);
+      assert.equal(third.raw.continuedAsNewToRunId, undefined);
+      assert.equal(third.status, 'Completed');
+      assert.equal(new Set([first, second, third].map((d) => d.runId)).size, 3);
+      assert.equal(third.raw.execution.firstExecutionRunId, first.runId);
+      const hist = (await env.client.workflow.getHandle(`loop-${tq}`, third.runId).fetchHistory()).events;
       assert.equal(hist[0]!.eventType, 'WorkflowExecutionStarted');
       assert.ok(hist.length < 15, `fresh history, got ${hist.length} events`);
     });
@@ -199,12 +199,12 @@ for (const backend of backends('composition')) {
       });
       assert.equal(result.value, 'a,b');
       const old = await env.client.workflow.getHandle(`reset-${tq}`, h.firstExecutionRunId).describe();
-      assert.equal(old.execution.status, 'Terminated');
+      assert.equal(old.status, 'Terminated');
       const fresh = env.client.workflow.getHandle(`reset-${tq}`, result.newRunId);
       const d = await fresh.describe();
-      assert.equal(d.execution.status, 'Completed');
-      assert.equal(d.execution.firstExecutionRunId, result.newRunId);
-      assert.equal(d.execution.originalExecutionRunId, old.execution.originalExecutionRunId);
+      assert.equal(d.status, 'Completed');
+      assert.equal(d.raw.execution.firstExecutionRunId, result.newRunId);
+      assert.equal(d.raw.execution.originalExecutionRunId, old.raw.execution.originalExecutionRunId);
       const ev = (await fresh.fetchHistory()).events;
       assert.deepEqual(types(ev).slice(0, 6), [
         'WorkflowExecutionStarted', 'WorkflowTaskScheduled', 'WorkflowTaskStarted', 'WorkflowTaskFailed', 'WorkflowExecutionSignaled', 'WorkflowTaskScheduled',

@@ -35,6 +35,52 @@ for (const [name, path, closedBy] of CORPUS) {
   });
 }
 
+/** Histories of the Temporal API's commands (record-temporal-histories.ts), replayed against their fixture. */
+const TEMPORAL_CORPUS: [name: string, commandEvent: string][] = [
+  ['upsert-memo', 'WorkflowPropertiesModified'],
+  ['cancel-try', 'ActivityTaskCancelRequested'],
+  ['cancel-wait', 'ActivityTaskCanceled'],
+  ['cancel-abandon', 'ActivityTaskScheduled'],
+  ['external-cancel', 'ExternalWorkflowExecutionCancelRequested'],
+  ['external-cancel-failed', 'RequestCancelExternalWorkflowExecutionFailed'],
+  ['child-signal', 'ExternalWorkflowExecutionSignaled'],
+];
+const temporalHistory = (name: string) =>
+  JSON.parse(readFileSync(new URL(`../histories/temporal-${name}.json`, import.meta.url), 'utf8')) as { events: HistoryEvent[] };
+
+for (const [name, commandEvent] of TEMPORAL_CORPUS) {
+  test(`history temporal-${name} replays against temporal-api.ts`, async () => {
+    const h = temporalHistory(name);
+    assert.equal(h.events.at(-1)!.eventType, 'WorkflowExecutionCompleted');
+    assert.ok(h.events.some((e) => e.eventType === commandEvent), `the history has ${commandEvent}`);
+    await Replayer.replayHistory(h, { workflowsPath: fixture('temporal-api.ts') });
+  });
+}
+
+test('an upsertMemo call is matched against its WorkflowPropertiesModified event on replay', async () => {
+  const h = structuredClone(temporalHistory('upsert-memo'));
+  const i = h.events.findIndex((e) => e.eventType === 'WorkflowPropertiesModified');
+  const e = h.events[i]!;
+  h.events[i] = { eventId: e.eventId, eventTime: e.eventTime, eventType: 'TimerStarted', attributes: { timerId: '1', startToFireTimeoutMs: 1000, workflowTaskCompletedEventId: e.eventId - 1 } };
+  await assert.rejects(Replayer.replayHistory(h, { workflowsPath: fixture('temporal-api.ts') }), (err: unknown) => {
+    assert.ok(err instanceof DeterminismViolationError);
+    assert.match(err.message, /history has event \d+ TimerStarted \{ timerId: "1" \}, but the code produced ModifyWorkflowProperties \(the event type differs\)/);
+    return true;
+  });
+});
+
+test('a replayed external cancel settles only through its recorded outcome event', async () => {
+  const h = structuredClone(temporalHistory('external-cancel-failed'));
+  const failed = h.events.find((e) => e.eventType === 'RequestCancelExternalWorkflowExecutionFailed');
+  assert.ok(failed?.eventType === 'RequestCancelExternalWorkflowExecutionFailed');
+  // Without the outcome event, cancel() never settles and the code cannot produce the completion the history holds.
+  h.events.splice(h.events.indexOf(failed), 1);
+  h.events.forEach((e, k) => {
+    e.eventId = k + 1;
+  });
+  await assert.rejects(Replayer.replayHistory(h, { workflowsPath: fixture('temporal-api.ts') }), DeterminismViolationError);
+});
+
 test('a replayed side effect returns the recorded value without running its function', async () => {
   const h = structuredClone(history('side-effect'));
   const marker = h.events.find((e) => e.eventType === 'MarkerRecorded')!;

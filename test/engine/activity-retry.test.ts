@@ -199,7 +199,9 @@ test('the default policy retries after 1 s; an activity without start-to-close o
     assert.equal(wt2.attempt, 2);
     await h.complete(wt2, [cmd.activity('a1')]);
     const scheduled = (await h.history('defaults')).find((e) => e.eventType === 'ActivityTaskScheduled');
-    assert.equal(scheduled?.eventType === 'ActivityTaskScheduled' && scheduled.attributes.retryPolicy.initialIntervalMs, 1000);
+    assert.deepEqual(scheduled?.eventType === 'ActivityTaskScheduled' && scheduled.attributes.retryPolicy, {
+      initialIntervalMs: 1000, backoffCoefficient: 2, maximumIntervalMs: 100_000, maximumAttempts: 0, nonRetryableErrorTypes: [],
+    });
     const t1 = await h.pollActivity();
     await h.engine.respondActivityTaskFailed({ taskToken: t1.taskToken, failure: failure('x'), identity: 'w' });
     const next = h.pollActivity();
@@ -287,6 +289,33 @@ test('a schedule-to-start timeout closes the activity without a retry', async ()
     assert.equal(t.attributes.startedEventId, 0);
     assert.ok(!events.some((e) => e.eventType === 'ActivityTaskStarted'));
     await h.engine.pollActivityTaskQueue({ taskQueue: 'nobody', identity: 'w', pollTimeoutMs: 20 }).then((x) => assert.equal(x, null));
+  } finally {
+    await h.close();
+  }
+});
+
+test('a curve policy in a ScheduleActivityTask command is validated by the engine, naming the field', async () => {
+  const h = await setup();
+  try {
+    await h.start('bad-curve');
+    const retryPolicy = {
+      version: 1, source: 'polly', curve: { kind: 'constant', delayMs: -1 }, maximumAttempts: 3, jitter: 0, fastFirst: false, nonRetryableErrorTypes: [],
+    };
+    await assert.rejects(h.complete(await h.pollWorkflow(), [cmd.activity('a1', { retryPolicy } as never)]),
+      /commands\[0\]\.attributes\.retryPolicy\.curve\.delayMs must be a finite number >= 0, got -1/);
+    const wt2 = await h.pollWorkflow();
+    await h.complete(wt2, [cmd.activity('a1', { retryPolicy: { ...retryPolicy, curve: { kind: 'fixed', intervalsMs: [500, 2500] } } } as never)]);
+    const dispatched: number[] = [];
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      const next = h.pollActivity();
+      if (attempt > 1) await h.advance([500, 2500][attempt - 2]!);
+      const task = await next;
+      dispatched.push(h.clock.now() - T0);
+      await h.engine.respondActivityTaskFailed({ taskToken: task.taskToken, failure: failure(`attempt ${attempt}`), identity: 'w' });
+    }
+    assert.deepEqual(dispatched, [0, 500, 3000]);
+    const failed = (await h.history('bad-curve')).find((e) => e.eventType === 'ActivityTaskFailed');
+    assert.equal(failed?.eventType === 'ActivityTaskFailed' && failed.attributes.retryState, 'MaximumAttemptsReached');
   } finally {
     await h.close();
   }

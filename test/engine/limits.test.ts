@@ -84,10 +84,34 @@ test('a history past historyWarnEvents is logged; past historyMaxEvents the run 
   await h.close();
 });
 
+test('a history past historyWarnBytes is logged at each multiple; past historyMaxBytes the run is terminated', async () => {
+  const warnings: string[] = [];
+  const h = await setupWith({ historyWarnBytes: 3000, historyMaxBytes: 9000 }, warnings);
+  await h.start('wf-heavy');
+  for (let i = 1; i <= 10; i++) {
+    const t = await h.engine.pollWorkflowTaskQueue({ taskQueue: 'q', identity: 'w', pollTimeoutMs: 1000 });
+    if (!t) break;
+    await h.complete(t, [cmd.timer(String(i), 1000), cmd.activity(String(i), { args: ['y'.repeat(2000)] })]);
+    await h.advance(1000);
+  }
+  const d = await h.engine.describeWorkflowExecution({ workflowId: 'wf-heavy' });
+  assert.equal(d.execution.status, 'Terminated');
+  const events = await h.history('wf-heavy');
+  const last = events.at(-1)!;
+  assert.ok(last.eventType === 'WorkflowExecutionTerminated');
+  assert.match(last.attributes.reason, /^history has (9\d{3}|1\d{4}) bytes, over the limit of 9000 \(historyMaxBytes\)$/);
+  assert.equal(d.execution.historySizeBytes, events.reduce((sum, e) => sum + Buffer.byteLength(JSON.stringify(e), 'utf8'), 0));
+  const byteWarnings = warnings.filter((w) => w.includes('bytes of history'));
+  assert.ok(byteWarnings.length >= 2, warnings.join('\n'));
+  assert.match(byteWarnings[0]!, /has [3-5]\d{3} bytes of history \(warning every 3000; terminated past 9000\); consider continue-as-new/);
+  await h.close();
+});
+
 test('limits are validated', async () => {
   const store = SqliteStore.open(join(dir, `limits-${++n}.db`));
   await assert.rejects(Engine.create({ store, limits: { maxPendingActivities: 0 } }), /limits\.maxPendingActivities must be >= 1, got 0/);
   await assert.rejects(Engine.create({ store, limits: { maxPending: 3 } as never }), /limits\.maxPending is not a limit/);
+  await assert.rejects(Engine.create({ store, limits: { historyMaxBytes: 2 ** 41 } }), /limits\.historyMaxBytes must be <= 1099511627776/);
   await store.close();
 });
 

@@ -66,8 +66,9 @@ test('isIdle: false while a task is ready or handed out, true when only timers r
   try {
     await h.settle();
     assert.equal(h.engine.isIdle(), true, JSON.stringify(h.engine.pendingWork()));
+    await h.noWorkflowTask();
     await h.start('idle');
-    assert.equal(h.engine.isIdle(), false, 'a workflow task is ready to dispatch');
+    assert.equal(h.engine.isIdle(), false, 'a workflow task is ready to dispatch on a polled queue');
     const wt = await h.pollWorkflow();
     assert.equal(h.engine.isIdle(), false, 'the task is in flight');
     await h.complete(wt, [cmd.timer('t', 60_000)]);

@@ -42,6 +42,10 @@ describe('steadfast retry simulate', () => {
     assert.deepEqual((await json('--strategy', 'exponential', '--ceiling', '1s', '--count', '6')).delaysMs, [100, 200, 400, 800, 1000, 1000]);
     assert.deepEqual((await json('--strategy', 'fixed', '--intervals', '60s,5m,15m', '--no-jitter')).delaysMs, [60_000, 300_000, 900_000]);
     assert.deepEqual((await json('--strategy', 'horsies-exponential', '--no-jitter')).delaysMs, [30_000, 60_000, 120_000, 240_000, 480_000]);
+    assert.deepEqual((await json('--strategy', 'fixed', '--intervals', '60,300,900', '--no-jitter')).delaysMs, [60_000, 300_000, 900_000],
+      'horsies counts bare numbers in seconds');
+    assert.deepEqual((await json('--strategy', 'horsies-exponential', '--initial', '30', '--count', '3', '--no-jitter')).delaysMs, [30_000, 60_000, 120_000]);
+    assert.deepEqual((await json('--strategy', 'constant', '--initial', '1 minute', '--count', '2')).delaysMs, [60_000, 60_000]);
     const temporal = await json('--max-attempts', '4', '--initial', '500ms', '--coefficient', '3', '--max-interval', '2s');
     assert.deepEqual(temporal.delaysMs, [500, 1500, 2000]);
     assert.deepEqual(temporal.attempts.map((a) => a.sinceFirstMs), [0, 500, 2000, 4000]);

@@ -23,7 +23,7 @@ const schedules: fc.Arbitrary<{ schedule: BackoffSchedule; bound: number; retrie
     schedule: Backoff.awsDecorrelatedJitter(Math.min(a, b), Math.max(a, b), n, o), bound: o.ceiling ?? Math.max(a, b) * 2, retries: n,
   })),
   fc.tuple(fc.array(ms, { minLength: 1, maxLength: 20 }), jitter).map(([list, j]) => ({
-    schedule: RetryPolicy.fixed(list, { jitter: j }), bound: Math.max(...list) * 2, retries: list.length,
+    schedule: RetryPolicy.fixed(list, { jitter: j }), bound: Math.max(...list) * 1000 * 2, retries: list.length,
   })),
   fc.tuple(ms, fc.integer({ min: 1, max: 20 }), jitter).map(([base, n, j]) => ({
     schedule: RetryPolicy.exponential({ base, maxRetries: n, jitter: j }), bound: Infinity, retries: n,

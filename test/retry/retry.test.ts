@@ -289,7 +289,7 @@ describe('retry()', () => {
     const fn = () => (called = true);
     await assert.rejects(retry(fn, { policy: { maximumAttempts: -1 } }), /policy\.maximumAttempts must be >= 0/);
     await assert.rejects(retry(fn, { timeout: 0 }), /timeout must be greater than 0, got 0/);
-    await assert.rejects(retry(fn, { attemptTimeout: '1x' }), /attemptTimeout is not a valid duration: "1x"/);
+    await assert.rejects(retry(fn, { attemptTimeout: '1x' as never }), /attemptTimeout is not a valid duration: "1x"/);
     await assert.rejects(retry(fn, { policy: { curve: { kind: 'constant', delayMs: -1 }, maxRetries: 1, jitter: 0, capMs: Infinity, fastFirst: false, source: 'polly' } }), /policy\.curve\.delayMs must be/);
     await assert.rejects(retry('nope' as never), /fn must be a function/);
     assert.equal(called, false);

@@ -1,19 +1,11 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  resolveRetryPolicy, retryInterval, decideRetry, DEFAULT_RETRY_POLICY, ValidationError, backoffDelays, temporalSchedule,
+  resolveRetryPolicy, retryInterval, decideRetry, DEFAULT_RETRY_POLICY, backoffDelays, temporalSchedule,
   type RetryPolicyData,
 } from '../../src/retry/index.ts';
+import { rejects } from './rejects.ts';
 
-function rejects(fn: () => unknown, message: string | RegExp, field?: string): void {
-  assert.throws(fn, (err: unknown) => {
-    assert.ok(err instanceof ValidationError, String(err));
-    if (typeof message === 'string') assert.equal(err.message, message);
-    else assert.match(err.message, message);
-    if (field) assert.equal(err.field, field);
-    return true;
-  });
-}
 
 describe('Temporal/Cadence retry policy', () => {
   test('defaults: 1 s, coefficient 2, maximum 100 × initial, unlimited attempts, no non-retryable types', () => {
@@ -65,7 +57,7 @@ describe('Temporal/Cadence retry policy', () => {
     rejects(() => resolveRetryPolicy({ initialInterval: '2s', maximumInterval: '1s' }, 'activity.retry'),
       'activity.retry.maximumInterval must be >= initialInterval (2000ms), got "1s"', 'activity.retry.maximumInterval');
     rejects(() => resolveRetryPolicy({ initialInterval: 0 }), 'retry.initialInterval must be greater than 0, got 0');
-    rejects(() => resolveRetryPolicy({ initialInterval: 'soon' }), /retry\.initialInterval is not a valid duration: "soon"/);
+    rejects(() => resolveRetryPolicy({ initialInterval: 'soon' as never }), /retry\.initialInterval is not a valid duration: "soon"/);
     rejects(() => resolveRetryPolicy({ jitter: 1.5 }), 'retry.jitter must be a fraction between 0 and 1, got 1.5');
     rejects(() => resolveRetryPolicy({ seed: 0.5 }), 'retry.seed must be an integer, got 0.5');
     rejects(() => resolveRetryPolicy({ nonRetryableErrorTypes: ['A', ''] }), 'retry.nonRetryableErrorTypes[1] must be a non-empty string, got ""');

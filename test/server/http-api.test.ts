@@ -37,7 +37,7 @@ describe('HTTP API', () => {
     });
     assert.equal(await handle.result(), 'hello ada');
     const d = await handle.describe();
-    assert.equal(d.execution.status, 'Completed');
+    assert.equal(d.status, 'Completed');
     const { events } = await handle.fetchHistory();
     assert.deepEqual(events.map((e) => e.eventId), events.map((_, i) => i + 1));
   });

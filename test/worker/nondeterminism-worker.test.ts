@@ -34,7 +34,7 @@ test('the seed\'s reorder, deployed while a run sleeps, fails the workflow task 
     assert.match(failed.attributes.failure.message, /event 5/);
     assert.match(failed.attributes.failure.message, /TimerStarted/);
     assert.match(failed.attributes.failure.message, /ScheduleActivityTask/);
-    assert.equal((await handle.describe()).execution.status, 'Running', 'the workflow stays Running');
+    assert.equal((await handle.describe()).status, 'Running', 'the workflow stays Running');
 
     // The fix is deployed (version 1 again): the run recovers and completes.
     const fixed = await Worker.create({ address: env.address, taskQueue: 'nd', workflowsPath: v1, activities });

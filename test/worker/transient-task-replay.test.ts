@@ -17,7 +17,7 @@ test('a retried workflow task is replayed from stored history plus the task\'s t
     const first = await Worker.create({ address: env.address, taskQueue: 'transient', workflowsPath, activities });
     // The first worker runs the first workflow task (StartTimer) and stops.
     await first.runUntil(async () => {
-      for (let i = 0; i < 200 && (await handle.describe()).execution.historyLength < 5; i++) await new Promise((r) => setTimeout(r, 10));
+      for (let i = 0; i < 200 && (await handle.describe()).historyLength < 5; i++) await new Promise((r) => setTimeout(r, 10));
     });
     await env.sleep('150ms');
     // A worker that vanishes takes the next task and never answers: the task times out and is retried.

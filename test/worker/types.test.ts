@@ -5,7 +5,8 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { proxyActivities } from '../../src/workflow/index.ts';
+import { ActivityCancellationType, WorkflowIdReusePolicy, proxyActivities } from '../../src/workflow/index.ts';
+import { resolveChildOptions } from '../../src/workflow/child.ts';
 import type * as activities from '../fixtures/workflows/runtime-activities.ts';
 
 const { greet, charge } = proxyActivities<typeof activities>({ startToCloseTimeout: '1s' });
@@ -36,8 +37,22 @@ test('outside a workflow sandbox a proxied activity refuses to run', () => {
 
 test('proxyActivities validates its options when the module loads, naming the option', () => {
   assert.throws(() => proxyActivities({}), /activity options need startToCloseTimeout or scheduleToCloseTimeout/);
-  assert.throws(() => proxyActivities({ startToCloseTimeout: '1x' }), /startToCloseTimeout is not a valid duration: "1x"/);
+  assert.throws(() => proxyActivities({ startToCloseTimeout: '1x' as never }), /startToCloseTimeout is not a valid duration: "1x"/);
   assert.throws(() => proxyActivities({ startToCloseTimeout: '1s', retry: { backoffCoefficient: 0.5 } }),
     /retry\.backoffCoefficient must be >= 1, got 0\.5/);
   assert.throws(() => proxyActivities({ startToCloseTimeout: '1s', retries: 3 } as never), /retries is not an activity option/);
+  assert.throws(() => proxyActivities({ startToCloseTimeout: '1s', cancellationType: 'TRY' as never }),
+    /^ValidationError: cancellationType must be one of TRY_CANCEL, WAIT_CANCELLATION_COMPLETED, ABANDON, got "TRY"$/);
+  assert.throws(() => proxyActivities({ startToCloseTimeout: '1s', activityId: '' }), /activityId must be a non-empty string, got ""/);
+  assert.doesNotThrow(() => proxyActivities({
+    startToCloseTimeout: '1s', activityId: 'pay-1', cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
+  }));
+});
+
+test('child workflow options take Temporal\'s id reuse policy spellings and name a bad one', () => {
+  const attrs = (policy: unknown) => resolveChildOptions('kid', { workflowIdReusePolicy: policy as never }, () => 'id');
+  assert.equal(attrs(WorkflowIdReusePolicy.WORKFLOW_ID_REUSE_POLICY_TERMINATE_IF_RUNNING).workflowIdReusePolicy, 'TerminateIfRunning');
+  assert.equal(attrs('ALLOW_DUPLICATE_FAILED_ONLY').workflowIdReusePolicy, 'AllowDuplicateFailedOnly');
+  assert.equal(attrs('RejectDuplicate').workflowIdReusePolicy, 'RejectDuplicate');
+  assert.throws(() => attrs(3), /^ValidationError: workflowIdReusePolicy must be one of AllowDuplicate, AllowDuplicateFailedOnly, RejectDuplicate, TerminateIfRunning \(or Temporal's WORKFLOW_ID_REUSE_POLICY_… spellings\), got 3$/);
 });

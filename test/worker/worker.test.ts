@@ -33,7 +33,7 @@ describe('Worker options', () => {
     await assert.rejects(Worker.create({ connection, taskQueue: 'q' }), /a worker needs workflowsPath, activities, or both/);
     await assert.rejects(Worker.create({ connection, taskQueue: 'q', activities: { a: async () => 1 }, maxConcurrentActivityTaskExecutions: 0 }),
       /maxConcurrentActivityTaskExecutions must be >= 1, got 0/);
-    await assert.rejects(Worker.create({ connection, taskQueue: 'q', activities: { a: async () => 1 }, shutdownGraceTime: 'soon' }),
+    await assert.rejects(Worker.create({ connection, taskQueue: 'q', activities: { a: async () => 1 }, shutdownGraceTime: 'soon' as never }),
       /shutdownGraceTime is not a valid duration: "soon"/);
     await assert.rejects(Worker.create({ connection, taskQueue: 'q', activities: { a: async () => 1 }, maxConcurrentActivityTaskPolls: 0 }),
       /maxConcurrentActivityTaskPolls must be >= 1, got 0/);

@@ -2,16 +2,20 @@ import { Listeners } from '../listeners.ts';
 import pg from 'pg';
 import type { HistoryEvent } from '../../history/events.ts';
 import { newUuid } from '../../common/ids.ts';
-import { OPEN_RUN_INDEX, PG_ERROR_CODES, StoreConflictError } from '../errors.ts';
+import { connectionLoss, OPEN_RUN_INDEX, PG_ERROR_CODES, StoreConflictError } from '../errors.ts';
 import { buildListQuery } from '../list-query.ts';
 import { loadMigrations } from '../migrations.ts';
-import { executionValues, toEvent, toExecution, toQueueRef, toTask, toTimer } from '../rows.ts';
+import { executionValues, searchAttributesJson, toEvent, toExecution, toQueueRef, toTask, toTimer } from '../rows.ts';
 import { checkEventIds, notificationsOf } from '../transition-checks.ts';
 import type {
   ClaimTaskRequest, ClaimTimersRequest, ExecutionQuery, ExecutionRecord, QueueRef, Store, StoreNotification,
-  TaskRecord, TimerRecord, Transition,
+  ScheduleRecord, TaskRecord, TimerRecord, Transition, VisibilityQuery,
 } from '../types.ts';
 import { multiInsert, PQ, quoteIdent } from './queries.ts';
+import { applySchedules, getSchedule, listSchedules } from './schedule-queries.ts';
+import { postgresVisibilityStore as vis } from './visibility.ts';
+import type { SearchAttributeDefinition } from '../../visibility/types.ts';
+import type { VisibilityCount } from '../visibility/compile.ts';
 
 type Row = Record<string, unknown>;
 
@@ -61,8 +65,8 @@ export class PostgresStore implements Store {
 
   /**
    * The LISTEN connection dropped (server restart, network): reconnect with backoff, then tell
-   * subscribers to re-scan (a timer notification due at 0), since notifications sent meanwhile
-   * were lost. Long polls and timers keep working on their own wake times until then.
+   * subscribers to re-check what they wait on (a resync notification), since notifications sent
+   * meanwhile were lost. Long polls and timers keep working on their own wake times until then.
    */
   #listenerLost(client: pg.Client, attempt = 0): void {
     if (this.#closed || (this.#listener !== client && attempt === 0)) return;
@@ -72,7 +76,7 @@ export class PostgresStore implements Store {
     setTimeout(() => {
       if (this.#closed) return;
       this.#listen().then(
-        () => this.#listeners.emit([{ type: 'timer', dueAt: 0 }]),
+        () => this.#listeners.emit([{ type: 'resync' }]),
         () => this.#listenerLost(client, attempt + 1),
       );
     }, delay).unref();
@@ -81,9 +85,14 @@ export class PostgresStore implements Store {
   /** Connects, creates the schema and applies pending migrations under an advisory lock. */
   static async open(connectionString: string, options: PostgresStoreOptions = {}): Promise<PostgresStore> {
     const schema = options.schema ?? 'public';
-    const config = { connectionString, options: `-c search_path=${quoteIdent(schema)}` };
+    // application_name lets an operator find (or pg_terminate_backend) steadfast's sessions; one in the URL wins.
+    const config = { connectionString, options: `-c search_path=${quoteIdent(schema)}`, application_name: 'steadfast' };
     const pool = new pg.Pool({ ...config, max: options.poolSize ?? 10 });
     pool.on('error', () => {});
+    // A connection cut while checked out (pg_terminate_backend between two statements of a
+    // transaction) emits 'error' on its client, which the pool does not listen to then: without
+    // this the process dies. The statement in progress fails on its own and the pool drops the client.
+    pool.on('connect', (client) => client.on('error', () => {}));
     try {
       await migrate(pool, schema);
       const channel = `steadfast_${schema}`.replace(/[^a-zA-Z0-9_]/g, '_').slice(0, 63);
@@ -96,44 +105,121 @@ export class PostgresStore implements Store {
     }
   }
 
+  /** Runs one statement on the pool; a lost connection becomes a StoreUnavailableError (503). */
+  async #query(sql: string, params?: unknown[]): Promise<pg.QueryResult> {
+    try {
+      return await this.#pool.query(sql, params);
+    } catch (err) {
+      throw mapError(err);
+    }
+  }
+
   async getExecution(runId: string): Promise<ExecutionRecord | undefined> {
-    const r = await this.#pool.query(PQ.getExecution, [runId]);
+    const r = await this.#query(PQ.getExecution, [runId]);
     return r.rows[0] ? toExecution(r.rows[0]) : undefined;
   }
 
   async getLatestExecution(namespace: string, workflowId: string): Promise<ExecutionRecord | undefined> {
-    const r = await this.#pool.query(PQ.getLatestExecution, [namespace, workflowId]);
+    const r = await this.#query(PQ.getLatestExecution, [namespace, workflowId]);
     return r.rows[0] ? toExecution(r.rows[0]) : undefined;
   }
 
   async findExecutionByRequestId(namespace: string, workflowId: string, requestId: string): Promise<ExecutionRecord | undefined> {
-    const r = await this.#pool.query(PQ.findByRequestId, [namespace, workflowId, requestId]);
+    const r = await this.#query(PQ.findByRequestId, [namespace, workflowId, requestId]);
     return r.rows[0] ? toExecution(r.rows[0]) : undefined;
   }
 
   async listExecutions(query: ExecutionQuery): Promise<ExecutionRecord[]> {
     const { sql, params } = buildListQuery(query, (i) => `$${i}`);
-    return (await this.#pool.query(sql, params)).rows.map(toExecution);
+    return (await this.#query(sql, params)).rows.map(toExecution);
+  }
+
+  async getSchedule(namespace: string, scheduleId: string): Promise<ScheduleRecord | undefined> {
+    return getSchedule((sql, params) => this.#query(sql, params), namespace, scheduleId);
+  }
+
+  async listSchedules(namespace: string, afterId: string | undefined, limit: number): Promise<ScheduleRecord[]> {
+    return listSchedules((sql, params) => this.#query(sql, params), namespace, afterId, limit);
+  }
+
+  async queryExecutions(query: VisibilityQuery): Promise<{ executions: ExecutionRecord[]; nextPageToken?: string }> {
+    return this.#read((db) => vis.query(db, query));
+  }
+
+  async countExecutions(query: Omit<VisibilityQuery, 'pageSize' | 'nextPageToken'>): Promise<VisibilityCount> {
+    return this.#read((db) => vis.count(db, query));
+  }
+
+  async listSearchAttributes(namespace: string): Promise<SearchAttributeDefinition[]> {
+    return (await this.#read((db) => vis.columns(db, namespace))).map(({ name, type }) => ({ name, type }));
+  }
+
+  async createSearchAttribute(namespace: string, definition: SearchAttributeDefinition): Promise<void> {
+    let client: pg.PoolClient;
+    try {
+      client = await this.#pool.connect();
+    } catch (err) {
+      throw mapError(err);
+    }
+    let broken: Error | undefined;
+    try {
+      await client.query('BEGIN');
+      await vis.createAttribute(client, namespace, definition);
+      await client.query('COMMIT');
+    } catch (err) {
+      await client.query('ROLLBACK').catch((e: Error) => {
+        broken = e;
+      });
+      throw mapError(err);
+    } finally {
+      client.release(broken);
+    }
+  }
+
+  /** Runs reads on the pool; a lost connection becomes a StoreUnavailableError (503). */
+  async #read<T>(run: (db: pg.Pool) => Promise<T>): Promise<T> {
+    try {
+      return await run(this.#pool);
+    } catch (err) {
+      throw mapError(err);
+    }
   }
 
   async readHistory(runId: string, fromEventId: number, limit: number): Promise<HistoryEvent[]> {
-    return (await this.#pool.query(PQ.readHistory, [runId, fromEventId, limit])).rows.map(toEvent);
+    return (await this.#query(PQ.readHistory, [runId, fromEventId, limit])).rows.map(toEvent);
   }
 
   async commit(t: Transition): Promise<void> {
     for (const w of t.executions) checkEventIds(w);
     const notes = notificationsOf(t);
-    const client = await this.#pool.connect();
+    // A client that lost its connection (an 'error' between our statements, a failed ROLLBACK) is
+    // released with the error, so the pool drops it. The listener is attached in the connect
+    // callback itself: a session terminated while it connects reports in the same turn, and an
+    // 'error' event nobody listens to would crash the server.
+    let broken: Error | undefined;
+    const onLost = (e: Error) => {
+      broken = e;
+    };
+    const client = await new Promise<pg.PoolClient>((resolve, reject) => {
+      this.#pool.connect((err, c) => {
+        if (err || !c) return reject(mapError(err));
+        c.on('error', onLost);
+        resolve(c);
+      });
+    });
     try {
       await client.query('BEGIN');
       await this.#apply(client, t);
       if (notes.length) await client.query(PQ.notify, [this.#channel, JSON.stringify({ o: this.#origin, n: notes })]);
       await client.query('COMMIT');
     } catch (err) {
-      await client.query('ROLLBACK').catch(() => {});
+      await client.query('ROLLBACK').catch((e: Error) => {
+        broken = e;
+      });
       throw mapError(err);
     } finally {
-      client.release();
+      client.off('error', onLost);
+      client.release(broken);
     }
     this.#listeners.emit(notes);
   }
@@ -147,14 +233,17 @@ export class PostgresStore implements Store {
         const res = await c.query(PQ.updateExecution, [
           r.runId, r.status, r.workflowType, r.taskQueue, r.executionTime, r.closeTime ?? null, r.nextEventId,
           r.memo === undefined ? null : JSON.stringify(r.memo), JSON.stringify(r.state), r.version, w.expectedVersion,
+          searchAttributesJson(r),
         ]);
         if (res.rowCount !== 1) throw new StoreConflictError('version', `run ${r.runId} changed since version ${w.expectedVersion}`);
       }
+      await vis.write(c, r);
       if (w.events.length) {
         await c.query(multiInsert('history_events', ['run_id', 'event_id', 'event_type', 'event_time', 'attributes'], w.events.length),
           w.events.flatMap((e) => [r.runId, e.eventId, e.eventType, e.eventTime, JSON.stringify(e.attributes)]));
       }
     }
+    await applySchedules(c, t);
     if (t.consumeTimerId !== undefined && (await c.query(PQ.consumeTimer, [t.consumeTimerId])).rowCount !== 1) {
       throw new StoreConflictError('timerGone', `timer ${t.consumeTimerId} was already fired`);
     }
@@ -177,27 +266,32 @@ export class PostgresStore implements Store {
   }
 
   async claimTask(req: ClaimTaskRequest): Promise<TaskRecord | undefined> {
-    const r = await this.#pool.query(PQ.claimTask, [req.namespace, req.taskQueue, req.kind, req.now, req.now + req.leaseMs, req.owner]);
+    const r = await this.#query(PQ.claimTask, [req.namespace, req.taskQueue, req.kind, req.now, req.now + req.leaseMs, req.owner]);
     return r.rows[0] ? toTask(r.rows[0]) : undefined;
   }
 
   async claimTasks(req: ClaimTaskRequest, limit: number): Promise<TaskRecord[]> {
-    const r = await this.#pool.query(PQ.claimTasks, [req.namespace, req.taskQueue, req.kind, req.now, req.now + req.leaseMs, req.owner, limit]);
+    const r = await this.#query(PQ.claimTasks, [req.namespace, req.taskQueue, req.kind, req.now, req.now + req.leaseMs, req.owner, limit]);
     return r.rows.map(toTask).sort((a, b) => a.visibleAt - b.visibleAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   }
 
   async claimDueTimers(req: ClaimTimersRequest): Promise<TimerRecord[]> {
-    const r = await this.#pool.query(PQ.claimTimers, [req.now, req.now + req.leaseMs, req.owner, req.limit]);
+    const r = await this.#query(PQ.claimTimers, [req.now, req.now + req.leaseMs, req.owner, req.limit]);
     return r.rows.map(toTimer);
   }
 
+  async sharedSecret(name: string, candidate: string): Promise<string> {
+    await this.#query(PQ.insertSecret, [name, candidate]);
+    return (await this.#query(PQ.readSecret, [name])).rows[0].value as string;
+  }
+
   async nextWakeTime(now: number): Promise<number | undefined> {
-    const t = (await this.#pool.query(PQ.nextWakeTime, [now])).rows[0]?.t as unknown;
+    const t = (await this.#query(PQ.nextWakeTime, [now])).rows[0]?.t as unknown;
     return t === null || t === undefined ? undefined : Number(t);
   }
 
   async readyQueues(now: number): Promise<(QueueRef & { count: number })[]> {
-    return (await this.#pool.query(PQ.readyQueues, [now])).rows.map((row: Row) => toQueueRef(row));
+    return (await this.#query(PQ.readyQueues, [now])).rows.map((row: Row) => toQueueRef(row));
   }
 
   subscribe(listener: (n: StoreNotification) => void): () => void {
@@ -213,13 +307,15 @@ export class PostgresStore implements Store {
 }
 
 function mapError(err: unknown): unknown {
+  const lost = connectionLoss(err);
+  if (lost) return lost;
   const e = err as { code?: string; constraint?: string; message?: string };
   if (e.code === PG_ERROR_CODES.uniqueViolation) {
     if (e.constraint === OPEN_RUN_INDEX) return new StoreConflictError('alreadyOpen', 'the workflow id has an open run');
     if (e.constraint === 'executions_pkey') return new StoreConflictError('duplicateRun', 'the run id exists');
   }
   if (e.code === PG_ERROR_CODES.serializationFailure || e.code === PG_ERROR_CODES.deadlockDetected) {
-    return new StoreConflictError('version', `concurrent transition: ${e.message}`);
+    return new StoreConflictError('version', `concurrent transition (${e.code === PG_ERROR_CODES.deadlockDetected ? 'deadlock' : 'serialization failure'})`);
   }
   return err;
 }

@@ -7,9 +7,13 @@ export const PQ = {
   findByRequestId: 'SELECT * FROM executions WHERE namespace = $1 AND workflow_id = $2 AND request_id = $3 ORDER BY seq LIMIT 1',
   insertExecution: `INSERT INTO executions (run_id, namespace, workflow_id, workflow_type, task_queue, status,
     start_time, execution_time, close_time, next_event_id, attempt, first_execution_run_id, original_execution_run_id,
-    request_id, memo, state, version) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)`,
+    request_id, memo, state, version, search_attributes, scheduled_by_id, scheduled_start_time)
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)`,
   updateExecution: `UPDATE executions SET status = $2, workflow_type = $3, task_queue = $4, execution_time = $5,
-    close_time = $6, next_event_id = $7, memo = $8, state = $9, version = $10 WHERE run_id = $1 AND version = $11`,
+    close_time = $6, next_event_id = $7, memo = $8, state = $9, version = $10, search_attributes = $12
+    WHERE run_id = $1 AND version = $11`,
+  insertSecret: 'INSERT INTO server_secrets (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING',
+  readSecret: 'SELECT value FROM server_secrets WHERE name = $1',
   readHistory: 'SELECT * FROM history_events WHERE run_id = $1 AND event_id >= $2 ORDER BY event_id LIMIT $3',
   deleteTasks: 'DELETE FROM tasks WHERE id = ANY($1::text[])',
   deleteTimers: 'DELETE FROM timers WHERE id = ANY($1::text[])',
@@ -40,6 +44,11 @@ export const PQ = {
     WHERE visible_at <= $1 AND (lease_until IS NULL OR lease_until <= $1)
     GROUP BY namespace, task_queue, kind`,
   notify: 'SELECT pg_notify($1, $2)',
+  executionsByRunIds: 'SELECT * FROM executions WHERE run_id = ANY($1::text[])',
+  attributeColumns: `SELECT name, type, column_name FROM search_attribute_columns WHERE namespace = $1 ORDER BY name`,
+  // One registration at a time per namespace: two would pick the same free slot.
+  attributeLock: "SELECT pg_advisory_xact_lock(hashtext('steadfast-search-attributes:' || $1))",
+  insertAttributeColumn: 'INSERT INTO search_attribute_columns (namespace, name, type, column_name) VALUES ($1, $2, $3, $4)',
   createSchema: (schema: string) => `CREATE SCHEMA IF NOT EXISTS ${quoteIdent(schema)}`,
   // One lock per schema: two servers starting at once migrate one after the other.
   migrationLock: "SELECT pg_advisory_xact_lock(hashtext('steadfast-migrations:' || $1))",

@@ -10,6 +10,8 @@ export const SQLITE_PRAGMAS = [
 ];
 
 export const Q = {
+  insertSecret: 'INSERT INTO server_secrets (name, value) VALUES (@name, @value) ON CONFLICT (name) DO NOTHING',
+  readSecret: 'SELECT value FROM server_secrets WHERE name = @name',
   getExecution: 'SELECT * FROM executions WHERE run_id = @runId',
   getLatestExecution:
     'SELECT * FROM executions WHERE namespace = @namespace AND workflow_id = @workflowId ORDER BY seq DESC LIMIT 1',
@@ -17,10 +19,12 @@ export const Q = {
     'SELECT * FROM executions WHERE namespace = @namespace AND workflow_id = @workflowId AND request_id = @requestId ORDER BY seq LIMIT 1',
   insertExecution: `INSERT INTO executions (run_id, namespace, workflow_id, workflow_type, task_queue, status,
     start_time, execution_time, close_time, next_event_id, attempt, first_execution_run_id, original_execution_run_id,
-    request_id, memo, state, version) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    request_id, memo, state, version, search_attributes, scheduled_by_id, scheduled_start_time)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   updateExecution: `UPDATE executions SET status = @status, workflow_type = @workflowType, task_queue = @taskQueue,
     execution_time = @executionTime, close_time = @closeTime, next_event_id = @nextEventId, memo = @memo,
-    state = @state, version = @version WHERE run_id = @runId AND version = @expectedVersion`,
+    state = @state, version = @version, search_attributes = @searchAttributes
+    WHERE run_id = @runId AND version = @expectedVersion`,
   versionOf: 'SELECT version FROM executions WHERE run_id = @runId',
   openRun: "SELECT run_id FROM executions WHERE namespace = @namespace AND workflow_id = @workflowId AND status = 'Running'",
   timerExists: 'SELECT 1 AS x FROM timers WHERE id = @id',
@@ -54,6 +58,10 @@ export const Q = {
   readyQueues: `SELECT namespace, task_queue, kind, COUNT(*) AS count FROM tasks
     WHERE visible_at <= @now AND (lease_until IS NULL OR lease_until <= @now)
     GROUP BY namespace, task_queue, kind`,
+  executionsByRunIds: "SELECT * FROM executions WHERE run_id IN (SELECT value FROM json_each(@runIds))",
+  attributeColumns: 'SELECT name, type, column_name FROM search_attribute_columns WHERE namespace = @namespace ORDER BY name',
+  insertAttributeColumn: `INSERT INTO search_attribute_columns (namespace, name, type, column_name)
+    VALUES (@namespace, @name, @type, @column)`,
   migrationsTable: 'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL)',
   appliedMigrations: 'SELECT version FROM schema_migrations',
   recordMigration: 'INSERT INTO schema_migrations (version, name) VALUES (?, ?)',

@@ -10,13 +10,17 @@ import { notificationsOf } from '../transition-checks.ts';
 import { toEvent, toExecution, toQueueRef, toTask } from '../rows.ts';
 import type {
   ClaimTaskRequest, ClaimTimersRequest, ExecutionQuery, ExecutionRecord, QueueRef, Store, StoreNotification,
-  TaskRecord, TimerRecord, Transition,
+  ScheduleRecord, TaskRecord, TimerRecord, Transition, VisibilityQuery,
 } from '../types.ts';
 import { GroupCommitter } from './group-commit.ts';
 import { applyTransition, checkTransition, claimTimers } from './writes.ts';
 import { TaskLeases } from './task-leases.ts';
 import { lockDatabaseFile } from './file-lock.ts';
+import { SqliteVisibility } from './visibility.ts';
+import type { SearchAttributeDefinition } from '../../visibility/types.ts';
+import type { VisibilityCount } from '../visibility/compile.ts';
 import { Q, SQLITE_PRAGMAS } from './queries.ts';
+import { SqliteSchedules } from './schedule-queries.ts';
 
 type Row = Record<string, unknown>;
 
@@ -74,6 +78,8 @@ export class SqliteStore implements Store {
   readonly #writer: GroupCommitter | undefined;
   readonly #listeners = new Listeners();
   readonly #leases = new TaskLeases();
+  readonly #schedules: SqliteSchedules;
+  readonly #visibility: SqliteVisibility;
   /**
    * Execution rows as last committed by this process, by run id. One server process writes a
    * SQLite file, so a row read or written here stays current until this process changes it;
@@ -93,6 +99,8 @@ export class SqliteStore implements Store {
     this.#q = Object.fromEntries(Object.entries(Q).filter(([k]) => !k.startsWith('migration') && k !== 'appliedMigrations'
       && k !== 'recordMigration').map(([k, sql]) => [k, db.prepare(sql)])) as Statements;
     this.#q.claimCandidates.pluck();
+    this.#schedules = new SqliteSchedules(db);
+    this.#visibility = new SqliteVisibility(db);
     this.#writer = (options.groupCommit ?? true) ? new GroupCommitter(db) : undefined;
   }
 
@@ -148,6 +156,30 @@ export class SqliteStore implements Store {
     return (this.#db.prepare(sql).all(...params) as Row[]).map(toExecution);
   }
 
+  async getSchedule(namespace: string, scheduleId: string): Promise<ScheduleRecord | undefined> {
+    return this.#schedules.get(namespace, scheduleId);
+  }
+
+  async listSchedules(namespace: string, afterId: string | undefined, limit: number): Promise<ScheduleRecord[]> {
+    return this.#schedules.list(namespace, afterId, limit);
+  }
+
+  async queryExecutions(query: VisibilityQuery): Promise<{ executions: ExecutionRecord[]; nextPageToken?: string }> {
+    return this.#visibility.query(query);
+  }
+
+  async countExecutions(query: Omit<VisibilityQuery, 'pageSize' | 'nextPageToken'>): Promise<VisibilityCount> {
+    return this.#visibility.count(query);
+  }
+
+  async listSearchAttributes(namespace: string): Promise<SearchAttributeDefinition[]> {
+    return this.#visibility.columns(namespace).map(({ name, type }) => ({ name, type }));
+  }
+
+  createSearchAttribute(namespace: string, definition: SearchAttributeDefinition): Promise<void> {
+    return this.#write(() => this.#visibility.createAttribute(namespace, definition));
+  }
+
   async readHistory(runId: string, fromEventId: number, limit: number): Promise<HistoryEvent[]> {
     const cached = this.#rows.get(runId);
     if (cached?.events && fromEventId >= cached.firstEventId) {
@@ -159,7 +191,12 @@ export class SqliteStore implements Store {
 
   commit(transition: Transition): Promise<void> {
     const q = this.#q;
-    const done = this.#write(() => applyTransition(q, transition), () => checkTransition(q, transition),
+    const sched = this.#schedules;
+    const done = this.#write(() => {
+      const seqs = applyTransition(q, transition, (rec) => this.#visibility.write(rec));
+      sched.apply(transition);
+      return seqs;
+    }, () => checkTransition(q, transition) ?? sched.check(transition),
       (seqs) => this.#remember(transition, seqs));
     return done.then(() => this.#listeners.emit(notificationsOf(transition)), (err: unknown) => {
       for (const w of transition.executions) this.#rows.delete(w.record.runId);
@@ -233,6 +270,11 @@ export class SqliteStore implements Store {
     // A read first: leasing is a write, worth making (and waiting a group commit for) only when a timer is due.
     if (!this.#q.anyTimerDue.get({ now: req.now })) return Promise.resolve([]);
     return this.#write(() => claimTimers(this.#q, req));
+  }
+
+  async sharedSecret(name: string, candidate: string): Promise<string> {
+    this.#db.prepare(Q.insertSecret).run({ name, value: candidate });
+    return (this.#db.prepare(Q.readSecret).get({ name }) as { value: string }).value;
   }
 
   async nextWakeTime(now: number): Promise<number | undefined> {

@@ -1,7 +1,7 @@
 /* Everything the SQLite store writes, as functions of its connection's prepared statements. */
 import type BetterSqlite3 from 'better-sqlite3';
 import { StoreConflictError, SQLITE_ERROR_CODES } from '../errors.ts';
-import { executionValues, toTimer } from '../rows.ts';
+import { executionValues, searchAttributesJson, toTimer } from '../rows.ts';
 import { checkEventIds } from '../transition-checks.ts';
 import type { ClaimTimersRequest, ExecutionRecord, TimerRecord, Transition } from '../types.ts';
 
@@ -39,8 +39,11 @@ export function checkTransition(q: WriteStatements, t: Transition): Error | unde
   return undefined;
 }
 
-/** Writes a transition; returns the seq of each execution it inserted (undefined for updates). */
-export function applyTransition(q: WriteStatements, t: Transition): (number | undefined)[] {
+/**
+ * Writes a transition; returns the seq of each execution it inserted (undefined for updates).
+ * `writeVisibility` writes the visibility row of each execution written, in the same transaction.
+ */
+export function applyTransition(q: WriteStatements, t: Transition, writeVisibility: (rec: ExecutionRecord) => void): (number | undefined)[] {
   const seqs: (number | undefined)[] = [];
   for (const w of t.executions) {
     checkEventIds(w);
@@ -57,12 +60,13 @@ export function applyTransition(q: WriteStatements, t: Transition): (number | un
         runId: r.runId, status: r.status, workflowType: r.workflowType, taskQueue: r.taskQueue,
         executionTime: r.executionTime, closeTime: r.closeTime ?? null, nextEventId: r.nextEventId,
         memo: r.memo === undefined ? null : JSON.stringify(r.memo), state: JSON.stringify(r.state),
-        version: r.version, expectedVersion: w.expectedVersion,
+        version: r.version, expectedVersion: w.expectedVersion, searchAttributes: searchAttributesJson(r),
       });
       if (res.changes !== 1) {
         throw new StoreConflictError('version', `run ${r.runId} changed since version ${w.expectedVersion}`);
       }
     }
+    writeVisibility(w.record);
     for (const e of w.events) {
       q.insertEvent.run(w.record.runId, e.eventId, e.eventType, e.eventTime, JSON.stringify(e.attributes));
     }

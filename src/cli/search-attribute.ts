@@ -1,0 +1,65 @@
+import { Client } from '../client/index.ts';
+import type { SearchAttributeTypeName } from '../history/visibility-types.ts';
+import { parseFlags, UsageError } from './args.ts';
+import { register } from './main.ts';
+import { renderTable } from './table.ts';
+import { retryWindow } from './workflow.ts';
+
+const HELP = `Usage: steadfast search-attribute <action> [options]
+
+Actions:
+  create --name <Name> --type <Keyword|Text|Int|Double|Bool|Datetime|KeywordList>
+                     register a custom search attribute in the namespace
+  list               the namespace's custom attributes and the built-in ones
+
+Options:
+  --address <url>    server address (default $STEADFAST_ADDRESS or http://127.0.0.1:7233)
+  --retry-for <dur>  how long to keep retrying while the server is unavailable (default 10s)
+  --namespace <ns>   namespace (default "default")
+  --json             print JSON for scripts instead of a table
+  -h, --help         show this help`;
+
+const FLAGS = {
+  address: { type: 'string' }, namespace: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+  'retry-for': { type: 'string' }, name: { type: 'string' }, type: { type: 'string' },
+} as const;
+
+register({
+  name: 'search-attribute',
+  summary: 'Register and list the custom search attributes of a namespace',
+  async run(argv) {
+    const { values, positionals } = parseFlags('search-attribute', argv, FLAGS, true);
+    const [action] = positionals;
+    if (values.help || !action) {
+      console.log(HELP);
+      return values.help ? 0 : 2;
+    }
+    const json = values.json ?? false;
+    const client = new Client({
+      address: values.address ?? process.env.STEADFAST_ADDRESS ?? 'http://127.0.0.1:7233',
+      retry: { timeout: retryWindow(values['retry-for']) },
+      ...(values.namespace ? { namespace: values.namespace } : {}),
+    });
+    try {
+      switch (action) {
+        case 'create': {
+          if (!values.name || !values.type) throw new UsageError('steadfast search-attribute create: --name and --type are required');
+          await client.searchAttributes.create({ name: values.name, type: values.type as SearchAttributeTypeName });
+          console.log(json ? JSON.stringify({ name: values.name, type: values.type }) : `registered ${values.name} (${values.type}) in namespace ${client.namespace}`);
+          return 0;
+        }
+        case 'list': {
+          const answer = await client.searchAttributes.list();
+          console.log(json ? JSON.stringify(answer, null, 2) : renderTable(['NAME', 'TYPE', 'KIND'], [
+            ...answer.custom.map((a) => [a.name, a.type, 'custom']), ...answer.builtIn.map((a) => [a.name, a.type, 'built-in']),
+          ]));
+          return 0;
+        }
+        default:
+          throw new UsageError(`steadfast search-attribute: unknown action "${action}" (run \`steadfast search-attribute --help\` for the actions)`);
+      }
+    } finally {
+      client.close();
+    }
+  },
+});

@@ -1,0 +1,54 @@
+import { ValidationError } from '../retry/errors.ts';
+import { optionalBoolean, optionalInt, optionalRecord, optionalString, requireString } from '../common/validate.ts';
+import type { ScheduleListEntry, ScheduleStateData } from '../history/schedule-types.ts';
+import type { WorkflowService } from '../history/service.ts';
+import { ScheduleHandle } from './schedule-handle.ts';
+import { actionToWire, policiesToWire, specToWire, type ScheduleOptions } from './schedule-options.ts';
+
+/** Creates schedules and finds them again (`client.schedule`). */
+export class ScheduleClient {
+  constructor(private readonly service: WorkflowService, readonly namespace: string) {}
+
+  /** Creates a schedule; refused (AlreadyStarted) when the id exists. */
+  async create(options: ScheduleOptions): Promise<ScheduleHandle> {
+    const o = optionalRecord('options', options);
+    if (!o) throw new ValidationError('options', 'must be { scheduleId, spec, action }', options);
+    for (const key of Object.keys(o)) {
+      if (!['scheduleId', 'spec', 'action', 'policies', 'state'].includes(key)) {
+        throw new ValidationError(key, 'is not a schedule option (use scheduleId, spec, action, policies, state)', o[key]);
+      }
+    }
+    const scheduleId = requireString('scheduleId', options.scheduleId, 200);
+    const st = optionalRecord('state', options.state) ?? {};
+    const state: ScheduleStateData = {};
+    const paused = optionalBoolean('state.paused', st.paused);
+    if (paused !== undefined) state.paused = paused;
+    const note = optionalString('state.note', st.note, 10_000);
+    if (note !== undefined) state.note = note;
+    const remaining = optionalInt('state.remainingActions', st.remainingActions, 0);
+    if (remaining !== undefined) state.remainingActions = remaining;
+    await this.service.createSchedule({
+      namespace: this.namespace, scheduleId, spec: specToWire(options.spec), action: actionToWire(options.action),
+      policies: policiesToWire(options.policies), state,
+    });
+    return this.getHandle(scheduleId);
+  }
+
+  /** A handle to an existing schedule. */
+  getHandle(scheduleId: string): ScheduleHandle {
+    return new ScheduleHandle(this.service, this.namespace, requireString('scheduleId', scheduleId, 200));
+  }
+
+  /** Every schedule of the namespace, in id order, a page at a time. */
+  async *list(options: { pageSize?: number } = {}): AsyncIterable<ScheduleListEntry> {
+    let nextPageToken: string | undefined;
+    do {
+      const page = await this.service.listSchedules({
+        namespace: this.namespace, ...(options.pageSize !== undefined ? { pageSize: options.pageSize } : {}),
+        ...(nextPageToken !== undefined ? { nextPageToken } : {}),
+      });
+      yield* page.schedules;
+      nextPageToken = page.nextPageToken;
+    } while (nextPageToken !== undefined);
+  }
+}

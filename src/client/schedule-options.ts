@@ -1,0 +1,111 @@
+import type { Duration } from '../retry/duration.ts';
+import { resolveRetryPolicy, type TemporalRetryPolicy } from '../retry/index.ts';
+import { ValidationError } from '../retry/errors.ts';
+import { optionalBoolean, optionalDuration, optionalPositiveDuration, optionalRecord, requireString } from '../common/validate.ts';
+import { toPayload } from '../common/payload.ts';
+import type {
+  ScheduleActionData, ScheduleOverlapPolicy, SchedulePoliciesData,
+} from '../history/schedule-types.ts';
+import type { ScheduleSpec } from '../schedule/schedule-spec.ts';
+
+/** The workflow a schedule starts, in the Temporal TypeScript SDK's shape. */
+export interface ScheduleStartWorkflowAction {
+  type: 'startWorkflow';
+  /** A workflow function's name or the type name. */
+  workflowType: string | ((...args: never[]) => Promise<unknown>);
+  taskQueue: string;
+  /** Each started workflow's id is this id, `-`, and the action's nominal time (RFC 3339). */
+  workflowId: string;
+  args?: unknown[];
+  memo?: Record<string, unknown>;
+  retry?: TemporalRetryPolicy;
+  workflowExecutionTimeout?: Duration;
+  workflowRunTimeout?: Duration;
+  workflowTaskTimeout?: Duration;
+}
+
+/** Policies of a schedule. */
+export interface SchedulePolicies {
+  /** What to do when an action is due while a started workflow runs. @default "Skip" */
+  overlap?: ScheduleOverlapPolicy;
+  /** How late a missed action may still be taken. @default "1 minute" (the seed's; Temporal's server uses a year) */
+  catchupWindow?: Duration;
+  /** Pause when a started workflow fails or times out. @default false */
+  pauseOnFailure?: boolean;
+}
+
+/** The state a schedule is created with. */
+export interface ScheduleOptionsState {
+  /** @default false */
+  paused?: boolean;
+  /** @default "" */
+  note?: string;
+  /** Scheduled actions allowed (triggers and backfills do not count); then it acts as paused. @default unlimited */
+  remainingActions?: number;
+}
+
+/** Options of `client.schedule.create`. */
+export interface ScheduleOptions {
+  scheduleId: string;
+  spec: ScheduleSpec;
+  action: ScheduleStartWorkflowAction;
+  policies?: SchedulePolicies;
+  state?: ScheduleOptionsState;
+}
+
+/** The spec as JSON (Dates become ISO strings); the server validates it whole. */
+export function specToWire(spec: ScheduleSpec): unknown {
+  if (typeof spec !== 'object' || spec === null) throw new ValidationError('spec', 'must be an object (intervals, calendars, cronExpressions, ...)', spec);
+  return JSON.parse(JSON.stringify(spec));
+}
+
+/** The action as the service takes it; errors name `action.<option>`. */
+export function actionToWire(action: ScheduleStartWorkflowAction): ScheduleActionData {
+  const a = optionalRecord('action', action);
+  if (!a) throw new ValidationError('action', "is required: { type: 'startWorkflow', workflowType, taskQueue, workflowId }", action);
+  if (a.type !== 'startWorkflow') throw new ValidationError('action.type', "must be 'startWorkflow'", a.type);
+  const known = ['type', 'workflowType', 'taskQueue', 'workflowId', 'args', 'memo', 'retry', 'workflowExecutionTimeout', 'workflowRunTimeout', 'workflowTaskTimeout'];
+  for (const key of Object.keys(a)) {
+    if (!known.includes(key)) throw new ValidationError(`action.${key}`, `is not a startWorkflow option (use ${known.join(', ')})`, a[key]);
+  }
+  const type = typeof a.workflowType === 'function' ? (a.workflowType as { name: string }).name : a.workflowType;
+  const out: ScheduleActionData = {
+    workflowType: requireString('action.workflowType', type),
+    taskQueue: requireString('action.taskQueue', a.taskQueue),
+    workflowId: requireString('action.workflowId', a.workflowId),
+  };
+  if (a.args !== undefined) {
+    if (!Array.isArray(a.args)) throw new ValidationError('action.args', 'must be an array of the workflow\'s arguments', a.args);
+    out.args = toPayload('action.args', a.args) as unknown[];
+  }
+  const memo = optionalRecord('action.memo', a.memo);
+  if (memo) out.memo = toPayload('action.memo', memo) as Record<string, unknown>;
+  if (a.retry !== undefined) out.retryPolicy = resolveRetryPolicy(a.retry as TemporalRetryPolicy, 'action.retry');
+  const timeouts = [['workflowExecutionTimeout', 'workflowExecutionTimeoutMs'], ['workflowRunTimeout', 'workflowRunTimeoutMs'],
+    ['workflowTaskTimeout', 'workflowTaskTimeoutMs']] as const;
+  for (const [name, wire] of timeouts) {
+    const ms = optionalPositiveDuration(`action.${name}`, a[name]);
+    if (ms !== undefined) out[wire] = ms;
+  }
+  return out;
+}
+
+/** Policies as the service takes them. */
+export function policiesToWire(policies: SchedulePolicies | undefined): SchedulePoliciesData {
+  const p = optionalRecord('policies', policies) ?? {};
+  for (const key of Object.keys(p)) {
+    if (!['overlap', 'catchupWindow', 'pauseOnFailure'].includes(key)) {
+      throw new ValidationError(`policies.${key}`, 'is not a schedule policy (use overlap, catchupWindow, pauseOnFailure)', p[key]);
+    }
+  }
+  const out: SchedulePoliciesData = {};
+  if (p.overlap !== undefined) out.overlap = p.overlap as ScheduleOverlapPolicy;
+  const catchup = optionalDuration('policies.catchupWindow', p.catchupWindow);
+  if (catchup !== undefined) {
+    if (catchup < 1000) throw new ValidationError('policies.catchupWindow', 'must be at least 1s', p.catchupWindow);
+    out.catchupWindowMs = catchup;
+  }
+  const pof = optionalBoolean('policies.pauseOnFailure', p.pauseOnFailure);
+  if (pof !== undefined) out.pauseOnFailure = pof;
+  return out;
+}

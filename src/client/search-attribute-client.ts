@@ -1,0 +1,29 @@
+import type { WorkflowService } from '../history/service.ts';
+import type { ListSearchAttributesResponse, SearchAttributeTypeName } from '../history/visibility-types.ts';
+import { ValidationError } from '../retry/errors.ts';
+import { refuseUnknownKeys } from '../common/option-keys.ts';
+import { validateNewAttribute } from '../visibility/attributes.ts';
+
+/** The custom search attributes of the client's namespace (`client.searchAttributes`). */
+export class SearchAttributeClient {
+  /** @internal */
+  constructor(private readonly service: WorkflowService, readonly namespace: string) {}
+
+  /**
+   * Registers a custom search attribute: `create({ name: 'CustomerId', type: 'Keyword' })`.
+   * @throws ValidationError when the name or type is invalid, or the name is registered already.
+   */
+  async create(definition: { name: string; type: SearchAttributeTypeName }): Promise<void> {
+    if (typeof definition !== 'object' || definition === null) {
+      throw new ValidationError('search attribute', 'must be an object { name, type }', definition);
+    }
+    refuseUnknownKeys('search attribute', definition, ['name', 'type']);
+    validateNewAttribute(definition);
+    await this.service.createSearchAttribute({ namespace: this.namespace, name: definition.name, type: definition.type });
+  }
+
+  /** The namespace's registered attributes (by name) and the built-in ones. */
+  list(): Promise<ListSearchAttributesResponse> {
+    return this.service.listSearchAttributes({ namespace: this.namespace });
+  }
+}

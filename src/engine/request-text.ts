@@ -1,0 +1,66 @@
+import { ValidationError } from '../retry/errors.ts';
+
+/**
+ * Fields whose values are the user's data (arguments, results, memo, failures, details): the
+ * stores keep them as JSON text, where NUL and lone surrogates are escaped and round-trip
+ * exactly, so any string is allowed in them. Every other string of a request is a name or an
+ * id that the stores index as a column, where PostgreSQL refuses NUL and a lone surrogate
+ * stops matching itself.
+ */
+const PAYLOAD_FIELDS: ReadonlySet<string> = new Set([
+  'args', 'signalArgs', 'memo', 'result', 'details', 'lastHeartbeatDetails', 'heartbeatDetails', 'failure', 'outcome',
+]);
+
+// A high surrogate not followed by a low one, or a low one not preceded by a high one.
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * Checks one name or id: refuses NUL (U+0000) and lone UTF-16 surrogates, which the two stores
+ * would treat differently (PostgreSQL fails on NUL; a lone surrogate is stored as U+FFFD).
+ * @throws ValidationError `workflowId must not contain NUL (U+0000), got "a\u0000"`.
+ */
+export function checkText(field: string, value: string): string {
+  const nul = value.indexOf('\u0000');
+  if (nul >= 0) throw new ValidationError(field, 'must not contain NUL (U+0000)', shown(value, nul));
+  const lone = LONE_SURROGATE.exec(value);
+  if (lone) {
+    const code = lone[0].charCodeAt(0).toString(16).toUpperCase();
+    throw new ValidationError(field, `must not contain a lone surrogate (U+${code} at index ${lone.index})`, shown(value, lone.index));
+  }
+  return value;
+}
+
+/** Most characters of the offending value an error message repeats. */
+const SHOWN_CHARS = 80;
+
+/** The value for the message: whole when short, else the stretch around `at` and the length. */
+function shown(value: string, at: number): string {
+  if (value.length <= SHOWN_CHARS) return value;
+  const from = Math.max(0, Math.min(at - SHOWN_CHARS / 2, value.length - SHOWN_CHARS));
+  return `${from > 0 ? '…' : ''}${value.slice(from, from + SHOWN_CHARS)}… (${value.length} characters)`;
+}
+
+/**
+ * Checks every string of a request, at any depth, with {@link checkText}, except inside
+ * {@link PAYLOAD_FIELDS}. Every service request goes through here (see `requireRequest`), so
+ * a new field is covered without a check of its own. Errors name the path:
+ * `commands[2].attributes.taskQueue must not contain NUL (U+0000), got …`.
+ */
+export function checkRequestText(request: Record<string, unknown>): void {
+  // Iterative: a deeply nested body must give a named error, not a stack overflow.
+  const stack: [string, unknown][] = Object.entries(request).filter(([key]) => !PAYLOAD_FIELDS.has(key)).reverse();
+  while (stack.length > 0) {
+    const [path, value] = stack.pop()!;
+    if (typeof value === 'string') {
+      checkText(path, value);
+    } else if (Array.isArray(value)) {
+      for (let i = value.length - 1; i >= 0; i--) stack.push([`${path}[${i}]`, value[i]]);
+    } else if (typeof value === 'object' && value !== null) {
+      const entries = Object.entries(value);
+      for (let i = entries.length - 1; i >= 0; i--) {
+        const [key, v] = entries[i]!;
+        if (!PAYLOAD_FIELDS.has(key)) stack.push([`${path}.${key}`, v]);
+      }
+    }
+  }
+}

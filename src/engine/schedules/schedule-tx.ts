@@ -1,0 +1,103 @@
+import { newUuid } from '../../common/ids.ts';
+import { StoreConflictError } from '../../store/errors.ts';
+import type { ScheduleRecord, TimerRecord, Transition } from '../../store/types.ts';
+import type { EngineCore } from '../core.ts';
+import type { TransitionBuilder } from '../transition.ts';
+import { isActive, scheduleRunId, specOf, type ScheduleState } from './schedule-state.ts';
+
+/** Attempts of a schedule change that keeps losing optimistic-concurrency races. */
+const MAX_ATTEMPTS = 100;
+
+/**
+ * One change of a schedule: its new state, and the runs it starts, cancels or terminates, all
+ * committed as one store transaction with the schedule row (and the fire timer it consumes).
+ */
+export class ScheduleTx {
+  readonly state: ScheduleState;
+  readonly runs: TransitionBuilder[] = [];
+  readonly createTimers: TimerRecord[] = [];
+  readonly deleteTimerIds: string[] = [];
+  consumeTimerId: string | undefined;
+  deleted = false;
+  /** Workflow ids started in this transaction (a second start of one is a skip). */
+  readonly startedIds = new Set<string>();
+  /** Set when more work is due at once (a long backfill or outage is processed in chunks). */
+  moreDue = false;
+
+  constructor(readonly core: EngineCore, readonly record: ScheduleRecord, readonly now: number) {
+    this.state = structuredClone(record.state) as ScheduleState;
+  }
+
+  get namespace(): string {
+    return this.record.namespace;
+  }
+
+  get scheduleId(): string {
+    return this.record.scheduleId;
+  }
+
+  /** Replaces the fire timer by one at the next time the schedule has work: now (backfills), or the spec's next action. */
+  rearm(): void {
+    const s = this.state;
+    let due: number | undefined;
+    if (!this.deleted) {
+      if (s.backfills.length > 0 || this.moreDue) due = this.now;
+      else if (isActive(s)) due = specOf(s).nextAction(s.processedUntil, this.scheduleId)?.actual;
+    }
+    if (s.timerId !== undefined && s.timerDue === due && s.timerId !== this.consumeTimerId) return;
+    if (s.timerId !== undefined && s.timerId !== this.consumeTimerId) this.deleteTimerIds.push(s.timerId);
+    delete s.timerId;
+    delete s.timerDue;
+    if (due === undefined) return;
+    const id = newUuid();
+    this.createTimers.push({ id, namespace: this.namespace, runId: scheduleRunId(this.namespace, this.scheduleId), kind: 'ScheduleFire', dueAt: due, data: {} });
+    s.timerId = id;
+    s.timerDue = due;
+  }
+
+  build(): Transition {
+    const parts = this.runs.map((b) => b.build());
+    const t: Transition = {
+      executions: parts.flatMap((p) => p.executions),
+      createTasks: parts.flatMap((p) => p.createTasks ?? []),
+      deleteTaskIds: parts.flatMap((p) => p.deleteTaskIds ?? []),
+      createTimers: [...parts.flatMap((p) => p.createTimers ?? []), ...this.createTimers],
+      deleteTimerIds: [...parts.flatMap((p) => p.deleteTimerIds ?? []), ...this.deleteTimerIds],
+      schedules: [{
+        record: { ...this.record, version: this.record.version + 1, state: this.state },
+        expectedVersion: this.record.version, ...(this.deleted ? { delete: true } : {}),
+      }],
+    };
+    const purge = [...parts.flatMap((p) => p.purgeRunIds ?? []), ...(this.deleted ? [scheduleRunId(this.namespace, this.scheduleId)] : [])];
+    if (purge.length) t.purgeRunIds = purge;
+    if (this.consumeTimerId !== undefined) t.consumeTimerId = this.consumeTimerId;
+    return t;
+  }
+}
+
+/**
+ * Reads the schedule, lets `fn` change it, commits; re-reads and rebuilds when another change of
+ * the schedule (or of a run it touched) won the race. `fn` returns undefined when the schedule
+ * is gone. A consumed timer already fired elsewhere ends the attempt quietly.
+ */
+export function mutateSchedule<T>(
+  core: EngineCore, namespace: string, scheduleId: string, fn: (tx: ScheduleTx) => Promise<T>,
+): Promise<T | undefined> {
+  return core.tracked(async () => {
+    for (let i = 0; ; i++) {
+      const rec = await core.store.getSchedule(namespace, scheduleId);
+      if (!rec) return undefined;
+      const tx = new ScheduleTx(core, rec, core.clock.now());
+      const result = await fn(tx);
+      tx.rearm();
+      try {
+        await core.store.commit(tx.build());
+        return result;
+      } catch (err) {
+        const lost = err instanceof StoreConflictError && ['scheduleVersion', 'version', 'alreadyOpen'].includes(err.reason);
+        if (lost && i < MAX_ATTEMPTS) continue;
+        throw err;
+      }
+    }
+  });
+}

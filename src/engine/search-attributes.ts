@@ -1,0 +1,105 @@
+import { optionalString } from '../common/validate.ts';
+import type { ListWorkflowExecutionsRequest } from '../history/service.ts';
+import type {
+  CountWorkflowExecutionsRequest, CountWorkflowExecutionsResponse, CreateSearchAttributeRequest, ListSearchAttributesRequest,
+  ListSearchAttributesResponse, SearchAttributeWireValue,
+} from '../history/visibility-types.ts';
+import { ValidationError } from '../retry/errors.ts';
+import type { ExecutionRecord, Store } from '../store/types.ts';
+import { validateNewAttribute, validateSearchAttributes, type SearchAttributeValue } from '../visibility/attributes.ts';
+import { BUILT_IN_ATTRIBUTES } from '../visibility/types.ts';
+import { parseQuery } from '../visibility/parser.ts';
+import { namespaceOf, optionalIsoTime, optionalStatus, requireRequest } from './requests.ts';
+
+/* Visibility in the engine: the search attributes a run carries (set at start, changed by
+ * upsert, carried along its chain), the shorthand list filters as a query, count, and the
+ * registration of a namespace's attributes. */
+
+/** A query's text: any string (empty lists everything), checked for type and length by the parser. */
+function optionalQuery(value: unknown): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  parseQuery(value as string);
+  return value as string;
+}
+
+const quote = (s: string) => `'${s.replace(/'/g, "''")}'`;
+
+/**
+ * The query a list request asks for: its `query`, or its shorthand filters written in the
+ * filter language, so that every list takes one path.
+ * @throws ValidationError when a filter is malformed or combined with `query`.
+ */
+export function listQueryText(req: ListWorkflowExecutionsRequest): string {
+  const query = optionalQuery(req.query);
+  const terms: string[] = [];
+  const type = optionalString('workflowType', req.workflowType);
+  if (type !== undefined) terms.push(`WorkflowType = ${quote(type)}`);
+  const status = optionalStatus('status', req.status);
+  if (status !== undefined) terms.push(`ExecutionStatus = ${quote(status)}`);
+  const prefix = optionalString('workflowIdPrefix', req.workflowIdPrefix);
+  if (prefix !== undefined) terms.push(`WorkflowId STARTS_WITH ${quote(prefix)}`);
+  const bounds = [['startTimeFrom', 'StartTime >='], ['startTimeTo', 'StartTime <='], ['closeTimeFrom', 'CloseTime >='], ['closeTimeTo', 'CloseTime <=']] as const;
+  for (const [key, op] of bounds) {
+    const ms = optionalIsoTime(key, req[key]);
+    if (ms !== undefined) terms.push(`${op} ${quote(new Date(ms).toISOString())}`);
+  }
+  if (query !== undefined && query.trim() !== '' && terms.length > 0) {
+    throw new ValidationError('query', 'cannot be combined with workflowType, status, workflowIdPrefix or the time filters; write them in the query', query);
+  }
+  return query ?? terms.join(' AND ');
+}
+
+/** countWorkflowExecutions: the number of runs a query selects, by group with GROUP BY. */
+export async function countExecutions(store: Store, input: CountWorkflowExecutionsRequest): Promise<CountWorkflowExecutionsResponse> {
+  const req = requireRequest(input);
+  const query = optionalQuery(req.query) ?? '';
+  const c = await store.countExecutions({ namespace: namespaceOf(req), query });
+  return c.groups ? { count: c.count, groups: c.groups } : { count: c.count };
+}
+
+/** createSearchAttribute: validates the definition and registers it in the namespace. */
+export async function createSearchAttribute(store: Store, input: CreateSearchAttributeRequest): Promise<void> {
+  const req = requireRequest(input);
+  const namespace = namespaceOf(req);
+  await store.createSearchAttribute(namespace, validateNewAttribute(req));
+}
+
+/** listSearchAttributes: the namespace's registered attributes and the built-in ones. */
+export async function listSearchAttributes(store: Store, input: ListSearchAttributesRequest): Promise<ListSearchAttributesResponse> {
+  const req = requireRequest(input);
+  const custom = await store.listSearchAttributes(namespaceOf(req));
+  const builtIn = Object.entries(BUILT_IN_ATTRIBUTES).map(([name, a]) => ({ name, type: a.type }));
+  return { custom, builtIn };
+}
+
+/**
+ * Checks search attribute values given at start (`field` names the option) against the
+ * namespace's registered attributes; answers them normalized, without nulls.
+ * @throws InvalidSearchAttributeError naming the attribute when one is unregistered or of the wrong type.
+ */
+export async function validateStartAttributes(store: Store, namespace: string, values: unknown): Promise<Record<string, SearchAttributeValue> | undefined> {
+  if (values === undefined || values === null) return undefined;
+  const valid = validateSearchAttributes(await store.listSearchAttributes(namespace), values);
+  return mergeSearchAttributes(undefined, valid);
+}
+
+/** The attributes after an upsert: `null` removes one; undefined when none are left. */
+export function mergeSearchAttributes(
+  current: Record<string, SearchAttributeValue> | undefined,
+  changes: Record<string, SearchAttributeValue | null>,
+): Record<string, SearchAttributeValue> | undefined {
+  const out: Record<string, SearchAttributeValue> = { ...current };
+  for (const [name, value] of Object.entries(changes)) {
+    if (value === null) delete out[name];
+    else out[name] = value;
+  }
+  return Object.keys(out).length > 0 ? out : undefined;
+}
+
+/** The search attributes describe and list show for a run: its custom ones and the schedule's. */
+export function searchAttributesOf(rec: ExecutionRecord): Record<string, SearchAttributeWireValue> | undefined {
+  const out: Record<string, SearchAttributeWireValue> = { ...rec.searchAttributes };
+  if (rec.scheduledById !== undefined) out.TemporalScheduledById = rec.scheduledById;
+  if (rec.scheduledStartTime !== undefined) out.TemporalScheduledStartTime = new Date(rec.scheduledStartTime).toISOString();
+  return Object.keys(out).length > 0 ? out : undefined;
+}

@@ -1,0 +1,104 @@
+import { ServiceError } from '../common/errors.ts';
+import { taskTokenNamespace } from '../engine/index.ts';
+import { ValidationError } from '../retry/errors.ts';
+import {
+  WORKFLOW_SERVICE_METHODS, type WorkflowService, type WorkflowServiceMethod,
+} from '../history/service.ts';
+import type { ApiKeys, Principal } from './api-keys.ts';
+import { JwtVerifier, type JwtOptions } from './jwt-verifier.ts';
+import { AUDITED_METHODS, grants, METHOD_ROLES } from './method-roles.ts';
+
+/** Options of {@link Authenticator.create}: at least one source of credentials. */
+export interface AuthOptions {
+  /** API keys accepted (see ApiKeys.load for the file). */
+  apiKeys?: ApiKeys;
+  /** How JWTs are verified. */
+  jwt?: JwtOptions;
+}
+
+/**
+ * How a caller presents a credential: `Authorization: Bearer <credential>`, where the
+ * credential is an API key or a JWT (three dot-separated parts).
+ */
+export const CREDENTIAL_HEADER = 'authorization';
+const BEARER = /^Bearer +(\S+)$/i;
+const HOW = 'send `Authorization: Bearer <API key or JWT>` (clients: the apiKey option or $STEADFAST_API_KEY)';
+
+/**
+ * Authenticates the callers of the HTTP API and authorizes each call by the role
+ * {@link METHOD_ROLES} names for it on the call's namespace (for task calls, the namespace
+ * inside the task token, which the engine then verifies by its signature).
+ */
+export class Authenticator {
+  readonly #apiKeys: ApiKeys | undefined;
+  readonly #jwt: JwtVerifier | undefined;
+
+  private constructor(apiKeys: ApiKeys | undefined, jwt: JwtVerifier | undefined) {
+    this.#apiKeys = apiKeys;
+    this.#jwt = jwt;
+  }
+
+  /**
+   * Builds an authenticator.
+   * @throws ValidationError when neither API keys nor JWT options are given, or a file is bad.
+   */
+  static create(options: AuthOptions): Authenticator {
+    if (!options?.apiKeys && !options?.jwt) throw new ValidationError('auth', 'must configure apiKeys or jwt', options);
+    return new Authenticator(options.apiKeys, options.jwt ? JwtVerifier.load(options.jwt) : undefined);
+  }
+
+  /**
+   * The principal of a request's `Authorization` header.
+   * @throws ServiceError `Unauthenticated` when there is no credential or it is not accepted;
+   *   the message does not say which check failed.
+   */
+  async authenticate(header: string | undefined): Promise<Principal> {
+    const credential = header === undefined ? undefined : BEARER.exec(header)?.[1];
+    if (!credential) throw new ServiceError('Unauthenticated', `this server requires credentials: ${HOW}`);
+    const isJwt = credential.split('.').length === 3;
+    const principal = isJwt ? await this.#jwt?.verify(credential) : this.#apiKeys?.verify(credential);
+    if (!principal) throw new ServiceError('Unauthenticated', 'the credentials were not accepted (unknown, expired or badly signed)');
+    return principal;
+  }
+
+  /**
+   * The service as `principal` may use it: each call is refused with PermissionDenied unless
+   * the principal holds its role on its namespace, and audited calls carry the principal's
+   * identity instead of the one the request declares.
+   */
+  guard(service: WorkflowService, principal: Principal): WorkflowService {
+    const guarded: Partial<Record<WorkflowServiceMethod, unknown>> = {};
+    for (const method of WORKFLOW_SERVICE_METHODS) {
+      guarded[method] = async (body: unknown, opts?: unknown) => {
+        const request = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
+        const namespace = callNamespace(method, request);
+        const role = METHOD_ROLES[method];
+        if (!grants(principal.permissions, namespace, role)) {
+          throw new ServiceError('PermissionDenied', `${method} needs the ${role} role on namespace "${namespace}"`);
+        }
+        const sent = AUDITED_METHODS.has(method) ? { ...request, identity: principal.identity } : body;
+        const fn = service[method] as ((req: unknown, opts?: unknown) => Promise<unknown>) | undefined;
+        if (!fn) throw new ServiceError('NotFound', `this server does not offer ${method}`);
+        return fn.call(service, sent, opts);
+      };
+    }
+    return guarded as unknown as WorkflowService;
+  }
+}
+
+/** Calls that act on the run their task token names, whatever else the request says. */
+const TOKEN_METHODS: ReadonlySet<WorkflowServiceMethod> = new Set<WorkflowServiceMethod>([
+  'respondWorkflowTaskCompleted', 'respondWorkflowTaskFailed', 'recordActivityTaskHeartbeat', 'respondActivityTaskCompleted',
+  'respondActivityTaskFailed', 'respondActivityTaskCanceled', 'respondQueryTaskCompleted',
+]);
+
+/** The namespace a call acts on: the task token's for task calls, else the request's. */
+function callNamespace(method: WorkflowServiceMethod, request: Record<string, unknown>): string {
+  if (TOKEN_METHODS.has(method)) return tokenNamespace(taskTokenNamespace(request.taskToken));
+  return typeof request.namespace === 'string' ? request.namespace : 'default';
+}
+
+function tokenNamespace(namespace: string | undefined): string {
+  if (namespace === undefined) throw new ValidationError('taskToken', 'must be a task token from a poll', undefined);
+  return namespace;
+}

@@ -1,0 +1,70 @@
+-- Visibility (docs/visibility.md): the run's search attributes on its execution row, and
+-- executions_visibility, one narrow row per run written in the same transaction as the
+-- execution row, with the indexes its queries use. Existing runs are copied in at the end.
+ALTER TABLE executions ADD COLUMN search_attributes TEXT;
+ALTER TABLE executions ADD COLUMN scheduled_by_id TEXT;
+ALTER TABLE executions ADD COLUMN scheduled_start_time INTEGER;
+
+CREATE TABLE executions_visibility (
+  run_id TEXT PRIMARY KEY,
+  namespace TEXT NOT NULL,
+  workflow_id TEXT NOT NULL,
+  workflow_type TEXT NOT NULL,
+  status TEXT NOT NULL,
+  task_queue TEXT NOT NULL,
+  start_time INTEGER NOT NULL,
+  execution_time INTEGER NOT NULL,
+  close_time INTEGER,
+  execution_duration INTEGER,
+  history_length INTEGER NOT NULL,
+  scheduled_by_id TEXT,
+  scheduled_start_time INTEGER,
+  search_attributes TEXT,
+  keyword_01 TEXT, keyword_02 TEXT, keyword_03 TEXT, keyword_04 TEXT, keyword_05 TEXT, keyword_06 TEXT, keyword_07 TEXT, keyword_08 TEXT, keyword_09 TEXT, keyword_10 TEXT,
+  text_01 TEXT, text_02 TEXT, text_03 TEXT,
+  int_01 INTEGER, int_02 INTEGER, int_03 INTEGER,
+  double_01 REAL, double_02 REAL, double_03 REAL,
+  bool_01 INTEGER, bool_02 INTEGER, bool_03 INTEGER,
+  datetime_01 INTEGER, datetime_02 INTEGER, datetime_03 INTEGER,
+  keyword_list_01 TEXT, keyword_list_02 TEXT, keyword_list_03 TEXT
+);
+
+CREATE TABLE search_attribute_columns (
+  namespace TEXT NOT NULL,
+  name TEXT NOT NULL,
+  type TEXT NOT NULL CHECK (type IN ('Keyword', 'Text', 'Int', 'Double', 'Bool', 'Datetime', 'KeywordList')),
+  column_name TEXT NOT NULL,
+  PRIMARY KEY (namespace, name),
+  UNIQUE (namespace, column_name)
+);
+
+CREATE INDEX executions_visibility_by_start ON executions_visibility (namespace, start_time, run_id);
+CREATE INDEX executions_visibility_by_status ON executions_visibility (namespace, status, start_time, run_id);
+CREATE INDEX executions_visibility_by_type ON executions_visibility (namespace, workflow_type, start_time, run_id);
+CREATE INDEX executions_visibility_by_workflow_id ON executions_visibility (namespace, workflow_id, start_time, run_id);
+CREATE INDEX executions_visibility_by_close ON executions_visibility (namespace, close_time, run_id) WHERE close_time IS NOT NULL;
+CREATE INDEX executions_visibility_by_keyword_01 ON executions_visibility (namespace, keyword_01, start_time, run_id) WHERE keyword_01 IS NOT NULL;
+CREATE INDEX executions_visibility_by_keyword_02 ON executions_visibility (namespace, keyword_02, start_time, run_id) WHERE keyword_02 IS NOT NULL;
+CREATE INDEX executions_visibility_by_keyword_03 ON executions_visibility (namespace, keyword_03, start_time, run_id) WHERE keyword_03 IS NOT NULL;
+CREATE INDEX executions_visibility_by_keyword_04 ON executions_visibility (namespace, keyword_04, start_time, run_id) WHERE keyword_04 IS NOT NULL;
+CREATE INDEX executions_visibility_by_keyword_05 ON executions_visibility (namespace, keyword_05, start_time, run_id) WHERE keyword_05 IS NOT NULL;
+CREATE INDEX executions_visibility_by_keyword_06 ON executions_visibility (namespace, keyword_06, start_time, run_id) WHERE keyword_06 IS NOT NULL;
+CREATE INDEX executions_visibility_by_keyword_07 ON executions_visibility (namespace, keyword_07, start_time, run_id) WHERE keyword_07 IS NOT NULL;
+CREATE INDEX executions_visibility_by_keyword_08 ON executions_visibility (namespace, keyword_08, start_time, run_id) WHERE keyword_08 IS NOT NULL;
+CREATE INDEX executions_visibility_by_keyword_09 ON executions_visibility (namespace, keyword_09, start_time, run_id) WHERE keyword_09 IS NOT NULL;
+CREATE INDEX executions_visibility_by_keyword_10 ON executions_visibility (namespace, keyword_10, start_time, run_id) WHERE keyword_10 IS NOT NULL;
+CREATE INDEX executions_visibility_by_int_01 ON executions_visibility (namespace, int_01, start_time, run_id) WHERE int_01 IS NOT NULL;
+CREATE INDEX executions_visibility_by_int_02 ON executions_visibility (namespace, int_02, start_time, run_id) WHERE int_02 IS NOT NULL;
+CREATE INDEX executions_visibility_by_int_03 ON executions_visibility (namespace, int_03, start_time, run_id) WHERE int_03 IS NOT NULL;
+CREATE INDEX executions_visibility_by_double_01 ON executions_visibility (namespace, double_01, start_time, run_id) WHERE double_01 IS NOT NULL;
+CREATE INDEX executions_visibility_by_double_02 ON executions_visibility (namespace, double_02, start_time, run_id) WHERE double_02 IS NOT NULL;
+CREATE INDEX executions_visibility_by_double_03 ON executions_visibility (namespace, double_03, start_time, run_id) WHERE double_03 IS NOT NULL;
+CREATE INDEX executions_visibility_by_datetime_01 ON executions_visibility (namespace, datetime_01, start_time, run_id) WHERE datetime_01 IS NOT NULL;
+CREATE INDEX executions_visibility_by_datetime_02 ON executions_visibility (namespace, datetime_02, start_time, run_id) WHERE datetime_02 IS NOT NULL;
+CREATE INDEX executions_visibility_by_datetime_03 ON executions_visibility (namespace, datetime_03, start_time, run_id) WHERE datetime_03 IS NOT NULL;
+
+INSERT INTO executions_visibility (run_id, namespace, workflow_id, workflow_type, status, task_queue, start_time,
+  execution_time, close_time, execution_duration, history_length)
+SELECT run_id, namespace, workflow_id, workflow_type, status, task_queue, start_time, execution_time, close_time,
+  CASE WHEN close_time IS NULL THEN NULL ELSE MAX(0, close_time - execution_time) END, next_event_id - 1
+FROM executions;

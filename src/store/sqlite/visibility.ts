@@ -1,0 +1,84 @@
+import type BetterSqlite3 from 'better-sqlite3';
+import type { SearchAttributeDefinition } from '../../visibility/types.ts';
+import { toExecution } from '../rows.ts';
+import type { ExecutionRecord, VisibilityQuery } from '../types.ts';
+import { hasSearchAttributes, inPageOrder, newAttributeColumn, toAttributeColumn, visibilityRecordOf } from '../visibility-records.ts';
+import { compileCountQuery, compileListQuery, type VisibilityCount } from '../visibility/compile.ts';
+import type { CustomAttributeColumn } from '../visibility/layout.ts';
+import { upsertVisibilitySql } from '../visibility/rows.ts';
+import { sqliteVisibility } from '../visibility/sqlite.ts';
+import { Q } from './queries.ts';
+
+type Row = Record<string, unknown>;
+
+/**
+ * The SQLite store's visibility: writes each run's executions_visibility row inside the
+ * transaction that writes the run, and answers list and count queries. One server process
+ * writes a SQLite file, so the namespaces' attribute columns are cached here and changed
+ * only by {@link SqliteVisibility.createAttribute}.
+ */
+export class SqliteVisibility {
+  readonly #db: BetterSqlite3.Database;
+  readonly #columns = new Map<string, CustomAttributeColumn[]>();
+  /** Statements by SQL text: compiled queries repeat, and the upsert's text is one per dialect. */
+  readonly #statements = new Map<string, BetterSqlite3.Statement>();
+  readonly #attributeColumns: BetterSqlite3.Statement;
+  readonly #insertColumn: BetterSqlite3.Statement;
+  readonly #byRunIds: BetterSqlite3.Statement;
+
+  constructor(db: BetterSqlite3.Database) {
+    this.#db = db;
+    this.#attributeColumns = db.prepare(Q.attributeColumns);
+    this.#insertColumn = db.prepare(Q.insertAttributeColumn);
+    this.#byRunIds = db.prepare(Q.executionsByRunIds);
+  }
+
+  #statement(sql: string): BetterSqlite3.Statement {
+    let s = this.#statements.get(sql);
+    if (!s) {
+      s = this.#db.prepare(sql);
+      if (this.#statements.size >= 500) this.#statements.delete(this.#statements.keys().next().value!);
+      this.#statements.set(sql, s);
+    }
+    return s;
+  }
+
+  /** The attribute columns of a namespace, by name. */
+  columns(namespace: string): CustomAttributeColumn[] {
+    let cols = this.#columns.get(namespace);
+    if (!cols) {
+      cols = (this.#attributeColumns.all({ namespace }) as Row[]).map(toAttributeColumn);
+      this.#columns.set(namespace, cols);
+    }
+    return cols;
+  }
+
+  /** Writes a run's visibility row; call inside the transaction that writes its execution row. */
+  write(rec: ExecutionRecord): void {
+    const { sql, params } = upsertVisibilitySql(sqliteVisibility, visibilityRecordOf(rec), hasSearchAttributes(rec) ? this.columns(rec.namespace) : []);
+    this.#statement(sql).run(...params);
+  }
+
+  /** Registers an attribute; call inside a write transaction. */
+  createAttribute(namespace: string, definition: SearchAttributeDefinition): void {
+    this.#columns.delete(namespace);
+    const col = newAttributeColumn(namespace, this.columns(namespace), definition);
+    this.#insertColumn.run({ namespace, name: col.name, type: col.type, column: col.column });
+    this.#columns.delete(namespace);
+  }
+
+  /** One page of a list query, the execution rows in the query's order. */
+  query(q: VisibilityQuery): { executions: ExecutionRecord[]; nextPageToken?: string } {
+    const c = compileListQuery(sqliteVisibility, { ...q, attributes: this.columns(q.namespace) });
+    const page = c.page(this.#statement(c.sql).all(...c.params) as Row[]);
+    const runIds = page.records.map((r) => r.runId);
+    const rows = runIds.length ? (this.#byRunIds.all({ runIds: JSON.stringify(runIds) }) as Row[]).map(toExecution) : [];
+    return { executions: inPageOrder(runIds, rows), ...(page.nextPageToken !== undefined ? { nextPageToken: page.nextPageToken } : {}) };
+  }
+
+  /** A count query's answer. */
+  count(q: Omit<VisibilityQuery, 'pageSize' | 'nextPageToken'>): VisibilityCount {
+    const c = compileCountQuery(sqliteVisibility, { namespace: q.namespace, query: q.query, attributes: this.columns(q.namespace) });
+    return c.read(this.#statement(c.sql).all(...c.params) as Row[]);
+  }
+}

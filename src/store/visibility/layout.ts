@@ -1,0 +1,78 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { ValidationError } from '../../retry/errors.ts';
+import type { BuiltInAttributeName, SearchAttributeDefinition, SearchAttributeType } from '../../visibility/types.ts';
+
+/** The table of visibility records (docs/visibility.md). */
+export const VISIBILITY_TABLE = 'executions_visibility';
+
+/** The column of each built-in attribute. Times are epoch milliseconds. */
+export const BUILT_IN_COLUMNS: Readonly<Record<BuiltInAttributeName, string>> = {
+  WorkflowId: 'workflow_id',
+  WorkflowType: 'workflow_type',
+  RunId: 'run_id',
+  ExecutionStatus: 'status',
+  TaskQueue: 'task_queue',
+  StartTime: 'start_time',
+  CloseTime: 'close_time',
+  ExecutionTime: 'execution_time',
+  ExecutionDuration: 'execution_duration',
+  HistoryLength: 'history_length',
+  TemporalScheduledById: 'scheduled_by_id',
+  TemporalScheduledStartTime: 'scheduled_start_time',
+};
+
+/** How many slot columns each custom attribute type has per namespace (Temporal's SQL defaults, 10 Keyword and 3 of the rest). */
+export const SLOTS_PER_TYPE: Readonly<Record<SearchAttributeType, number>> = {
+  Keyword: 10, Text: 3, Int: 3, Double: 3, Bool: 3, Datetime: 3, KeywordList: 3,
+};
+
+const SLOT_PREFIX: Readonly<Record<SearchAttributeType, string>> = {
+  Keyword: 'keyword', Text: 'text', Int: 'int', Double: 'double', Bool: 'bool', Datetime: 'datetime', KeywordList: 'keyword_list',
+};
+
+/** The slot columns of a type, in allocation order: `keyword_01` … `keyword_10`. */
+export function slotColumns(type: SearchAttributeType): string[] {
+  return Array.from({ length: SLOTS_PER_TYPE[type] }, (_, i) => `${SLOT_PREFIX[type]}_${String(i + 1).padStart(2, '0')}`);
+}
+
+/** A custom attribute of a namespace with the slot column that holds its values. */
+export interface CustomAttributeColumn extends SearchAttributeDefinition {
+  /** One of {@link slotColumns} of the attribute's type. */
+  readonly column: string;
+}
+
+/**
+ * Gives a newly registered attribute the first free slot column of its type in the namespace.
+ * @throws ValidationError when every slot of that type is taken.
+ */
+export function assignAttributeColumn(existing: readonly CustomAttributeColumn[], definition: SearchAttributeDefinition): CustomAttributeColumn {
+  const taken = new Set(existing.map((c) => c.column));
+  const column = slotColumns(definition.type).find((c) => !taken.has(c));
+  if (column === undefined) {
+    throw new ValidationError(`searchAttributes.${definition.name}`,
+      `cannot be registered: all ${SLOTS_PER_TYPE[definition.type]} ${definition.type} attributes of the namespace are in use`, definition.type);
+  }
+  return { name: definition.name, type: definition.type, column };
+}
+
+/**
+ * The column of a custom attribute, checked against the slot columns of its type: column
+ * names are written into SQL text, so only names of the layout ever get there.
+ */
+export function customColumn(definition: CustomAttributeColumn): string {
+  if (!slotColumns(definition.type).includes(definition.column)) {
+    throw new ValidationError(`searchAttributes.${definition.name}.column`, `must be a ${definition.type} slot column`, definition.column);
+  }
+  return definition.column;
+}
+
+/** The CREATE statements of the visibility layout for a dialect (the sketch in docs/visibility.md). */
+export function visibilityLayoutSql(dialect: 'sqlite' | 'postgres'): string {
+  // Beside this module in the source tree; a built copy in dist/ reads the shipped src/.
+  const candidates = [`./sql/visibility.${dialect}.sql`, `../../../src/store/visibility/sql/visibility.${dialect}.sql`]
+    .map((rel) => fileURLToPath(new URL(rel, import.meta.url)));
+  const path = candidates.find((p) => existsSync(p));
+  if (path === undefined) throw new Error(`the visibility layout for ${dialect} was not found beside ${fileURLToPath(import.meta.url)}`);
+  return readFileSync(path, 'utf8');
+}

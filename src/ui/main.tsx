@@ -1,0 +1,55 @@
+import { render } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
+import 'uplot/dist/uPlot.min.css';
+import './styles.css';
+import { SettingsProvider, useSettings } from './settings.tsx';
+import { onLinkClick, usePlace } from './router.ts';
+import { ListPage } from './list-page.tsx';
+import { WorkflowPage } from './workflow-page.tsx';
+import { SimulatorPage } from './simulator-page.tsx';
+
+function Header() {
+  const [s, set] = useSettings();
+  const [ns, setNs] = useState(s.namespace);
+  useEffect(() => setNs(s.namespace), [s.namespace]);
+  return (
+    <header class="top">
+      <a class="brand" href="/">steadfast</a>
+      <nav>
+        <a href="/">Workflows</a>
+        <a href="/retry-simulator">Retry simulator</a>
+      </nav>
+      <span class="grow" />
+      <form class="ns" onSubmit={(e) => { e.preventDefault(); set({ namespace: ns.trim() || 'default' }); }}>
+        <label>namespace <input name="namespace" value={ns} size={12} onInput={(e) => setNs(e.currentTarget.value)} onBlur={() => set({ namespace: ns.trim() || 'default' })} /></label>
+      </form>
+      <button type="button" class="toggle" title="show times in UTC or local time" onClick={() => set({ zone: s.zone === 'utc' ? 'local' : 'utc' })}>
+        {s.zone === 'utc' ? 'UTC' : 'Local time'}
+      </button>
+      <button type="button" class="toggle" title="light or dark" onClick={() => set({ theme: s.theme === 'dark' ? 'light' : 'dark' })}>
+        {s.theme === 'dark' ? 'Dark' : 'Light'}
+      </button>
+    </header>
+  );
+}
+
+function Routes() {
+  const place = usePlace();
+  const m = /^\/workflows\/([^/]+)(?:\/([^/]+))?\/?$/.exec(place.path);
+  if (m) return <WorkflowPage workflowId={decodeURIComponent(m[1]!)} runId={m[2] ? decodeURIComponent(m[2]) : undefined} />;
+  if (place.path === '/retry-simulator') return <SimulatorPage />;
+  return <ListPage place={place} />;
+}
+
+function App() {
+  return (
+    <SettingsProvider>
+      <div onClick={onLinkClick}>
+        <Header />
+        <main><Routes /></main>
+      </div>
+    </SettingsProvider>
+  );
+}
+
+render(<App />, document.getElementById('app')!);

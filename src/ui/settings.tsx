@@ -1,0 +1,44 @@
+import { createContext } from 'preact';
+import { useContext, useState } from 'preact/hooks';
+import type { ComponentChildren } from 'preact';
+
+/** Display settings, kept in localStorage. */
+export interface Settings {
+  theme: 'light' | 'dark';
+  /** Times shown in UTC or in the browser's zone. */
+  zone: 'utc' | 'local';
+  namespace: string;
+}
+
+const KEY = 'steadfast.';
+
+function load(): Settings {
+  return {
+    theme: document.documentElement.dataset.theme === 'dark' ? 'dark' : 'light',
+    zone: localStorage.getItem(`${KEY}zone`) === 'local' ? 'local' : 'utc',
+    namespace: localStorage.getItem(`${KEY}namespace`) || 'default',
+  };
+}
+
+const SettingsContext = createContext<[Settings, (s: Partial<Settings>) => void]>([
+  { theme: 'light', zone: 'utc', namespace: 'default' }, () => undefined,
+]);
+
+/** Holds the settings for the whole app and saves every change. */
+export function SettingsProvider({ children }: { children: ComponentChildren }) {
+  const [settings, setSettings] = useState(load);
+  const update = (patch: Partial<Settings>) => {
+    const next = { ...settings, ...patch };
+    localStorage.setItem(`${KEY}theme`, next.theme);
+    localStorage.setItem(`${KEY}zone`, next.zone);
+    localStorage.setItem(`${KEY}namespace`, next.namespace);
+    document.documentElement.dataset.theme = next.theme;
+    setSettings(next);
+  };
+  return <SettingsContext.Provider value={[settings, update]}>{children}</SettingsContext.Provider>;
+}
+
+/** The settings and a function that changes some of them. */
+export function useSettings(): [Settings, (s: Partial<Settings>) => void] {
+  return useContext(SettingsContext);
+}

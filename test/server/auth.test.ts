@@ -1,0 +1,107 @@
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Client } from '../../src/client/index.ts';
+import { ServiceError } from '../../src/common/errors.ts';
+import { WORKFLOW_SERVICE_METHODS } from '../../src/history/service.ts';
+import { METHOD_ROLES, ROLES, type Role } from '../../src/server/index.ts';
+import { authServer, KEYS, post } from './auth-helpers.ts';
+
+let server: Awaited<ReturnType<typeof authServer>>;
+before(async () => {
+  server = await authServer();
+});
+after(async () => {
+  await server.close();
+});
+
+/** A token that reads as naming `namespace` (the engine refuses it later: it is not signed). */
+const fakeTaskToken = (namespace: string) =>
+  `k.${Buffer.from(JSON.stringify(['a', namespace, 'run', 5, 1])).toString('base64url')}.${Buffer.alloc(32).toString('base64url')}`;
+/** A request that passes authorization and then fails the engine's checks at once (no long poll waits). */
+const probe = (namespace = 'default') => ({ namespace, taskToken: fakeTaskToken(namespace) });
+
+test('every method is allowed to exactly the roles at or above the one it needs, and refused to the others by name', async () => {
+  const rank = (r: Role) => ROLES.indexOf(r);
+  const rows: string[] = [];
+  for (const method of WORKFLOW_SERVICE_METHODS) {
+    const needed = METHOD_ROLES[method];
+    for (const role of ROLES) {
+      const { status, json } = await post(server.http.address, method, probe(), KEYS[role]);
+      if (rank(role) >= rank(needed)) {
+        assert.ok(status !== 401 && status !== 403, `${role} may call ${method} (needs ${needed}), got ${status} ${JSON.stringify(json)}`);
+      } else {
+        assert.equal(status, 403, `${role} must not call ${method}`);
+        assert.deepEqual(json.error, { code: 'PermissionDenied', message: `${method} needs the ${needed} role on namespace "default"` });
+      }
+      rows.push(`${method}:${role}:${status === 403 ? 'denied' : 'allowed'}`);
+    }
+    const system = await post(server.http.address, method, probe(), KEYS.systemAdmin);
+    assert.ok(system.status !== 401 && system.status !== 403, `system:admin may call ${method} on any namespace`);
+    const other = await post(server.http.address, method, probe(), KEYS.otherWriter);
+    assert.equal(other.status, 403, `other:writer must not call ${method} on default`);
+  }
+  assert.equal(rows.length, WORKFLOW_SERVICE_METHODS.length * ROLES.length);
+  assert.equal(METHOD_ROLES.resetWorkflowExecution, 'admin');
+  assert.equal(METHOD_ROLES.pollActivityTaskQueue, 'worker');
+});
+
+test('a call without credentials is 401 Unauthenticated saying how to send them; an unknown key is 401 without detail', async () => {
+  for (const method of WORKFLOW_SERVICE_METHODS) {
+    const none = await post(server.http.address, method, probe());
+    assert.equal(none.status, 401);
+    assert.equal(none.json.error.code, 'Unauthenticated');
+    assert.match(none.json.error.message, /Authorization: Bearer <API key or JWT>/);
+  }
+  const wrong = await post(server.http.address, 'listWorkflowExecutions', {}, 'sfk_not-a-key');
+  assert.deepEqual(wrong.json.error, { code: 'Unauthenticated', message: 'the credentials were not accepted (unknown, expired or badly signed)' });
+  const health = await fetch(`${server.http.address}/health`);
+  assert.equal(health.status, 200, 'the health check needs no credentials');
+});
+
+test('a refusal never tells whether the workflow or namespace exists', async () => {
+  const client = new Client({ address: server.http.address, apiKey: KEYS.writer });
+  await client.workflow.start('t', { taskQueue: 'q', workflowId: 'exists' });
+  client.close();
+  const a = await post(server.http.address, 'describeWorkflowExecution', { namespace: 'default', workflowId: 'exists' }, KEYS.otherWriter);
+  const b = await post(server.http.address, 'describeWorkflowExecution', { namespace: 'default', workflowId: 'absent' }, KEYS.otherWriter);
+  assert.deepEqual(a, b);
+  const c = await post(server.http.address, 'describeWorkflowExecution', { namespace: 'nowhere', workflowId: 'x' }, KEYS.otherWriter);
+  assert.equal(c.json.error.message, 'describeWorkflowExecution needs the reader role on namespace "nowhere"');
+});
+
+test('a task token from another namespace is authorized against its own namespace, not the request\'s', async () => {
+  const { status, json } = await post(server.http.address, 'respondActivityTaskCompleted',
+    { namespace: 'other', taskToken: fakeTaskToken('default'), result: 1, identity: 'x' }, KEYS.otherWriter);
+  assert.equal(status, 403);
+  assert.equal(json.error.message, 'respondActivityTaskCompleted needs the worker role on namespace "default"');
+  const start = await post(server.http.address, 'startWorkflowExecution',
+    { namespace: 'default', taskToken: fakeTaskToken('other'), workflowId: 'w', workflowType: 't', taskQueue: 'q' }, KEYS.otherWriter);
+  assert.equal(start.status, 403, 'a stray taskToken does not move a start to the token\'s namespace');
+});
+
+test('the client sends its apiKey (or $STEADFAST_API_KEY); batched calls are refused one by one', async () => {
+  const reader = new Client({ address: server.http.address, apiKey: KEYS.reader });
+  const writer = new Client({ address: server.http.address, apiKey: KEYS.writer });
+  try {
+    await assert.rejects(reader.workflow.start('t', { taskQueue: 'q', workflowId: 'by-reader' }),
+      (err) => err instanceof ServiceError && err.code === 'PermissionDenied' && /needs the writer role on namespace "default"/.test(err.message));
+    const [started, listed] = await Promise.allSettled([
+      reader.workflow.start('t', { taskQueue: 'q', workflowId: 'batched' }),
+      reader.workflow.getHandle('exists').describe(),
+    ]);
+    assert.equal(started.status, 'rejected');
+    assert.equal(listed.status, 'fulfilled', 'the allowed call of the same batch went through');
+    await writer.workflow.start('t', { taskQueue: 'q', workflowId: 'by-writer' });
+    process.env.STEADFAST_API_KEY = KEYS.reader;
+    const fromEnv = new Client({ address: server.http.address, retry: false });
+    try {
+      assert.ok((await fromEnv.workflow.getHandle('by-writer').describe()).status);
+    } finally {
+      delete process.env.STEADFAST_API_KEY;
+      fromEnv.close();
+    }
+  } finally {
+    reader.close();
+    writer.close();
+  }
+});
