@@ -101,5 +101,26 @@ for (const { name, skip } of STORES) {
         await s.teardown();
       }
     });
+
+    test('the conflict token moves with what a user changes (update, pause), not with runs or triggers', async () => {
+      const s = await scheduleEnv(name);
+      try {
+        const h = await s.env.client.schedule.create({ scheduleId: 'tok', spec: { intervals: [{ every: '1m' }] }, action: action(['t', 1000]) });
+        const before = await h.describe();
+        await h.trigger();
+        await s.advance(3 * MIN);
+        const afterRuns = await h.describe();
+        assert.ok(afterRuns.info.counters.actions >= 3);
+        assert.equal(afterRuns.conflictToken, before.conflictToken);
+        const ref = { scheduleId: 'tok', spec: before.spec, action: before.action, policies: before.policies };
+        await s.engine.updateSchedule({ ...ref, conflictToken: before.conflictToken });
+        await assert.rejects(s.engine.updateSchedule({ ...ref, conflictToken: before.conflictToken }),
+          (e: unknown) => e instanceof ServiceError && e.code === 'FailedPrecondition' && /changed since conflictToken 1 \(now 2\)/.test(e.message));
+        await h.pause('hold');
+        assert.equal((await h.describe()).conflictToken, 3);
+      } finally {
+        await s.teardown();
+      }
+    });
   });
 }

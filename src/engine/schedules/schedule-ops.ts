@@ -44,7 +44,7 @@ export class ScheduleOps implements ScheduleService {
     const now = this.core.clock.now();
     const state: ScheduleState = {
       v: 1, spec, action, overlap: policies.overlap, catchupWindowMs: policies.catchupWindowMs, pauseOnFailure: policies.pauseOnFailure,
-      paused: initial.paused, note: initial.note, updateTime: now, processedUntil: now,
+      paused: initial.paused, note: initial.note, updateTime: now, processedUntil: now, conflictToken: 1,
       running: [], buffer: [], backfills: [], recent: [], incidents: [],
       counters: { actions: 0, skipped: 0, bufferOverruns: 0, missedCatchup: 0, failed: 0 },
       ...(initial.remainingActions !== undefined ? { remainingActions: initial.remainingActions } : {}),
@@ -100,7 +100,7 @@ export class ScheduleOps implements ScheduleService {
         ...(reason !== undefined ? { unhealthyReason: reason } : {}),
         ...(s.lastFailure ? { lastFailure: s.lastFailure } : {}),
       },
-      conflictToken: rec.version,
+      conflictToken: s.conflictToken ?? 1,
     };
   }
 
@@ -135,10 +135,12 @@ export class ScheduleOps implements ScheduleService {
     const policies = validatePolicies(req.policies);
     const token = optionalInt('conflictToken', req.conflictToken, 0);
     const found = await mutateSchedule(this.core, ref.namespace, ref.scheduleId, async (tx) => {
-      if (token !== undefined && token !== tx.record.version) {
-        throw new ServiceError('FailedPrecondition', `schedule ${ref.scheduleId} changed since conflictToken ${token} (now ${tx.record.version})`);
-      }
       const s = tx.state;
+      const current = s.conflictToken ?? 1;
+      if (token !== undefined && token !== current) {
+        throw new ServiceError('FailedPrecondition', `schedule ${ref.scheduleId} changed since conflictToken ${token} (now ${current})`);
+      }
+      s.conflictToken = current + 1;
       Object.assign(s, { spec, action, overlap: policies.overlap, catchupWindowMs: policies.catchupWindowMs, pauseOnFailure: policies.pauseOnFailure });
       s.processedUntil = Math.max(s.processedUntil, tx.now);
       s.updateTime = tx.now;
@@ -160,6 +162,7 @@ export class ScheduleOps implements ScheduleService {
     const found = await mutateSchedule(this.core, ref.namespace, ref.scheduleId, async (tx) => {
       const s = tx.state;
       s.updateTime = tx.now;
+      if (pause !== undefined || unpause !== undefined) s.conflictToken = (s.conflictToken ?? 1) + 1;
       if (pause !== undefined) {
         s.paused = true;
         s.note = pause;

@@ -54,6 +54,12 @@ export interface ScheduleState {
   note: string;
   remainingActions?: number;
   updateTime: number;
+  /**
+   * Bumped by the changes a user makes (update, pause, unpause), not by runs, triggers or
+   * backfills: an update made from an older describe is refused. Absent in rows written
+   * before it existed, read as 1.
+   */
+  conflictToken?: number;
   /** Spec times at or before this nominal time have been processed (taken, skipped or missed). */
   processedUntil: number;
   /** The fire timer's row id and due time, when one is armed. */
