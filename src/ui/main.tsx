@@ -7,6 +7,9 @@ import { onLinkClick, usePlace } from './router.ts';
 import { ListPage } from './list-page.tsx';
 import { WorkflowPage } from './workflow-page.tsx';
 import { SimulatorPage } from './simulator-page.tsx';
+import { SchedulesPage } from './schedules-page.tsx';
+import { SchedulePage } from './schedule-page.tsx';
+import { ScheduleFormPage } from './schedule-form.tsx';
 
 function Header() {
   const [s, set] = useSettings();
@@ -17,6 +20,7 @@ function Header() {
       <a class="brand" href="/">steadfast</a>
       <nav>
         <a href="/">Workflows</a>
+        <a href="/schedules">Schedules</a>
         <a href="/retry-simulator">Retry simulator</a>
       </nav>
       <span class="grow" />
@@ -38,6 +42,13 @@ function Routes() {
   const m = /^\/workflows\/([^/]+)(?:\/([^/]+))?\/?$/.exec(place.path);
   if (m) return <WorkflowPage workflowId={decodeURIComponent(m[1]!)} runId={m[2] ? decodeURIComponent(m[2]) : undefined} />;
   if (place.path === '/retry-simulator') return <SimulatorPage />;
+  if (place.path === '/schedules' || place.path === '/schedules/') return <SchedulesPage />;
+  if (place.path === '/schedules/new') return <ScheduleFormPage />;
+  const s = /^\/schedules\/([^/]+)(\/edit)?\/?$/.exec(place.path);
+  if (s) {
+    const id = decodeURIComponent(s[1]!);
+    return s[2] ? <ScheduleFormPage key={`edit-${id}`} scheduleId={id} /> : <SchedulePage scheduleId={id} />;
+  }
   return <ListPage place={place} />;
 }
 
