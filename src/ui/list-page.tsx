@@ -87,7 +87,7 @@ export function ListPage({ place }: { place: Place }) {
 
   const go = (patch: Partial<Filters>) => {
     const f = { ...filters, q: draft, ...patch };
-    navigate(href('/', { q: f.q.trim(), status: f.status }));
+    navigate(href('/', { q: f.q.trim(), status: f.status, ns: ns === 'default' ? undefined : ns }));
   };
 
   const columns = useMemo(() => {

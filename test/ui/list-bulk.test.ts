@@ -121,6 +121,18 @@ describe('the workflows list in headless Chromium: query box, status counts, col
     await client.workflow.getHandle('live-1').terminate('done');
   });
 
+  test('a shared link names its namespace; switching back drops it from the URL and suggests the namespaces used', async () => {
+    await page.goto(`${env.address}/?ns=elsewhere&q=${encodeURIComponent("WorkflowId STARTS_WITH 'wait-'")}`);
+    await page.getByText('No workflows match.').waitFor();
+    assert.equal(await page.locator('input[name="namespace"]').inputValue(), 'elsewhere');
+    await page.locator('input[name="namespace"]').fill('default');
+    await page.locator('input[name="namespace"]').press('Enter');
+    await page.waitForURL((url) => !url.searchParams.has('ns') && url.searchParams.has('q'));
+    await page.waitForFunction("document.querySelectorAll('tbody tr').length === 3");
+    const suggested = await page.locator('datalist#namespaces option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value));
+    assert.deepEqual(suggested, ['default', 'elsewhere']);
+  });
+
   test('bulk-terminate by query: the count first, then progress, and every selected run ends', async () => {
     await page.goto(`${env.address}/?q=${encodeURIComponent("CustomerId STARTS_WITH 'c-wait'")}`);
     await page.waitForFunction("document.querySelectorAll('tbody tr').length === 3");
