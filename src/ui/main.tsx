@@ -30,7 +30,7 @@ function Header() {
     set({ namespace });
     // A workflow or schedule page belongs to its namespace: switching goes to that namespace's list.
     const list = location.pathname.startsWith('/schedules') ? '/schedules' : location.pathname === '/retry-simulator' ? location.pathname : '/';
-    navigate(list === location.pathname ? withNamespace(namespace) : list + withNamespace(namespace).replace(/^[^?]*/, ''), true);
+    navigate(list === location.pathname ? withNamespace(namespace) : list + withNamespace(namespace).replace(/^[^?]*/, ''), true, false);
   };
   return (
     <header class="top">
@@ -61,6 +61,7 @@ function Routes() {
   const linked = place.params.get('ns');
   useEffect(() => {
     if (linked && linked !== settings.namespace) set({ namespace: linked });
+    else if (!linked && settings.namespace !== 'default') navigate(withNamespace(settings.namespace), true);
   }, [linked]);
   const m = /^\/workflows\/([^/]+)(?:\/([^/]+))?\/?$/.exec(place.path);
   if (m) return <WorkflowPage workflowId={decodeURIComponent(m[1]!)} runId={m[2] ? decodeURIComponent(m[2]) : undefined} />;

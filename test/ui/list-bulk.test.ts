@@ -125,6 +125,10 @@ describe('the workflows list in headless Chromium: query box, status counts, col
     await page.goto(`${env.address}/?ns=elsewhere&q=${encodeURIComponent("WorkflowId STARTS_WITH 'wait-'")}`);
     await page.getByText('No workflows match.').waitFor();
     assert.equal(await page.locator('input[name="namespace"]').inputValue(), 'elsewhere');
+    await page.getByRole('link', { name: 'Schedules', exact: true }).click();
+    await page.waitForURL((url) => url.pathname === '/schedules' && url.searchParams.get('ns') === 'elsewhere');
+    await page.getByText('No schedules in namespace elsewhere.').waitFor();
+    await page.goBack();
     await page.locator('input[name="namespace"]').fill('default');
     await page.locator('input[name="namespace"]').press('Enter');
     await page.waitForURL((url) => !url.searchParams.has('ns') && url.searchParams.has('q'));
