@@ -17,7 +17,7 @@ function parseArgs(text: string): unknown[] {
  * arguments) or reset (first or last workflow task); the dialog counts what the list's query
  * selects and asks first, then shows done, skipped and failed as the runs are worked through.
  */
-export function BulkActions({ namespace, query }: { namespace: string; query: string }) {
+export function BulkActions({ namespace, query, onDone }: { namespace: string; query: string; onDone: () => void }) {
   const [open, setOpen] = useState(false);
   const [kind, setKind] = useState<Kind>('terminate');
   const [reason, setReason] = useState('');
@@ -59,6 +59,7 @@ export function BulkActions({ namespace, query }: { namespace: string; query: st
     const ctl = new AbortController();
     stop.current = ctl;
     await runBulk({ namespace, query, action: action(), total: count ?? 0, signal: ctl.signal, onProgress: setProgress });
+    onDone();
   };
 
   if (!open) return <button type="button" onClick={() => setOpen(true)}>Bulk action…</button>;

@@ -60,8 +60,15 @@ describe('the workflows list in headless Chromium: query box, status counts, col
   });
 
   test('the status chips count the runs of the filter per status, one count query', async () => {
+    const counts: string[] = [];
+    const onRequest = (r: { url(): string; postData(): string | null }) => {
+      if (r.url().endsWith('/api/v1/countWorkflowExecutions')) counts.push((JSON.parse(r.postData()!) as { query: string }).query);
+    };
+    page.on('request', onRequest);
     await page.goto(`${env.address}/?q=${encodeURIComponent("WorkflowId STARTS_WITH 'wait-' OR WorkflowId = 'greet-1'")}`);
     await page.getByTestId('count-All').filter({ hasText: /^4$/ }).waitFor();
+    page.off('request', onRequest);
+    assert.deepEqual(counts, ["WorkflowId STARTS_WITH 'wait-' OR WorkflowId = 'greet-1' GROUP BY ExecutionStatus"]);
     assert.equal(await page.getByTestId('count-Running').innerText(), '3');
     assert.equal(await page.getByTestId('count-Completed').innerText(), '1');
     assert.equal(await page.getByTestId('count-Failed').innerText(), '0');
