@@ -13,13 +13,14 @@ export interface ListColumn {
   cell: (r: WorkflowExecutionInfo, zone: 'utc' | 'local') => ComponentChildren;
 }
 
+// Run ids are time-ordered (their first digits are the start time), so the last ones tell runs apart.
 const link = (r: WorkflowExecutionInfo) => href(`/workflows/${encodeURIComponent(r.workflowId)}/${r.runId}`, {});
 
 /** The built-in columns, in their order on screen. */
 export const BUILT_IN_COLUMNS: readonly ListColumn[] = [
   { id: 'status', label: 'Status', attribute: 'ExecutionStatus', cell: (r) => <StatusBadge status={r.status} /> },
   { id: 'workflowId', label: 'Workflow ID', attribute: 'WorkflowId', cell: (r) => <a href={link(r)}>{r.workflowId}</a> },
-  { id: 'runId', label: 'Run ID', attribute: 'RunId', cell: (r) => <span class="mono">{r.runId.slice(0, 8)}</span> },
+  { id: 'runId', label: 'Run ID', attribute: 'RunId', cell: (r) => <span class="mono" title={r.runId}>…{r.runId.slice(-8)}</span> },
   { id: 'type', label: 'Type', attribute: 'WorkflowType', cell: (r) => r.workflowType },
   { id: 'taskQueue', label: 'Task queue', attribute: 'TaskQueue', cell: (r) => r.taskQueue },
   { id: 'start', label: 'Start', attribute: 'StartTime', cell: (r, z) => <span class="mono">{formatTime(r.startTime, z)}</span> },

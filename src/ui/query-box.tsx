@@ -72,7 +72,8 @@ export function QueryBox({ value, onInput, onSubmit, attributes, seen, error }: 
         onBlur={() => setMenu(undefined)}
         onKeyDown={onKeyDown} />
       {menu && (
-        <ul class="completions" role="listbox" data-testid="completions">
+        // The box is monospaced, so `ch` puts the menu under the word it completes.
+        <ul class="completions mono" role="listbox" data-testid="completions" style={{ left: `min(calc(${menu.from}ch + 9px), calc(100% - 280px))` }}>
           {menu.items.map((c, i) => (
             <li key={c.label} role="option" aria-selected={i === active} class={i === active ? 'on' : ''}
               onMouseDown={(e) => { e.preventDefault(); take(i); }}>

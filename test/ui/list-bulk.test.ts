@@ -1,6 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import type { Client } from '../../src/client/index.ts';
 import { greets, waitsForPoke } from '../fixtures/workflows/ui.ts';
@@ -47,6 +48,7 @@ describe('the workflows list in headless Chromium: query box, status counts, col
     await box.press('Tab');
     assert.equal(await box.inputValue(), 'CustomerId ');
     await menu.getByRole('option', { name: 'STARTS_WITH', exact: true }).waitFor();
+    await page.screenshot({ path: join(env.shots, 'workflows-list.png') });
 
     await box.fill('');
     await box.pressSequentially('ExecutionStatus = ');

@@ -121,4 +121,43 @@ describe('schedules in headless Chromium: create, pause, trigger, edit, backfill
     assert.equal(await row.getByTestId('missed').innerText(), '0');
     assert.match(await row.innerText(), /greets/);
   });
+
+  test('an unhealthy schedule says why in the list', async () => {
+    // A schedule is unhealthy when its next fire is overdue beyond the catch-up window (the
+    // server was down): the answers are shaped here rather than waiting out a real outage.
+    await page.route('**/api/v1/listSchedules', async (route) => {
+      const res = await route.fetch();
+      const body = (await res.json()) as { schedules: { scheduleId: string; healthy: boolean }[] };
+      for (const s of body.schedules) s.healthy = s.scheduleId !== 'nightly';
+      await route.fulfill({ response: res, json: body });
+    });
+    await page.route('**/api/v1/describeSchedule', async (route) => {
+      const res = await route.fetch();
+      const body = (await res.json()) as { info: { healthy: boolean; unhealthyReason?: string } };
+      body.info.healthy = false;
+      body.info.unhealthyReason = 'the action due at 03:00 is 2h late (catch-up window 1m)';
+      await route.fulfill({ response: res, json: body });
+    });
+    try {
+      await page.goto(`${env.address}/schedules`);
+      const row = page.locator('tr[data-schedule="nightly"]');
+      await row.locator('[data-health="unhealthy"]', { hasText: 'is 2h late' }).waitFor();
+    } finally {
+      await page.unrouteAll();
+    }
+  });
+
+  test('delete asks first, then the schedule leaves the list', async () => {
+    await client.schedule.create({
+      scheduleId: 'doomed', spec: { intervals: [{ every: '1h' }] },
+      action: { type: 'startWorkflow', workflowType: 'greets', taskQueue: 'ui', workflowId: 'doomed' },
+    });
+    await page.goto(`${env.address}/schedules/doomed`);
+    await page.getByRole('button', { name: 'Delete…' }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Yes, delete' }).click();
+    await page.waitForURL(/\/schedules$/);
+    await page.locator('tr[data-schedule="nightly"]').waitFor();
+    assert.equal(await page.locator('tr[data-schedule="doomed"]').count(), 0);
+    await assert.rejects(client.schedule.getHandle('doomed').describe(), /not found|NotFound|does not exist/i);
+  });
 });
