@@ -52,6 +52,9 @@ export const api = {
     call<unknown>('terminateWorkflowExecution', { namespace, workflowId, runId, reason }),
   reset: (namespace: string, workflowId: string, runId: string, resetType: 'FirstWorkflowTask' | 'LastWorkflowTask', reason: string) =>
     call<ResetWorkflowResponse>('resetWorkflowExecution', { namespace, workflowId, runId, resetType, reason }),
+  /** Resets a run to one of its WorkflowTaskCompleted events; answers the new run. */
+  resetTo: (namespace: string, workflowId: string, runId: string, eventId: number, reason: string, reapplySignals: boolean) =>
+    call<ResetWorkflowResponse>('resetWorkflowExecution', { namespace, workflowId, runId, eventId, reason, reapplySignals }),
   schedules: (namespace: string, nextPageToken?: string) =>
     call<ListSchedulesResponse>('listSchedules', { namespace, pageSize: 100, ...(nextPageToken ? { nextPageToken } : {}) }),
   describeSchedule: (namespace: string, scheduleId: string) => call<ScheduleDescription>('describeSchedule', { namespace, scheduleId }),

@@ -146,6 +146,27 @@ describe('the workflows list in headless Chromium: query box, status counts, col
     assert.deepEqual(suggested, ['default', 'elsewhere']);
   });
 
+  test("a run's page shows its search attributes and resets to a chosen workflow task", async () => {
+    await page.goto(`${env.address}/workflows/wait-1`);
+    assert.match(await page.getByTestId('search-attributes').innerText(), /"CustomerId": "c-wait-1"/);
+
+    const before = await client.workflow.getHandle('greet-1').describe();
+    await page.goto(`${env.address}/workflows/greet-1`);
+    await page.locator('h2 [data-status="Completed"]').waitFor();
+    await page.getByRole('button', { name: 'Reset…' }).click();
+    const confirm = page.getByRole('alertdialog', { name: 'Reset' });
+    const options = await confirm.locator('select[name="reset-event"] option').allInnerTexts();
+    assert.equal(options.length, 1);
+    assert.match(options[0]!, /^event 4, workflow task 1 \(first\) \(last\), \d{4}-/);
+    await confirm.locator('input[name="reset-reason"]').fill('try again');
+    await confirm.getByRole('button', { name: 'Yes, reset' }).click();
+    await page.waitForURL((url) => url.pathname.startsWith('/workflows/greet-1/') && !url.pathname.endsWith(before.runId));
+    await page.locator('h2 [data-status="Completed"]').waitFor();
+    const after = await client.workflow.getHandle('greet-1').describe();
+    assert.notEqual(after.runId, before.runId);
+    assert.ok(page.url().endsWith(after.runId));
+  });
+
   test('bulk-terminate by query: the count first, then progress, and every selected run ends', async () => {
     await page.goto(`${env.address}/?q=${encodeURIComponent("CustomerId STARTS_WITH 'c-wait'")}`);
     await page.waitForFunction("document.querySelectorAll('tbody tr').length === 3");
