@@ -1,4 +1,4 @@
-import { useRef, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { api } from './api.ts';
 import { runBulk, type BulkAction, type BulkProgress } from './bulk.ts';
 import { splitQuery } from './query-text.ts';
@@ -28,6 +28,8 @@ export function BulkActions({ namespace, query, onDone }: { namespace: string; q
   const [progress, setProgress] = useState<BulkProgress | undefined>();
   const [error, setError] = useState('');
   const stop = useRef<AbortController | undefined>(undefined);
+  // Leaving the list stops the action: nothing would show its progress any more.
+  useEffect(() => () => stop.current?.abort(), []);
 
   const close = () => {
     stop.current?.abort();
