@@ -192,4 +192,20 @@ describe('the workflows list in headless Chromium: query box, status counts, col
     await dialog.getByRole('button', { name: 'Close' }).click();
     await page.getByTestId('count-Terminated').filter({ hasText: /^3$/ }).waitFor();
   });
+
+  test('bulk-signal by query with JSON arguments: each selected run gets the signal', async () => {
+    for (const id of ['sig-1', 'sig-2']) await client.workflow.start(waitsForPoke, { taskQueue: 'ui', workflowId: id });
+    await page.goto(`${env.address}/?q=${encodeURIComponent("WorkflowId STARTS_WITH 'sig-'")}&status=Running`);
+    await page.waitForFunction("document.querySelectorAll('tbody tr').length === 2");
+    await page.getByRole('button', { name: 'Bulk action…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Bulk action' });
+    await dialog.locator('select[name="bulk-kind"]').selectOption('signal');
+    await dialog.locator('input[name="bulk-signal"]').fill('poke');
+    await dialog.locator('input[name="bulk-args"]').fill('["from the list"]');
+    await dialog.getByRole('button', { name: 'Count the runs…' }).click();
+    await dialog.getByRole('button', { name: 'Yes, signal 2' }).click();
+    await dialog.getByTestId('bulk-progress').filter({ hasText: '(finished)' }).waitFor();
+    assert.equal(await dialog.getByTestId('bulk-done').innerText(), '2');
+    for (const id of ['sig-1', 'sig-2']) assert.equal(await client.workflow.getHandle(id).result(), 'from the list');
+  });
 });
