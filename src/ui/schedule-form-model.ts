@@ -7,6 +7,7 @@ import type {
   CreateScheduleRequest, ScheduleDescription, ScheduleOverlapPolicy, UpdateScheduleRequest,
 } from '../history/schedule-types.ts';
 import { toMs, type Duration } from '../retry/duration.ts';
+import { compileScheduleSpec } from '../schedule/index.ts';
 
 /** How the form's spec is written: cron strings, one interval, or the whole spec as JSON (calendars, skips, bounds). */
 export type SpecKind = 'cron' | 'interval' | 'json';
@@ -123,4 +124,18 @@ export function createRequest(f: ScheduleForm, namespace: string): CreateSchedul
 /** The update request of the form, conditional on the describe it was made from. */
 export function updateRequest(f: ScheduleForm, namespace: string, conflictToken: number): UpdateScheduleRequest {
   return { ...body(f, namespace), conflictToken };
+}
+
+/**
+ * The next `count` action times of the form's spec after `now`, computed in the browser by the
+ * same `steadfast/schedule` the server runs (jitter is seeded by the schedule id, so the times
+ * match what the schedule will do), or the message of the first thing wrong with the spec.
+ */
+export function previewTimes(f: ScheduleForm, now: number, count = 10): { times: string[] } | { error: string } {
+  try {
+    const spec = compileScheduleSpec(specFromForm(f));
+    return { times: spec.upcoming(now, count, f.scheduleId.trim()).map((t) => new Date(t.actual).toISOString()) };
+  } catch (err) {
+    return { error: (err as Error).message };
+  }
 }

@@ -2,11 +2,24 @@ import { useEffect, useState } from 'preact/hooks';
 import { SCHEDULE_OVERLAP_POLICIES } from '../history/schedule-types.ts';
 import { api } from './api.ts';
 import { navigate } from './router.ts';
-import { createRequest, emptyForm, formFromDescription, updateRequest, type ScheduleForm, type SpecKind } from './schedule-form-model.ts';
+import { createRequest, emptyForm, formFromDescription, previewTimes, updateRequest, type ScheduleForm, type SpecKind } from './schedule-form-model.ts';
+import { formatTime } from './format.ts';
 import { useSettings } from './settings.tsx';
 
 /** A schedule's page path. */
 export const schedulePath = (id: string) => `/schedules/${encodeURIComponent(id)}`;
+
+/** The spec's next 10 times as the form stands, or what is wrong with it. */
+function Preview({ form, zone }: { form: ScheduleForm; zone: 'utc' | 'local' }) {
+  const p = previewTimes(form, Date.now());
+  if ('error' in p) return <p class="error" data-testid="preview-error">{p.error}</p>;
+  return (
+    <div class="preview">
+      <span class="note">Next {p.times.length} times</span>
+      <ol class="next-times mono" data-testid="preview">{p.times.map((t) => <li key={t}>{formatTime(t, zone)}</li>)}</ol>
+    </div>
+  );
+}
 
 /** Creates a schedule (no `scheduleId`) or edits one: spec as cron, interval or JSON, the workflow to start, policies. */
 export function ScheduleFormPage({ scheduleId }: { scheduleId?: string }) {
@@ -70,6 +83,7 @@ export function ScheduleFormPage({ scheduleId }: { scheduleId?: string }) {
             </label>
           )}
           {form.specKind !== 'json' && <div class="pair">{text('timezone', 'Time zone (IANA)')}{text('jitter', 'Jitter (e.g. 30s)')}</div>}
+          <Preview form={form} zone={settings.zone} />
         </fieldset>
         <fieldset>
           <legend>Action: start a workflow</legend>

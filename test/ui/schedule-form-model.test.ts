@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ScheduleDescription } from '../../src/history/schedule-types.ts';
-import { createRequest, emptyForm, formFromDescription, specFromForm, updateRequest } from '../../src/ui/schedule-form-model.ts';
+import { createRequest, emptyForm, formFromDescription, previewTimes, specFromForm, updateRequest } from '../../src/ui/schedule-form-model.ts';
 
 const base = { ...emptyForm(), scheduleId: ' nightly ', workflowType: 'greets', taskQueue: 'ui', workflowId: 'nightly' };
 
@@ -42,4 +42,16 @@ test('an existing schedule fills the form with its canonical spec and round-trip
   const u = updateRequest(f, 'default', 3);
   assert.deepEqual(u.action.args, ['a', 1]);
   assert.deepEqual(u.policies, { overlap: 'AllowAll', catchupWindowMs: 5_400_000, pauseOnFailure: true });
+});
+
+test('the preview computes the next times the server will, or says what is wrong with the spec', () => {
+  const now = Date.parse('2026-11-24T04:00:00Z');
+  const p = previewTimes({ ...base, specKind: 'cron', cron: '0 3 * * *', timezone: 'Europe/Paris' }, now, 3);
+  assert.deepEqual(p, { times: ['2026-11-25T02:00:00.000Z', '2026-11-26T02:00:00.000Z', '2026-11-27T02:00:00.000Z'] });
+  const every = previewTimes({ ...base, specKind: 'interval', every: '6h', offset: '5h', timezone: '' }, now, 2);
+  assert.deepEqual(every, { times: ['2026-11-24T05:00:00.000Z', '2026-11-24T11:00:00.000Z'] });
+  const bad = previewTimes({ ...base, specKind: 'cron', cron: '0 25 * * *' }, now);
+  assert.ok('error' in bad && /at column 3 expected an hour 0-23, got "25"/.test(bad.error), JSON.stringify(bad));
+  const json = previewTimes({ ...base, specKind: 'json', specJson: '{' }, now);
+  assert.ok('error' in json && json.error.startsWith('spec is not valid JSON: '), JSON.stringify(json));
 });

@@ -34,6 +34,10 @@ describe('schedules in headless Chromium: create, pause, trigger, edit, backfill
     await page.getByRole('link', { name: 'New schedule' }).click();
     await page.locator('input[name="scheduleId"]').fill('nightly');
     await page.locator('textarea[name="cron"]').fill('0 3 * * *');
+    // The form previews the times in the browser, with the server's own schedule library.
+    const preview = page.getByTestId('preview').locator('li');
+    await preview.nth(9).waitFor();
+    for (const t of await preview.allInnerTexts()) assert.match(t, /^\d{4}-\d\d-\d\d 03:00:00\.000Z$/);
     await page.locator('input[name="workflowType"]').fill('greets');
     await page.locator('input[name="taskQueue"]').fill('ui');
     await page.locator('input[name="workflowId"]').fill('nightly');
@@ -54,6 +58,7 @@ describe('schedules in headless Chromium: create, pause, trigger, edit, backfill
     await page.goto(`${env.address}/schedules/new`);
     await page.locator('input[name="scheduleId"]').fill('broken');
     await page.locator('textarea[name="cron"]').fill('0 25 * * *');
+    assert.match(await page.getByTestId('preview-error').innerText(), /column 3 expected an hour 0-23, got "25"/);
     await page.locator('input[name="workflowType"]').fill('greets');
     await page.locator('input[name="taskQueue"]').fill('ui');
     await page.locator('input[name="workflowId"]').fill('broken');
