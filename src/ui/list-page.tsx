@@ -104,11 +104,19 @@ export function ListPage({ place }: { place: Place }) {
       .map((a) => attributeColumn(a.name, a.type))];
     return { all, shown: columnIds.map((id) => all.find((c) => c.id === id)).filter((c): c is ListColumn => !!c) };
   }, [attributes, columnIds]);
-  const seen = useMemo(() => ({
-    WorkflowType: rows?.map((r) => r.workflowType) ?? [],
-    TaskQueue: rows?.map((r) => r.taskQueue) ?? [],
-    WorkflowId: rows?.map((r) => r.workflowId) ?? [],
-  }), [rows]);
+  const seen = useMemo(() => {
+    const values: Record<string, string[]> = {
+      WorkflowType: rows?.map((r) => r.workflowType) ?? [],
+      TaskQueue: rows?.map((r) => r.taskQueue) ?? [],
+      WorkflowId: rows?.map((r) => r.workflowId) ?? [],
+    };
+    for (const r of rows ?? []) {
+      for (const [name, v] of Object.entries(r.searchAttributes ?? {})) {
+        for (const one of Array.isArray(v) ? v : [v]) if (typeof one === 'string') (values[name] ??= []).push(one);
+      }
+    }
+    return values;
+  }, [rows]);
   const order = orderOf(filters.q) ?? { attribute: 'StartTime', desc: true };
   const sortBy = (attribute: string) => {
     const desc = order.attribute === attribute ? !order.desc : true;

@@ -49,6 +49,8 @@ describe('the workflows list in headless Chromium: query box, status counts, col
     assert.equal(await box.inputValue(), 'CustomerId ');
     await menu.getByRole('option', { name: 'STARTS_WITH', exact: true }).waitFor();
     await page.screenshot({ path: join(env.shots, 'workflows-list.png') });
+    await box.pressSequentially("= 'c-wait-2");
+    assert.deepEqual(await menu.getByRole('option').allTextContents(), ["'c-wait-2'"], 'values of a custom attribute seen in the list');
 
     await box.fill('');
     await box.pressSequentially('ExecutionStatus = ');
