@@ -118,6 +118,10 @@ export function WorkflowPage({ workflowId, runId }: { workflowId: string; runId?
           {x.firstExecutionRunId !== x.runId && <>first run {runLink(x.workflowId, x.firstExecutionRunId)}</>}
           {!d.continuedFromRunId && !d.continuedAsNewToRunId && x.firstExecutionRunId === x.runId && 'single run'}
         </dd>
+        {typeof x.searchAttributes?.TemporalScheduledById === 'string' && <>
+          <dt>Schedule</dt>
+          <dd><a href={`/schedules/${encodeURIComponent(x.searchAttributes.TemporalScheduledById)}`} data-testid="scheduled-by">{x.searchAttributes.TemporalScheduledById}</a></dd>
+        </>}
         {x.parent && <><dt>Parent</dt><dd><a href={href(`/workflows/${encodeURIComponent(x.parent.workflowId)}/${x.parent.runId}`, {})}>{x.parent.workflowId}</a></dd></>}
         {(children.length > 0 || d.pendingChildren.length > 0) && <>
           <dt>Children</dt>

@@ -86,6 +86,7 @@ describe('schedules in headless Chromium: create, pause, trigger, edit, backfill
     await page.waitForURL(/\/workflows\/nightly-\d{4}-\d\d-\d\dT[^/]+Z\/[0-9a-f-]+$/);
     await page.locator('h2 [data-status="Completed"]').waitFor();
     await page.locator('pre.json', { hasText: '"hello schedule"' }).first().waitFor();
+    assert.equal(await page.getByTestId('scheduled-by').innerText(), 'nightly', 'the run links back to its schedule');
 
     await page.goBack();
     await page.getByRole('button', { name: 'Unpause…' }).click();
