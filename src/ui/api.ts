@@ -6,6 +6,7 @@ import type { CountWorkflowExecutionsResponse, ListSearchAttributesResponse } fr
 import type {
   CreateScheduleRequest, ListSchedulesResponse, PatchScheduleRequest, ScheduleDescription, UpdateScheduleRequest,
 } from '../history/schedule-types.ts';
+import { getCredential, reportUnauthenticated } from './credential.ts';
 
 /** An error answer of the HTTP API: its code and message, and for a visibility query the 1-based column at fault. */
 export class ApiError extends Error {
@@ -16,13 +17,14 @@ export class ApiError extends Error {
 
 /** Calls `POST /api/v1/<method>` with a JSON body and returns the parsed answer. */
 export async function call<T>(method: string, body: object, signal?: AbortSignal): Promise<T> {
-  const res = await fetch(`/api/v1/${method}`, {
-    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), ...(signal ? { signal } : {}),
-  });
+  const credential = getCredential();
+  const headers: Record<string, string> = { 'content-type': 'application/json', ...(credential ? { authorization: `Bearer ${credential}` } : {}) };
+  const res = await fetch(`/api/v1/${method}`, { method: 'POST', headers, body: JSON.stringify(body), ...(signal ? { signal } : {}) });
   const text = await res.text();
   const value = text ? JSON.parse(text) : null;
   if (!res.ok) {
     const e = (value?.error ?? {}) as { code?: string; message?: string; field?: string; column?: number };
+    if (res.status === 401) reportUnauthenticated(e.message ?? 'this server requires a credential');
     throw new ApiError(e.code ?? `HTTP ${res.status}`, e.message ?? res.statusText, e.field, e.column);
   }
   return value as T;
