@@ -4,6 +4,10 @@
  */
 const KEY = 'steadfast.credential';
 
+interface Storage { getItem(key: string): string | null; setItem(key: string, value: string): void; removeItem(key: string): void }
+// Typed here rather than from the DOM library: the node tests of the modules that import this one compile without it.
+const { sessionStorage, localStorage } = globalThis as unknown as { sessionStorage: Storage; localStorage: Storage };
+
 /** The credential to send as `Authorization: Bearer …`, if one was given. */
 export function getCredential(): string | undefined {
   return sessionStorage.getItem(KEY) ?? localStorage.getItem(KEY) ?? undefined;

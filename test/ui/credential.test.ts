@@ -55,7 +55,7 @@ describe('the web UI of a server with authentication on asks for a credential an
     await page.getByText('No workflows match.').waitFor();
     assert.equal(await page.getByTestId('credential').count(), 0);
     await page.getByTestId('count-All').filter({ hasText: /^0$/ }).waitFor();
-    assert.equal(await page.evaluate(() => localStorage.getItem('steadfast.credential')), null, 'kept for the tab only unless asked');
+    assert.equal(await page.evaluate("localStorage.getItem('steadfast.credential')"), null, 'kept for the tab only unless asked');
 
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByTestId('credential').filter({ hasText: 'This server wants a credential' }).waitFor();
