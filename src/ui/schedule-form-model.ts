@@ -30,6 +30,8 @@ export interface ScheduleForm {
   workflowId: string;
   /** The workflow's arguments as a JSON array (a single value is one argument). */
   args: string;
+  /** The action's other fields as a JSON object: memo, retryPolicy, workflowExecutionTimeoutMs, workflowRunTimeoutMs, workflowTaskTimeoutMs. */
+  actionExtra: string;
   overlap: ScheduleOverlapPolicy;
   catchupWindow: string;
   pauseOnFailure: boolean;
@@ -43,7 +45,7 @@ export function emptyForm(): ScheduleForm {
   return {
     scheduleId: '', specKind: 'cron', cron: '0 * * * *', every: '1h', offset: '', timezone: 'UTC', jitter: '',
     specJson: JSON.stringify({ calendars: [{ dayOfWeek: 'Mon-Fri', hour: 9, comment: 'weekdays at nine' }], timezone: 'UTC' }, null, 2),
-    workflowType: '', taskQueue: '', workflowId: '', args: '', overlap: 'Skip', catchupWindow: '1m', pauseOnFailure: false, paused: false, note: '',
+    workflowType: '', taskQueue: '', workflowId: '', args: '', actionExtra: '', overlap: 'Skip', catchupWindow: '1m', pauseOnFailure: false, paused: false, note: '',
   };
 }
 
@@ -60,10 +62,17 @@ export function formFromDescription(d: ScheduleDescription): ScheduleForm {
     taskQueue: d.action.taskQueue,
     workflowId: d.action.workflowId,
     args: d.action.args && d.action.args.length ? JSON.stringify(d.action.args) : '',
+    actionExtra: extraOf(d.action),
     overlap: d.policies.overlap,
     catchupWindow: oneUnit(d.policies.catchupWindowMs),
     pauseOnFailure: d.policies.pauseOnFailure,
   };
+}
+
+/** The action's fields the form has no input of, as JSON, so that an edit keeps them. */
+function extraOf(action: ScheduleDescription['action']): string {
+  const { workflowType: _t, taskQueue: _q, workflowId: _w, args: _a, ...rest } = action;
+  return Object.keys(rest).length ? JSON.stringify(rest, null, 2) : '';
 }
 
 /** Milliseconds as one number and the largest unit that divides them (`90m`), the form toMs reads back. */
@@ -107,11 +116,13 @@ function argsOf(text: string): unknown[] | undefined {
 
 function body(f: ScheduleForm, namespace: string) {
   const args = argsOf(f.args);
+  const extra = f.actionExtra.trim() ? parseJson('action options', f.actionExtra) : {};
+  if (typeof extra !== 'object' || extra === null || Array.isArray(extra)) throw new Error('action options must be a JSON object such as { "memo": {...} }');
   return {
     namespace,
     scheduleId: f.scheduleId.trim(),
     spec: specFromForm(f),
-    action: { workflowType: f.workflowType.trim(), taskQueue: f.taskQueue.trim(), workflowId: f.workflowId.trim(), ...(args ? { args } : {}) },
+    action: { ...extra, workflowType: f.workflowType.trim(), taskQueue: f.taskQueue.trim(), workflowId: f.workflowId.trim(), ...(args ? { args } : {}) },
     policies: { overlap: f.overlap, catchupWindowMs: toMs(f.catchupWindow.trim() as Duration, 'catchupWindow'), pauseOnFailure: f.pauseOnFailure },
   };
 }

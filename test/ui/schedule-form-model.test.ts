@@ -32,7 +32,7 @@ test('an existing schedule fills the form with its canonical spec and round-trip
   const d = {
     scheduleId: 'nightly',
     spec: { calendars: [{ hour: '3', minute: '0' }], intervals: [], skip: [], jitter: '0s', timezone: 'UTC' },
-    action: { workflowType: 'greets', taskQueue: 'ui', workflowId: 'nightly', args: ['a', 1] },
+    action: { workflowType: 'greets', taskQueue: 'ui', workflowId: 'nightly', args: ['a', 1], memo: { team: 'ops' }, workflowRunTimeoutMs: 60_000 },
     policies: { overlap: 'AllowAll', catchupWindowMs: 5_400_000, pauseOnFailure: true },
   } as unknown as ScheduleDescription;
   const f = formFromDescription(d);
@@ -40,7 +40,9 @@ test('an existing schedule fills the form with its canonical spec and round-trip
   assert.deepEqual(JSON.parse(f.specJson), { calendars: [{ hour: '3', minute: '0' }], jitter: '0s', timezone: 'UTC' });
   assert.equal(f.catchupWindow, '90m');
   const u = updateRequest(f, 'default', 3);
-  assert.deepEqual(u.action.args, ['a', 1]);
+  assert.deepEqual(u.action, { workflowType: 'greets', taskQueue: 'ui', workflowId: 'nightly', args: ['a', 1], memo: { team: 'ops' }, workflowRunTimeoutMs: 60_000 },
+    'an edit keeps the action fields the form has no input of');
+  assert.throws(() => updateRequest({ ...f, actionExtra: '[1]' }, 'default', 3), /action options must be a JSON object/);
   assert.deepEqual(u.policies, { overlap: 'AllowAll', catchupWindowMs: 5_400_000, pauseOnFailure: true });
 });
 

@@ -42,6 +42,7 @@ describe('schedules in headless Chromium: create, pause, trigger, edit, backfill
     await page.locator('input[name="taskQueue"]').fill('ui');
     await page.locator('input[name="workflowId"]').fill('nightly');
     await page.locator('input[name="args"]').fill('["schedule"]');
+    await page.locator('textarea[name="actionExtra"]').fill('{ "memo": { "team": "ops" } }');
     await page.getByRole('button', { name: 'Create schedule' }).click();
     await page.waitForURL(/\/schedules\/nightly$/);
     const times = page.getByTestId('next-times').locator('li');
@@ -104,6 +105,9 @@ describe('schedules in headless Chromium: create, pause, trigger, edit, backfill
     await page.waitForURL(/\/schedules\/nightly$/);
     await page.locator('dl.facts dt:text-is("Overlap") + dd', { hasText: 'AllowAll' }).waitFor();
     assert.equal(await page.getByTestId('next-times').locator('li').count(), 10, 'the same spec');
+    const described = await fetch(`${env.address}/api/v1/describeSchedule`, { method: 'POST', body: JSON.stringify({ scheduleId: 'nightly' }) });
+    const { action } = (await described.json()) as { action: { memo?: unknown; args?: unknown } };
+    assert.deepEqual([action.memo, action.args], [{ team: 'ops' }, ['schedule']], 'the edit kept the memo and the arguments');
 
     await page.getByRole('button', { name: 'Backfill…' }).click();
     const confirm = page.getByRole('alertdialog');
