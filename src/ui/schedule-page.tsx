@@ -124,6 +124,7 @@ export function SchedulePage({ scheduleId }: { scheduleId: string }) {
   if (!d) return <section>{error ? <p class="error">{error}</p> : <p class="note">Loading…</p>}</section>;
   const i = d.info;
   const c = i.counters;
+  const { workflowType: _t, taskQueue: _q, workflowId: _w, args: _a, ...extra } = d.action;
 
   return (
     <section class="schedule">
@@ -144,6 +145,7 @@ export function SchedulePage({ scheduleId }: { scheduleId: string }) {
             <dt>Task queue</dt><dd>{d.action.taskQueue}</dd>
             <dt>Workflow ID</dt><dd class="mono">{d.action.workflowId}-&lt;time&gt;</dd>
             {d.action.args && d.action.args.length > 0 && <><dt>Arguments</dt><dd class="mono">{JSON.stringify(d.action.args)}</dd></>}
+            {Object.keys(extra).length > 0 && <><dt>Options</dt><dd><pre class="json" data-testid="action-options">{json(extra)}</pre></dd></>}
             <dt>Overlap</dt><dd>{d.policies.overlap}</dd>
             <dt>Catch-up window</dt><dd>{formatDuration(d.policies.catchupWindowMs)}</dd>
             <dt>Pause on failure</dt><dd>{d.policies.pauseOnFailure ? 'yes' : 'no'}</dd>

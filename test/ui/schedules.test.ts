@@ -51,6 +51,7 @@ describe('schedules in headless Chromium: create, pause, trigger, edit, backfill
     for (const t of await times.allInnerTexts()) assert.match(t, /^\d{4}-\d\d-\d\d 03:00:00\.000Z \(in /);
     assert.match(await page.getByTestId('spec').innerText(), /"hour": "3"/);
     assert.equal(await counter('actions').innerText(), '0');
+    assert.match(await page.getByTestId('action-options').innerText(), /"team": "ops"/);
     const d = await client.schedule.getHandle('nightly').describe();
     assert.deepEqual(d.action.args, ['schedule']);
   });
