@@ -6,6 +6,7 @@ import { usePoll } from './poll.ts';
 import { navigate } from './router.ts';
 import { schedulePath } from './schedule-form.tsx';
 import { Health } from './schedules-page.tsx';
+import { specSummary } from './spec-summary.ts';
 import { useSettings } from './settings.tsx';
 import { StatusBadge } from './status.tsx';
 
@@ -166,6 +167,7 @@ export function SchedulePage({ scheduleId }: { scheduleId: string }) {
         </div>
         <div>
           <h3>Spec (canonical)</h3>
+          <p data-testid="spec-summary">{specSummary(d.spec)}</p>
           <pre class="json" data-testid="spec">{json(d.spec)}</pre>
           <h3>Next {i.nextActionTimes.length} times</h3>
           <ol class="next-times mono" data-testid="next-times">

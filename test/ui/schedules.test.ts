@@ -50,6 +50,7 @@ describe('schedules in headless Chromium: create, pause, trigger, edit, backfill
     assert.equal(await times.count(), 10);
     for (const t of await times.allInnerTexts()) assert.match(t, /^\d{4}-\d\d-\d\d 03:00:00\.000Z \(in /);
     assert.match(await page.getByTestId('spec').innerText(), /"hour": "3"/);
+    assert.equal(await page.getByTestId('spec-summary').innerText(), 'at 03:00 every day (UTC)');
     assert.equal(await counter('actions').innerText(), '0');
     assert.match(await page.getByTestId('action-options').innerText(), /"team": "ops"/);
     const d = await client.schedule.getHandle('nightly').describe();
