@@ -30,7 +30,7 @@ export interface ScheduleForm {
   workflowId: string;
   /** The workflow's arguments as a JSON array (a single value is one argument). */
   args: string;
-  /** The action's other fields as a JSON object: memo, retryPolicy, workflowExecutionTimeoutMs, workflowRunTimeoutMs, workflowTaskTimeoutMs. */
+  /** The action's other fields as a JSON object: memo, searchAttributes, retryPolicy, workflowExecutionTimeoutMs, workflowRunTimeoutMs, workflowTaskTimeoutMs. */
   actionExtra: string;
   overlap: ScheduleOverlapPolicy;
   catchupWindow: string;

@@ -91,7 +91,7 @@ export function ScheduleFormPage({ scheduleId }: { scheduleId?: string }) {
           {text('taskQueue', 'Task queue', { required: true })}
           {text('workflowId', 'Workflow ID (each start adds -<time>)', { required: true })}
           {text('args', 'Arguments as JSON, e.g. ["pen", 2]', { class: 'mono' })}
-          <label>More options as JSON: memo, retryPolicy, workflowExecutionTimeoutMs, workflowRunTimeoutMs, workflowTaskTimeoutMs
+          <label>More options as JSON: memo, searchAttributes, retryPolicy, workflowExecutionTimeoutMs, workflowRunTimeoutMs, workflowTaskTimeoutMs
             <textarea name="actionExtra" class="mono" rows={form.actionExtra ? 5 : 2} placeholder='{ "memo": { "team": "ops" }, "workflowRunTimeoutMs": 60000 }'
               value={form.actionExtra} onInput={(e) => set({ actionExtra: e.currentTarget.value })} />
           </label>
