@@ -8,9 +8,12 @@ import type {
 } from '../history/schedule-types.ts';
 import { getCredential, reportUnauthenticated } from './credential.ts';
 
-/** An error answer of the HTTP API: its code and message, and for a visibility query the 1-based column at fault. */
+/**
+ * An error answer of the HTTP API: its code and message, for a visibility query the 1-based
+ * column at fault, and for `ResourceExhausted` how long to wait before trying again (ms).
+ */
 export class ApiError extends Error {
-  constructor(readonly code: string, message: string, readonly field?: string, readonly column?: number) {
+  constructor(readonly code: string, message: string, readonly field?: string, readonly column?: number, readonly retryAfterMs?: number) {
     super(message);
   }
 }
@@ -23,9 +26,9 @@ export async function call<T>(method: string, body: object, signal?: AbortSignal
   const text = await res.text();
   const value = text ? JSON.parse(text) : null;
   if (!res.ok) {
-    const e = (value?.error ?? {}) as { code?: string; message?: string; field?: string; column?: number };
+    const e = (value?.error ?? {}) as { code?: string; message?: string; field?: string; column?: number; retryAfterMs?: number };
     if (res.status === 401) reportUnauthenticated(e.message ?? 'this server requires a credential');
-    throw new ApiError(e.code ?? `HTTP ${res.status}`, e.message ?? res.statusText, e.field, e.column);
+    throw new ApiError(e.code ?? `HTTP ${res.status}`, e.message ?? res.statusText, e.field, e.column, e.retryAfterMs);
   }
   return value as T;
 }

@@ -54,6 +54,20 @@ export interface BulkOptions {
 
 // A run that closed between the list and its call answers one of these: nothing left to do.
 const GONE = new Set(['FailedPrecondition', 'NotFound']);
+/** Tries of one run's call while the server answers ResourceExhausted (its per-namespace rate limits). */
+const MAX_THROTTLED_TRIES = 20;
+
+/** Calls `fn`, waiting out `ResourceExhausted` answers for the time the server asks (1 s when it does not say). */
+async function throttled<T>(fn: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+  for (let tries = 1; ; tries++) {
+    try {
+      return await fn();
+    } catch (err) {
+      if (!(err instanceof ApiError) || err.code !== 'ResourceExhausted' || tries >= MAX_THROTTLED_TRIES || signal?.aborted) throw err;
+      await new Promise((resolve) => setTimeout(resolve, err.retryAfterMs ?? 1000));
+    }
+  }
+}
 
 function apply(calls: BulkCalls, ns: string, r: WorkflowExecutionInfo, a: BulkAction): Promise<unknown> {
   switch (a.kind) {
@@ -89,7 +103,7 @@ export async function runBulk(o: BulkOptions): Promise<BulkProgress> {
     }
     seenWorkflows.add(r.workflowId);
     try {
-      const answer = await apply(calls, o.namespace, r, o.action);
+      const answer = await throttled(() => apply(calls, o.namespace, r, o.action), o.signal);
       if (o.action.kind === 'reset') made.add((answer as { runId: string }).runId);
       p.done++;
     } catch (err) {

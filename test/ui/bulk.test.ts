@@ -88,3 +88,16 @@ test('stopping takes no further runs', async () => {
   assert.ok(p.stopped);
   assert.ok(state.calls.length < 10, `${state.calls.length} calls`);
 });
+
+test('a call the server throttles (429 ResourceExhausted) is tried again after the time it asks', async () => {
+  const runs = [run(1), run(2)];
+  const answers = new Map<string, number>();
+  const { calls, state } = fake(runs, (id) => {
+    const n = (answers.get(id) ?? 0) + 1;
+    answers.set(id, n);
+    return n <= 2 ? new ApiError('ResourceExhausted', 'signals per second of namespace default over 2400', undefined, undefined, 5) : undefined;
+  });
+  const p = await runBulk({ namespace: 'default', query: '', action: { kind: 'signal', signalName: 's', args: [] }, total: 2, calls, onProgress: () => undefined });
+  assert.deepEqual([p.done, p.failed], [2, 0]);
+  assert.equal(state.calls.length, 6, 'three tries of each run');
+});
