@@ -11,11 +11,17 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { freePort, spawnNode, startServerProcess, type Child } from '../test/helpers/processes.ts';
+import { SqliteStore } from '../src/store/sqlite/sqlite-store.ts';
+import { PostgresStore } from '../src/store/postgres/postgres-store.ts';
+import { bulkLoadPostgres, bulkLoadSqlite } from './fixtures/bulk-load.ts';
 
 const HELP = `Usage: npm run bench -- engine [--database sqlite|postgres|both] [--workload one|five|both]
-                               [--workflows 3000] [--concurrency 200] [--idle 200] [--metrics on|off] [--json]
+                               [--workflows 3000] [--concurrency 200] [--idle 200] [--metrics on|off]
+                               [--preload 0] [--json]
 
 --workload one runs oneActivity, five runs fiveActivities (five activities one after another).
+--preload N bulk-loads N completed one-activity workflows (bench/fixtures/bulk-load.ts) before
+the server starts, to measure the cost as work grows.
 --metrics off runs the server with --no-metrics and the worker without a metrics registry
 (both are on by default, as in production).`;
 
@@ -93,9 +99,33 @@ async function pgCounts(server: Child): Promise<{ statements: number; transactio
   return JSON.parse(last) as { statements: number; transactions: number };
 }
 
-interface Options { workflows: number; concurrency: number; idle: number; metrics: boolean; workloads: Workload[] }
+interface Options { workflows: number; concurrency: number; idle: number; metrics: boolean; workloads: Workload[]; preload: number }
+
+/** Migrates the database and bulk-loads `o.preload` completed workflows; returns the seconds it took. */
+async function preload(database: string, o: Options): Promise<number> {
+  const t0 = performance.now();
+  if (database.startsWith('sqlite:')) {
+    const path = database.slice('sqlite:'.length);
+    await SqliteStore.open(path).close();
+    bulkLoadSqlite(path, { closed: o.preload, running: 0 });
+  } else {
+    await (await PostgresStore.open(database)).close();
+    const client = new pg.Client({ connectionString: database });
+    await client.connect();
+    try {
+      await bulkLoadPostgres(client, { closed: o.preload, running: 0 });
+    } finally {
+      await client.end();
+    }
+  }
+  return (performance.now() - t0) / 1000;
+}
 
 async function measure(database: string, o: Options, pgDatabase?: { admin: pg.Client; name: string }): Promise<Figures[]> {
+  if (o.preload > 0) {
+    const seconds = await preload(database, o);
+    console.error(`preloaded ${o.preload} completed workflows in ${seconds.toFixed(0)} s`);
+  }
   const port = await freePort();
   const server = await startServerProcess(database, port, o.metrics ? [] : ['--no-metrics'], pgDatabase ? ['--import', 'tsx', '--import', COUNTER] : []);
   const worker = spawnNode(['--import', 'tsx', 'bench/fixtures/worker.ts'], { STEADFAST_ADDRESS: server.address, BENCH_METRICS: o.metrics ? '1' : '0' });
@@ -141,16 +171,16 @@ export async function run(argv: string[]): Promise<number> {
     options: {
       database: { type: 'string', default: 'both' }, workload: { type: 'string', default: 'both' }, workflows: { type: 'string', default: '3000' },
       concurrency: { type: 'string', default: '200' }, idle: { type: 'string', default: '200' }, metrics: { type: 'string', default: 'on' },
-      json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+      preload: { type: 'string', default: '0' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
     },
   });
   if (values.help) {
     console.log(HELP);
     return 0;
   }
-  const count = (name: 'workflows' | 'concurrency' | 'idle') => {
+  const count = (name: 'workflows' | 'concurrency' | 'idle' | 'preload', min = 1) => {
     const n = Number(values[name]);
-    if (!Number.isInteger(n) || n < 1) throw new Error(`--${name} must be an integer >= 1, got ${JSON.stringify(values[name])}`);
+    if (!Number.isInteger(n) || n < min) throw new Error(`--${name} must be an integer >= ${min}, got ${JSON.stringify(values[name])}`);
     return n;
   };
   if (!['sqlite', 'postgres', 'both'].includes(values.database!)) {
@@ -160,7 +190,7 @@ export async function run(argv: string[]): Promise<number> {
   if (!['one', 'five', 'both'].includes(values.workload!)) throw new Error(`--workload must be one, five or both, got ${JSON.stringify(values.workload)}`);
   const o: Options = {
     workflows: count('workflows'), concurrency: count('concurrency'), idle: count('idle'), metrics: values.metrics === 'on',
-    workloads: values.workload === 'both' ? ['one', 'five'] : [values.workload as Workload],
+    workloads: values.workload === 'both' ? ['one', 'five'] : [values.workload as Workload], preload: count('preload', 0),
   };
   const rows: (Figures & { database: string })[] = [];
   if (values.database === 'sqlite' || values.database === 'both') {
@@ -184,10 +214,10 @@ export async function run(argv: string[]): Promise<number> {
     }
   }
   if (values.json) {
-    console.log(JSON.stringify({ node: process.version, cores: cpus().length, rows }, null, 2));
+    console.log(JSON.stringify({ node: process.version, cores: cpus().length, preload: o.preload, rows }, null, 2));
     return 0;
   }
-  console.log(`engine benchmark: workflows of one or five activities, server + worker + load generator as processes (${cpus().length} cores, node ${process.version}, metrics ${values.metrics})`);
+  console.log(`engine benchmark: workflows of one or five activities, server + worker + load generator as processes (${cpus().length} cores, node ${process.version}, metrics ${values.metrics}, ${o.preload} workflows preloaded)`);
   console.log('database  workload  phase       workflows  in flight  workflows/s  p50 ms  p99 ms  CPU ms/workflow: server  worker    load  postgres' +
     '  statements/wf  transactions/wf');
   const ms = (v: number | undefined) => (v === undefined ? '-' : v.toFixed(2)).padStart(6);

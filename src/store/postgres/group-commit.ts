@@ -123,7 +123,10 @@ export class PgGroupCommitter {
         for (const p of group) p.resolve(seqs);
         return;
       }
-      const failed = new Map(row.bad.map((c) => [c[0], c]));
+      // One reason per transition, the one a transaction of its own would have hit first: its
+      // executions' checks come before its consumed timer's (the engine retries only 'version').
+      const failed = new Map<number, BatchConflict>();
+      for (const c of row.bad) if (!failed.has(c[0]) || failed.get(c[0])![1] === 'timerGone') failed.set(c[0], c);
       for (const [op, c] of failed) group[op]!.reject(conflict(c, group[op]!.t));
       group = group.filter((_, i) => !failed.has(i));
     }
