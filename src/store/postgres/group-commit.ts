@@ -25,9 +25,10 @@ interface Pending {
 }
 
 /**
- * Batches in flight at once, each on its own connection. Measured with 200 workflows in flight
- * (docs/benchmarks.md, "PostgreSQL store"): one batch at a time leaves the server waiting on
- * each commit's WAL flush; two overlap one batch's flush with the next one's statement.
+ * Batches in flight at once, each on its own connection: with one, the transitions arriving
+ * while a batch waits for its commit's WAL flush wait for that flush too; with two, one batch's
+ * flush overlaps the next one's statement. More would mostly add row-lock waits between
+ * batches. Not tuned by measurement (docs/benchmarks.md, "PostgreSQL store").
  */
 const MAX_IN_FLIGHT = 2;
 
