@@ -74,7 +74,7 @@ export const BATCH_SQL = `WITH
   new_timers AS (INSERT INTO timers (id, namespace, run_id, kind, due_at, data)
     SELECT * FROM unnest($63::text[], $64::text[], $65::text[], $66::text[], $67::bigint[], $68::text[]) WHERE (SELECT ok FROM ok)),
   gone_tasks AS (DELETE FROM tasks WHERE id = ANY($69::text[]) AND (SELECT ok FROM ok)),
-  gone_timers AS (DELETE FROM timers WHERE (id = ANY($70::text[]) OR id IN (SELECT id FROM consume_in)) AND (SELECT ok FROM ok)),
+  gone_timers AS (DELETE FROM timers WHERE id = ANY($70::text[]) AND (SELECT ok FROM ok)),
   purged_tasks AS (DELETE FROM tasks WHERE run_id = ANY($71::text[]) AND (SELECT ok FROM ok)),
   purged_timers AS (DELETE FROM timers WHERE run_id = ANY($71::text[]) AND (SELECT ok FROM ok)),
   notified AS (SELECT count(pg_notify($1, p)) AS n FROM unnest($72::text[]) p WHERE (SELECT ok FROM ok))
@@ -154,7 +154,12 @@ export function batchParams(channel: string, transitions: readonly Transition[],
         r.scheduledById ?? null, r.scheduledStartTime ?? null]);
       for (const e of w.events) push(ev, [r.runId, e.eventId, e.eventType, e.eventTime, JSON.stringify(e.attributes)]);
     }
-    if (t.consumeTimerId !== undefined) push(consume, [op, t.consumeTimerId]);
+    // A consumed timer is checked (consume_in) and deleted with the others: an OR of the two in
+    // one DELETE was planned as a sequential scan of timers.
+    if (t.consumeTimerId !== undefined) {
+      push(consume, [op, t.consumeTimerId]);
+      delTimers.push(t.consumeTimerId);
+    }
     for (const k of t.createTasks ?? []) push(tasks, [k.id, k.namespace, k.taskQueue, k.kind, k.runId, k.visibleAt, JSON.stringify(k.data)]);
     for (const k of t.createTimers ?? []) push(timers, [k.id, k.namespace, k.runId, k.kind, k.dueAt, JSON.stringify(k.data)]);
     delTasks.push(...(t.deleteTaskIds ?? []));
