@@ -134,3 +134,18 @@ test('postgres batch: a batch the database refuses is written one transition at 
     await store.close();
   }
 });
+
+test('postgres batch: close waits for the transitions already submitted, which commit', { skip }, async () => {
+  const store = await open();
+  const schema = schemas[schemas.length - 1]!;
+  // One run's timers: no two share a statement, so most are still queued when close() is called.
+  const commits = Array.from({ length: 30 }, (_, i) => store.commit({ executions: [], createTimers: [timer(`c${i}`, 'one-run')] }));
+  await store.close();
+  assert.deepEqual((await Promise.allSettled(commits)).map((r) => r.status), Array(30).fill('fulfilled'));
+  const again = await PostgresStore.open(PG_URL, { schema, poolSize: 2 });
+  try {
+    assert.equal((await again.claimDueTimers({ now: 5, limit: 100, leaseMs: 1, owner: 'x' })).length, 30);
+  } finally {
+    await again.close();
+  }
+});

@@ -48,6 +48,8 @@ export class PgGroupCommitter {
   #queue: Pending[] = [];
   #inFlight = 0;
   #scheduled = false;
+  /** Resolved when nothing is queued or in flight (see {@link drained}). */
+  #onDrained: (() => void)[] = [];
   /** Statements sent and the largest batch, for tests and benchmarks. */
   readonly stats = { batches: 0, maxBatch: 0 };
 
@@ -62,6 +64,12 @@ export class PgGroupCommitter {
     });
   }
 
+  /** Resolves once every submitted transition is settled (the store waits for it before closing its pool). */
+  drained(): Promise<void> {
+    if (this.#inFlight === 0 && this.#queue.length === 0) return Promise.resolve();
+    return new Promise((resolve) => this.#onDrained.push(resolve));
+  }
+
   #schedule(): void {
     if (this.#scheduled || this.#inFlight >= MAX_IN_FLIGHT || this.#queue.length === 0) return;
     this.#scheduled = true;
@@ -74,6 +82,7 @@ export class PgGroupCommitter {
       void this.#write(batch).finally(() => {
         this.#inFlight--;
         this.#schedule();
+        if (this.#inFlight === 0 && this.#queue.length === 0) for (const f of this.#onDrained.splice(0)) f();
       });
       this.#schedule();
     });

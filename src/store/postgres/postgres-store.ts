@@ -317,6 +317,7 @@ export class PostgresStore implements Store {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    await this.#committer.drained();
     await this.#listener?.end().catch(() => {});
     await this.#pool.end();
   }
