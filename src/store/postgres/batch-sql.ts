@@ -1,7 +1,7 @@
 /* The PostgreSQL store's batch write: the transitions of many workflows in ONE statement (its
  * own implicit transaction, so one round trip and one commit for the whole batch), with each
  * row kind written by one multi-row INSERT … SELECT FROM unnest(…). The statement's text does
- * not depend on the batch, so it is a named prepared statement, planned once per connection. */
+ * not depend on the batch, so it is a named prepared statement, parsed once per connection. */
 import { executionValues, searchAttributesJson } from '../rows.ts';
 import { notificationsOf } from '../transition-checks.ts';
 import type { ConflictReason } from '../errors.ts';
