@@ -32,7 +32,10 @@ Common options:
   --address <url>    server address (default $STEADFAST_ADDRESS or http://127.0.0.1:7233)
   --namespace <ns>   namespace (default "default")
   --json             print JSON for scripts instead of a table
-  -h, --help         show this help`;
+  -h, --help         show this help
+
+Example:
+  steadfast schedule create nightly --type report --task-queue reports --workflow-id report --cron '0 2 * * *' --overlap Skip`;
 
 const FLAGS = {
   address: { type: 'string' }, namespace: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },

@@ -16,7 +16,10 @@ Options:
   --no-metrics      do not count requests, store calls and runs, nor serve GET /metrics
   -h, --help        show this help
 
-${SECURITY_HELP}`;
+${SECURITY_HELP}
+
+Example:
+  steadfast server --database postgres://steadfast@db:5432/steadfast --api-keys keys.json --host 0.0.0.0`;
 
 register({
   name: 'server',
