@@ -1,6 +1,5 @@
-import { Client, WorkflowFailedError, type WorkflowHandle } from '../client/index.ts';
+import { Client, WorkflowFailedError, type ListOptions, type WorkflowHandle } from '../client/index.ts';
 import { toMs, type Duration } from '../retry/duration.ts';
-import type { WorkflowExecutionInfo } from '../history/service.ts';
 import { parseFlags, parseIntFlag, refuseTogether, UsageError } from './args.ts';
 import { register } from './main.ts';
 import { connectionFlags } from './connection-flags.ts';
@@ -123,14 +122,14 @@ async function runAction(client: Client, action: string, values: Values, positio
     }
     case 'list': {
       const limit = parseIntFlag('limit', values.limit, 1) ?? 50;
-      const rows: WorkflowExecutionInfo[] = [];
+      const rows: Parameters<typeof executionRows>[0] = [];
       if (values.query !== undefined && (values.type || values.status || values['id-prefix'])) {
         throw new UsageError('steadfast workflow list: --query cannot be combined with --type, --status or --id-prefix; write them in the query');
       }
       for await (const e of client.workflow.list({
         ...(values.query !== undefined ? { query: values.query } : {}),
         ...(values.type ? { workflowType: values.type } : {}),
-        ...(values.status ? { status: values.status as WorkflowExecutionInfo['status'] } : {}),
+        ...(values.status ? { status: values.status as ListOptions['status'] } : {}),
         ...(values['id-prefix'] ? { workflowIdPrefix: values['id-prefix'] } : {}),
         pageSize: Math.min(limit, 1000),
       })) {

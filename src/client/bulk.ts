@@ -2,7 +2,6 @@ import { ServiceError } from '../common/errors.ts';
 import { optionKeys, refuseUnknownKeys } from '../common/option-keys.ts';
 import { optionalInt, optionalString, requireOneOf, requireString } from '../common/validate.ts';
 import { ValidationError } from '../retry/errors.ts';
-import type { WorkflowExecutionInfo } from '../history/service.ts';
 import type { WorkflowClient } from './client.ts';
 import type { WorkflowHandle } from './workflow-handle.ts';
 
@@ -162,7 +161,7 @@ export async function runBulk(workflows: WorkflowClient, options: BulkOptions): 
   const resetWorkflows = new Set<string>();
   let progressError: { error: unknown } | undefined;
 
-  const handleOne = async (run: WorkflowExecutionInfo): Promise<void> => {
+  const handleOne = async (run: { workflowId: string; runId: string; status: string }): Promise<void> => {
     try {
       if (spec.skipsClosed && run.status !== 'Running') {
         result.skipped++;

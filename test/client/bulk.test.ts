@@ -2,7 +2,6 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Client, type BulkOptions } from '../../src/client/index.ts';
 import { historyPageTokenFrom } from '../../src/client/follow-history.ts';
-import type { WorkflowService } from '../../src/history/service.ts';
 import { ValidationError } from '../../src/retry/errors.ts';
 import { TestEnvironment } from '../../src/testing/index.ts';
 
@@ -35,7 +34,7 @@ describe('client.workflow.bulk and handle.followHistory', () => {
           }
         };
       },
-    }) as WorkflowService;
+    });
     const client = new Client({ connection: slow });
     const progress: [number, number][] = [];
     const result = await client.workflow.bulk({
