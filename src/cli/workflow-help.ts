@@ -6,9 +6,9 @@ interface ActionHelp {
   example: string;
 }
 
-const START_OPTIONS = `  --task-queue <q>                   the queue a worker polls (required)
-  --workflow-id <id>                 business id (alias --id; default a random UUID)
-  --input <json>                     one argument as JSON; repeat for more: --input '"o-1"' --input 100
+const START_OPTIONS = `  -t, --task-queue <q>               the queue a worker polls (required)
+  -w, --workflow-id <id>             business id (alias --id; default a random UUID)
+  -i, --input <json>                  one argument as JSON; repeat for more: --input '"o-1"' --input 100
   --input-file <file>                one argument per file (repeatable); or --args '<json array>' / --args-file f.json
   --execution-timeout <dur>          bounds the whole chain of runs (90s, 1h30m, 1.5h, 2 days)
   --run-timeout <dur>                bounds one run
@@ -23,9 +23,9 @@ const START_OPTIONS = `  --task-queue <q>                   the queue a worker p
   --memo key=<json>                  repeatable: --memo customer='"c-9"'
   --search-attribute key=<json>      repeatable; the attribute must be registered (steadfast search-attribute create)`;
 
-const BULK_OPTIONS = `  --query '<filter>'  act on every run the filter matches, instead of one workflow id
-  --yes               do not ask for confirmation (required when stdin is not a terminal)
-  --concurrency <n>   calls in flight at once (default 8)`;
+const BULK_OPTIONS = `  -q, --query '<filter>'  act on every run the filter matches, instead of one workflow id
+  -y, --yes               do not ask for confirmation (required when stdin is not a terminal)
+  --concurrency <n>       calls in flight at once (default 8)`;
 
 /** Every action, in the order `steadfast workflow --help` lists them. */
 export const ACTIONS: Record<string, ActionHelp> = {
@@ -108,13 +108,15 @@ export const ACTIONS: Record<string, ActionHelp> = {
 };
 
 const COMMON = `Common options:
-  --address <url>    server address (default $STEADFAST_ADDRESS or http://127.0.0.1:7233)
-  --retry-for <dur>  how long to keep retrying while the server is unavailable (default 10s)
-  --namespace <ns>   namespace (default "default")
-  --api-key <key>    credential sent as a bearer token (default $STEADFAST_API_KEY)
-  --ca-file <pem>    CA certificate trusted for an https:// server (default $STEADFAST_CA_FILE)
-  --json             print JSON for scripts instead of a table
-  -h, --help         show this help`;
+  -w, --workflow-id <id>  the workflow, instead of the positional <workflowId> (start: the new workflow's id)
+  -r, --run-id <runId>    a run of it (alias --run; default the latest)
+  --address <url>         server address (default $STEADFAST_ADDRESS or http://127.0.0.1:7233)
+  --retry-for <dur>       how long to keep retrying while the server is unavailable (default 10s)
+  --namespace <ns>        namespace (default "default")
+  --api-key <key>         credential sent as a bearer token (default $STEADFAST_API_KEY)
+  --ca-file <pem>         CA certificate trusted for an https:// server (default $STEADFAST_CA_FILE)
+  --json                  print JSON for scripts instead of a table
+  -h, --help              show this help`;
 
 /** `steadfast workflow --help`: every action with its usage, and an example. */
 export function workflowHelp(): string {

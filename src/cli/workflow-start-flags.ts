@@ -8,8 +8,8 @@ import { parseIntFlag, refuseTogether, UsageError } from './args.ts';
 
 /** The flags of `steadfast workflow start` / `execute` (Temporal CLI's names), and the input flags of signal, query and update. */
 export const START_FLAGS = {
-  'workflow-id': { type: 'string' }, id: { type: 'string' }, 'task-queue': { type: 'string' },
-  input: { type: 'string', multiple: true }, 'input-file': { type: 'string', multiple: true },
+  'workflow-id': { type: 'string', short: 'w' }, id: { type: 'string' }, 'task-queue': { type: 'string', short: 't' },
+  input: { type: 'string', multiple: true, short: 'i' }, 'input-file': { type: 'string', multiple: true },
   args: { type: 'string' }, 'args-file': { type: 'string' },
   'retry-initial-interval': { type: 'string' }, 'retry-backoff-coefficient': { type: 'string' },
   'retry-maximum-interval': { type: 'string' }, 'retry-maximum-attempts': { type: 'string' },

@@ -13,7 +13,7 @@ const FLAGS = {
   address: { type: 'string' }, namespace: { type: 'string' }, 'api-key': { type: 'string' }, 'ca-file': { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
   'retry-for': { type: 'string' }, ...START_FLAGS,
   wait: { type: 'boolean' }, type: { type: 'string' }, status: { type: 'string' }, 'id-prefix': { type: 'string' },
-  query: { type: 'string' }, limit: { type: 'string' }, run: { type: 'string' }, reason: { type: 'string' }, 'event-id': { type: 'string' }, to: { type: 'string' },
+  query: { type: 'string', short: 'q' }, limit: { type: 'string' }, run: { type: 'string' }, 'run-id': { type: 'string', short: 'r' }, reason: { type: 'string' }, 'event-id': { type: 'string' }, to: { type: 'string' },
   follow: { type: 'boolean', short: 'f' }, yes: { type: 'boolean', short: 'y' }, name: { type: 'string' }, concurrency: { type: 'string' },
 } as const;
 
@@ -94,6 +94,8 @@ async function runAction(client: Client, action: string, values: Values, positio
   // `--workflow-id` (or `--id`) may stand for the positional <workflowId>, as in Temporal's CLI.
   const idFlag = values['workflow-id'] ?? values.id;
   const [workflowId, messageName] = idFlag !== undefined ? [idFlag, target] : [target, second];
+  refuseTogether(values, ['run', 'run-id']);
+  const runId = values.run ?? values['run-id'];
   const need = (what: string) => {
     const id = what === 'workflowId' ? workflowId : target;
     if (!id) throw new UsageError(`steadfast workflow ${action}: missing <${what}> (run \`steadfast workflow ${action} --help\` for usage)`);
@@ -147,12 +149,12 @@ async function runAction(client: Client, action: string, values: Values, positio
       return 0;
     }
     case 'describe': {
-      const d = await client.workflow.getHandle(need('workflowId'), values.run).describe();
+      const d = await client.workflow.getHandle(need('workflowId'), runId).describe();
       print(json, d, () => describeText(d));
       return 0;
     }
     case 'history': {
-      const handle = client.workflow.getHandle(need('workflowId'), values.run);
+      const handle = client.workflow.getHandle(need('workflowId'), runId);
       if (!values.follow) {
         const { events } = await handle.fetchHistory();
         print(json, { events }, () => eventRows(events));
@@ -172,12 +174,12 @@ async function runAction(client: Client, action: string, values: Values, positio
       return 0;
     }
     case 'query': {
-      const answer = await client.workflow.getHandle(need('workflowId'), values.run).query(needName(), ...readInputs(values));
+      const answer = await client.workflow.getHandle(need('workflowId'), runId).query(needName(), ...readInputs(values));
       print(json, { result: answer }, () => (typeof answer === 'string' ? answer : JSON.stringify(answer, null, 2)));
       return 0;
     }
     case 'update': {
-      const result = await client.workflow.getHandle(need('workflowId'), values.run).executeUpdate(needName(), { args: readInputs(values) });
+      const result = await client.workflow.getHandle(need('workflowId'), runId).executeUpdate(needName(), { args: readInputs(values) });
       print(json, { result }, () => JSON.stringify(result, null, 2));
       return 0;
     }
@@ -196,10 +198,10 @@ async function runAction(client: Client, action: string, values: Values, positio
       if (eventId === undefined && !to) {
         throw new UsageError('steadfast workflow reset: give --event-id <WorkflowTaskCompleted event id> or --to first|last');
       }
-      const runId = await client.workflow.getHandle(need('workflowId'), values.run).reset({
+      const newRunId = await client.workflow.getHandle(need('workflowId'), runId).reset({
         ...(eventId !== undefined ? { eventId } : {}), ...(to ? { type: to } : {}), ...(values.reason ? { reason: values.reason } : {}),
       });
-      print(json, { runId }, () => `reset ${need('workflowId')}: new run ${runId}`);
+      print(json, { runId: newRunId }, () => `reset ${need('workflowId')}: new run ${newRunId}`);
       return 0;
     }
     default:

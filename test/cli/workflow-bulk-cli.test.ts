@@ -111,7 +111,7 @@ describe('steadfast workflow cancel | terminate | signal | reset --query', { tim
     for (const id of ids) assert.equal(await client.workflow.getHandle(id).result(), 0);
 
     for (const id of ['cancel-1', 'cancel-2']) await client.workflow.start('steps', { taskQueue: 'bulk', workflowId: id });
-    const cancelled = await cli('workflow', 'cancel', '--query', "WorkflowId STARTS_WITH 'cancel-'", '--yes', '--concurrency', '1');
+    const cancelled = await cli('workflow', 'cancel', '-q', "WorkflowId STARTS_WITH 'cancel-'", '-y', '--concurrency', '1');
     assertExit(cancelled, 0, 'cancel --query');
     assert.match(cancelled.stdout, /^\s+2\s+2\s+0\s+0$/m);
     for (const id of ['cancel-1', 'cancel-2']) {

@@ -68,9 +68,13 @@ describe('steadfast workflow against a real server and worker', { timeout: 240_0
   });
 
   test('execute prints the result and exits 0; a failed workflow exits 1 printing its failure', async () => {
-    const ok = await cli('workflow', 'execute', 'greet', '--task-queue', 'cli', '--input', '"ada"', '--input', '2');
+    // Temporal's short flags: -t task queue, -w workflow id, -i input, -r run id.
+    const ok = await cli('workflow', 'execute', 'greet', '-t', 'cli', '-w', 'short-1', '-i', '"ada"', '-i', '2');
     assertExit(ok, 0, 'execute greet');
-    assert.match(ok.stdout, /^completed [0-9a-f-]+: "hello ada x2"$/m);
+    assert.match(ok.stdout, /^completed short-1: "hello ada x2"$/m);
+    const runId = (await cli('workflow', 'describe', '-w', 'short-1', '--json')).stdout.match(/"runId": "([0-9a-f-]+)"/)![1]!;
+    const described = await cli('workflow', 'describe', '-w', 'short-1', '-r', runId);
+    assert.match(described.stdout, new RegExp(`^Workflow short-1  \\(greet, run ${runId}\\)$`, 'm'));
     const failed = await cli('workflow', 'execute', 'declines', '--task-queue', 'cli', '--workflow-id', 'declined-1', '--input', '"o-9"');
     assertOneLine(failed, 1,
       /^steadfast workflow execute: workflow declined-1 Failed \(run [0-9a-f-]+\): card declined for o-9 \(CardDeclined, non-retryable\)$/, 'execute declines');
