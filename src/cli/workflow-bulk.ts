@@ -3,6 +3,7 @@ import type { BulkOperation, BulkResult, Client } from '../client/index.ts';
 import { UsageError } from './args.ts';
 import { progressBar } from './progress.ts';
 import { renderTable } from './table.ts';
+import { colourOn } from './colour.ts';
 import { print } from './workflow-print.ts';
 
 /** What `steadfast workflow <cancel|terminate|signal|reset> --query …` was given. */
@@ -36,9 +37,10 @@ async function confirm(question: string): Promise<boolean> {
   }
 }
 
-/** The summary table of a bulk operation, with the first errors under it. */
-export function bulkSummary(result: BulkResult): string {
-  const lines = [renderTable(['MATCHED', 'DONE', 'SKIPPED (CLOSED)', 'FAILED'], [[result.matched, result.done, result.skipped, result.failed]])];
+/** The summary table of a bulk operation, with the first errors under it; failures in red when `colour` is on. */
+export function bulkSummary(result: BulkResult, colour = colourOn()): string {
+  const lines = [renderTable(['MATCHED', 'DONE', 'SKIPPED (CLOSED)', 'FAILED'], [[result.matched, result.done, result.skipped, result.failed]],
+    colour ? (_, column, value) => (column === 3 && value !== '0' ? 'red' : undefined) : undefined)];
   if (result.errors.length) {
     const shown = result.errors.slice(0, SHOWN_ERRORS);
     lines.push('', `First errors (${shown.length} of ${result.failed}):`,

@@ -4,6 +4,7 @@ import type { WorkflowExecutionInfo } from '../history/service.ts';
 import type { FailureInfo } from '../common/failure.ts';
 import { formatMs } from '../retry/duration.ts';
 import { renderTable } from './table.ts';
+import { colourOn, paint, STATUS_COLOUR } from './colour.ts';
 import { workflowTaskLines } from './workflow-task-lines.ts';
 
 /** Prints `value` as JSON for scripts, or the human text. */
@@ -11,11 +12,12 @@ export function print(json: boolean, value: unknown, human: () => string): void 
   console.log(json ? JSON.stringify(value, null, 2) : human());
 }
 
-/** The table of `steadfast workflow list`. */
-export function executionRows(list: WorkflowExecutionInfo[]): string {
+/** The table of `steadfast workflow list`; statuses in colour when `colour` is on. */
+export function executionRows(list: WorkflowExecutionInfo[], colour = colourOn()): string {
   return renderTable(
     ['WORKFLOW ID', 'TYPE', 'STATUS', 'STARTED', 'CLOSED', 'RUN ID'],
     list.map((e) => [e.workflowId, e.workflowType, e.status, e.startTime, e.closeTime ?? '', e.runId]),
+    colour ? (_, column, value) => (column === 2 ? STATUS_COLOUR[value] : undefined) : undefined,
   );
 }
 
@@ -46,13 +48,13 @@ export function eventLineHeader(): string {
   return `${'ID'.padStart(6)}  ${'TIME'.padEnd(24)}  ${'TYPE'.padEnd(40)}  DETAILS`;
 }
 
-/** The text of `steadfast workflow describe`. */
-export function describeText(d: WorkflowExecutionDescription): string {
+/** The text of `steadfast workflow describe`; the status in colour when `colour` is on. */
+export function describeText(d: WorkflowExecutionDescription, colour = colourOn()): string {
   const size = d.historySize === undefined ? '' : `, ${d.historySize} bytes`;
   const config = d.raw.config;
   const lines = [
     `Workflow ${d.workflowId}  (${d.type}, run ${d.runId})`,
-    `  status     ${d.status}`,
+    `  status     ${paint(colour, STATUS_COLOUR[d.status], d.status)}`,
     `  started    ${d.startTime.toISOString()}${d.closeTime ? `\n  closed     ${d.closeTime.toISOString()}` : ''}`,
     `  task queue ${d.taskQueue}`,
     `  history    ${d.historyLength} events${size}, attempt ${d.attempt}`,

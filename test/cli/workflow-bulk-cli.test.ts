@@ -16,9 +16,9 @@ process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
  * Runs the binary with a pseudo-terminal as stdin and stderr (util-linux `script`), typing
  * `answer` and Enter: what a person at a terminal sees, the prompt and the progress bar included.
  */
-function atTerminal(args: string[], answer: string): Promise<{ code: number | null; out: string }> {
+function atTerminal(args: string[], answer: string, env: Record<string, string> = {}): Promise<{ code: number | null; out: string }> {
   const command = [process.execPath, BIN, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
-  const child = spawn('script', ['-qec', command, '/dev/null'], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn('script', ['-qec', command, '/dev/null'], { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, ...env } });
   let out = '';
   child.stdout.on('data', (c: Buffer) => (out += c.toString('utf8')));
   child.stderr.on('data', (c: Buffer) => (out += c.toString('utf8')));
@@ -117,6 +117,20 @@ describe('steadfast workflow cancel | terminate | signal | reset --query', { tim
     for (const id of ['cancel-1', 'cancel-2']) {
       await assert.rejects(client.workflow.getHandle(id).result(), (err: Error & { status?: string }) => err.status === 'Canceled');
     }
+  });
+
+  test('statuses are in colour at a terminal only, and not under NO_COLOR', async () => {
+    const ESC = '\u001b';
+    const list = ['workflow', 'list', '--query', "WorkflowType = 'limiter' AND ExecutionStatus = 'Completed'", '--address', server.address];
+    const coloured = await atTerminal(list, '');
+    assert.equal(coloured.code, 0, coloured.out);
+    assert.ok(coloured.out.includes(`${ESC}[32mCompleted${ESC}[0m`), coloured.out);
+    const plain = await atTerminal(list, '', { NO_COLOR: '1' });
+    assert.match(plain.out, /^lim-1\s+limiter\s+Completed\s+\S+/m);
+    assert.ok(!plain.out.includes(ESC), plain.out);
+    const piped = await cli(...list.slice(0, -2));
+    assert.match(piped.stdout, /^lim-1\s+limiter\s+Completed\s+\S+/m);
+    assert.ok(!piped.stdout.includes(ESC), piped.stdout);
   });
 
   test('bulk usage errors exit 2 before any call', async () => {
