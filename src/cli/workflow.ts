@@ -213,7 +213,7 @@ const BULK_ACTIONS = new Set(['cancel', 'terminate', 'signal', 'reset']);
 
 register({
   name: 'workflow',
-  summary: 'Start, execute, list, count, describe, follow, signal, query, update, cancel, reset or terminate workflows (one, or all a query matches)',
+  summary: 'Start, execute, list, describe, follow, signal, query, update, cancel, terminate or reset workflows (one, or by --query)',
   async run(argv) {
     const { values, positionals } = parseFlags('workflow', argv, FLAGS, true);
     const [action, ...rest] = positionals;
