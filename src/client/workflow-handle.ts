@@ -126,7 +126,8 @@ export class WorkflowHandle<W extends Workflow = Workflow> {
   /**
    * The run's events as they are appended, from the first until its close event: for watching a
    * running workflow (`steadfast workflow history --follow`). Follows the handle's run, or the
-   * latest run when the handle has none, and ends with that run even if the chain goes on.
+   * latest run when the handle has none, and ends with that run even if the chain goes on. In
+   * the time-skipping TestEnvironment its waits for the close let time skip, as `result()` does.
    */
   async *followHistory(options: FollowHistoryOptions = {}): AsyncGenerator<HistoryEvent, void, undefined> {
     const runId = this.runId ?? (await this.describe()).runId;
