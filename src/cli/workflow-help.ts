@@ -6,7 +6,8 @@ interface ActionHelp {
   example: string;
 }
 
-const START_OPTIONS = `  -t, --task-queue <q>               the queue a worker polls (required)
+const START_OPTIONS = `  --type <type>                      the workflow type, instead of the positional <type>
+  -t, --task-queue <q>               the queue a worker polls (required)
   -w, --workflow-id <id>             business id (alias --id; default a random UUID)
   -i, --input <json>                  one argument as JSON; repeat for more: --input '"o-1"' --input 100
   --input-file <file>                one argument per file (repeatable); or --args '<json array>' / --args-file f.json
