@@ -9,7 +9,7 @@ interface ActionHelp {
 const START_OPTIONS = `  --type <type>                      the workflow type, instead of the positional <type>
   -t, --task-queue <q>               the queue a worker polls (required)
   -w, --workflow-id <id>             business id (alias --id; default a random UUID)
-  -i, --input <json>                  one argument as JSON; repeat for more: --input '"o-1"' --input 100
+  -i, --input <json>                 one argument as JSON; repeat for more: --input '"o-1"' --input 100
   --input-file <file>                one argument per file (repeatable); or --args '<json array>' / --args-file f.json
   --execution-timeout <dur>          bounds the whole chain of runs (90s, 1h30m, 1.5h, 2 days)
   --run-timeout <dur>                bounds one run
