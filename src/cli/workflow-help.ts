@@ -70,19 +70,19 @@ export const ACTIONS: Record<string, ActionHelp> = {
   },
   signal: {
     usage: "signal (<workflowId> | --query '<filter>') <name> [--input <json> ...]",
-    summary: 'send a signal to one workflow, or to every running one a query matches',
+    summary: 'send a signal to one workflow, or to every running one a query matches (the name may be given as --name)',
     options: BULK_OPTIONS,
     example: `steadfast workflow signal order-1 addItem --input '"pen"'
   steadfast workflow signal --query "WorkflowType = 'order'" finish --yes`,
   },
   query: {
     usage: 'query <workflowId> <name> [--input <json> ...]',
-    summary: 'ask a query (__stack_trace shows where the workflow waits)',
+    summary: 'ask a query (__stack_trace shows where the workflow waits; the name may be given as --name)',
     example: 'steadfast workflow query order-1 __stack_trace',
   },
   update: {
     usage: 'update <workflowId> <name> [--input <json> ...]',
-    summary: 'send an update and print its result; exits 1 when its validator or handler rejects it',
+    summary: 'send an update and print its result; exits 1 when its validator or handler rejects it (the name may be given as --name)',
     example: `steadfast workflow update order-1 setLimit --input 5`,
   },
   cancel: {
