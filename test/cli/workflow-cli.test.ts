@@ -96,7 +96,7 @@ describe('steadfast workflow against a real server and worker', { timeout: 240_0
     assert.deepEqual(JSON.parse(second.stdout), { result: 5 });
     const rejected = await cli('workflow', 'update', 'limits-1', 'setLimit', '--input', '-1');
     assertOneLine(rejected, 1, /^steadfast workflow: .*limit must be >= 0, got -1/, 'rejected update');
-    assertExit(await cli('workflow', 'signal', 'limits-1', 'go'), 0, 'signal');
+    assertExit(await cli('workflow', 'signal', 'limits-1', '--name', 'go'), 0, 'signal');
     const result = await cli('workflow', 'result', 'limits-1');
     assertExit(result, 0, 'result');
     assert.equal(result.stdout.trim(), '7');
