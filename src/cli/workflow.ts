@@ -4,7 +4,7 @@ import { toMs, type Duration } from '../retry/duration.ts';
 import { parseCronSchedule } from '../schedule/index.ts';
 
 import type { HistoryEvent } from '../history/events.ts';
-import type { WorkflowExecutionInfo } from '../history/service.ts';
+import type { WorkflowExecutionInfo } from '../protocol/index.ts';
 import { parseFlags, parseIntFlag, refuseTogether, UsageError } from './args.ts';
 import { register } from './main.ts';
 import { connectionFlags } from './connection-flags.ts';

@@ -22,4 +22,4 @@ export type {
 } from './schedule-options.ts';
 export type {
   ScheduleDescription, ScheduleListEntry, ScheduleOverlapPolicy, ScheduleIncident, ScheduleCounters, ScheduleActionResult,
-} from '../history/schedule-types.ts';
+} from '../protocol/index.ts';

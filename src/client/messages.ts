@@ -3,10 +3,8 @@ import {
   messageNameOf, type QueryDefinition, type SignalDefinition, type UpdateDefinition,
 } from '../common/message-definitions.ts';
 import { optionalPositiveDuration, optionalString } from '../common/validate.ts';
-import {
-  QUERY_REJECT_CONDITIONS, type QueryRejectCondition as WireRejectCondition, type UpdateWorkflowResponse,
-} from '../history/message-types.ts';
-import type { WorkflowService } from '../history/service.ts';
+import { QUERY_REJECT_CONDITIONS, type QueryRejectCondition as WireRejectCondition, type UpdateWorkflowResponse } from '../protocol/index.ts';
+import type { WorkflowService } from '../protocol/index.ts';
 import type { Duration } from '../retry/duration.ts';
 import { ValidationError } from '../retry/errors.ts';
 import { QueryFailedError, QueryRejectedError, WorkflowUpdateFailedError } from './message-errors.ts';

@@ -1,7 +1,7 @@
 import { ValidationError } from '../retry/errors.ts';
 import { optionalBoolean, optionalInt, optionalRecord, optionalString, requireString } from '../common/validate.ts';
-import type { ScheduleListEntry, ScheduleStateData } from '../history/schedule-types.ts';
-import type { WorkflowService } from '../history/service.ts';
+import type { ScheduleListEntry, ScheduleStateData } from '../protocol/index.ts';
+import type { WorkflowService } from '../protocol/index.ts';
 import { ScheduleHandle } from './schedule-handle.ts';
 import { actionToWire, policiesToWire, specToWire, type ScheduleOptions } from './schedule-options.ts';
 

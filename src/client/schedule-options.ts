@@ -3,9 +3,7 @@ import { resolveRetryPolicy, type TemporalRetryPolicy } from '../retry/index.ts'
 import { ValidationError } from '../retry/errors.ts';
 import { optionalBoolean, optionalDuration, optionalPositiveDuration, optionalRecord, requireString } from '../common/validate.ts';
 import { toPayload } from '../common/payload.ts';
-import type {
-  ScheduleActionData, ScheduleOverlapPolicy, SchedulePoliciesData,
-} from '../history/schedule-types.ts';
+import type { ScheduleActionData, ScheduleOverlapPolicy, SchedulePoliciesData } from '../protocol/index.ts';
 import type { ScheduleSpec } from '../schedule/schedule-spec.ts';
 
 /** The workflow a schedule starts, in the Temporal TypeScript SDK's shape. */

@@ -1,7 +1,5 @@
-import type {
-  GetHistoryResponse, ListWorkflowExecutionsRequest, ListWorkflowExecutionsResponse, WorkflowExecutionDescription,
-} from '../history/service.ts';
-import type { QueryWorkflowResponse, UpdateWorkflowResponse } from '../history/message-types.ts';
+import type { GetHistoryResponse, ListWorkflowExecutionsRequest, ListWorkflowExecutionsResponse, WorkflowExecutionDescription } from '../protocol/index.ts';
+import type { QueryWorkflowResponse, UpdateWorkflowResponse } from '../protocol/index.ts';
 
 /** An error answer of the HTTP API: its code and message. */
 export class ApiError extends Error {

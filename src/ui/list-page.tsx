@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { WorkflowExecutionInfo } from '../history/service.ts';
+import type { WorkflowExecutionInfo } from '../protocol/index.ts';
 import { api, ApiError, type ListRequest } from './api.ts';
 import { formatTime } from './format.ts';
 import { href, navigate, type Place } from './router.ts';

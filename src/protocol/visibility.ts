@@ -1,0 +1,66 @@
+import { z } from 'zod';
+import type { SearchAttributeTypeName } from './enums.ts';
+import { namespace } from './fields.ts';
+import { schemaOf } from './parse.ts';
+
+/* The visibility calls' requests and answers: count runs by a query in the filter language
+ * (docs/visibility.md), and the custom search attributes of a namespace. */
+
+/** A search attribute value as the API carries it: Datetime values are ISO 8601 strings. */
+export type SearchAttributeWireValue = string | number | boolean | readonly string[];
+
+/** Counts the runs a query selects. */
+export interface CountWorkflowExecutionsRequest {
+  /** @default "default" */
+  namespace?: string;
+  /** The filter language; `GROUP BY <attribute>` counts per value. @default "" (every run) */
+  query?: string;
+}
+
+/** How many runs a query selects. */
+export interface CountWorkflowExecutionsResponse {
+  /** All the runs the query selects. */
+  count: number;
+  /** With GROUP BY: one entry per value, ordered by value, runs without a value last (value null). */
+  groups?: { value: string | number | boolean | null; count: number }[];
+}
+
+/** Registers a custom search attribute in a namespace. */
+export interface CreateSearchAttributeRequest {
+  /** @default "default" */
+  namespace?: string;
+  /** Letters, digits and underscores, at most 64 characters; not a built-in name, not starting with `Temporal`. */
+  name: string;
+  /** The attribute's type, fixed once registered. */
+  type: SearchAttributeTypeName;
+}
+
+/** Lists a namespace's search attributes. */
+export interface ListSearchAttributesRequest {
+  /** @default "default" */
+  namespace?: string;
+}
+
+/** A namespace's search attributes. */
+export interface ListSearchAttributesResponse {
+  /** Registered in the namespace, by name. */
+  custom: { name: string; type: SearchAttributeTypeName }[];
+  /** Every run has these; start and upsert cannot set them. */
+  builtIn: { name: string; type: SearchAttributeTypeName }[];
+}
+
+/** Schema of {@link CountWorkflowExecutionsRequest}; the query text is checked by its parser (visibility/, a later layer). */
+export const countWorkflowExecutionsRequestSchema = schemaOf<CountWorkflowExecutionsRequest>()(z.object({
+  namespace,
+  query: z.custom<string>().optional(),
+}));
+
+/** Schema of {@link CreateSearchAttributeRequest}; the name and type are checked by the attribute model (visibility/, a later layer). */
+export const createSearchAttributeRequestSchema = schemaOf<CreateSearchAttributeRequest>()(z.object({
+  namespace,
+  name: z.custom<string>(),
+  type: z.custom<SearchAttributeTypeName>(),
+}));
+
+/** Schema of {@link ListSearchAttributesRequest}. */
+export const listSearchAttributesRequestSchema = schemaOf<ListSearchAttributesRequest>()(z.object({ namespace }));
