@@ -15,7 +15,7 @@ import { jsonLogger } from '../common/logger.ts';
 import { validateStart } from './requests.ts';
 import {
   cancelWorkflowRequestSchema, executionRequestSchema, getHistoryRequestSchema, terminateWorkflowRequestSchema,
-} from '../protocol/executions.ts';
+} from '../protocol/schemas/executions.ts';
 import { parseRequest } from '../protocol/parse.ts';
 import { buildNewRun, terminateRun } from './runs.ts';
 import type { RunState } from './state.ts';

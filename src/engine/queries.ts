@@ -12,7 +12,7 @@ import type { TaskTokens } from './task-token.ts';
 import type { MessageLimits } from './message-state.ts';
 import { validatePoll } from './requests.ts';
 import { parseRequest } from '../protocol/parse.ts';
-import { queryWorkflowRequestSchema, respondQueryTaskCompletedRequestSchema } from '../protocol/messages.ts';
+import { queryWorkflowRequestSchema, respondQueryTaskCompletedRequestSchema } from '../protocol/schemas/messages.ts';
 import type { RunState } from './state.ts';
 import { resolveRun } from './visibility.ts';
 

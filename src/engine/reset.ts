@@ -10,7 +10,7 @@ import { armActivityTimer } from './activities.ts';
 import { childState, type ChildInfo } from './child-state.ts';
 import type { EngineCore } from './core.ts';
 import { parseRequest } from '../protocol/parse.ts';
-import { resetWorkflowRequestSchema } from '../protocol/executions.ts';
+import { resetWorkflowRequestSchema } from '../protocol/schemas/executions.ts';
 import { handOverChildren } from './reset-children.ts';
 import { terminateRun } from './runs.ts';
 import { initialState, type ActivityInfo, type RunConfig } from './state.ts';

@@ -8,7 +8,7 @@ import { parseQuery } from '../visibility/parser.ts';
 import { parseRequest } from '../protocol/parse.ts';
 import {
   countWorkflowExecutionsRequestSchema, createSearchAttributeRequestSchema, listSearchAttributesRequestSchema,
-} from '../protocol/visibility.ts';
+} from '../protocol/schemas/visibility.ts';
 
 /* Visibility in the engine: the search attributes a run carries (set at start, changed by
  * upsert, carried along its chain), the shorthand list filters as a query, count, and the

@@ -13,7 +13,7 @@ import { checkPending } from './limits.ts';
 import { messageState, peekMessageState, SIGNAL_DEDUP_WINDOW, type MessageLimits, type PendingExternalSignal } from './message-state.ts';
 import { validateStart } from './requests.ts';
 import { parseRequest } from '../protocol/parse.ts';
-import { signalWithStartRequestSchema, signalWorkflowRequestSchema } from '../protocol/messages.ts';
+import { signalWithStartRequestSchema, signalWorkflowRequestSchema } from '../protocol/schemas/messages.ts';
 import { validateStartAttributes } from './search-attributes.ts';
 import { buildNewRun } from './runs.ts';
 import type { TransitionBuilder } from './transition.ts';

@@ -18,7 +18,7 @@ import {
   recordHeartbeatRequestSchema, respondActivityTaskCanceledRequestSchema, respondActivityTaskCompletedRequestSchema,
   respondActivityTaskFailedRequestSchema, respondWorkflowTaskCompletedRequestSchema, respondWorkflowTaskFailedRequestSchema,
   shutdownWorkerRequestSchema,
-} from '../protocol/tasks.ts';
+} from '../protocol/schemas/tasks.ts';
 import type { ActivityInfo, RunState } from './state.ts';
 import type { TaskTokenData } from './task-token.ts';
 import type { TransitionBuilder } from './transition.ts';

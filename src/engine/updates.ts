@@ -14,7 +14,7 @@ import { messageState, peekMessageState, type MessageLimits, type UpdateRecord }
 import { type QueryRouter } from './queries.ts';
 import { requireFailure, requireObject } from './requests.ts';
 import { parseRequest } from '../protocol/parse.ts';
-import { pollUpdateRequestSchema, updateWorkflowRequestSchema } from '../protocol/messages.ts';
+import { pollUpdateRequestSchema, updateWorkflowRequestSchema } from '../protocol/schemas/messages.ts';
 import type { RunState } from './state.ts';
 import { resolveRun } from './visibility.ts';
 

@@ -3,7 +3,7 @@ import type { ListWorkflowExecutionsRequest, ListWorkflowExecutionsResponse, Wor
 import type { ExecutionRecord, Store } from '../store/types.ts';
 import { pendingActivityInfo } from './activities.ts';
 import { parseRequest } from '../protocol/parse.ts';
-import { listWorkflowExecutionsRequestSchema } from '../protocol/executions.ts';
+import { listWorkflowExecutionsRequestSchema } from '../protocol/schemas/executions.ts';
 import { listQueryText, searchAttributesOf } from './search-attributes.ts';
 import type { RunState } from './state.ts';
 import { childState, pendingChildren } from './child-state.ts';

@@ -1,17 +1,10 @@
-import { z } from 'zod';
 import type { FailureInfo } from '../common/failure.ts';
 import type { WorkflowExecutionStatus } from '../history/events.ts';
 import type { UpdateOutcome } from '../history/message-types.ts';
-import { QUERY_REJECT_CONDITIONS, UPDATE_WAIT_STAGES, type QueryRejectCondition, type UpdateStage, type UpdateWaitStage } from './enums.ts';
-import { executionRequestSchema, startWorkflowExecutionRequestSchema, type ExecutionRequest, type StartWorkflowExecutionRequest } from './executions.ts';
-import { failure, id, identity, int, oneOf, optional, payload, payloadArray, text } from './fields.ts';
-import { DEFAULT_LONG_POLL_MS, MAX_IDENTITY_LENGTH, MAX_QUERY_TIMEOUT_MS } from './limits.ts';
-import { schemaOf } from './parse.ts';
+import type { QueryRejectCondition, UpdateStage, UpdateWaitStage } from './enums.ts';
+import type { ExecutionRequest, StartWorkflowExecutionRequest } from './executions.ts';
 
 /* Signals, queries and updates: the requests and answers of their service calls. */
-
-/** A signal name: at most MAX_IDENTITY_LENGTH characters, as query and update names. */
-const handlerName = text(MAX_IDENTITY_LENGTH);
 
 /** Sends a signal to a run. */
 export interface SignalWorkflowRequest extends ExecutionRequest {
@@ -127,49 +120,3 @@ export interface PollUpdateRequest extends ExecutionRequest {
   /** @default 30 000 */
   waitTimeoutMs?: number;
 }
-
-/** Schema of {@link SignalWorkflowRequest}. */
-export const signalWorkflowRequestSchema = schemaOf<SignalWorkflowRequest>()(executionRequestSchema.extend({
-  signalName: handlerName,
-  args: payloadArray('args'),
-  identity: optional(identity),
-  requestId: optional(id),
-}));
-
-/** Schema of {@link SignalWithStartRequest}. */
-export const signalWithStartRequestSchema = schemaOf<SignalWithStartRequest>()(startWorkflowExecutionRequestSchema.extend({
-  signalName: handlerName,
-  signalArgs: payloadArray('signalArgs'),
-}));
-
-/** Schema of {@link QueryWorkflowRequest}; the timeout's default is the server's (queryTimeoutMs). */
-export const queryWorkflowRequestSchema = schemaOf<QueryWorkflowRequest>()(executionRequestSchema.extend({
-  queryType: handlerName,
-  args: payloadArray('args'),
-  timeoutMs: optional(int(1, MAX_QUERY_TIMEOUT_MS)),
-  queryRejectCondition: optional(oneOf(QUERY_REJECT_CONDITIONS)).default('None'),
-}));
-
-/** Schema of {@link RespondQueryTaskCompletedRequest}. */
-export const respondQueryTaskCompletedRequestSchema = schemaOf<RespondQueryTaskCompletedRequest>()(z.object({
-  taskToken: z.custom<string>(),
-  identity,
-  failure: failure('failure').optional(),
-  result: payload('result'),
-}));
-
-/** Schema of {@link UpdateWorkflowRequest}; the timeout's default is the server's (queryTimeoutMs). */
-export const updateWorkflowRequestSchema = schemaOf<UpdateWorkflowRequest>()(executionRequestSchema.extend({
-  updateName: handlerName,
-  args: payloadArray('args'),
-  updateId: optional(id),
-  identity: optional(identity),
-  waitForStage: optional(oneOf(UPDATE_WAIT_STAGES)).default('Accepted'),
-  timeoutMs: optional(int(1, MAX_QUERY_TIMEOUT_MS)),
-}));
-
-/** Schema of {@link PollUpdateRequest}. */
-export const pollUpdateRequestSchema = schemaOf<PollUpdateRequest>()(executionRequestSchema.extend({
-  updateId: id,
-  waitTimeoutMs: optional(int(0, MAX_QUERY_TIMEOUT_MS)).default(DEFAULT_LONG_POLL_MS),
-}));

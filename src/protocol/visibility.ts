@@ -1,7 +1,4 @@
-import { z } from 'zod';
 import type { SearchAttributeTypeName } from './enums.ts';
-import { namespace } from './fields.ts';
-import { schemaOf } from './parse.ts';
 
 /* The visibility calls' requests and answers: count runs by a query in the filter language
  * (docs/visibility.md), and the custom search attributes of a namespace. */
@@ -48,19 +45,3 @@ export interface ListSearchAttributesResponse {
   /** Every run has these; start and upsert cannot set them. */
   builtIn: { name: string; type: SearchAttributeTypeName }[];
 }
-
-/** Schema of {@link CountWorkflowExecutionsRequest}; the query text is checked by its parser (visibility/, a later layer). */
-export const countWorkflowExecutionsRequestSchema = schemaOf<CountWorkflowExecutionsRequest>()(z.object({
-  namespace,
-  query: z.custom<string>().optional(),
-}));
-
-/** Schema of {@link CreateSearchAttributeRequest}; the name and type are checked by the attribute model (visibility/, a later layer). */
-export const createSearchAttributeRequestSchema = schemaOf<CreateSearchAttributeRequest>()(z.object({
-  namespace,
-  name: z.custom<string>(),
-  type: z.custom<SearchAttributeTypeName>(),
-}));
-
-/** Schema of {@link ListSearchAttributesRequest}. */
-export const listSearchAttributesRequestSchema = schemaOf<ListSearchAttributesRequest>()(z.object({ namespace }));

@@ -1,8 +1,9 @@
 import type { z } from 'zod';
 import { parseRequest } from '../../protocol/parse.ts';
+import type { ScheduleActionData } from '../../protocol/schedules.ts';
 import {
-  createScheduleRequestSchema, patchScheduleRequestSchema, scheduleRefSchema, updateScheduleRequestSchema, type ScheduleActionData,
-} from '../../protocol/schedules.ts';
+  createScheduleRequestSchema, patchScheduleRequestSchema, scheduleRefSchema, updateScheduleRequestSchema,
+} from '../../protocol/schemas/schedules.ts';
 import { compileScheduleSpec } from '../../schedule/schedule-spec.ts';
 import { DEFAULT_CATCHUP_WINDOW_MS } from './schedule-state.ts';
 
