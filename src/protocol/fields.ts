@@ -73,7 +73,16 @@ function encodable(field: string) {
 /** User data of any shape at `field`, or left out: JSON-serializable and within the payload size limit. */
 export function payload(field: string) {
   const encode = encodable(field);
-  return z.unknown().refine((v) => v === undefined || encode(v));
+  return z.unknown().refine((v) => v === undefined || encode(v)).optional();
+}
+
+/**
+ * A field whose rules a later layer owns (a cron spec, a visibility query, a search attribute,
+ * a task token): passed through as given, typed as `T`, for the engine to check with that
+ * layer's validator. Left out is allowed here; the later check decides.
+ */
+export function checkedLater<T>(): z.ZodType<T> {
+  return z.unknown().optional() as unknown as z.ZodType<T>;
 }
 
 /** Arguments at `field`: an array, `[]` when left out, encodable as a payload. */

@@ -7,7 +7,7 @@ import type {
   StartWorkflowExecutionRequest, TerminateWorkflowRequest,
 } from '../executions.ts';
 import {
-  bool, id, identity, int, namespace, oneOf, optional, payload, payloadArray, payloadRecord, retryPolicy, text, timeoutMs,
+  bool, checkedLater, id, identity, int, namespace, oneOf, optional, payload, payloadArray, payloadRecord, retryPolicy, text, timeoutMs,
 } from '../fields.ts';
 import {
   DEFAULT_HISTORY_PAGE_SIZE, DEFAULT_LIST_PAGE_SIZE, DEFAULT_LONG_POLL_MS, MAX_HISTORY_PAGE_SIZE, MAX_ID_LENGTH, MAX_LIST_PAGE_SIZE,
@@ -44,8 +44,8 @@ export const startWorkflowExecutionRequestSchema = schemaOf<StartWorkflowExecuti
   requestId: optional(id),
   identity: optional(identity),
   header: optional(traceHeaderSchema),
-  cronSchedule: optional(z.custom<string>()),
-  searchAttributes: z.custom<Record<string, SearchAttributeWireValue>>().optional(),
+  cronSchedule: optional(checkedLater<string>()),
+  searchAttributes: checkedLater<Record<string, SearchAttributeWireValue>>(),
 }));
 
 /** Schema of {@link ExecutionRequest}. */
@@ -68,7 +68,7 @@ export const getHistoryRequestSchema = schemaOf<GetHistoryRequest>()(executionRe
 export const listWorkflowExecutionsRequestSchema = schemaOf<ListWorkflowExecutionsRequest>()(z.object({
   namespace,
   pageSize: optional(int(1, MAX_LIST_PAGE_SIZE)).default(DEFAULT_LIST_PAGE_SIZE),
-  query: optional(z.custom<string>()),
+  query: optional(checkedLater<string>()),
   workflowType: optional(text()),
   status: optional(oneOf(WORKFLOW_STATUSES)),
   workflowIdPrefix: optional(text()),

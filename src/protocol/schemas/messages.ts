@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { QUERY_REJECT_CONDITIONS, UPDATE_WAIT_STAGES } from '../enums.ts';
-import { failure, id, identity, int, oneOf, optional, payload, payloadArray, text } from '../fields.ts';
+import { checkedLater, failure, id, identity, int, oneOf, optional, payload, payloadArray, text } from '../fields.ts';
 import { DEFAULT_LONG_POLL_MS, MAX_IDENTITY_LENGTH, MAX_QUERY_TIMEOUT_MS } from '../limits.ts';
 import type {
   PollUpdateRequest, QueryWorkflowRequest, RespondQueryTaskCompletedRequest, SignalWithStartRequest, SignalWorkflowRequest,
@@ -38,7 +38,7 @@ export const queryWorkflowRequestSchema = schemaOf<QueryWorkflowRequest>()(execu
 
 /** Schema of {@link RespondQueryTaskCompletedRequest}. */
 export const respondQueryTaskCompletedRequestSchema = schemaOf<RespondQueryTaskCompletedRequest>()(z.object({
-  taskToken: z.custom<string>(),
+  taskToken: checkedLater<string>(),
   identity,
   failure: failure('failure').optional(),
   result: payload('result'),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { SCHEDULE_OVERLAP_POLICIES } from '../enums.ts';
-import { bool, int, namespace, oneOf, optional, payloadArray, payloadRecord, retryPolicy, text, timeoutMs } from '../fields.ts';
+import { bool, checkedLater, int, namespace, oneOf, optional, payloadArray, payloadRecord, retryPolicy, text, timeoutMs } from '../fields.ts';
 import {
   DEFAULT_LIST_PAGE_SIZE, MAX_ID_LENGTH, MAX_LIST_PAGE_SIZE, MAX_REASON_LENGTH, MAX_SCHEDULE_WORKFLOW_ID_LENGTH, MIN_CATCHUP_WINDOW_MS,
 } from '../limits.ts';
@@ -55,7 +55,7 @@ export const scheduleRefSchema = schemaOf<ScheduleRef>()(z.object({
 
 /** Schema of {@link CreateScheduleRequest}; the spec is compiled by the engine (steadfast/schedule, a later layer). */
 export const createScheduleRequestSchema = schemaOf<CreateScheduleRequest>()(scheduleRefSchema.extend({
-  spec: z.unknown(),
+  spec: checkedLater<unknown>(),
   action: scheduleActionSchema,
   policies: schedulePoliciesSchema,
   state: scheduleStateSchema,
@@ -63,7 +63,7 @@ export const createScheduleRequestSchema = schemaOf<CreateScheduleRequest>()(sch
 
 /** Schema of {@link UpdateScheduleRequest}. */
 export const updateScheduleRequestSchema = schemaOf<UpdateScheduleRequest>()(scheduleRefSchema.extend({
-  spec: z.unknown(),
+  spec: checkedLater<unknown>(),
   action: scheduleActionSchema,
   policies: schedulePoliciesSchema,
   conflictToken: optional(int(0)),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Command } from '../../history/commands.ts';
 import { WORKFLOW_TASK_FAILED_CAUSES } from '../../history/events.ts';
-import { failure, id, identity, int, namespace, oneOf, optional, payload, text } from '../fields.ts';
+import { checkedLater, failure, id, identity, int, namespace, oneOf, optional, payload, text } from '../fields.ts';
 import { DEFAULT_LONG_POLL_MS, MAX_LONG_POLL_MS, MAX_TASKS_PER_POLL } from '../limits.ts';
 import { schemaOf } from '../parse.ts';
 import type {
@@ -13,7 +13,7 @@ import type {
  * workflow and activity task, so these stay flat (bench/: a poll's parse costs about a microsecond). */
 
 /** A task token as requests carry it; its content is checked when it is decoded. */
-const taskToken = z.custom<string>();
+const taskToken = checkedLater<string>();
 
 /** Schema of {@link PollRequest}. Validated for every poll, so kept to flat checks (see bench/ for the cost). */
 export const pollRequestSchema = schemaOf<PollRequest>()(z.object({
@@ -41,7 +41,7 @@ export const shutdownWorkerRequestSchema = schemaOf<ShutdownWorkerRequest>()(z.o
 export const respondWorkflowTaskCompletedRequestSchema = schemaOf<RespondWorkflowTaskCompletedRequest>()(z.object({
   taskToken,
   identity,
-  commands: z.custom<Command[]>(),
+  commands: checkedLater<Command[]>(),
 }));
 
 /** Schema of {@link RespondWorkflowTaskFailedRequest}. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { SearchAttributeTypeName } from '../enums.ts';
-import { namespace } from '../fields.ts';
+import { checkedLater, namespace } from '../fields.ts';
 import { schemaOf } from '../parse.ts';
 import type { CountWorkflowExecutionsRequest, CreateSearchAttributeRequest, ListSearchAttributesRequest } from '../visibility.ts';
 
@@ -9,14 +9,14 @@ import type { CountWorkflowExecutionsRequest, CreateSearchAttributeRequest, List
 /** Schema of {@link CountWorkflowExecutionsRequest}; the query text is checked by its parser (visibility/, a later layer). */
 export const countWorkflowExecutionsRequestSchema = schemaOf<CountWorkflowExecutionsRequest>()(z.object({
   namespace,
-  query: z.custom<string>().optional(),
+  query: checkedLater<string>(),
 }));
 
 /** Schema of {@link CreateSearchAttributeRequest}; the name and type are checked by the attribute model (visibility/, a later layer). */
 export const createSearchAttributeRequestSchema = schemaOf<CreateSearchAttributeRequest>()(z.object({
   namespace,
-  name: z.custom<string>(),
-  type: z.custom<SearchAttributeTypeName>(),
+  name: checkedLater<string>(),
+  type: checkedLater<SearchAttributeTypeName>(),
 }));
 
 /** Schema of {@link ListSearchAttributesRequest}. */
