@@ -9,7 +9,9 @@ import { systemClock, type Clock } from '../retry/clock.ts';
 import {
   callWithRetry, resolveCallRetry, RETRIED_METHODS, stoppableClock, type CallRetryPlan, type ClientRetryOptions,
 } from './call-retry.ts';
-import { LONG_POLL_METHODS, WORKFLOW_SERVICE_METHODS, type CallOptions, type WorkflowService, type WorkflowServiceMethod } from '../protocol/index.ts';
+import {
+  LONG_POLL_METHODS, WORKFLOW_SERVICE_METHODS, type CallOptions, type WorkflowService, type WorkflowServiceMethod,
+} from '../protocol/index.ts';
 
 /** Options of {@link HttpWorkflowService}; see ConnectionOptions for credentials and TLS. */
 export interface HttpServiceOptions extends ConnectionOptions {

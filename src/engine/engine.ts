@@ -3,8 +3,18 @@ import type { UndeliveredTask, UndeliveredTaskReturn } from './undelivered-tasks
 import { ServiceError, WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '../common/errors.ts';
 import { newUuid } from '../common/ids.ts';
 import { validatePoll } from './requests.ts';
-import type { ActivityTask, CallOptions, CancelWorkflowRequest, ExecutionRequest, GetHistoryRequest, GetHistoryResponse, ListWorkflowExecutionsRequest, ListWorkflowExecutionsResponse, PollRequest, RecordHeartbeatRequest, RecordHeartbeatResponse, RespondActivityTaskCanceledRequest, RespondActivityTaskCompletedRequest, RespondActivityTaskFailedRequest, RespondWorkflowTaskCompletedRequest, RespondWorkflowTaskFailedRequest, StartWorkflowExecutionRequest, ResetWorkflowRequest, ResetWorkflowResponse, ShutdownWorkerRequest, StartWorkflowExecutionResponse, TerminateWorkflowRequest, WorkflowExecutionDescription, WorkflowService, WorkflowTask } from '../protocol/index.ts';
-import type { PollUpdateRequest, QueryTask, QueryWorkflowRequest, QueryWorkflowResponse, RespondQueryTaskCompletedRequest, SignalWithStartRequest, SignalWorkflowRequest, UpdateWorkflowRequest, UpdateWorkflowResponse } from '../protocol/index.ts';
+import type {
+  ActivityTask, CallOptions, CancelWorkflowRequest, ExecutionRequest, GetHistoryRequest, GetHistoryResponse,
+  ListWorkflowExecutionsRequest, ListWorkflowExecutionsResponse, PollRequest, RecordHeartbeatRequest, RecordHeartbeatResponse,
+  RespondActivityTaskCanceledRequest, RespondActivityTaskCompletedRequest, RespondActivityTaskFailedRequest,
+  RespondWorkflowTaskCompletedRequest, RespondWorkflowTaskFailedRequest, StartWorkflowExecutionRequest, ResetWorkflowRequest,
+  ResetWorkflowResponse, ShutdownWorkerRequest, StartWorkflowExecutionResponse, TerminateWorkflowRequest,
+  WorkflowExecutionDescription, WorkflowService, WorkflowTask,
+} from '../protocol/index.ts';
+import type {
+  PollUpdateRequest, QueryTask, QueryWorkflowRequest, QueryWorkflowResponse, RespondQueryTaskCompletedRequest,
+  SignalWithStartRequest, SignalWorkflowRequest, UpdateWorkflowRequest, UpdateWorkflowResponse,
+} from '../protocol/index.ts';
 import { systemClock, type Clock } from '../retry/clock.ts';
 import { ValidationError } from '../retry/errors.ts';
 import { StoreConflictError } from '../store/errors.ts';
@@ -23,7 +33,10 @@ import type { MessageLimits } from './message-state.ts';
 import { isMessageTimer, Messages } from './messages.ts';
 import { TimerLoop } from './timer-loop.ts';
 import { fireScheduleTimer, isScheduleTimer, ScheduleOps } from './schedules/index.ts';
-import type { CreateScheduleRequest, ListSchedulesRequest, ListSchedulesResponse, PatchScheduleRequest, ScheduleDescription, ScheduleRef, UpdateScheduleRequest } from '../protocol/index.ts';
+import type {
+  CreateScheduleRequest, ListSchedulesRequest, ListSchedulesResponse, PatchScheduleRequest, ScheduleDescription, ScheduleRef,
+  UpdateScheduleRequest,
+} from '../protocol/index.ts';
 import { isChildTimer } from './child-state.ts';
 import { fireChildTimer } from './child-timers.ts';
 import { resolveLimits, type EngineLimits } from './limits.ts';
@@ -35,7 +48,10 @@ import {
 import { TransitionBuilder } from './transition.ts';
 import { describe, listExecutions, resolveRun } from './visibility.ts';
 import { countExecutions, createSearchAttribute, listSearchAttributes, validateStartAttributes } from './search-attributes.ts';
-import type { CountWorkflowExecutionsRequest, CountWorkflowExecutionsResponse, CreateSearchAttributeRequest, ListSearchAttributesRequest, ListSearchAttributesResponse } from '../protocol/index.ts';
+import type {
+  CountWorkflowExecutionsRequest, CountWorkflowExecutionsResponse, CreateSearchAttributeRequest, ListSearchAttributesRequest,
+  ListSearchAttributesResponse,
+} from '../protocol/index.ts';
 
 /** Options of {@link Engine.create}. */
 export interface EngineOptions {

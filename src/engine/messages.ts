@@ -1,4 +1,7 @@
-import type { PollUpdateRequest, QueryTask, QueryWorkflowRequest, QueryWorkflowResponse, RespondQueryTaskCompletedRequest, SignalWithStartRequest, SignalWorkflowRequest, UpdateWorkflowRequest, UpdateWorkflowResponse } from '../protocol/index.ts';
+import type {
+  PollUpdateRequest, QueryTask, QueryWorkflowRequest, QueryWorkflowResponse, RespondQueryTaskCompletedRequest,
+  SignalWithStartRequest, SignalWorkflowRequest, UpdateWorkflowRequest, UpdateWorkflowResponse,
+} from '../protocol/index.ts';
 import type { CallOptions, PollRequest, StartWorkflowExecutionResponse } from '../protocol/index.ts';
 import type { TimerRecord } from '../store/types.ts';
 import type { EngineCore } from './core.ts';

@@ -3,7 +3,7 @@ import type { FailureInfo } from '../common/failure.ts';
 import { newUuid } from '../common/ids.ts';
 import { STACK_TRACE_QUERY } from '../common/message-definitions.ts';
 import { requireString } from '../common/validate.ts';
-import { type QueryTask, type QueryWorkflowRequest, type QueryWorkflowResponse, type RespondQueryTaskCompletedRequest } from '../protocol/index.ts';
+import type { QueryTask, QueryWorkflowRequest, QueryWorkflowResponse, RespondQueryTaskCompletedRequest } from '../protocol/index.ts';
 import type { CallOptions, PollRequest } from '../protocol/index.ts';
 import { ValidationError } from '../retry/errors.ts';
 import type { ExecutionRecord, TaskRecord } from '../store/types.ts';
@@ -25,8 +25,8 @@ import { resolveRun } from './visibility.ts';
  * closing meanwhile does not purge them.
  */
 
-/** Longest query timeout a request may ask for, ms. */
-export const MAX_QUERY_TIMEOUT_MS = 600_000;
+/** Longest a query or an update's validation waits for a worker, ms (the protocol's limit). */
+export { MAX_QUERY_TIMEOUT_MS } from '../protocol/limits.ts';
 /** How long after a query timed out its late answer is looked for and removed, ms. */
 const LATE_ANSWER_SWEEP_MS = 2_000;
 /** Real-time pause between reads while a started workflow task holds buffered events, ms. */

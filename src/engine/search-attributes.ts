@@ -1,5 +1,8 @@
 import type { ListWorkflowExecutionsRequest } from '../protocol/index.ts';
-import type { CountWorkflowExecutionsRequest, CountWorkflowExecutionsResponse, CreateSearchAttributeRequest, ListSearchAttributesRequest, ListSearchAttributesResponse, SearchAttributeWireValue } from '../protocol/index.ts';
+import type {
+  CountWorkflowExecutionsRequest, CountWorkflowExecutionsResponse, CreateSearchAttributeRequest, ListSearchAttributesRequest,
+  ListSearchAttributesResponse, SearchAttributeWireValue,
+} from '../protocol/index.ts';
 import { ValidationError } from '../retry/errors.ts';
 import type { ExecutionRecord, Store } from '../store/types.ts';
 import { validateNewAttribute, validateSearchAttributes, type SearchAttributeValue } from '../visibility/attributes.ts';

@@ -1,5 +1,9 @@
 import { ServiceError, WorkflowNotFoundError } from '../common/errors.ts';
-import type { ActivityTask, CallOptions, PollRequest, RecordHeartbeatRequest, RecordHeartbeatResponse, RespondActivityTaskCanceledRequest, RespondActivityTaskCompletedRequest, RespondActivityTaskFailedRequest, RespondWorkflowTaskCompletedRequest, RespondWorkflowTaskFailedRequest, ShutdownWorkerRequest, WorkflowTask } from '../protocol/index.ts';
+import type {
+  ActivityTask, CallOptions, PollRequest, RecordHeartbeatRequest, RecordHeartbeatResponse, RespondActivityTaskCanceledRequest,
+  RespondActivityTaskCompletedRequest, RespondActivityTaskFailedRequest, RespondWorkflowTaskCompletedRequest,
+  RespondWorkflowTaskFailedRequest, ShutdownWorkerRequest, WorkflowTask,
+} from '../protocol/index.ts';
 import { ValidationError } from '../retry/errors.ts';
 import type { TaskKind, TaskRecord } from '../store/types.ts';
 import {

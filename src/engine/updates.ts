@@ -11,7 +11,7 @@ import type { ExecutionRecord } from '../store/types.ts';
 import type { CommandContext } from './commands.ts';
 import type { EngineCore } from './core.ts';
 import { messageState, peekMessageState, type MessageLimits, type UpdateRecord } from './message-state.ts';
-import { type QueryRouter } from './queries.ts';
+import type { QueryRouter } from './queries.ts';
 import { requireFailure, requireObject } from './requests.ts';
 import { parseRequest } from '../protocol/parse.ts';
 import { pollUpdateRequestSchema, updateWorkflowRequestSchema } from '../protocol/schemas/messages.ts';

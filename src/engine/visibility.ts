@@ -1,5 +1,7 @@
 import { WorkflowNotFoundError } from '../common/errors.ts';
-import type { ListWorkflowExecutionsRequest, ListWorkflowExecutionsResponse, WorkflowExecutionDescription, WorkflowExecutionInfo } from '../protocol/index.ts';
+import type {
+  ListWorkflowExecutionsRequest, ListWorkflowExecutionsResponse, WorkflowExecutionDescription, WorkflowExecutionInfo,
+} from '../protocol/index.ts';
 import type { ExecutionRecord, Store } from '../store/types.ts';
 import { pendingActivityInfo } from './activities.ts';
 import { parseRequest } from '../protocol/parse.ts';

@@ -1,4 +1,6 @@
-import type { GetHistoryResponse, ListWorkflowExecutionsRequest, ListWorkflowExecutionsResponse, WorkflowExecutionDescription } from '../protocol/index.ts';
+import type {
+  GetHistoryResponse, ListWorkflowExecutionsRequest, ListWorkflowExecutionsResponse, WorkflowExecutionDescription,
+} from '../protocol/index.ts';
 import type { QueryWorkflowResponse, UpdateWorkflowResponse } from '../protocol/index.ts';
 
 /** An error answer of the HTTP API: its code and message. */

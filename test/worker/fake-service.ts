@@ -2,7 +2,11 @@
  * A scripted WorkflowService for worker tests without an engine: tests push tasks into its
  * queues, read what the worker answered, and make it fail to simulate an outage.
  */
-import type { ActivityTask, CallOptions, GetHistoryRequest, GetHistoryResponse, PollRequest, RecordHeartbeatRequest, RecordHeartbeatResponse, RespondActivityTaskCanceledRequest, RespondActivityTaskCompletedRequest, RespondActivityTaskFailedRequest, RespondWorkflowTaskCompletedRequest, RespondWorkflowTaskFailedRequest, WorkflowService, WorkflowTask } from '../../src/protocol/index.ts';
+import type {
+  ActivityTask, CallOptions, GetHistoryRequest, GetHistoryResponse, PollRequest, RecordHeartbeatRequest, RecordHeartbeatResponse,
+  RespondActivityTaskCanceledRequest, RespondActivityTaskCompletedRequest, RespondActivityTaskFailedRequest,
+  RespondWorkflowTaskCompletedRequest, RespondWorkflowTaskFailedRequest, WorkflowService, WorkflowTask,
+} from '../../src/protocol/index.ts';
 import type { HistoryEvent } from '../../src/history/events.ts';
 import { ServiceError } from '../../src/common/errors.ts';
 

@@ -1,5 +1,8 @@
 import { ServiceError } from '../../common/errors.ts';
-import type { CreateScheduleRequest, ListSchedulesRequest, ListSchedulesResponse, PatchScheduleRequest, ScheduleActionResult, ScheduleDescription, ScheduleRef, ScheduleService, UpdateScheduleRequest } from '../../protocol/index.ts';
+import type {
+  CreateScheduleRequest, ListSchedulesRequest, ListSchedulesResponse, PatchScheduleRequest, ScheduleActionResult,
+  ScheduleDescription, ScheduleRef, ScheduleService, UpdateScheduleRequest,
+} from '../../protocol/index.ts';
 import { StoreConflictError } from '../../store/errors.ts';
 import type { ScheduleRecord } from '../../store/types.ts';
 import type { EngineCore } from '../core.ts';

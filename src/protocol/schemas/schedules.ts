@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { SCHEDULE_OVERLAP_POLICIES } from '../enums.ts';
-import { bool, checkedLater, int, namespace, oneOf, optional, payloadArray, payloadRecord, retryPolicy, text, timeoutMs } from '../fields.ts';
+import {
+  bool, checkedLater, int, namespace, oneOf, optional, payloadArray, payloadRecord, retryPolicy, text, timeoutMs,
+} from '../fields.ts';
 import {
   DEFAULT_LIST_PAGE_SIZE, MAX_ID_LENGTH, MAX_LIST_PAGE_SIZE, MAX_REASON_LENGTH, MAX_SCHEDULE_WORKFLOW_ID_LENGTH, MIN_CATCHUP_WINDOW_MS,
 } from '../limits.ts';
