@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { ValidationError } from '../retry/errors.ts';
-import { checkRequestText } from './request-text.ts';
+import { checkRequestText, withoutNulls } from './request-text.ts';
 
 /** Most characters of an over-long string an error message repeats. */
 const SHOWN_PREFIX = 20;
@@ -57,7 +57,8 @@ export function parseField<S extends z.ZodType>(schema: S, field: string, value:
 
 /**
  * Validates a service request: an object whose names and ids (every string outside the payload
- * fields) are free of NUL and lone surrogates, then the call's schema. Every call of the engine
+ * fields) are free of NUL and lone surrogates, then (its `null` fields taken as left out) the
+ * call's schema. Every call of the engine
  * starts here.
  * @throws ValidationError naming the field path, the rule and the value.
  */
@@ -65,9 +66,9 @@ export function parseRequest<S extends z.ZodType>(schema: S, input: unknown): z.
   if (typeof input !== 'object' || input === null || Array.isArray(input)) {
     throw new ValidationError('request', 'must be an object', input);
   }
-  checkRequestText(input as Record<string, unknown>);
-  const r = schema.safeParse(input);
-  if (!r.success) throw fromZodError(r.error, input);
+  const request = checkRequestText(input as Record<string, unknown>) ? withoutNulls(input as Record<string, unknown>) : input;
+  const r = schema.safeParse(request);
+  if (!r.success) throw fromZodError(r.error, request);
   return r.data;
 }
 
