@@ -95,7 +95,12 @@ export interface ValidStart extends RunSpec {
 
 /** Checks a start request (the protocol's schema, then the cron spec, which steadfast/schedule owns); errors name the field. */
 export function validateStart(input: unknown): ValidStart {
-  const { searchAttributes: _attributes, cronSchedule, ...req } = parseRequest(startWorkflowExecutionRequestSchema, input);
+  return validStart(parseRequest(startWorkflowExecutionRequestSchema, input));
+}
+
+/** A start request its schema accepted (also signal-with-start's), with the cron spec checked and the defaults filled in. */
+export function validStart(parsed: z.output<typeof startWorkflowExecutionRequestSchema>): ValidStart {
+  const { searchAttributes: _attributes, cronSchedule, ...req } = parsed;
   const out: ValidStart = { ...req, workflowTaskTimeoutMs: req.workflowTaskTimeoutMs ?? DEFAULT_WORKFLOW_TASK_TIMEOUT_MS };
   for (const key of Object.keys(out) as (keyof ValidStart)[]) if (out[key] === undefined) delete out[key];
   if (cronSchedule !== undefined) out.cronSchedule = parseCronSchedule(cronSchedule, 'cronSchedule').spec;

@@ -11,7 +11,7 @@ import type { CommandContext } from './commands.ts';
 import type { EngineCore } from './core.ts';
 import { checkPending } from './limits.ts';
 import { messageState, peekMessageState, SIGNAL_DEDUP_WINDOW, type MessageLimits, type PendingExternalSignal } from './message-state.ts';
-import { validateStart } from './requests.ts';
+import { validStart } from './requests.ts';
 import { parseRequest } from '../protocol/parse.ts';
 import { signalWithStartRequestSchema, signalWorkflowRequestSchema } from '../protocol/schemas/messages.ts';
 import { validateStartAttributes } from './search-attributes.ts';
@@ -86,8 +86,9 @@ export async function signalWorkflow(core: EngineCore, limits: MessageLimits, in
  * (under the id reuse policy) whose history holds the signal before its first workflow task runs.
  */
 export async function signalWithStart(core: EngineCore, limits: MessageLimits, input: SignalWithStartRequest): Promise<StartWorkflowExecutionResponse> {
-  const { signalName, signalArgs: args, searchAttributes: given } = parseRequest(signalWithStartRequestSchema, input);
-  const s = validateStart(input);
+  const { signalName, signalArgs: args, ...start } = parseRequest(signalWithStartRequestSchema, input);
+  const given = start.searchAttributes;
+  const s = validStart(start);
   const searchAttributes = await validateStartAttributes(core.store, s.namespace, given);
   if (searchAttributes) s.searchAttributes = searchAttributes;
   const requestId = s.requestId ?? newUuid();
