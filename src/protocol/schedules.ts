@@ -1,6 +1,7 @@
 import type { FailureInfo } from '../common/failure.ts';
 import type { RetryPolicyData } from '../retry/policy-data.ts';
 import type { ScheduleIncidentKind, ScheduleOverlapPolicy } from './enums.ts';
+import type { SearchAttributeWireValue } from './visibility.ts';
 
 /* The schedule calls' requests and answers. Times are ms since the epoch on the way in and ISO
  * strings on the way out; durations are ms. */
@@ -28,6 +29,8 @@ export interface ScheduleActionData {
   args?: unknown[];
   /** Each run's memo. */
   memo?: Record<string, unknown>;
+  /** Custom search attributes of every started workflow, checked against the namespace's registered ones. */
+  searchAttributes?: Record<string, SearchAttributeWireValue>;
   /** Each run's retry policy (workflows do not retry unless given one). */
   retryPolicy?: RetryPolicyData;
   /** See StartWorkflowExecutionRequest. */

@@ -1,5 +1,6 @@
 import { ServiceError } from '../../common/errors.ts';
 import type {
+  ScheduleActionData,
   CreateScheduleRequest, ListSchedulesRequest, ListSchedulesResponse, PatchScheduleRequest, ScheduleActionResult,
   ScheduleDescription, ScheduleRef, ScheduleService, UpdateScheduleRequest,
 } from '../../protocol/index.ts';
@@ -8,6 +9,7 @@ import type { ScheduleRecord } from '../../store/types.ts';
 import type { EngineCore } from '../core.ts';
 import { parseRequest } from '../../protocol/parse.ts';
 import { listSchedulesRequestSchema } from '../../protocol/schemas/schedules.ts';
+import { validateStartAttributes } from '../search-attributes.ts';
 import { takeAction } from './schedule-actions.ts';
 import { isActive, rfc3339, specOf, type RecentAction, type ScheduleState } from './schedule-state.ts';
 import { mutateSchedule, ScheduleTx } from './schedule-tx.ts';
@@ -31,9 +33,18 @@ function unhealthy(s: ScheduleState, now: number): string | undefined {
 export class ScheduleOps implements ScheduleService {
   constructor(private readonly core: EngineCore) {}
 
+  /** Checks an action's search attributes against the namespace's registered ones. */
+  async #attributes(namespace: string, action: ScheduleActionData): Promise<ScheduleActionData> {
+    const attributes = await validateStartAttributes(this.core.store, namespace, action.searchAttributes, 'action.searchAttributes');
+    if (attributes) action.searchAttributes = attributes as ScheduleActionData['searchAttributes'];
+    else delete action.searchAttributes;
+    return action;
+  }
+
   async createSchedule(input: CreateScheduleRequest): Promise<{ conflictToken: number }> {
-    const { namespace, scheduleId, spec, action, policies, state: initial } = validateCreate(input);
+    const { namespace, scheduleId, spec, action: given, policies, state: initial } = validateCreate(input);
     const ref = { namespace, scheduleId };
+    const action = await this.#attributes(namespace, given);
     const now = this.core.clock.now();
     const state: ScheduleState = {
       v: 1, spec, action, overlap: policies.overlap, catchupWindowMs: policies.catchupWindowMs, pauseOnFailure: policies.pauseOnFailure,
@@ -118,8 +129,9 @@ export class ScheduleOps implements ScheduleService {
   }
 
   async updateSchedule(input: UpdateScheduleRequest): Promise<void> {
-    const { namespace, scheduleId, spec, action, policies, conflictToken: token } = validateUpdate(input);
+    const { namespace, scheduleId, spec, action: given, policies, conflictToken: token } = validateUpdate(input);
     const ref = { namespace, scheduleId };
+    const action = await this.#attributes(namespace, given);
     const found = await mutateSchedule(this.core, ref.namespace, ref.scheduleId, async (tx) => {
       const s = tx.state;
       const current = s.conflictToken ?? 1;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { SCHEDULE_OVERLAP_POLICIES } from '../enums.ts';
 import {
-  bool, checkedLater, int, namespace, oneOf, optional, payloadArray, payloadRecord, retryPolicy, text, timeoutMs,
+  bool, checkedLater, int, namespace, oneOf, optional, payloadArray, payloadRecord, record, retryPolicy, text, timeoutMs,
 } from '../fields.ts';
 import {
   DEFAULT_LIST_PAGE_SIZE, MAX_ID_LENGTH, MAX_LIST_PAGE_SIZE, MAX_REASON_LENGTH, MAX_SCHEDULE_WORKFLOW_ID_LENGTH, MIN_CATCHUP_WINDOW_MS,
@@ -11,10 +11,11 @@ import type {
   CreateScheduleRequest, ListSchedulesRequest, PatchScheduleRequest, ScheduleActionData, ScheduleBackfillData, SchedulePoliciesData,
   ScheduleRef, ScheduleStateData, UpdateScheduleRequest,
 } from '../schedules.ts';
+import type { SearchAttributeWireValue } from '../visibility.ts';
 
 /* The schemas of the schedule calls' requests (schedules.ts). */
 
-const ACTION_FIELDS = ['workflowType', 'taskQueue', 'workflowId', 'args', 'memo', 'retryPolicy', 'workflowExecutionTimeoutMs', 'workflowRunTimeoutMs', 'workflowTaskTimeoutMs'];
+const ACTION_FIELDS = ['workflowType', 'taskQueue', 'workflowId', 'args', 'memo', 'searchAttributes', 'retryPolicy', 'workflowExecutionTimeoutMs', 'workflowRunTimeoutMs', 'workflowTaskTimeoutMs'];
 const POLICY_FIELDS = ['overlap', 'catchupWindowMs', 'pauseOnFailure'];
 
 /** Schema of {@link ScheduleActionData}; an unknown field is refused, as a misspelt option would be lost. */
@@ -24,6 +25,7 @@ export const scheduleActionSchema = schemaOf<ScheduleActionData>()(z.strictObjec
   workflowId: text(MAX_SCHEDULE_WORKFLOW_ID_LENGTH),
   args: payloadArray('action.args'),
   memo: payloadRecord('action.memo'),
+  searchAttributes: optional(record as z.ZodType<Record<string, SearchAttributeWireValue>>),
   retryPolicy: retryPolicy('action.retryPolicy'),
   workflowExecutionTimeoutMs: optional(timeoutMs),
   workflowRunTimeoutMs: optional(timeoutMs),
