@@ -1,5 +1,5 @@
 import { Client } from '../client/index.ts';
-import type { SearchAttributeTypeName } from '../history/visibility-types.ts';
+import type { SearchAttributeTypeName } from '../protocol/index.ts';
 import { parseFlags, UsageError } from './args.ts';
 import { register } from './main.ts';
 import { renderTable } from './table.ts';

@@ -1,6 +1,6 @@
 import type { WorkflowExecutionDescription } from '../client/index.ts';
 import type { HistoryEvent } from '../history/events.ts';
-import type { WorkflowExecutionInfo } from '../history/service.ts';
+import type { WorkflowExecutionInfo } from '../protocol/index.ts';
 import type { FailureInfo } from '../common/failure.ts';
 import { formatMs } from '../retry/duration.ts';
 import { renderTable } from './table.ts';

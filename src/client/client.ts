@@ -4,7 +4,7 @@ import { DEFAULT_NAMESPACE } from '../common/ids.ts';
 import { optionalInt, optionalString, requireOneOf } from '../common/validate.ts';
 import type { Workflow, WorkflowResult } from '../common/workflow-types.ts';
 import { WORKFLOW_STATUSES, type WorkflowExecutionStatus } from '../history/events.ts';
-import type { ListWorkflowExecutionsResponse, WorkflowExecutionInfo, WorkflowService } from '../history/service.ts';
+import type { ListWorkflowExecutionsResponse, WorkflowExecutionInfo, WorkflowService } from '../protocol/index.ts';
 import { ValidationError } from '../retry/errors.ts';
 import { HttpWorkflowService } from './http-service.ts';
 import type { ConnectionOptions } from './connection.ts';
@@ -17,7 +17,7 @@ import {
 } from '../common/option-keys.ts';
 import { WorkflowHandle } from './workflow-handle.ts';
 import { ScheduleClient } from './schedule-client.ts';
-import type { CountWorkflowExecutionsResponse } from '../history/visibility-types.ts';
+import type { CountWorkflowExecutionsResponse } from '../protocol/index.ts';
 import { parseQuery } from '../visibility/parser.ts';
 import { SearchAttributeClient } from './search-attribute-client.ts';
 import { runBulk, type BulkOptions, type BulkResult } from './bulk.ts';

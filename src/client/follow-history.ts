@@ -1,5 +1,5 @@
 import { isCloseEvent, type HistoryEvent } from '../history/events.ts';
-import type { ExecutionRequest, WorkflowService } from '../history/service.ts';
+import type { ExecutionRequest, WorkflowService } from '../protocol/index.ts';
 import { optionKeys, refuseUnknownKeys } from '../common/option-keys.ts';
 import { optionalInt } from '../common/validate.ts';
 import { ValidationError } from '../retry/errors.ts';

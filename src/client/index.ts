@@ -27,4 +27,4 @@ export type {
 } from './schedule-options.ts';
 export type {
   ScheduleDescription, ScheduleListEntry, ScheduleOverlapPolicy, ScheduleIncident, ScheduleCounters, ScheduleActionResult,
-} from '../history/schedule-types.ts';
+} from '../protocol/index.ts';

@@ -3,7 +3,7 @@ import { fromFailureInfo } from '../common/failure.ts';
 import { newUuid } from '../common/ids.ts';
 import type { Workflow, WorkflowResult } from '../common/workflow-types.ts';
 import { isCloseEvent, type HistoryEvent } from '../history/events.ts';
-import type { WorkflowService } from '../history/service.ts';
+import type { WorkflowService } from '../protocol/index.ts';
 import { toDescription, type WorkflowExecutionDescription } from './describe.ts';
 import type { QueryDefinition, SignalDefinition, UpdateDefinition } from '../common/message-definitions.ts';
 import {

@@ -1,11 +1,11 @@
 import type {
   GetHistoryResponse, ListWorkflowExecutionsRequest, ListWorkflowExecutionsResponse, ResetWorkflowResponse, WorkflowExecutionDescription,
-} from '../history/service.ts';
-import type { QueryWorkflowResponse, UpdateWorkflowResponse } from '../history/message-types.ts';
-import type { CountWorkflowExecutionsResponse, ListSearchAttributesResponse } from '../history/visibility-types.ts';
+} from '../protocol/index.ts';
+import type { QueryWorkflowResponse, UpdateWorkflowResponse } from '../protocol/index.ts';
+import type { CountWorkflowExecutionsResponse, ListSearchAttributesResponse } from '../protocol/index.ts';
 import type {
   CreateScheduleRequest, ListSchedulesResponse, PatchScheduleRequest, ScheduleDescription, UpdateScheduleRequest,
-} from '../history/schedule-types.ts';
+} from '../protocol/index.ts';
 import { getCredential, reportUnauthenticated } from './credential.ts';
 
 /**

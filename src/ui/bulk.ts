@@ -2,7 +2,7 @@
  * Bulk actions by query, run in the browser: page through the runs a visibility query selects
  * and call the per-workflow endpoint for each, a bounded number at a time, reporting progress.
  */
-import type { WorkflowExecutionInfo } from '../history/service.ts';
+import type { WorkflowExecutionInfo } from '../protocol/index.ts';
 import { api, ApiError, type ListRequest } from './api.ts';
 
 /** What to do to every run the query selects. */

@@ -1,6 +1,6 @@
 import type { ComponentChildren } from 'preact';
-import type { WorkflowExecutionInfo } from '../history/service.ts';
-import type { SearchAttributeTypeName } from '../history/visibility-types.ts';
+import type { WorkflowExecutionInfo } from '../protocol/index.ts';
+import type { SearchAttributeTypeName } from '../protocol/index.ts';
 import { formatDuration, formatTime } from './format.ts';
 import { href } from './router.ts';
 import { StatusBadge } from './status.tsx';

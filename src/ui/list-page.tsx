@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import type { WorkflowExecutionInfo } from '../history/service.ts';
+import type { WorkflowExecutionInfo } from '../protocol/index.ts';
 import { api, ApiError } from './api.ts';
 import { attributeColumn, BUILT_IN_COLUMNS, loadColumns, saveColumns, type ListColumn } from './list-columns.tsx';
 import { QueryBox } from './query-box.tsx';

@@ -4,7 +4,7 @@
  * ORDER BY / GROUP BY tail, and the completions offered at the cursor. The server parses and
  * checks the query for real (src/visibility/); nothing here decides what is valid.
  */
-import type { SearchAttributeTypeName } from '../history/visibility-types.ts';
+import type { SearchAttributeTypeName } from '../protocol/index.ts';
 import { WORKFLOW_STATUSES as STATUSES } from '../history/events.ts';
 
 /** A search attribute the namespace knows. */

@@ -3,9 +3,7 @@
  * requests. The server validates the spec and the action whole; this only turns text into
  * JSON and says which field it could not read.
  */
-import type {
-  CreateScheduleRequest, ScheduleDescription, ScheduleOverlapPolicy, UpdateScheduleRequest,
-} from '../history/schedule-types.ts';
+import type { CreateScheduleRequest, ScheduleDescription, ScheduleOverlapPolicy, UpdateScheduleRequest } from '../protocol/index.ts';
 import { toMs, type Duration } from '../retry/duration.ts';
 import { compileScheduleSpec } from '../schedule/index.ts';
 

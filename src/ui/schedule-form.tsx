@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { SCHEDULE_OVERLAP_POLICIES } from '../history/schedule-types.ts';
+import { SCHEDULE_OVERLAP_POLICIES } from '../protocol/index.ts';
 import { api } from './api.ts';
 import { navigate } from './router.ts';
 import { createRequest, emptyForm, formFromDescription, previewTimes, updateRequest, type ScheduleForm, type SpecKind } from './schedule-form-model.ts';

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { SCHEDULE_OVERLAP_POLICIES, type ScheduleDescription, type ScheduleOverlapPolicy } from '../history/schedule-types.ts';
+import { SCHEDULE_OVERLAP_POLICIES, type ScheduleDescription, type ScheduleOverlapPolicy } from '../protocol/index.ts';
 import { api } from './api.ts';
 import { formatDuration, formatRelative, formatTime, json } from './format.ts';
 import { usePoll } from './poll.ts';

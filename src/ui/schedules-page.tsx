@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { ScheduleListEntry } from '../history/schedule-types.ts';
+import type { ScheduleListEntry } from '../protocol/index.ts';
 import { api } from './api.ts';
 import { formatRelative, formatTime } from './format.ts';
 import { usePoll } from './poll.ts';

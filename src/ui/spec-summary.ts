@@ -4,7 +4,7 @@
  * comma list of those (src/schedule/canonical.ts); this names days of the week and months in
  * such text and leaves the rest as written.
  */
-import type { CanonicalSpecData } from '../history/schedule-types.ts';
+import type { CanonicalSpecData } from '../protocol/index.ts';
 
 const DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { HistoryEvent } from '../history/events.ts';
-import type { WorkflowExecutionDescription } from '../history/service.ts';
+import type { WorkflowExecutionDescription } from '../protocol/index.ts';
 import { api } from './api.ts';
 import { Actions } from './actions.tsx';
 import { formatDuration, formatTime, json } from './format.ts';

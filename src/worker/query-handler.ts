@@ -1,8 +1,8 @@
 import { storedHistoryUpTo } from './history-pages.ts';
 import { toFailureInfo } from '../common/failure.ts';
 import { isCloseEvent } from '../history/events.ts';
-import type { QueryTask } from '../history/message-types.ts';
-import type { WorkflowService } from '../history/service.ts';
+import type { QueryTask } from '../protocol/index.ts';
+import type { WorkflowService } from '../protocol/index.ts';
 import type { MessageAnswer, MessageRequest } from '../workflow/activation.ts';
 import type { WorkflowBundle } from './bundler.ts';
 import type { Logger } from './logger.ts';

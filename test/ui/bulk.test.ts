@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { WorkflowExecutionInfo } from '../../src/history/service.ts';
+import type { WorkflowExecutionInfo } from '../../src/protocol/index.ts';
 import { ApiError, type ListRequest } from '../../src/ui/api.ts';
 import { runBulk, type BulkCalls, type BulkProgress } from '../../src/ui/bulk.ts';
 

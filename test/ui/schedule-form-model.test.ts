@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { ScheduleDescription } from '../../src/history/schedule-types.ts';
+import type { ScheduleDescription } from '../../src/protocol/index.ts';
 import { createRequest, emptyForm, formFromDescription, previewTimes, specFromForm, updateRequest } from '../../src/ui/schedule-form-model.ts';
 
 const base = { ...emptyForm(), scheduleId: ' nightly ', workflowType: 'greets', taskQueue: 'ui', workflowId: 'nightly' };

@@ -6,7 +6,7 @@ import type {
   ActivityTask, CallOptions, GetHistoryRequest, GetHistoryResponse, PollRequest, RecordHeartbeatRequest, RecordHeartbeatResponse,
   RespondActivityTaskCanceledRequest, RespondActivityTaskCompletedRequest, RespondActivityTaskFailedRequest,
   RespondWorkflowTaskCompletedRequest, RespondWorkflowTaskFailedRequest, WorkflowService, WorkflowTask,
-} from '../../src/history/service.ts';
+} from '../../src/protocol/index.ts';
 import type { HistoryEvent } from '../../src/history/events.ts';
 import { ServiceError } from '../../src/common/errors.ts';
 
