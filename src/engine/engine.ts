@@ -1,5 +1,5 @@
 import { hostname } from 'node:os';
-import { ServiceError, WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '../common/errors.ts';
+import { ServiceError, WorkflowNotFoundError } from '../common/errors.ts';
 import { newUuid } from '../common/ids.ts';
 import { validatePoll } from './requests.ts';
 import { optionalBoolean, optionalInt, optionalString } from '../common/validate.ts';
@@ -23,7 +23,8 @@ import { atKey, TaskService, wtKey } from './task-service.ts';
 import { EngineCore, queueKey, type Logger } from './core.ts';
 import { jsonLogger } from '../common/logger.ts';
 import { requireRequest, validateExecutionRef, validateStart } from './requests.ts';
-import { buildNewRun, terminateRun } from './runs.ts';
+import { terminateRun } from './runs.ts';
+import { startWorkflow } from './start.ts';
 import type { RunState } from './state.ts';
 import type { MessageLimits } from './message-state.ts';
 import { isMessageTimer, Messages } from './messages.ts';
@@ -41,7 +42,6 @@ import { applyTimer } from './timers.ts';
 import {
   newStoredTokenKey, parseStoredTokenKey, STORED_TOKEN_KEY_NAME, TaskTokens, type TaskTokenKey,
 } from './task-token.ts';
-import { TransitionBuilder } from './transition.ts';
 import { describe, listExecutions, resolveRun } from './visibility.ts';
 import { countExecutions, createSearchAttribute, listSearchAttributes, validateStartAttributes } from './search-attributes.ts';
 import type {
@@ -180,23 +180,12 @@ export class Engine implements WorkflowService {
   }
 
   async #fireTimer(timer: TimerRecord): Promise<void> {
-    if (isChildTimer(timer.kind)) return fireChildTimer(this.#core, timer);
-    if (isMessageTimer(timer.kind)) return this.#messages.fireTimer(timer);
-    if (isScheduleTimer(timer.kind)) return fireScheduleTimer(this.#core, timer);
     const core = this.#core;
     try {
-      await core.mutate(timer.runId, (b) => {
-        const s = b.state as RunState;
-        if (timer.kind === 'WorkflowTaskTimeout') {
-          const d = timer.data as { seq: number; attempt: number };
-          core.inFlight.delete(wtKey({ runId: timer.runId, ...d }));
-        } else if (timer.kind === 'ActivityTimeout') {
-          const seid = (timer.data as { scheduledEventId: number }).scheduledEventId;
-          const act = s.activities[String(seid)];
-          if (act) core.inFlight.delete(atKey({ runId: timer.runId, scheduledEventId: seid, attempt: act.attempt }));
-        }
-        applyTimer(b, timer);
-      });
+      if (isChildTimer(timer.kind)) await fireChildTimer(core, timer);
+      else if (isMessageTimer(timer.kind)) await this.#messages.fireTimer(timer);
+      else if (isScheduleTimer(timer.kind)) await fireScheduleTimer(core, timer);
+      else await this.#fireRunTimer(timer);
     } catch (err) {
       if (err instanceof StoreConflictError && err.reason === 'timerGone') return;
       if (err instanceof WorkflowNotFoundError) {
@@ -207,43 +196,27 @@ export class Engine implements WorkflowService {
     }
   }
 
+  #fireRunTimer(timer: TimerRecord): Promise<void> {
+    const core = this.#core;
+    return core.mutate(timer.runId, (b) => {
+      const s = b.state as RunState;
+      if (timer.kind === 'WorkflowTaskTimeout') {
+        const d = timer.data as { seq: number; attempt: number };
+        core.inFlight.delete(wtKey({ runId: timer.runId, ...d }));
+      } else if (timer.kind === 'ActivityTimeout') {
+        const seid = (timer.data as { scheduledEventId: number }).scheduledEventId;
+        const act = s.activities[String(seid)];
+        if (act) core.inFlight.delete(atKey({ runId: timer.runId, scheduledEventId: seid, attempt: act.attempt }));
+      }
+      applyTimer(b, timer);
+    });
+  }
+
   async startWorkflowExecution(req: StartWorkflowExecutionRequest): Promise<StartWorkflowExecutionResponse> {
     const s = validateStart(req);
-    const { store, clock } = this.#core;
-    const searchAttributes = await validateStartAttributes(store, s.namespace, req.searchAttributes);
+    const searchAttributes = await validateStartAttributes(this.#core.store, s.namespace, req.searchAttributes);
     if (searchAttributes) s.searchAttributes = searchAttributes;
-    return this.#core.tracked(async () => {
-      for (let i = 0; i < 20; i++) {
-        if (s.requestId !== undefined) {
-          const prev = await store.findExecutionByRequestId(s.namespace, s.workflowId, s.requestId);
-          if (prev) return { runId: prev.runId, started: false };
-        }
-        const latest = await store.getLatestExecution(s.namespace, s.workflowId);
-        const now = clock.now();
-        const fresh = buildNewRun({ ...s, attempt: 1, backoffMs: 0 }, now);
-        let primary = fresh;
-        const rejected = (why: string) => new WorkflowExecutionAlreadyStartedError(
-          `workflow ${s.workflowId} ${why}`, s.workflowId, s.workflowType, latest?.runId);
-        if (latest?.status === 'Running') {
-          if (s.workflowIdReusePolicy !== 'TerminateIfRunning') throw rejected(`is already running (run ${latest.runId})`);
-          primary = new TransitionBuilder(latest, now);
-          terminateRun(primary, 'terminated by a start with workflowIdReusePolicy TerminateIfRunning', undefined, s.identity);
-          primary.others.push(fresh);
-        } else if (latest && s.workflowIdReusePolicy === 'RejectDuplicate') {
-          throw rejected(`already ran (run ${latest.runId}, ${latest.status}) and workflowIdReusePolicy is RejectDuplicate`);
-        } else if (latest?.status === 'Completed' && s.workflowIdReusePolicy === 'AllowDuplicateFailedOnly') {
-          throw rejected(`already completed (run ${latest.runId}) and workflowIdReusePolicy is AllowDuplicateFailedOnly`);
-        }
-        try {
-          await this.#core.commitBuilder(primary);
-          return { runId: fresh.record.runId, started: true };
-        } catch (err) {
-          if (err instanceof StoreConflictError && (err.reason === 'alreadyOpen' || err.reason === 'version')) continue;
-          throw err;
-        }
-      }
-      throw new ServiceError('Unavailable', `starting workflow ${s.workflowId} kept losing races with concurrent starts`);
-    });
+    return startWorkflow(this.#core, s);
   }
 
   async describeWorkflowExecution(req: ExecutionRequest): Promise<WorkflowExecutionDescription> {

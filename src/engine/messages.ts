@@ -65,12 +65,8 @@ export class Messages {
     return this.#updates.poll(req, opts);
   }
 
-  /** Fires a message timer; failures are logged and the timer retried when its lease ends. */
-  async fireTimer(timer: TimerRecord): Promise<void> {
-    try {
-      await this.#core.tracked(() => deliverExternalSignal(this.#core, this.limits, timer));
-    } catch (err) {
-      this.#core.logger.error(`timer ${timer.kind} of run ${timer.runId} failed to fire; it is retried when its lease ends`, { err: String(err) });
-    }
+  /** Delivers a signal to another run (an outbox entry of a SignalExternalWorkflowExecution). */
+  fireTimer(timer: TimerRecord): Promise<void> {
+    return this.#core.tracked(() => deliverExternalSignal(this.#core, this.limits, timer));
   }
 }

@@ -1,11 +1,9 @@
-import { ServiceError } from '../common/errors.ts';
 import { newUuid } from '../common/ids.ts';
 import { optionalBoolean, optionalInt, optionalString, requireOneOf } from '../common/validate.ts';
 import type { EventType, HistoryEvent } from '../history/events.ts';
 import { mergeMemo } from '../history/memo.ts';
 import type { ResetWorkflowRequest, ResetWorkflowResponse } from '../history/service.ts';
 import { ValidationError } from '../retry/errors.ts';
-import { StoreConflictError } from '../store/errors.ts';
 import type { ExecutionRecord } from '../store/types.ts';
 import { armActivityTimer } from './activities.ts';
 import { childState, type ChildInfo } from './child-state.ts';
@@ -26,8 +24,6 @@ import { resolveRun } from './visibility.ts';
 export const REAPPLIED_EVENT_TYPES: readonly string[] = ['WorkflowExecutionSignaled'];
 
 export const RESET_TYPES = ['FirstWorkflowTask', 'LastWorkflowTask'] as const;
-
-const MAX_ATTEMPTS = 20;
 
 function validate(input: ResetWorkflowRequest) {
   const req = requireRequest(input);
@@ -174,33 +170,24 @@ function buildResetRun(base: ExecutionRecord, events: HistoryEvent[], point: His
  */
 export async function resetWorkflowExecution(core: EngineCore, input: ResetWorkflowRequest): Promise<ResetWorkflowResponse> {
   const v = validate(input);
-  return core.tracked(async () => {
-    for (let i = 0; i < MAX_ATTEMPTS; i++) {
-      const base = await resolveRun(core.store, v.ref);
-      const events = await core.store.readHistory(base.runId, 1, 10_000_000);
-      const point = resetPoint(events, v.eventId, v.resetType);
-      const now = core.clock.now();
-      const next = buildResetRun(base, events, point, now, v);
-      const handOver = await handOverChildren(core, base, next);
-      const current = await core.store.getLatestExecution(base.namespace, base.workflowId);
-      let primary = next;
-      if (current?.status === 'Running') {
-        primary = new TransitionBuilder(current, now);
-        const moving = current.runId === base.runId ? childState(primary).children : undefined;
-        for (const key of handOver.movedKeys) delete moving?.[key];
-        terminateRun(primary, `reset to event ${point.eventId} of run ${base.runId}${v.reason ? `: ${v.reason}` : ''}`, { newRunId: next.record.runId },
-          v.identity);
-        primary.others.push(next);
-      }
-      primary.others.push(...handOver.children);
-      try {
-        await core.store.commit(primary.build());
-        return { runId: next.record.runId };
-      } catch (err) {
-        if (err instanceof StoreConflictError && (err.reason === 'version' || err.reason === 'alreadyOpen')) continue;
-        throw err;
-      }
+  return core.transact(`resetting workflow ${v.ref.workflowId}`, async () => {
+    const base = await resolveRun(core.store, v.ref);
+    const events = await core.store.readHistory(base.runId, 1, 10_000_000);
+    const point = resetPoint(events, v.eventId, v.resetType);
+    const now = core.clock.now();
+    const next = buildResetRun(base, events, point, now, v);
+    const handOver = await handOverChildren(core, base, next);
+    const current = await core.store.getLatestExecution(base.namespace, base.workflowId);
+    let primary = next;
+    if (current?.status === 'Running') {
+      primary = new TransitionBuilder(current, now);
+      const moving = current.runId === base.runId ? childState(primary).children : undefined;
+      for (const key of handOver.movedKeys) delete moving?.[key];
+      terminateRun(primary, `reset to event ${point.eventId} of run ${base.runId}${v.reason ? `: ${v.reason}` : ''}`, { newRunId: next.record.runId },
+        v.identity);
+      primary.others.push(next);
     }
-    throw new ServiceError('Unavailable', `resetting workflow ${v.ref.workflowId} kept losing races with concurrent changes`);
+    primary.others.push(...handOver.children);
+    return { result: { runId: next.record.runId }, commit: primary };
   });
 }

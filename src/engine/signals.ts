@@ -1,4 +1,4 @@
-import { ServiceError, WorkflowExecutionAlreadyStartedError } from '../common/errors.ts';
+import { ServiceError } from '../common/errors.ts';
 import { newUuid } from '../common/ids.ts';
 import { encodePayload } from '../common/payload.ts';
 import { optionalArray, optionalString, requireArray, requireString } from '../common/validate.ts';
@@ -6,7 +6,6 @@ import type {
   SignalExternalFailedCause, SignalWithStartRequest, SignalWorkflowRequest,
 } from '../history/message-types.ts';
 import type { StartWorkflowExecutionResponse } from '../history/service.ts';
-import { StoreConflictError } from '../store/errors.ts';
 import type { TimerRecord } from '../store/types.ts';
 import type { CommandContext } from './commands.ts';
 import type { EngineCore } from './core.ts';
@@ -14,7 +13,7 @@ import { checkPending } from './limits.ts';
 import { messageState, peekMessageState, SIGNAL_DEDUP_WINDOW, type MessageLimits, type PendingExternalSignal } from './message-state.ts';
 import { requireRequest, validateExecutionRef, validateStart } from './requests.ts';
 import { validateStartAttributes } from './search-attributes.ts';
-import { buildNewRun } from './runs.ts';
+import { freshRun, startBeside } from './start.ts';
 import type { TransitionBuilder } from './transition.ts';
 import { resolveRun } from './visibility.ts';
 
@@ -101,38 +100,20 @@ export async function signalWithStart(core: EngineCore, limits: MessageLimits, i
   if (searchAttributes) s.searchAttributes = searchAttributes;
   const requestId = s.requestId ?? newUuid();
   const signal: SignalInput = { signalName, args, requestId, ...(s.identity !== undefined ? { identity: s.identity } : {}) };
-  const { store, clock } = core;
-  return core.tracked(async () => {
-    for (let i = 0; i < 20; i++) {
-      const latest = await store.getLatestExecution(s.namespace, s.workflowId);
-      if (latest?.status === 'Running') {
-        const signalled = await core.mutate(latest.runId, (b) => (b.closed ? false : (addSignal(b, limits, signal), true)));
-        if (signalled) return { runId: latest.runId, started: false };
-        continue;
-      }
-      // The repeat of a request that started this run, or that signalled it before it closed.
-      if (latest && (latest.requestId === requestId || peekMessageState(latest.state)?.signalRequestIds.includes(requestId))) {
-        return { runId: latest.runId, started: false };
-      }
-      const rejected = (why: string) => new WorkflowExecutionAlreadyStartedError(
-        `workflow ${s.workflowId} ${why}`, s.workflowId, s.workflowType, latest?.runId);
-      if (latest && s.workflowIdReusePolicy === 'RejectDuplicate') {
-        throw rejected(`already ran (run ${latest.runId}, ${latest.status}) and workflowIdReusePolicy is RejectDuplicate`);
-      }
-      if (latest?.status === 'Completed' && s.workflowIdReusePolicy === 'AllowDuplicateFailedOnly') {
-        throw rejected(`already completed (run ${latest.runId}) and workflowIdReusePolicy is AllowDuplicateFailedOnly`);
-      }
-      const fresh = buildNewRun({ ...s, requestId, attempt: 1, backoffMs: 0 }, clock.now());
-      addSignal(fresh, limits, signal);
-      try {
-        await store.commit(fresh.build());
-        return { runId: fresh.record.runId, started: true };
-      } catch (err) {
-        if (err instanceof StoreConflictError && (err.reason === 'alreadyOpen' || err.reason === 'version')) continue;
-        throw err;
-      }
+  return core.transact(`signal-with-start of workflow ${s.workflowId}`, async () => {
+    const latest = await core.store.getLatestExecution(s.namespace, s.workflowId);
+    if (latest?.status === 'Running') {
+      const b = core.edit(latest);
+      addSignal(b, limits, signal);
+      return { result: { runId: latest.runId, started: false }, commit: b };
     }
-    throw new ServiceError('Unavailable', `signal-with-start of workflow ${s.workflowId} kept losing races with concurrent starts`);
+    // The repeat of a request that started this run, or that signalled it before it closed.
+    if (latest && (latest.requestId === requestId || peekMessageState(latest.state)?.signalRequestIds.includes(requestId))) {
+      return { result: { runId: latest.runId, started: false } };
+    }
+    const fresh = freshRun(core, { ...s, requestId });
+    addSignal(fresh, limits, signal);
+    return startBeside(core, s, latest, fresh);
   });
 }
 
@@ -202,24 +183,19 @@ export async function deliverExternalSignal(core: EngineCore, limits: MessageLim
       failure = { cause: 'SignalCountLimitExceeded', message: err.message };
     }
   }
-  try {
-    await core.mutate(source.runId, (b) => {
-      b.consumeTimerId = timer.id;
-      const m = messageState(b.state);
-      const p = m.externalSignals[String(initiatedEventId)];
-      if (b.closed || !p) return;
-      delete m.externalSignals[String(initiatedEventId)];
-      const common = { initiatedEventId, signalId: p.signalId, namespace: p.namespace, workflowId: p.workflowId };
-      if (failure) {
-        b.addEvent('SignalExternalWorkflowExecutionFailed', { ...common, ...(p.runId !== undefined ? { runId: p.runId } : {}), ...failure });
-      } else {
-        b.addEvent('ExternalWorkflowExecutionSignaled', { ...common, runId: targetRunId! });
-      }
-      b.ensureWorkflowTask();
-    });
-  } catch (err) {
-    if (err instanceof StoreConflictError && err.reason === 'timerGone') return;
-    throw err;
-  }
+  await core.mutate(source.runId, (b) => {
+    b.consumeTimerId = timer.id;
+    const m = messageState(b.state);
+    const p = m.externalSignals[String(initiatedEventId)];
+    if (b.closed || !p) return;
+    delete m.externalSignals[String(initiatedEventId)];
+    const common = { initiatedEventId, signalId: p.signalId, namespace: p.namespace, workflowId: p.workflowId };
+    if (failure) {
+      b.addEvent('SignalExternalWorkflowExecutionFailed', { ...common, ...(p.runId !== undefined ? { runId: p.runId } : {}), ...failure });
+    } else {
+      b.addEvent('ExternalWorkflowExecutionSignaled', { ...common, runId: targetRunId! });
+    }
+    b.ensureWorkflowTask();
+  });
 }
 
