@@ -1,7 +1,7 @@
 import { setMaxListeners } from 'node:events';
 import { WorkflowNotFoundError } from '../common/errors.ts';
 import type { Logger as FullLogger } from '../common/logger.ts';
-import type { Clock } from '../retry/clock.ts';
+import { systemClock, type Clock } from '../retry/clock.ts';
 import { ServiceError } from '../common/errors.ts';
 import { StoreConflictError, type ConflictReason } from '../store/errors.ts';
 import type { ExecutionRecord, Store, TaskKind, Transition } from '../store/types.ts';
@@ -93,7 +93,15 @@ export class EngineCore {
   /** Worker polls per queue key: how many run now, and when the last one ended (real time). */
   readonly #polls = new Map<string, { active: number; endedAt: number }>();
 
-  constructor(readonly store: Store, readonly clock: Clock, readonly identity: string, readonly logger: Logger) {
+  /**
+   * @param clock time for everything the engine records or decides on (event times, timers,
+   *   timeouts, backoffs); a test moves it.
+   * @param waitClock real time for how long a caller is kept waiting (long polls, query and update
+   *   waits, a stopped worker's refused polls, handed-out tasks that still count as busy). It is
+   *   never recorded: a time-skipping test that jumps `clock` a day ahead must not end a poll
+   *   that has waited a millisecond.
+   */
+  constructor(readonly store: Store, readonly clock: Clock, readonly identity: string, readonly logger: Logger, readonly waitClock: Clock = systemClock) {
     // Every waiting long poll listens for shutdown; hundreds of pollers are normal, not a leak.
     setMaxListeners(0, this.shutdown.signal);
   }
@@ -198,7 +206,7 @@ export class EngineCore {
     const p = this.#polls.get(key);
     if (!p) return;
     p.active = Math.max(0, p.active - 1);
-    p.endedAt = Date.now();
+    p.endedAt = this.waitClock.now();
   }
 
   /**
@@ -210,7 +218,7 @@ export class EngineCore {
     // Query and query-answer rows live only while a caller waits for them: always counted.
     if (!key.startsWith('workflow\u0000') && !key.startsWith('activity\u0000')) return true;
     const p = this.#polls.get(key);
-    return p !== undefined && (p.active > 0 || Date.now() - p.endedAt < POLL_GAP_MS);
+    return p !== undefined && (p.active > 0 || this.waitClock.now() - p.endedAt < POLL_GAP_MS);
   }
 
   /** Queues with tasks ready now that some worker polls. */
@@ -222,7 +230,7 @@ export class EngineCore {
 
   /** Counts a task handed to a worker until it is answered or `timeoutMs` of real time passes. */
   addInFlight(key: string, timeoutMs: number): void {
-    const now = Date.now();
+    const now = this.waitClock.now();
     this.inFlight.set(key, now + timeoutMs);
     // Answers and timeout timers remove entries; one whose answer never came and whose timer fired
     // on another server would stay, so expired ones are swept whenever the table doubles.
@@ -233,7 +241,7 @@ export class EngineCore {
 
   /** True when some handed-out task is still awaited. */
   hasInFlight(): boolean {
-    const now = Date.now();
+    const now = this.waitClock.now();
     for (const [key, until] of this.inFlight) {
       if (until > now) return true;
       this.inFlight.delete(key);

@@ -54,6 +54,11 @@ export interface EngineOptions {
   store: Store;
   /** Time for everything semantic (timeouts, backoffs, event times). @default systemClock */
   clock?: Clock;
+  /**
+   * Real time for how long callers wait (long polls, query and update waits); never recorded.
+   * Tests that move `clock` keep this one real. @default systemClock
+   */
+  waitClock?: Clock;
   /** Names this engine in task and timer leases. @default host-pid-random */
   identity?: string;
   /** @default JSON lines on stderr (jsonLogger) */
@@ -92,7 +97,8 @@ export class Engine implements WorkflowService {
 
   private constructor(opts: EngineOptions, tokens: TaskTokens) {
     const identity = opts.identity ?? `${hostname()}-${process.pid}-${newUuid().slice(0, 8)}`;
-    this.#core = new EngineCore(opts.store, opts.clock ?? systemClock, identity, opts.logger ?? jsonLogger({ component: 'engine' }));
+    this.#core = new EngineCore(opts.store, opts.clock ?? systemClock, identity, opts.logger ?? jsonLogger({ component: 'engine' }),
+      opts.waitClock ?? systemClock);
     this.#core.limits = resolveLimits(opts.limits);
     this.#core.tokens = tokens;
     this.#tasks = new TaskService(this.#core);
@@ -256,11 +262,11 @@ export class Engine implements WorkflowService {
     const { store, closeWaiters, shutdown } = this.#core;
     let rec = await resolveRun(store, ref);
     if (waitForClose) {
-      const deadline = Date.now() + waitMs;
+      const deadline = this.#core.waitClock.now() + waitMs;
       while (rec.status === 'Running') {
         const watch = closeWaiters.watch(rec.runId);
         rec = (await store.getExecution(rec.runId))!;
-        const remaining = deadline - Date.now();
+        const remaining = deadline - this.#core.waitClock.now();
         if (rec.status !== 'Running' || remaining <= 0 || opts?.signal?.aborted || shutdown.signal.aborted) {
           watch.cancel();
           break;

@@ -104,10 +104,10 @@ export class QueryRouter {
    */
   async dispatch(rec: ExecutionRecord, payload: QueryPayload, timeoutMs: number, what: string): Promise<AnswerData & { lastEventId: number }> {
     const { core } = this;
-    const deadline = Date.now() + timeoutMs;
+    const deadline = this.core.waitClock.now() + timeoutMs;
     let current = rec;
     while (current.status === 'Running' && (current.state as RunState).buffered.length > 0) {
-      if (Date.now() >= deadline) throw this.#timeout(rec, what, timeoutMs, 'a workflow task holding newer events did not finish');
+      if (this.core.waitClock.now() >= deadline) throw this.#timeout(rec, what, timeoutMs, 'a workflow task holding newer events did not finish');
       await new Promise((r) => setTimeout(r, BUFFER_POLL_MS));
       current = (await core.store.getExecution(rec.runId)) ?? current;
     }
@@ -132,7 +132,7 @@ export class QueryRouter {
         await core.store.commit({ executions: [], deleteTaskIds: [row.id] });
         return { ...(row.data as AnswerData), lastEventId };
       }
-      const remaining = deadline - Date.now();
+      const remaining = deadline - this.core.waitClock.now();
       if (remaining <= 0 || core.shutdown.signal.aborted) {
         watch.cancel();
         await core.store.commit({ executions: [], deleteTaskIds: [queryId] });
@@ -171,7 +171,7 @@ export class QueryRouter {
     const p = validatePoll(input);
     const { core } = this;
     const key = queueKey(p.namespace, p.taskQueue, 'query');
-    const deadline = Date.now() + p.pollTimeoutMs;
+    const deadline = this.core.waitClock.now() + p.pollTimeoutMs;
     for (;;) {
       if (core.shutdown.signal.aborted || opts?.signal?.aborted) return null;
       const watch = core.queueWaiters.watch(key);
@@ -188,7 +188,7 @@ export class QueryRouter {
       if (found) {
         watch.cancel();
         const d = found.data as QueryTaskData;
-        if (d.deadline <= Date.now()) continue;
+        if (d.deadline <= this.core.waitClock.now()) continue;
         return {
           taskToken: encodeToken(core.tokens, found.namespace, d.queryId, d.deadline), namespace: found.namespace, workflowId: d.workflowId,
           runId: d.runId, workflowType: d.workflowType, taskQueue: found.taskQueue, lastEventId: d.lastEventId,
@@ -196,7 +196,7 @@ export class QueryRouter {
         };
       }
       if (!watch.notified) core.readyQueues.delete(key);
-      const remaining = deadline - Date.now();
+      const remaining = deadline - this.core.waitClock.now();
       if (remaining <= 0) {
         watch.cancel();
         return null;
@@ -212,7 +212,7 @@ export class QueryRouter {
     optionalString('identity', req.identity, 500);
     const failure = req.failure === undefined ? undefined : requireFailure('failure', req.failure);
     if (req.result !== undefined) encodePayload('result', req.result);
-    if (token.d <= Date.now()) return;
+    if (token.d <= this.core.waitClock.now()) return;
     const data: AnswerData = failure ? { failure } : { result: req.result ?? null };
     await this.core.store.commit({
       executions: [],

@@ -151,7 +151,7 @@ export function validateExecutionRef(input: unknown): { namespace: string; workf
 }
 
 /** Upper bound of PollRequest.maxTasks: bounds one answer's size and the transitions one poll starts. */
-export const MAX_TASKS_PER_POLL = 100;
+export const MAX_TASKS_PER_POLL_REQUEST = 100;
 
 /** A validated poll request. */
 export function validatePoll(input: unknown): {
@@ -165,7 +165,7 @@ export function validatePoll(input: unknown): {
     taskQueue: requireString('taskQueue', req.taskQueue),
     identity: requireString('identity', req.identity, 500),
     pollTimeoutMs: optionalInt('pollTimeoutMs', req.pollTimeoutMs, 0, 600_000) ?? 30_000,
-    maxTasks: optionalInt('maxTasks', req.maxTasks, 1, MAX_TASKS_PER_POLL) ?? 1,
+    maxTasks: optionalInt('maxTasks', req.maxTasks, 1, MAX_TASKS_PER_POLL_REQUEST) ?? 1,
   };
 }
 

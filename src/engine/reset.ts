@@ -183,8 +183,8 @@ export async function resetWorkflowExecution(core: EngineCore, input: ResetWorkf
       primary = new TransitionBuilder(current, now);
       const moving = current.runId === base.runId ? childState(primary).children : undefined;
       for (const key of handOver.movedKeys) delete moving?.[key];
-      terminateRun(primary, `reset to event ${point.eventId} of run ${base.runId}${v.reason ? `: ${v.reason}` : ''}`, { newRunId: next.record.runId },
-        v.identity);
+      terminateRun(primary, `reset to event ${point.eventId} of run ${base.runId}${v.reason ? `: ${v.reason}` : ''}`, undefined,
+        v.identity, next.record.runId);
       primary.others.push(next);
     }
     primary.others.push(...handOver.children);

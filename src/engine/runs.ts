@@ -200,10 +200,14 @@ export function retryOrClose(b: TransitionBuilder, failure: FailureInfo, how: 'f
   else b.close('TimedOut', 'WorkflowExecutionTimedOut', { retryState });
 }
 
-/** Ends the run at once: buffered events first (they happened before), then WorkflowExecutionTerminated. */
-export function terminateRun(b: TransitionBuilder, reason: string, details?: unknown, identity?: string): void {
+/**
+ * Ends the run at once: buffered events first (they happened before), then
+ * WorkflowExecutionTerminated. `newExecutionRunId` names the run a reset replaces it with.
+ */
+export function terminateRun(b: TransitionBuilder, reason: string, details?: unknown, identity?: string, newExecutionRunId?: string): void {
   b.flushBuffered();
   b.close('Terminated', 'WorkflowExecutionTerminated', {
     reason, ...(details !== undefined ? { details } : {}), ...(identity !== undefined ? { identity } : {}),
+    ...(newExecutionRunId !== undefined ? { newExecutionRunId } : {}),
   });
 }

@@ -46,9 +46,10 @@ const atKey = (t: { runId: string; scheduledEventId: number; attempt: number }) 
 
 /** Long polls for tasks and the responses that complete them. */
 export class TaskService {
-  readonly #stops = new PollerStops();
+  readonly #stops: PollerStops;
 
   constructor(private readonly core: EngineCore) {
+    this.#stops = new PollerStops(core.waitClock);
     core.eager = (b) => reserveEager(core, b, (h) => this.#countInFlight(h));
   }
 
@@ -115,7 +116,7 @@ export class TaskService {
   async #pollQueue<T extends { moreTasks?: T[] }>(p: ReturnType<typeof validatePoll>, key: string, kind: TaskKind, signal: AbortSignal | undefined,
     start: (task: TaskRecord) => Promise<T | null>, handed: (h: HandedTask) => Promise<T>): Promise<T | null> {
     const { core } = this;
-    const deadline = Date.now() + p.pollTimeoutMs;
+    const deadline = core.waitClock.now() + p.pollTimeoutMs;
     const claim = async (limit: number) => {
       const tasks = await core.store.claimTasks({
         namespace: p.namespace, taskQueue: p.taskQueue, kind, now: core.clock.now(), leaseMs: TASK_LEASE_MS, owner: core.identity,
@@ -138,7 +139,7 @@ export class TaskService {
         continue;
       }
       if (!watch.notified) core.readyQueues.delete(key);
-      const remaining = deadline - Date.now();
+      const remaining = deadline - core.waitClock.now();
       if (remaining <= 0) {
         watch.cancel();
         return null;

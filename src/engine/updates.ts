@@ -71,7 +71,7 @@ export class UpdateService {
     }
     const res = await accepted;
     if (res.stage !== 'Accepted' || waitForStage === 'Accepted') return res;
-    return this.#waitForCompletion(rec.runId, updateId, rec.workflowId, Date.now() + 600_000);
+    return this.#waitForCompletion(rec.runId, updateId, rec.workflowId, this.core.waitClock.now() + 600_000);
   }
 
   async #admitAndAccept(rec: ExecutionRecord, updateId: string, updateName: string, args: unknown[], identity: string | undefined,
@@ -126,7 +126,7 @@ export class UpdateService {
     const updateId = requireString('updateId', req.updateId, 200);
     const waitMs = optionalInt('waitTimeoutMs', req.waitTimeoutMs, 0, MAX_QUERY_TIMEOUT_MS) ?? 30_000;
     const rec = await resolveRun(this.core.store, ref);
-    return this.#waitForCompletion(rec.runId, updateId, rec.workflowId, Date.now() + waitMs, opts?.signal);
+    return this.#waitForCompletion(rec.runId, updateId, rec.workflowId, this.core.waitClock.now() + waitMs, opts?.signal);
   }
 
   async #waitForCompletion(runId: string, updateId: string, workflowId: string, deadline: number, signal?: AbortSignal): Promise<UpdateWorkflowResponse> {
@@ -140,7 +140,7 @@ export class UpdateService {
       if (rec.status !== 'Running') {
         throw new ServiceError('FailedPrecondition', `workflow ${workflowId} run ${runId} closed (${rec.status}) before update ${updateId} completed`);
       }
-      if (Date.now() >= deadline || signal?.aborted || this.core.shutdown.signal.aborted) return respond(updateId, runId, u);
+      if (this.core.waitClock.now() >= deadline || signal?.aborted || this.core.shutdown.signal.aborted) return respond(updateId, runId, u);
       await new Promise((r) => setTimeout(r, pause));
     }
   }
