@@ -1,4 +1,4 @@
-import { addMessageTimer, childState } from './child-state.ts';
+import { addMessageTimer } from './child-state.ts';
 import type { TransitionBuilder } from './transition.ts';
 
 /** What ParentClosePolicy timers carry. */
@@ -43,7 +43,7 @@ export interface ChildClosedData {
  * end it at once — no run is created, so nothing stays pending.
  */
 export function runClosed(b: TransitionBuilder): void {
-  const s = childState(b);
+  const s = b.state;
   const close = b.events[b.events.length - 1];
   if (s.parent && b.record.status !== 'ContinuedAsNew' && close) {
     const data: ChildClosedData = {
@@ -52,7 +52,7 @@ export function runClosed(b: TransitionBuilder): void {
     };
     addMessageTimer(b, s.parent.runId, 'ChildClosed', data);
   }
-  for (const c of Object.values(s.children ?? {})) {
+  for (const c of Object.values(s.children)) {
     if (c.runId === undefined && c.parentClosePolicy === 'Abandon') {
       const data: StartChildData = { initiatedEventId: c.initiatedEventId, parentRunId: b.record.runId };
       addMessageTimer(b, `abandoned-start:${c.namespace}:${c.workflowId}:${b.record.runId}`, 'StartChild', data);
@@ -64,6 +64,6 @@ export function runClosed(b: TransitionBuilder): void {
     };
     addMessageTimer(b, `parent-close:${c.namespace}:${c.workflowId}:${b.record.runId}`, 'ParentClosePolicy', data);
   }
-  if (s.children) s.children = {};
-  if (s.cancelRequests) s.cancelRequests = {};
+  s.children = {};
+  s.cancelRequests = {};
 }

@@ -29,16 +29,14 @@ export interface CancelRequestInfo {
   control?: string;
 }
 
-/** The part of a run's state about its parent, children and external cancel requests (all optional, so older rows read as empty). */
+/** The slice of the run state about its parent, children and external cancel requests. */
 export interface ChildRunState {
+  /** The parent of a child workflow's run, carried along the child's chain. */
   parent?: ParentExecutionRef;
-  children?: Record<string, ChildInfo>;
-  cancelRequests?: Record<string, CancelRequestInfo>;
-}
-
-/** The run state with its child part. */
-export function childState(b: TransitionBuilder | { state: unknown }): RunState & ChildRunState {
-  return b.state as RunState & ChildRunState;
+  /** By initiated event id. */
+  children: Record<string, ChildInfo>;
+  /** By initiated event id. */
+  cancelRequests: Record<string, CancelRequestInfo>;
 }
 
 /** Timer kinds that carry messages between runs; fired by {@link fireChildTimer} in child-timers.ts. */
@@ -62,9 +60,8 @@ export function addMessageTimer(b: TransitionBuilder, runId: string, kind: Child
 }
 
 /** describe's pending children. */
-export function pendingChildren(state: unknown): PendingChildInfo[] {
-  const children = (state as ChildRunState).children ?? {};
-  return Object.values(children).sort((a, b) => a.initiatedEventId - b.initiatedEventId).map((c) => ({
+export function pendingChildren(state: RunState): PendingChildInfo[] {
+  return Object.values(state.children).sort((a, b) => a.initiatedEventId - b.initiatedEventId).map((c) => ({
     workflowId: c.workflowId, workflowType: c.workflowType, initiatedEventId: c.initiatedEventId,
     parentClosePolicy: c.parentClosePolicy, ...(c.runId !== undefined ? { runId: c.runId } : {}),
   }));

@@ -2,7 +2,7 @@ import type { HistoryEvent } from '../history/events.ts';
 import { idReuseVerdict } from '../history/id-reuse-policy.ts';
 import type { ExecutionRecord, TimerRecord } from '../store/types.ts';
 import type { ChildClosedData, ParentCloseData, StartChildData } from './child-close.ts';
-import { childState } from './child-state.ts';
+import { runStateOf } from './state.ts';
 import type { Attempt, EngineCore } from './core.ts';
 import { DEFAULT_WORKFLOW_TASK_TIMEOUT_MS } from './requests.ts';
 import { buildNewRun, terminateRun } from './runs.ts';
@@ -53,13 +53,13 @@ function startChild(core: EngineCore, timer: TimerRecord): Promise<void> {
   const key = String(initiatedEventId);
   return core.transact(`starting child ${initiatedEventId} of run ${timer.runId}`, async () => {
     const parent = await core.store.getExecution(timer.runId);
-    const info = parent && childState(parent).children?.[key];
+    const info = parent && runStateOf(parent).children[key];
     if (!parent || parent.status !== 'Running' || !info || info.runId !== undefined) return consume(timer);
     const latest = await core.store.getLatestExecution(info.namespace, info.workflowId);
     const now = core.clock.now();
     const pb = new TransitionBuilder(parent, now);
     pb.consumeTimerId = timer.id;
-    const children = childState(pb).children!;
+    const children = pb.state.children;
     const child = children[key]!;
     // A child may not terminate its own parent, whatever its policy.
     const verdict = latest?.runId === parent.runId ? { kind: 'rejected' }
@@ -95,10 +95,10 @@ async function childClosed(core: EngineCore, timer: TimerRecord): Promise<void> 
   if (!(await core.store.getExecution(timer.runId))) return core.transact('consuming a child close notice', () => consume(timer));
   await core.mutate(timer.runId, (b) => {
     b.consumeTimerId = timer.id;
-    const children = childState(b).children;
-    const c = children?.[key];
+    const children = b.state.children;
+    const c = children[key];
     if (b.closed || !c) return;
-    delete children![key];
+    delete children[key];
     const ref = { namespace: c.namespace, workflowId: c.workflowId, runId: c.runId ?? d.childRunId, workflowType: c.workflowType, initiatedEventId: d.initiatedEventId };
     const a = d.attributes;
     switch (d.eventType) {
@@ -123,7 +123,7 @@ async function childClosed(core: EngineCore, timer: TimerRecord): Promise<void> 
 
 /** The current run of a chain that is a child of the given parent run, if it is open. */
 function isOpenChildOf(rec: ExecutionRecord | undefined, parentWorkflowId: string, parentRunId: string): rec is ExecutionRecord {
-  const p = rec && childState(rec).parent;
+  const p = rec && runStateOf(rec).parent;
   return rec?.status === 'Running' && p?.workflowId === parentWorkflowId && p.runId === parentRunId;
 }
 
@@ -156,7 +156,7 @@ function cancelExternal(core: EngineCore, timer: TimerRecord): Promise<void> {
   const key = String(initiatedEventId);
   return core.transact(`delivering cancel request ${initiatedEventId} of run ${timer.runId}`, async () => {
     const req = await core.store.getExecution(timer.runId);
-    const r = req && childState(req).cancelRequests?.[key];
+    const r = req && runStateOf(req).cancelRequests[key];
     if (!req || req.status !== 'Running' || !r) return consume(timer);
     const target = await core.store.getLatestExecution(r.namespace, r.workflowId);
     let ok = target?.status === 'Running' && target.runId !== req.runId;
@@ -167,7 +167,7 @@ function cancelExternal(core: EngineCore, timer: TimerRecord): Promise<void> {
     const now = core.clock.now();
     const rb = new TransitionBuilder(req, now);
     rb.consumeTimerId = timer.id;
-    delete childState(rb).cancelRequests![key];
+    delete rb.state.cancelRequests[key];
     const ref = { initiatedEventId, namespace: r.namespace, workflowId: r.workflowId };
     if (ok) {
       rb.addEvent('ExternalWorkflowExecutionCancelRequested', { ...ref, runId: target!.runId });

@@ -25,7 +25,6 @@ import { jsonLogger } from '../common/logger.ts';
 import { requireRequest, validateExecutionRef, validateStart } from './requests.ts';
 import { terminateRun } from './runs.ts';
 import { startWorkflow } from './start.ts';
-import type { RunState } from './state.ts';
 import type { MessageLimits } from './message-state.ts';
 import { isMessageTimer, Messages } from './messages.ts';
 import { TimerLoop } from './timer-loop.ts';
@@ -205,7 +204,7 @@ export class Engine implements WorkflowService {
   #fireRunTimer(timer: TimerRecord): Promise<void> {
     const core = this.#core;
     return core.mutate(timer.runId, (b) => {
-      const s = b.state as RunState;
+      const s = b.state;
       if (timer.kind === 'WorkflowTaskTimeout') {
         const d = timer.data as { seq: number; attempt: number };
         core.inFlight.delete(wtKey({ runId: timer.runId, ...d }));

@@ -14,7 +14,7 @@ import { queueKey, type EngineCore } from './core.ts';
 import type { TaskTokens } from './task-token.ts';
 import type { MessageLimits } from './message-state.ts';
 import { requireFailure, requireRequest, validateExecutionRef, validatePoll } from './requests.ts';
-import type { RunState } from './state.ts';
+import { runStateOf } from './state.ts';
 import { resolveRun } from './visibility.ts';
 
 /*
@@ -106,7 +106,7 @@ export class QueryRouter {
     const { core } = this;
     const deadline = this.core.waitClock.now() + timeoutMs;
     let current = rec;
-    while (current.status === 'Running' && (current.state as RunState).buffered.length > 0) {
+    while (current.status === 'Running' && runStateOf(current).buffered.length > 0) {
       if (this.core.waitClock.now() >= deadline) throw this.#timeout(rec, what, timeoutMs, 'a workflow task holding newer events did not finish');
       await new Promise((r) => setTimeout(r, BUFFER_POLL_MS));
       current = (await core.store.getExecution(rec.runId)) ?? current;

@@ -6,13 +6,12 @@ import type { ResetWorkflowRequest, ResetWorkflowResponse } from '../history/ser
 import { ValidationError } from '../retry/errors.ts';
 import type { ExecutionRecord } from '../store/types.ts';
 import { armActivityTimer } from './activities.ts';
-import { childState, type ChildInfo } from './child-state.ts';
+import type { ChildInfo } from './child-state.ts';
 import type { EngineCore } from './core.ts';
 import { requireRequest, validateExecutionRef } from './requests.ts';
 import { handOverChildren } from './reset-children.ts';
 import { terminateRun } from './runs.ts';
-import { initialState, type ActivityInfo, type RunConfig } from './state.ts';
-import { cronState } from './cron-jobs.ts';
+import { initialState, runStateOf, type ActivityInfo, type RunConfig } from './state.ts';
 import { TransitionBuilder } from './transition.ts';
 import { resolveRun } from './visibility.ts';
 
@@ -60,7 +59,7 @@ function resetPoint(events: HistoryEvent[], eventId: number | undefined, resetTy
  * were due, or now), children initiated and not closed, a cancel request.
  */
 function rebuildState(b: TransitionBuilder, events: HistoryEvent[]): void {
-  const s = childState(b);
+  const s = b.state;
   const activities = new Map<number, HistoryEvent<'ActivityTaskScheduled'>>();
   const timers = new Map<string, HistoryEvent<'TimerStarted'>>();
   const children = new Map<number, ChildInfo>();
@@ -126,10 +125,10 @@ function buildResetRun(base: ExecutionRecord, events: HistoryEvent[], point: His
   // A reset run of a cron job stays one: it closes into the chain's next run.
   if (a.cronSchedule !== undefined) cfg.cronSchedule = a.cronSchedule;
   const state = initialState(cfg);
-  if (a.lastCompletionResult !== undefined) cronState({ state }).lastCompletionResult = a.lastCompletionResult;
+  if (a.lastCompletionResult !== undefined) state.lastCompletionResult = a.lastCompletionResult;
   // A child's parent reference may have moved since its start (its parent was reset): the run's state is current.
-  const parent = childState(base).parent ?? a.parent;
-  if (parent) childState({ state }).parent = parent;
+  const parent = runStateOf(base).parent ?? a.parent;
+  if (parent) state.parent = parent;
   const record: ExecutionRecord = {
     namespace: base.namespace, workflowId: base.workflowId, runId, workflowType: base.workflowType, taskQueue: base.taskQueue,
     status: 'Running', startTime: now, executionTime: now, nextEventId: 1, attempt: base.attempt,
@@ -181,7 +180,7 @@ export async function resetWorkflowExecution(core: EngineCore, input: ResetWorkf
     let primary = next;
     if (current?.status === 'Running') {
       primary = new TransitionBuilder(current, now);
-      const moving = current.runId === base.runId ? childState(primary).children : undefined;
+      const moving = current.runId === base.runId ? primary.state.children : undefined;
       for (const key of handOver.movedKeys) delete moving?.[key];
       terminateRun(primary, `reset to event ${point.eventId} of run ${base.runId}${v.reason ? `: ${v.reason}` : ''}`, undefined,
         v.identity, next.record.runId);

@@ -10,7 +10,8 @@ import type { TimerRecord } from '../store/types.ts';
 import type { CommandContext } from './commands.ts';
 import type { EngineCore } from './core.ts';
 import { checkPending } from './limits.ts';
-import { messageState, peekMessageState, SIGNAL_DEDUP_WINDOW, type MessageLimits, type PendingExternalSignal } from './message-state.ts';
+import { runStateOf } from './state.ts';
+import { SIGNAL_DEDUP_WINDOW, type MessageLimits, type PendingExternalSignal } from './message-state.ts';
 import { requireRequest, validateExecutionRef, validateStart } from './requests.ts';
 import { validateStartAttributes } from './search-attributes.ts';
 import { freshRun, startBeside } from './start.ts';
@@ -42,7 +43,7 @@ export class SignalLimitError extends ServiceError {
  * @throws SignalLimitError past `maxSignalsPerRun`.
  */
 export function addSignal(b: TransitionBuilder, limits: MessageLimits, s: SignalInput): boolean {
-  const m = messageState(b.state);
+  const m = b.state.messages;
   if (s.requestId !== undefined && m.signalRequestIds.includes(s.requestId)) return false;
   if (m.signalCount >= limits.maxSignalsPerRun) {
     throw new SignalLimitError(`workflow ${b.record.workflowId} run ${b.record.runId} has received ${m.signalCount} signals, ` +
@@ -81,7 +82,7 @@ export async function signalWorkflow(core: EngineCore, limits: MessageLimits, in
   await core.mutate(rec.runId, (b) => {
     if (b.closed) {
       // The repeat of a signal that reached the run before it closed.
-      if (peekMessageState(b.state)?.signalRequestIds.includes(requestId)) return;
+      if (b.state.messages.signalRequestIds.includes(requestId)) return;
       throw new ServiceError('FailedPrecondition', `cannot signal workflow ${rec.workflowId} run ${rec.runId}: it is already ${b.record.status}`);
     }
     addSignal(b, limits, { signalName, args, requestId, ...(identity !== undefined ? { identity } : {}) });
@@ -108,7 +109,7 @@ export async function signalWithStart(core: EngineCore, limits: MessageLimits, i
       return { result: { runId: latest.runId, started: false }, commit: b };
     }
     // The repeat of a request that started this run, or that signalled it before it closed.
-    if (latest && (latest.requestId === requestId || peekMessageState(latest.state)?.signalRequestIds.includes(requestId))) {
+    if (latest && (latest.requestId === requestId || runStateOf(latest).messages.signalRequestIds.includes(requestId))) {
       return { result: { runId: latest.runId, started: false } };
     }
     const fresh = freshRun(core, { ...s, requestId });
@@ -130,7 +131,7 @@ export function applySignalExternalCommand(ctx: CommandContext, a: Record<string
   const signalName = requireString(`${field}.signalName`, a.signalName, 500);
   const args = optionalArray(`${field}.args`, a.args);
   encodePayload(`${field}.args`, args);
-  const m = messageState(b.state);
+  const m = b.state.messages;
   checkPending(field, Object.keys(m.externalSignals).length, ctx.limits, 'maxPendingSignals');
   const ev = b.append('SignalExternalWorkflowExecutionInitiated', {
     signalId, namespace, workflowId, ...(runId !== undefined ? { runId } : {}), signalName, args, workflowTaskCompletedEventId: completedEventId,
@@ -151,7 +152,7 @@ export function applySignalExternalCommand(ctx: CommandContext, a: Record<string
 export async function deliverExternalSignal(core: EngineCore, limits: MessageLimits, timer: TimerRecord): Promise<void> {
   const { initiatedEventId } = timer.data as { initiatedEventId: number };
   const source = await core.store.getExecution(timer.runId);
-  const pending = source ? messageState(structuredClone(source.state) as never).externalSignals[String(initiatedEventId)] : undefined;
+  const pending = source ? runStateOf(source).messages.externalSignals[String(initiatedEventId)] : undefined;
   if (!source || !pending) {
     await core.store.commit({ executions: [], deleteTimerIds: [timer.id] });
     return;
@@ -185,7 +186,7 @@ export async function deliverExternalSignal(core: EngineCore, limits: MessageLim
   }
   await core.mutate(source.runId, (b) => {
     b.consumeTimerId = timer.id;
-    const m = messageState(b.state);
+    const m = b.state.messages;
     const p = m.externalSignals[String(initiatedEventId)];
     if (b.closed || !p) return;
     delete m.externalSignals[String(initiatedEventId)];

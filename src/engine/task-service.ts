@@ -20,7 +20,7 @@ import { queueKey, type EngineCore } from './core.ts';
 import { PollerStops } from './poller-stops.ts';
 import { namespaceOf, requireFailure, requireObject, requireRequest, validatePoll } from './requests.ts';
 import { checkRequestText } from './request-text.ts';
-import type { ActivityInfo, RunState } from './state.ts';
+import type { ActivityInfo } from './state.ts';
 import type { TaskTokenData } from './task-token.ts';
 import type { TransitionBuilder } from './transition.ts';
 import {
@@ -204,7 +204,7 @@ export class TaskService {
     let result: ActivityTask | null;
     try {
       result = await this.core.mutate(task.runId, (b) => {
-        const act = (b.state as RunState).activities[String(scheduledEventId)];
+        const act = b.state.activities[String(scheduledEventId)];
         if (b.closed || !act || act.attempt !== attempt || act.state !== 'Scheduled' || act.taskId !== task.id) {
           b.deleteTask(task.id);
           return null;

@@ -1,7 +1,7 @@
 import { newUuid } from '../common/ids.ts';
 import type { EventAttributes, EventType, HistoryEvent, WorkflowExecutionStatus } from '../history/events.ts';
 import type { ExecutionRecord, TaskKind, TaskRecord, TimerRecord, Transition } from '../store/types.ts';
-import type { BufferedEvent, RunState, TaskData, TimerData, TimerKind } from './state.ts';
+import { runStateOf, type BufferedEvent, type RunState, type TaskData, type TimerData, type TimerKind } from './state.ts';
 import { runClosed } from './child-close.ts';
 import { scheduledRunClosed } from './schedules/scheduled-by.ts';
 
@@ -30,7 +30,7 @@ export class TransitionBuilder {
 
   constructor(record: ExecutionRecord, readonly now: number, isNew = false) {
     this.record = { ...record, version: record.version + (isNew ? 0 : 1) };
-    this.state = structuredClone(record.state) as RunState;
+    this.state = runStateOf({ state: structuredClone(record.state) });
     this.expectedVersion = isNew ? undefined : record.version;
     if (isNew) this.#touched = true;
   }

@@ -11,10 +11,10 @@ import { ValidationError } from '../retry/errors.ts';
 import type { ExecutionRecord } from '../store/types.ts';
 import type { CommandContext } from './commands.ts';
 import type { EngineCore } from './core.ts';
-import { messageState, peekMessageState, type MessageLimits, type UpdateRecord } from './message-state.ts';
+import type { MessageLimits, UpdateRecord } from './message-state.ts';
 import { MAX_QUERY_TIMEOUT_MS, type QueryRouter } from './queries.ts';
 import { requireFailure, requireObject, requireRequest, validateExecutionRef } from './requests.ts';
-import type { RunState } from './state.ts';
+import { runStateOf } from './state.ts';
 import { resolveRun } from './visibility.ts';
 
 /*
@@ -79,12 +79,12 @@ export class UpdateService {
     const { core } = this;
     for (let round = 0; round < MAX_VALIDATION_ROUNDS; round++) {
       const current = (await core.store.getExecution(rec.runId))!;
-      const known = peekMessageState(current.state)?.updates[updateId];
+      const known = runStateOf(current).messages.updates[updateId];
       if (known) return respond(updateId, current.runId, known);
       if (current.status !== 'Running') {
         throw new ServiceError('FailedPrecondition', `cannot update workflow ${rec.workflowId} run ${rec.runId}: it is already ${current.status}`);
       }
-      const open = Object.values(peekMessageState(current.state)?.updates ?? {}).filter((u) => u.stage === 'Accepted').length;
+      const open = Object.values(runStateOf(current).messages.updates).filter((u) => u.stage === 'Accepted').length;
       const validating = this.#validating.get(rec.runId)?.size ?? 1;
       if (open + validating > this.limits.maxInFlightUpdatesPerRun) {
         throw new ServiceError('ResourceExhausted', `workflow ${rec.workflowId} run ${rec.runId} already has ${open + validating - 1} updates in flight, ` +
@@ -99,7 +99,7 @@ export class UpdateService {
       }
       if (since.some(wakes)) continue;
       const outcome = await core.mutate(rec.runId, (b) => {
-        const m = messageState(b.state);
+        const m = b.state.messages;
         const again = m.updates[updateId];
         if (again) return again;
         if (b.closed) return 'closed' as const;
@@ -134,7 +134,7 @@ export class UpdateService {
     // row: every 5 ms at first, backing off to 100 ms.
     for (let pause = 5; ; pause = Math.min(pause * 2, 100)) {
       const rec = await this.core.store.getExecution(runId);
-      const u = peekMessageState(rec?.state)?.updates[updateId];
+      const u = (rec && runStateOf(rec).messages.updates[updateId]);
       if (!rec || !u) throw new ServiceError('NotFound', `workflow ${workflowId} run ${runId} has no update with id ${updateId}`);
       if (u.stage === 'Completed') return respond(updateId, runId, u);
       if (rec.status !== 'Running') {
@@ -161,7 +161,7 @@ export function applyCompleteUpdateCommand({ b, completedEventId, field }: Comma
     encodePayload(`${field}.outcome.result`, o.result);
     outcome = { result: o.result === undefined ? null : o.result };
   }
-  const u = messageState(b.state as RunState).updates[updateId];
+  const u = b.state.messages.updates[updateId];
   if (!u || u.stage !== 'Accepted') {
     throw new ValidationError(`${field}.updateId`, u ? 'must name an update that has not completed' : 'must name an accepted update', updateId);
   }

@@ -7,8 +7,8 @@ import type { ExecutionRecord, Store } from '../store/types.ts';
 import { pendingActivityInfo } from './activities.ts';
 import { namespaceOf, requireRequest } from './requests.ts';
 import { listQueryText, searchAttributesOf } from './search-attributes.ts';
-import type { RunState } from './state.ts';
-import { childState, pendingChildren } from './child-state.ts';
+import { runStateOf } from './state.ts';
+import { pendingChildren } from './child-state.ts';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -33,9 +33,10 @@ export function executionInfo(rec: ExecutionRecord): WorkflowExecutionInfo {
   };
   if (rec.closeTime !== undefined) info.closeTime = iso(rec.closeTime);
   if (rec.memo) info.memo = rec.memo;
-  const size = (rec.state as RunState).historySizeBytes;
+  const state = runStateOf(rec);
+  const size = state.historySizeBytes;
   if (size !== undefined) info.historySizeBytes = size;
-  const parent = childState(rec).parent;
+  const parent = state.parent;
   if (parent) info.parent = parent;
   const attributes = searchAttributesOf(rec);
   if (attributes) info.searchAttributes = attributes;
@@ -44,7 +45,7 @@ export function executionInfo(rec: ExecutionRecord): WorkflowExecutionInfo {
 
 /** describeWorkflowExecution's answer, from the row alone. */
 export function describe(rec: ExecutionRecord, now: number): WorkflowExecutionDescription {
-  const s = rec.state as RunState;
+  const s = runStateOf(rec);
   const d: WorkflowExecutionDescription = {
     execution: executionInfo(rec),
     config: {
@@ -55,7 +56,7 @@ export function describe(rec: ExecutionRecord, now: number): WorkflowExecutionDe
       ...(s.cfg.cronSchedule !== undefined ? { cronSchedule: s.cfg.cronSchedule } : {}),
     },
     pendingActivities: Object.values(s.activities).sort((a, b) => a.scheduledEventId - b.scheduledEventId).map((a) => pendingActivityInfo(a, now)),
-    pendingChildren: pendingChildren(rec.state),
+    pendingChildren: pendingChildren(s),
   };
   if (s.wt) {
     d.pendingWorkflowTask = {

@@ -24,22 +24,15 @@ export interface RunClosedNotice {
   failure?: FailureInfo;
 }
 
-type WithScheduledBy = { scheduledBy?: ScheduledBy };
-
-/** Marks a new run as started by a schedule. */
-export function setScheduledBy(b: TransitionBuilder, by: ScheduledBy): void {
-  (b.state as unknown as WithScheduledBy).scheduledBy = by;
-}
-
-/** The schedule that started the run's chain, if one did. */
-export function scheduledByOf(state: unknown): ScheduledBy | undefined {
-  return (state as WithScheduledBy).scheduledBy;
+/** The slice of the run state naming the schedule that started the run's chain, if one did. */
+export interface ScheduledByRunState {
+  scheduledBy?: ScheduledBy;
 }
 
 /** Carries the schedule link to the next run of a chain. */
 export function carryScheduledBy(from: TransitionBuilder, to: TransitionBuilder): void {
-  const by = scheduledByOf(from.state);
-  if (by) setScheduledBy(to, by);
+  const by = from.state.scheduledBy;
+  if (by) to.state.scheduledBy = by;
 }
 
 /**
@@ -48,7 +41,7 @@ export function carryScheduledBy(from: TransitionBuilder, to: TransitionBuilder)
  * close and the notice commit together.
  */
 export function scheduledRunClosed(b: TransitionBuilder): void {
-  const by = scheduledByOf(b.state);
+  const by = b.state.scheduledBy;
   const close = b.events[b.events.length - 1];
   if (!by || b.record.status === 'ContinuedAsNew' || !close) return;
   const attrs = close.attributes as { result?: unknown; failure?: FailureInfo };
