@@ -1,4 +1,3 @@
-import { addMessageTimer } from './child-state.ts';
 import type { TransitionBuilder } from './transition.ts';
 
 /** What ParentClosePolicy timers carry. */
@@ -50,19 +49,19 @@ export function runClosed(b: TransitionBuilder): void {
       initiatedEventId: s.parent.initiatedEventId, childRunId: b.record.runId, eventType: close.eventType,
       attributes: close.attributes as unknown as Record<string, unknown>,
     };
-    addMessageTimer(b, s.parent.runId, 'ChildClosed', data);
+    b.addDelivery('ChildClosed', data, { runId: s.parent.runId });
   }
   for (const c of Object.values(s.children)) {
     if (c.runId === undefined && c.parentClosePolicy === 'Abandon') {
       const data: StartChildData = { initiatedEventId: c.initiatedEventId, parentRunId: b.record.runId };
-      addMessageTimer(b, `abandoned-start:${c.namespace}:${c.workflowId}:${b.record.runId}`, 'StartChild', data);
+      b.addDelivery('StartChild', data, { runId: `abandoned-start:${c.namespace}:${c.workflowId}:${b.record.runId}` });
     }
     if (c.runId === undefined || c.parentClosePolicy === 'Abandon') continue;
     const data: ParentCloseData = {
       policy: c.parentClosePolicy, namespace: c.namespace, childWorkflowId: c.workflowId,
       parentWorkflowId: b.record.workflowId, parentRunId: b.record.runId,
     };
-    addMessageTimer(b, `parent-close:${c.namespace}:${c.workflowId}:${b.record.runId}`, 'ParentClosePolicy', data);
+    b.addDelivery('ParentClosePolicy', data, { runId: `parent-close:${c.namespace}:${c.workflowId}:${b.record.runId}` });
   }
   s.children = {};
   s.cancelRequests = {};

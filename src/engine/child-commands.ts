@@ -2,7 +2,6 @@ import { encodePayload } from '../common/payload.ts';
 import { optionalArray, optionalBoolean, optionalRecord, optionalString, requireOneOf, requireString } from '../common/validate.ts';
 import { PARENT_CLOSE_POLICIES } from '../history/child-types.ts';
 import { WORKFLOW_ID_REUSE_POLICIES } from '../history/service.ts';
-import { addMessageTimer } from './child-state.ts';
 import { checkPending, type EngineLimits } from './limits.ts';
 import { namespaceOf, optionalRetryPolicy, optionalTimeout } from './requests.ts';
 import type { TransitionBuilder } from './transition.ts';
@@ -53,7 +52,7 @@ export function startChildCommand({ b, completedEventId, field, limits }: Ctx, a
   children[String(ev.eventId)] = {
     initiatedEventId: ev.eventId, namespace, workflowId, workflowType, parentClosePolicy, ...(reuse !== undefined ? { workflowIdReusePolicy: reuse } : {}),
   };
-  addMessageTimer(b, b.record.runId, 'StartChild', { initiatedEventId: ev.eventId });
+  b.addDelivery('StartChild', { initiatedEventId: ev.eventId });
 }
 
 /**
@@ -78,5 +77,5 @@ export function requestCancelExternalCommand({ b, completedEventId, field, limit
     initiatedEventId: ev.eventId, namespace, workflowId, childWorkflowOnly,
     ...(runId !== undefined ? { runId } : {}), ...(control !== undefined ? { control } : {}),
   };
-  addMessageTimer(b, b.record.runId, 'CancelExternal', { initiatedEventId: ev.eventId });
+  b.addDelivery('CancelExternal', { initiatedEventId: ev.eventId });
 }

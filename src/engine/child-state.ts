@@ -1,10 +1,7 @@
 import type { ParentClosePolicy } from '../history/child-types.ts';
 import type { ParentExecutionRef } from '../history/events.ts';
 import type { PendingChildInfo, WorkflowIdReusePolicy } from '../history/service.ts';
-import type { TimerRecord } from '../store/types.ts';
-import { newUuid } from '../common/ids.ts';
 import type { RunState } from './state.ts';
-import type { TransitionBuilder } from './transition.ts';
 
 /** A child workflow of the run, from its Initiated event until its close event reaches the run. */
 export interface ChildInfo {
@@ -37,26 +34,6 @@ export interface ChildRunState {
   children: Record<string, ChildInfo>;
   /** By initiated event id. */
   cancelRequests: Record<string, CancelRequestInfo>;
-}
-
-/** Timer kinds that carry messages between runs; fired by {@link fireChildTimer} in child-timers.ts. */
-export const CHILD_TIMER_KINDS = ['StartChild', 'ChildClosed', 'ParentClosePolicy', 'CancelExternal'] as const;
-export type ChildTimerKind = (typeof CHILD_TIMER_KINDS)[number];
-
-/** True for the timer kinds child-timers.ts fires. */
-export function isChildTimer(kind: string): kind is ChildTimerKind {
-  return (CHILD_TIMER_KINDS as readonly string[]).includes(kind);
-}
-
-/**
- * Adds a timer due now that the timer loop fires as a message to another run (or to this one,
- * outside the current transaction). `runId` is the run it belongs to; when that run closes, the
- * store purges it with the run's other timers.
- */
-export function addMessageTimer(b: TransitionBuilder, runId: string, kind: ChildTimerKind, data: unknown): void {
-  const t: TimerRecord = { id: newUuid(), namespace: b.record.namespace, runId, kind, dueAt: b.now, data };
-  b.createTimers.push(t);
-  b.touch();
 }
 
 /** describe's pending children. */

@@ -185,9 +185,5 @@ function cancelExternal(core: EngineCore, timer: TimerRecord): Promise<void> {
   });
 }
 
-const FIRE = { StartChild: startChild, ChildClosed: childClosed, ParentClosePolicy: parentClosePolicy, CancelExternal: cancelExternal };
-
-/** Fires a message timer between runs (see child-state.ts). */
-export async function fireChildTimer(core: EngineCore, timer: TimerRecord): Promise<void> {
-  await FIRE[timer.kind as keyof typeof FIRE](core, timer);
-}
+/** The deliveries of children and external cancel requests, for the delivery registry (deliveries.ts). */
+export const CHILD_DELIVERIES = { StartChild: startChild, ChildClosed: childClosed, ParentClosePolicy: parentClosePolicy, CancelExternal: cancelExternal };

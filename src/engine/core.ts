@@ -10,6 +10,7 @@ import { TransitionBuilder } from './transition.ts';
 import { Waiters } from './waiters.ts';
 import type { TaskTokens } from './task-token.ts';
 import { DEFAULT_LIMITS, enforceHistoryLimits, type EngineLimits } from './limits.ts';
+import { DEFAULT_MESSAGE_LIMITS, type MessageLimits } from './message-state.ts';
 
 /** Where the engine reports problems it cannot hand to a caller (a timer that failed to fire). Any {@link FullLogger} fits. */
 export type Logger = Pick<FullLogger, 'warn' | 'error'>;
@@ -88,6 +89,8 @@ export class EngineCore {
   tokens!: TaskTokens;
   /** Per-run limits, set from the engine's options. */
   limits: EngineLimits = { ...DEFAULT_LIMITS };
+  /** Limits of signals, queries and updates, set from the engine's options. */
+  messageLimits: MessageLimits = { ...DEFAULT_MESSAGE_LIMITS };
   #busy = 0;
   #sweepAt = MIN_IN_FLIGHT_SWEEP;
   /** Worker polls per queue key: how many run now, and when the last one ended (real time). */

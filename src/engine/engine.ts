@@ -1,5 +1,5 @@
 import { hostname } from 'node:os';
-import { ServiceError, WorkflowNotFoundError } from '../common/errors.ts';
+import { ServiceError } from '../common/errors.ts';
 import { newUuid } from '../common/ids.ts';
 import { validatePoll } from './requests.ts';
 import { optionalBoolean, optionalInt, optionalString } from '../common/validate.ts';
@@ -17,27 +17,24 @@ import type {
 } from '../history/message-types.ts';
 import { systemClock, type Clock } from '../retry/clock.ts';
 import { ValidationError } from '../retry/errors.ts';
-import { StoreConflictError } from '../store/errors.ts';
-import type { Store, StoreNotification, TimerRecord } from '../store/types.ts';
-import { atKey, TaskService, wtKey } from './task-service.ts';
+import type { Store, StoreNotification } from '../store/types.ts';
+import { TaskService } from './task-service.ts';
 import { EngineCore, queueKey, type Logger } from './core.ts';
 import { jsonLogger } from '../common/logger.ts';
 import { requireRequest, validateExecutionRef, validateStart } from './requests.ts';
 import { terminateRun } from './runs.ts';
 import { startWorkflow } from './start.ts';
 import type { MessageLimits } from './message-state.ts';
-import { isMessageTimer, Messages } from './messages.ts';
+import { Messages } from './messages.ts';
 import { TimerLoop } from './timer-loop.ts';
-import { fireScheduleTimer, isScheduleTimer, ScheduleOps } from './schedules/index.ts';
+import { fireTimer } from './timer-dispatch.ts';
+import { ScheduleOps } from './schedules/index.ts';
 import type {
   CreateScheduleRequest, ListSchedulesRequest, ListSchedulesResponse, PatchScheduleRequest, ScheduleDescription, ScheduleRef,
   UpdateScheduleRequest,
 } from '../history/schedule-types.ts';
-import { isChildTimer } from './child-state.ts';
-import { fireChildTimer } from './child-timers.ts';
 import { resolveLimits, type EngineLimits } from './limits.ts';
 import { resetWorkflowExecution } from './reset.ts';
-import { applyTimer } from './timers.ts';
 import {
   newStoredTokenKey, parseStoredTokenKey, STORED_TOKEN_KEY_NAME, TaskTokens, type TaskTokenKey,
 } from './task-token.ts';
@@ -104,7 +101,7 @@ export class Engine implements WorkflowService {
     this.#messages = new Messages(this.#core, opts.messageLimits);
     this.#schedules = new ScheduleOps(this.#core);
     this.#ownsStore = opts.ownsStore ?? false;
-    this.#loop = new TimerLoop(opts.store, this.#core.clock, identity, (t) => this.#fireTimer(t),
+    this.#loop = new TimerLoop(opts.store, this.#core.clock, identity, (t) => fireTimer(this.#core, t),
       (q) => this.#taskReady(queueKey(q.namespace, q.taskQueue, q.kind), q.count, false),
       (err) => this.#core.logger.error('timer loop failed; retrying in 1s', { err: String(err) }));
     this.#unsubscribe = opts.store.subscribe((n) => this.#onNotification(n));
@@ -182,39 +179,6 @@ export class Engine implements WorkflowService {
     } else {
       this.#core.closeWaiters.notify(n.runId);
     }
-  }
-
-  async #fireTimer(timer: TimerRecord): Promise<void> {
-    const core = this.#core;
-    try {
-      if (isChildTimer(timer.kind)) await fireChildTimer(core, timer);
-      else if (isMessageTimer(timer.kind)) await this.#messages.fireTimer(timer);
-      else if (isScheduleTimer(timer.kind)) await fireScheduleTimer(core, timer);
-      else await this.#fireRunTimer(timer);
-    } catch (err) {
-      if (err instanceof StoreConflictError && err.reason === 'timerGone') return;
-      if (err instanceof WorkflowNotFoundError) {
-        await core.store.commit({ executions: [], deleteTimerIds: [timer.id] });
-        return;
-      }
-      core.logger.error(`timer ${timer.kind} of run ${timer.runId} failed to fire; it is retried when its lease ends`, { err: String(err) });
-    }
-  }
-
-  #fireRunTimer(timer: TimerRecord): Promise<void> {
-    const core = this.#core;
-    return core.mutate(timer.runId, (b) => {
-      const s = b.state;
-      if (timer.kind === 'WorkflowTaskTimeout') {
-        const d = timer.data as { seq: number; attempt: number };
-        core.inFlight.delete(wtKey({ runId: timer.runId, ...d }));
-      } else if (timer.kind === 'ActivityTimeout') {
-        const seid = (timer.data as { scheduledEventId: number }).scheduledEventId;
-        const act = s.activities[String(seid)];
-        if (act) core.inFlight.delete(atKey({ runId: timer.runId, scheduledEventId: seid, attempt: act.attempt }));
-      }
-      applyTimer(b, timer);
-    });
   }
 
   async startWorkflowExecution(req: StartWorkflowExecutionRequest): Promise<StartWorkflowExecutionResponse> {

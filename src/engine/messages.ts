@@ -3,13 +3,10 @@ import type {
   SignalWithStartRequest, SignalWorkflowRequest, UpdateWorkflowRequest, UpdateWorkflowResponse,
 } from '../history/message-types.ts';
 import type { CallOptions, PollRequest, StartWorkflowExecutionResponse } from '../history/service.ts';
-import type { TimerRecord } from '../store/types.ts';
 import type { EngineCore } from './core.ts';
 import { resolveMessageLimits, type MessageLimits } from './message-state.ts';
 import { QueryRouter } from './queries.ts';
-import {
-  applySignalExternalCommand, deliverExternalSignal, signalWithStart, signalWorkflow, SIGNAL_EXTERNAL_TIMER,
-} from './signals.ts';
+import { applySignalExternalCommand, signalWithStart, signalWorkflow } from './signals.ts';
 import { applyCompleteUpdateCommand, UpdateService } from './updates.ts';
 
 /** Command handlers of signals and updates, spread into COMMAND_HANDLERS. */
@@ -17,11 +14,6 @@ export const MESSAGE_COMMAND_HANDLERS = {
   SignalExternalWorkflowExecution: applySignalExternalCommand,
   CompleteWorkflowExecutionUpdate: applyCompleteUpdateCommand,
 };
-
-/** True for timer kinds {@link Messages.fireTimer} handles (they act on another run). */
-export function isMessageTimer(kind: string): boolean {
-  return kind === SIGNAL_EXTERNAL_TIMER;
-}
 
 /** The engine's service calls of signals, queries and updates. */
 export class Messages {
@@ -33,6 +25,7 @@ export class Messages {
   constructor(core: EngineCore, limits?: Partial<MessageLimits>) {
     this.#core = core;
     this.limits = resolveMessageLimits(limits);
+    core.messageLimits = this.limits;
     this.#queries = new QueryRouter(core, this.limits);
     this.#updates = new UpdateService(core, this.limits, this.#queries);
   }
@@ -65,8 +58,4 @@ export class Messages {
     return this.#updates.poll(req, opts);
   }
 
-  /** Delivers a signal to another run (an outbox entry of a SignalExternalWorkflowExecution). */
-  fireTimer(timer: TimerRecord): Promise<void> {
-    return this.#core.tracked(() => deliverExternalSignal(this.#core, this.limits, timer));
-  }
 }

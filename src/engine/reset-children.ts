@@ -1,6 +1,5 @@
 import type { ExecutionRecord } from '../store/types.ts';
 import type { ChildClosedData } from './child-close.ts';
-import { addMessageTimer } from './child-state.ts';
 import { runStateOf } from './state.ts';
 import type { EngineCore } from './core.ts';
 import { TransitionBuilder } from './transition.ts';
@@ -36,7 +35,7 @@ export async function handOverChildren(core: EngineCore, base: ExecutionRecord, 
     const p = latest && runStateOf(latest).parent;
     const ours = p?.workflowId === base.workflowId && p.runId === base.runId && p.initiatedEventId === c.initiatedEventId;
     if (!latest || !p || !ours) {
-      if (c.runId === undefined) addMessageTimer(next, next.record.runId, 'StartChild', { initiatedEventId: c.initiatedEventId });
+      if (c.runId === undefined) next.addDelivery('StartChild', { initiatedEventId: c.initiatedEventId });
       continue;
     }
     if (c.runId === undefined) {
@@ -58,7 +57,7 @@ export async function handOverChildren(core: EngineCore, base: ExecutionRecord, 
         initiatedEventId: c.initiatedEventId, childRunId: latest.runId, eventType: close.eventType,
         attributes: close.attributes as unknown as Record<string, unknown>,
       };
-      addMessageTimer(next, next.record.runId, 'ChildClosed', data);
+      next.addDelivery('ChildClosed', data);
     }
   }
   return out;

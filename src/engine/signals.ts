@@ -6,7 +6,7 @@ import type {
   SignalExternalFailedCause, SignalWithStartRequest, SignalWorkflowRequest,
 } from '../history/message-types.ts';
 import type { StartWorkflowExecutionResponse } from '../history/service.ts';
-import type { TimerRecord } from '../store/types.ts';
+import type { Timer } from './timer-data.ts';
 import type { CommandContext } from './commands.ts';
 import type { EngineCore } from './core.ts';
 import { checkPending } from './limits.ts';
@@ -17,9 +17,6 @@ import { validateStartAttributes } from './search-attributes.ts';
 import { freshRun, startBeside } from './start.ts';
 import type { TransitionBuilder } from './transition.ts';
 import { resolveRun } from './visibility.ts';
-
-/** Timer kind that delivers a SignalExternalWorkflowExecution to its target (a transactional outbox entry). */
-export const SIGNAL_EXTERNAL_TIMER = 'SignalExternal';
 
 /** A signal to add to a run. */
 export interface SignalInput {
@@ -138,10 +135,7 @@ export function applySignalExternalCommand(ctx: CommandContext, a: Record<string
   });
   const p: PendingExternalSignal = { initiatedEventId: ev.eventId, signalId, namespace, workflowId, signalName, args, ...(runId !== undefined ? { runId } : {}) };
   m.externalSignals[String(ev.eventId)] = p;
-  b.createTimers.push({
-    id: newUuid(), namespace: b.record.namespace, runId: b.record.runId, kind: SIGNAL_EXTERNAL_TIMER, dueAt: b.now,
-    data: { initiatedEventId: ev.eventId },
-  });
+  b.addDelivery('SignalExternal', { initiatedEventId: ev.eventId });
 }
 
 /**
@@ -149,8 +143,9 @@ export function applySignalExternalCommand(ctx: CommandContext, a: Record<string
  * sender's run and event, so a delivery retried after a crash adds nothing), then records the
  * result on the sender while consuming the timer, so the result is written exactly once.
  */
-export async function deliverExternalSignal(core: EngineCore, limits: MessageLimits, timer: TimerRecord): Promise<void> {
-  const { initiatedEventId } = timer.data as { initiatedEventId: number };
+export async function deliverExternalSignal(core: EngineCore, timer: Timer<'SignalExternal'>): Promise<void> {
+  const limits = core.messageLimits;
+  const { initiatedEventId } = timer.data;
   const source = await core.store.getExecution(timer.runId);
   const pending = source ? runStateOf(source).messages.externalSignals[String(initiatedEventId)] : undefined;
   if (!source || !pending) {

@@ -192,18 +192,5 @@ export function initialState(cfg: RunConfig): RunState {
   };
 }
 
-/** Timer kinds and the data each carries. */
-export interface TimerData {
-  UserTimer: { timerId: string };
-  ActivityTimeout: { scheduledEventId: number };
-  WorkflowTaskTimeout: { seq: number; attempt: number };
-  /** The run or execution timeout: whichever deadline comes first. */
-  RunTimeout: Record<string, never>;
-  /** End of the first workflow task backoff of a retried or continued run. */
-  WorkflowBackoff: Record<string, never>;
-}
-
-export type TimerKind = keyof TimerData;
-
 /** What a task row carries. */
 export type TaskData = { seq: number } | { scheduledEventId: number; attempt: number };

@@ -7,3 +7,4 @@ export * from './workflow-task-failure.ts';
 export * from './memo.ts';
 export * from './schedule-types.ts';
 export * from './visibility-types.ts';
+export * from './timer-kinds.ts';

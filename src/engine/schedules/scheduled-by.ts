@@ -1,5 +1,4 @@
 import type { FailureInfo } from '../../common/failure.ts';
-import type { TimerRecord } from '../../store/types.ts';
 import type { TransitionBuilder } from '../transition.ts';
 import { scheduleRunId } from './schedule-state.ts';
 
@@ -49,10 +48,5 @@ export function scheduledRunClosed(b: TransitionBuilder): void {
   if (b.record.status === 'Completed' && attrs.result !== undefined) notice.result = attrs.result;
   if (b.record.status === 'Failed' && attrs.failure) notice.failure = attrs.failure;
   if (b.record.status === 'TimedOut') notice.failure = { kind: 'Timeout', message: 'workflow timed out', timeoutType: 'StartToClose' } as FailureInfo;
-  const t: TimerRecord = {
-    id: crypto.randomUUID(), namespace: by.namespace, runId: scheduleRunId(by.namespace, by.scheduleId), kind: 'ScheduleRunClosed',
-    dueAt: b.now, data: notice,
-  };
-  b.createTimers.push(t);
-  b.touch();
+  b.addDelivery('ScheduleRunClosed', notice, { namespace: by.namespace, runId: scheduleRunId(by.namespace, by.scheduleId) });
 }
