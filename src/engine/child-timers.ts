@@ -185,5 +185,8 @@ function cancelExternal(core: EngineCore, timer: TimerRecord): Promise<void> {
   });
 }
 
-/** The deliveries of children and external cancel requests, for the delivery registry (deliveries.ts). */
-export const CHILD_DELIVERIES = { StartChild: startChild, ChildClosed: childClosed, ParentClosePolicy: parentClosePolicy, CancelExternal: cancelExternal };
+/** The deliveries between a parent and its children (features/child.ts). */
+export const CHILD_DELIVERIES = { StartChild: startChild, ChildClosed: childClosed, ParentClosePolicy: parentClosePolicy };
+
+/** The delivery of a workflow's cancel request to another workflow (features/cancel.ts). */
+export const CANCEL_DELIVERIES = { CancelExternal: cancelExternal };

@@ -6,14 +6,8 @@ import type { CallOptions, PollRequest, StartWorkflowExecutionResponse } from '.
 import type { EngineCore } from './core.ts';
 import { resolveMessageLimits, type MessageLimits } from './message-state.ts';
 import { QueryRouter } from './queries.ts';
-import { applySignalExternalCommand, signalWithStart, signalWorkflow } from './signals.ts';
-import { applyCompleteUpdateCommand, UpdateService } from './updates.ts';
-
-/** Command handlers of signals and updates, spread into COMMAND_HANDLERS. */
-export const MESSAGE_COMMAND_HANDLERS = {
-  SignalExternalWorkflowExecution: applySignalExternalCommand,
-  CompleteWorkflowExecutionUpdate: applyCompleteUpdateCommand,
-};
+import { signalWithStart, signalWorkflow } from './signals.ts';
+import { UpdateService } from './updates.ts';
 
 /** The engine's service calls of signals, queries and updates. */
 export class Messages {

@@ -3,39 +3,8 @@ import { isDeliveryKind, type TimerKind, type TimerRowKind } from '../history/ti
 import { StoreConflictError } from '../store/errors.ts';
 import type { TimerRecord } from '../store/types.ts';
 import type { EngineCore } from './core.ts';
-import { DELIVERY_HANDLERS } from './deliveries.ts';
-import { fireScheduleTimer } from './schedules/index.ts';
-import { atKey, wtKey } from './task-service.ts';
+import { DELIVERY_HANDLERS, TIMER_HANDLERS, type Fire } from './features/index.ts';
 import type { Timer } from './timer-data.ts';
-import { applyTimer, type RunTimerKind } from './timers.ts';
-
-type Fire<K extends TimerRowKind> = (core: EngineCore, timer: Timer<K>) => Promise<void>;
-
-function fireRunTimer<K extends RunTimerKind>(core: EngineCore, timer: Timer<K>): Promise<void> {
-  return core.mutate(timer.runId, (b) => applyTimer(b, timer));
-}
-
-/**
- * Every kind of true timer and what fires it: a mapped type over the kinds, so a kind without a
- * handler fails to compile. Run timers apply inside their run's transition (timers.ts); the
- * answer a worker still owes for a timed-out task stops counting as in flight.
- */
-export const TIMER_HANDLERS: { [K in TimerKind]: Fire<K> } = {
-  UserTimer: fireRunTimer,
-  ActivityTimeout: (core, timer) => core.mutate(timer.runId, (b) => {
-    const { scheduledEventId } = timer.data;
-    const act = b.state.activities[String(scheduledEventId)];
-    if (act) core.inFlight.delete(atKey({ runId: timer.runId, scheduledEventId, attempt: act.attempt }));
-    applyTimer(b, timer);
-  }),
-  WorkflowTaskTimeout: (core, timer) => {
-    core.inFlight.delete(wtKey({ runId: timer.runId, ...timer.data }));
-    return fireRunTimer(core, timer);
-  },
-  RunTimeout: fireRunTimer,
-  WorkflowBackoff: fireRunTimer,
-  ScheduleFire: fireScheduleTimer,
-};
 
 /**
  * Fires one claimed row of the timers table: a delivery through {@link DELIVERY_HANDLERS}, a true

@@ -1,6 +1,7 @@
 import type { FailureInfo } from '../common/failure.ts';
 import type { TimerKind } from '../history/timer-kinds.ts';
 import type { TimerRecord } from '../store/types.ts';
+import type { EngineCore } from './core.ts';
 import { onActivityTimer } from './activities.ts';
 import { retryOrClose } from './runs.ts';
 import type { TimerRowData } from './timer-data.ts';
@@ -48,6 +49,11 @@ export const RUN_TIMER_HANDLERS: { [K in RunTimerKind]: RunTimerHandler<K> } = {
     if (!b.closed) b.ensureWorkflowTask();
   },
 };
+
+/** Fires a run timer: applies it inside its run's transition ({@link RUN_TIMER_HANDLERS}). */
+export function fireRunTimer<K extends RunTimerKind>(core: EngineCore, timer: TimerRecord<K>): Promise<void> {
+  return core.mutate(timer.runId, (b) => applyTimer(b, timer));
+}
 
 /** Applies a fired run timer to its run's transition, consuming the timer row in it. */
 export function applyTimer<K extends RunTimerKind>(b: TransitionBuilder, timer: TimerRecord<K>): void {
