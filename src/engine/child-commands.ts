@@ -15,9 +15,9 @@ interface Ctx {
 }
 
 /**
- * StartChildWorkflowExecution: records StartChildWorkflowExecutionInitiated and leaves a message
- * timer for the run itself that starts the child in a later transaction (child-timers.ts), where
- * a running workflow with the same id makes it StartChildWorkflowExecutionFailed instead.
+ * StartChildWorkflowExecution: records StartChildWorkflowExecutionInitiated and a StartChild
+ * delivery that starts the child in a later transaction (child-timers.ts), where the id reuse
+ * policy may make it StartChildWorkflowExecutionFailed instead.
  */
 export function startChildCommand({ b, completedEventId, field, limits }: Ctx, a: Record<string, unknown>): void {
   const s = b.state;
@@ -56,7 +56,7 @@ export function startChildCommand({ b, completedEventId, field, limits }: Ctx, a
 }
 
 /**
- * RequestCancelExternalWorkflowExecution: records the Initiated event; a message timer delivers
+ * RequestCancelExternalWorkflowExecution: records the Initiated event; a CancelExternal delivery carries
  * the request to the target's current run and answers with ExternalWorkflowExecutionCancelRequested
  * or RequestCancelExternalWorkflowExecutionFailed.
  */

@@ -116,8 +116,8 @@ export async function signalWithStart(core: EngineCore, limits: MessageLimits, i
 }
 
 /**
- * SignalExternalWorkflowExecution: records the Initiated event and an outbox timer due now; the
- * timer loop delivers the signal ({@link deliverExternalSignal}) in separate transactions.
+ * SignalExternalWorkflowExecution: records the Initiated event and a SignalExternal delivery
+ * (outbox entry, due now); the timer loop delivers the signal ({@link deliverExternalSignal}) in separate transactions.
  */
 export function applySignalExternalCommand(ctx: CommandContext, a: Record<string, unknown>): void {
   const { b, completedEventId, field } = ctx;
