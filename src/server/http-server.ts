@@ -11,6 +11,7 @@ import type { ServerMetrics } from './metrics/server-metrics.ts';
 import type { Authenticator } from './auth.ts';
 import { createTlsServer, type TlsOptions } from './tls.ts';
 import { errorAnswer, type ServerLogger } from './error-answer.ts';
+import { limitService, type NamespaceLimitOptions } from './namespace-limits.ts';
 import {
   LONG_POLL_METHODS, WORKFLOW_SERVICE_METHODS, type WorkflowService, type WorkflowServiceMethod,
 } from '../history/service.ts';
@@ -35,6 +36,8 @@ export interface HttpServerOptions {
   auth?: Authenticator;
   /** Serves HTTPS (and, with `clientCa`, requires client certificates). @default plain HTTP */
   tls?: TlsOptions;
+  /** Per-namespace rate limits and long-poll caps (namespace-limits.ts). @default DEFAULT_NAMESPACE_LIMITS */
+  limits?: NamespaceLimitOptions;
 }
 
 /** A running HTTP API. */
@@ -65,7 +68,8 @@ const API_PREFIX = '/api/v1/';
  * lines (see batch-route.ts and docs/http-api.md).
  */
 export async function startHttpServer(options: HttpServerOptions): Promise<HttpServer> {
-  const service = instrumentService(options.service, options.metrics);
+  // Limits inside the metrics: a refused call is counted under its 429.
+  const service = instrumentService(limitService(options.service, options.limits), options.metrics);
   const logger = options.logger ?? jsonLogger({ component: 'server' });
   const maxBody = options.maxBodyBytes ?? 8 * 1024 * 1024;
   const inFlight = new Set<AbortController>();
@@ -209,10 +213,12 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
   function send(res: ServerResponse, status: number, value: unknown): void {
     if (res.headersSent || res.destroyed) return;
     const text = JSON.stringify(value ?? null);
+    const retryAfterMs = (value as { error?: { retryAfterMs?: unknown } } | null)?.error?.retryAfterMs;
     res.writeHead(status, {
       'content-type': 'application/json; charset=utf-8',
       'content-length': Buffer.byteLength(text),
       ...(closing ? { connection: 'close' } : {}),
+      ...(typeof retryAfterMs === 'number' ? { 'retry-after': String(Math.max(1, Math.ceil(retryAfterMs / 1000))) } : {}),
     });
     res.end(text);
   }
