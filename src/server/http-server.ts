@@ -6,7 +6,9 @@ import { BATCH_ROUTE, parseBatch, runBatch, type BatchCall } from './batch-route
 import { jsonLogger } from '../common/logger.ts';
 import { context, propagation, ROOT_CONTEXT } from '@opentelemetry/api';
 import { instrumentService } from './metrics/instrumented-service.ts';
-import { answerMetrics } from './metrics/metrics-route.ts';
+import { answerMetrics, METRICS_PATH } from './metrics/metrics-route.ts';
+import { grants, SYSTEM_SCOPE } from './method-roles.ts';
+import { ServiceError } from '../common/errors.ts';
 import type { ServerMetrics } from './metrics/server-metrics.ts';
 import type { Authenticator } from './auth.ts';
 import { createTlsServer, type TlsOptions } from './tls.ts';
@@ -90,6 +92,20 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
     if (url.pathname === '/api/v1/health' || url.pathname === '/health') {
       send(res, closing ? 503 : 200, { status: closing ? 'shutting-down' : 'ok' });
       return;
+    }
+    if (options.metrics && url.pathname === METRICS_PATH && options.auth) {
+      // Metrics span every namespace: with authentication on, a scrape needs system:reader.
+      try {
+        const principal = await options.auth.authenticate(req.headers.authorization);
+        if (!grants(principal.permissions, SYSTEM_SCOPE, 'reader')) {
+          throw new ServiceError('PermissionDenied', `GET ${METRICS_PATH} needs the reader role on the ${SYSTEM_SCOPE} scope ("${SYSTEM_SCOPE}:reader")`);
+        }
+      } catch (err) {
+        const { status, error } = toWireError(err);
+        if (status === 401) res.setHeader('WWW-Authenticate', 'Bearer');
+        send(res, status, { error });
+        return;
+      }
     }
     if (options.metrics && (await answerMetrics(options.metrics, req, res, url.pathname))) return;
     if (!url.pathname.startsWith(API_PREFIX)) {
