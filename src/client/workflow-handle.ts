@@ -81,7 +81,8 @@ export class WorkflowHandle<W extends Workflow = Workflow> {
           });
         case 'WorkflowExecutionTerminated': {
           // A reset terminates the run it replaces and names the new one: the result is the new run's.
-          const next = (close.attributes.details as { newRunId?: unknown } | undefined)?.newRunId;
+          // Histories written before the field existed name it in `details.newRunId`.
+          const next = close.attributes.newExecutionRunId ?? (close.attributes.details as { newRunId?: unknown } | undefined)?.newRunId;
           if (typeof next === 'string') {
             runId = next;
             continue;

@@ -5,7 +5,7 @@ import type { EventAttributes } from '../history/events.ts';
 import type { ActivityTask, PendingActivityInfo } from '../protocol/index.ts';
 import { backoffInfo, decideRetry, timeoutFailureType, WORKER_CRASHED } from '../retry/index.ts';
 import type { ExecutionRecord } from '../store/types.ts';
-import type { ActivityInfo, RunState } from './state.ts';
+import { runStateOf, type ActivityInfo } from './state.ts';
 import type { TaskTokens } from './task-token.ts';
 import type { TransitionBuilder } from './transition.ts';
 
@@ -202,7 +202,7 @@ export function activityTask(rec: ExecutionRecord, act: ActivityInfo, tokens: Ta
     currentAttemptScheduledTime: iso(act.attemptScheduledTime), startedTime: iso(act.startedTime ?? act.attemptScheduledTime),
   };
   if (act.heartbeatDetails !== undefined) t.heartbeatDetails = act.heartbeatDetails;
-  const header = (rec.state as RunState).cfg.header;
+  const header = runStateOf(rec).cfg.header;
   if (header) t.header = header;
   const to = act.timeouts;
   if (to.heartbeatTimeoutMs !== undefined) t.heartbeatTimeoutMs = to.heartbeatTimeoutMs;

@@ -1,7 +1,6 @@
-import { addMessageTimer, childState } from './child-state.ts';
 import type { TransitionBuilder } from './transition.ts';
 
-/** What ParentClosePolicy timers carry. */
+/** What ParentClosePolicy deliveries carry. */
 export interface ParentCloseData {
   policy: 'Terminate' | 'RequestCancel';
   namespace: string;
@@ -11,8 +10,8 @@ export interface ParentCloseData {
 }
 
 /**
- * What StartChild timers carry. `parentRunId` is set only on the start of an Abandon child whose
- * parent closed before the child started: the timer then belongs to no run (the parent's own
+ * What StartChild deliveries carry. `parentRunId` is set only on the start of an Abandon child whose
+ * parent closed before the child started: the delivery then belongs to no run (the parent's own
  * timers were purged with it) and the child starts with nothing to report back to.
  */
 export interface StartChildData {
@@ -20,7 +19,7 @@ export interface StartChildData {
   parentRunId?: string;
 }
 
-/** What ChildClosed timers carry: the child chain's final close event. */
+/** What ChildClosed deliveries carry: the child chain's final close event. */
 export interface ChildClosedData {
   initiatedEventId: number;
   childRunId: string;
@@ -32,38 +31,38 @@ export interface ChildClosedData {
  * Called when a run closes (in the closing transition). A child whose chain ends here reports
  * its close event to the parent; a continue-as-new or retry keeps the chain, and so the parent
  * link, going. A closing parent applies each started child's parent close policy (Terminate,
- * RequestCancel; Abandon leaves it). Both travel as message timers, so each is its own
- * transaction on the other run. Policy timers are keyed by the child's workflow id rather than
- * a run id: the child's run may continue as new before the timer fires, and a closing run's
- * timers are purged with it.
+ * RequestCancel; Abandon leaves it). Both travel as deliveries, so each is its own
+ * transaction on the other run. Policy deliveries are keyed by the child's workflow id rather than
+ * a run id: the child's run may continue as new before the delivery fires, and a closing run's
+ * timers and deliveries are purged with it.
  *
- * A child initiated but not yet started (its StartChild timer is purged with the run) follows
- * Temporal: an Abandon child is still started, by a timer keyed like the policy timers, and then
+ * A child initiated but not yet started (its StartChild delivery is purged with the run) follows
+ * Temporal: an Abandon child is still started, by a delivery keyed like the policy deliveries, and then
  * runs on its own; a Terminate or RequestCancel child's start is dropped, since the policy would
  * end it at once — no run is created, so nothing stays pending.
  */
 export function runClosed(b: TransitionBuilder): void {
-  const s = childState(b);
+  const s = b.state;
   const close = b.events[b.events.length - 1];
   if (s.parent && b.record.status !== 'ContinuedAsNew' && close) {
     const data: ChildClosedData = {
       initiatedEventId: s.parent.initiatedEventId, childRunId: b.record.runId, eventType: close.eventType,
       attributes: close.attributes as unknown as Record<string, unknown>,
     };
-    addMessageTimer(b, s.parent.runId, 'ChildClosed', data);
+    b.addDelivery('ChildClosed', data, { runId: s.parent.runId });
   }
-  for (const c of Object.values(s.children ?? {})) {
+  for (const c of Object.values(s.children)) {
     if (c.runId === undefined && c.parentClosePolicy === 'Abandon') {
       const data: StartChildData = { initiatedEventId: c.initiatedEventId, parentRunId: b.record.runId };
-      addMessageTimer(b, `abandoned-start:${c.namespace}:${c.workflowId}:${b.record.runId}`, 'StartChild', data);
+      b.addDelivery('StartChild', data, { runId: `abandoned-start:${c.namespace}:${c.workflowId}:${b.record.runId}` });
     }
     if (c.runId === undefined || c.parentClosePolicy === 'Abandon') continue;
     const data: ParentCloseData = {
       policy: c.parentClosePolicy, namespace: c.namespace, childWorkflowId: c.workflowId,
       parentWorkflowId: b.record.workflowId, parentRunId: b.record.runId,
     };
-    addMessageTimer(b, `parent-close:${c.namespace}:${c.workflowId}:${b.record.runId}`, 'ParentClosePolicy', data);
+    b.addDelivery('ParentClosePolicy', data, { runId: `parent-close:${c.namespace}:${c.workflowId}:${b.record.runId}` });
   }
-  if (s.children) s.children = {};
-  if (s.cancelRequests) s.cancelRequests = {};
+  s.children = {};
+  s.cancelRequests = {};
 }

@@ -2,7 +2,6 @@ import { encodePayload } from '../common/payload.ts';
 import { optionalArray, optionalBoolean, optionalRecord, optionalString, requireOneOf, requireString } from '../common/validate.ts';
 import { PARENT_CLOSE_POLICIES } from '../history/child-types.ts';
 import { WORKFLOW_ID_REUSE_POLICIES } from '../history/id-reuse-policy.ts';
-import { addMessageTimer, childState } from './child-state.ts';
 import { checkPending, type EngineLimits } from './limits.ts';
 import { namespaceOf, optionalRetryPolicy, optionalTimeout } from './requests.ts';
 import type { TransitionBuilder } from './transition.ts';
@@ -16,12 +15,12 @@ interface Ctx {
 }
 
 /**
- * StartChildWorkflowExecution: records StartChildWorkflowExecutionInitiated and leaves a message
- * timer for the run itself that starts the child in a later transaction (child-timers.ts), where
- * a running workflow with the same id makes it StartChildWorkflowExecutionFailed instead.
+ * StartChildWorkflowExecution: records StartChildWorkflowExecutionInitiated and a StartChild
+ * delivery that starts the child in a later transaction (child-timers.ts), where the id reuse
+ * policy may make it StartChildWorkflowExecutionFailed instead.
  */
 export function startChildCommand({ b, completedEventId, field, limits }: Ctx, a: Record<string, unknown>): void {
-  const s = childState(b);
+  const s = b.state;
   const workflowId = requireString(`${field}.workflowId`, a.workflowId, 1000);
   const workflowType = requireString(`${field}.workflowType`, a.workflowType, 1000);
   const namespace = a.namespace === undefined ? b.record.namespace : namespaceOf({ namespace: a.namespace });
@@ -40,7 +39,7 @@ export function startChildCommand({ b, completedEventId, field, limits }: Ctx, a
   const reuse = a.workflowIdReusePolicy === undefined ? undefined
     : requireOneOf(`${field}.workflowIdReusePolicy`, a.workflowIdReusePolicy, WORKFLOW_ID_REUSE_POLICIES);
   const cron = a.cronSchedule === undefined ? undefined : parseCronSchedule(a.cronSchedule, `${field}.cronSchedule`).spec;
-  const children = (s.children ??= {});
+  const children = s.children;
   checkPending(field, Object.keys(children).length, limits, 'maxPendingChildren');
   const ev = b.append('StartChildWorkflowExecutionInitiated', {
     namespace, workflowId, workflowType, taskQueue, args, parentClosePolicy, workflowTaskCompletedEventId: completedEventId,
@@ -53,22 +52,22 @@ export function startChildCommand({ b, completedEventId, field, limits }: Ctx, a
   children[String(ev.eventId)] = {
     initiatedEventId: ev.eventId, namespace, workflowId, workflowType, parentClosePolicy, ...(reuse !== undefined ? { workflowIdReusePolicy: reuse } : {}),
   };
-  addMessageTimer(b, b.record.runId, 'StartChild', { initiatedEventId: ev.eventId });
+  b.addDelivery('StartChild', { initiatedEventId: ev.eventId });
 }
 
 /**
- * RequestCancelExternalWorkflowExecution: records the Initiated event; a message timer delivers
+ * RequestCancelExternalWorkflowExecution: records the Initiated event; a CancelExternal delivery carries
  * the request to the target's current run and answers with ExternalWorkflowExecutionCancelRequested
  * or RequestCancelExternalWorkflowExecutionFailed.
  */
 export function requestCancelExternalCommand({ b, completedEventId, field, limits }: Ctx, a: Record<string, unknown>): void {
-  const s = childState(b);
+  const s = b.state;
   const workflowId = requireString(`${field}.workflowId`, a.workflowId, 1000);
   const namespace = a.namespace === undefined ? b.record.namespace : namespaceOf({ namespace: a.namespace });
   const runId = optionalString(`${field}.runId`, a.runId, 200);
   const childWorkflowOnly = optionalBoolean(`${field}.childWorkflowOnly`, a.childWorkflowOnly) ?? false;
   const control = optionalString(`${field}.control`, a.control, 200);
-  const requests = (s.cancelRequests ??= {});
+  const requests = s.cancelRequests;
   checkPending(field, Object.keys(requests).length, limits, 'maxPendingCancelRequests');
   const ev = b.append('RequestCancelExternalWorkflowExecutionInitiated', {
     namespace, workflowId, childWorkflowOnly, workflowTaskCompletedEventId: completedEventId,
@@ -78,5 +77,5 @@ export function requestCancelExternalCommand({ b, completedEventId, field, limit
     initiatedEventId: ev.eventId, namespace, workflowId, childWorkflowOnly,
     ...(runId !== undefined ? { runId } : {}), ...(control !== undefined ? { control } : {}),
   };
-  addMessageTimer(b, b.record.runId, 'CancelExternal', { initiatedEventId: ev.eventId });
+  b.addDelivery('CancelExternal', { initiatedEventId: ev.eventId });
 }

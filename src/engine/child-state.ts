@@ -2,10 +2,7 @@ import type { ParentClosePolicy } from '../history/child-types.ts';
 import type { ParentExecutionRef } from '../history/events.ts';
 import type { PendingChildInfo } from '../protocol/index.ts';
 import type { WorkflowIdReusePolicy } from '../history/id-reuse-policy.ts';
-import type { TimerRecord } from '../store/types.ts';
-import { newUuid } from '../common/ids.ts';
 import type { RunState } from './state.ts';
-import type { TransitionBuilder } from './transition.ts';
 
 /** A child workflow of the run, from its Initiated event until its close event reaches the run. */
 export interface ChildInfo {
@@ -30,42 +27,19 @@ export interface CancelRequestInfo {
   control?: string;
 }
 
-/** The part of a run's state about its parent, children and external cancel requests (all optional, so older rows read as empty). */
+/** The slice of the run state about its parent, children and external cancel requests. */
 export interface ChildRunState {
+  /** The parent of a child workflow's run, carried along the child's chain. */
   parent?: ParentExecutionRef;
-  children?: Record<string, ChildInfo>;
-  cancelRequests?: Record<string, CancelRequestInfo>;
-}
-
-/** The run state with its child part. */
-export function childState(b: TransitionBuilder | { state: unknown }): RunState & ChildRunState {
-  return b.state as RunState & ChildRunState;
-}
-
-/** Timer kinds that carry messages between runs; fired by {@link fireChildTimer} in child-timers.ts. */
-export const CHILD_TIMER_KINDS = ['StartChild', 'ChildClosed', 'ParentClosePolicy', 'CancelExternal'] as const;
-export type ChildTimerKind = (typeof CHILD_TIMER_KINDS)[number];
-
-/** True for the timer kinds child-timers.ts fires. */
-export function isChildTimer(kind: string): kind is ChildTimerKind {
-  return (CHILD_TIMER_KINDS as readonly string[]).includes(kind);
-}
-
-/**
- * Adds a timer due now that the timer loop fires as a message to another run (or to this one,
- * outside the current transaction). `runId` is the run it belongs to; when that run closes, the
- * store purges it with the run's other timers.
- */
-export function addMessageTimer(b: TransitionBuilder, runId: string, kind: ChildTimerKind, data: unknown): void {
-  const t: TimerRecord = { id: newUuid(), namespace: b.record.namespace, runId, kind, dueAt: b.now, data };
-  b.createTimers.push(t);
-  b.touch();
+  /** By initiated event id. */
+  children: Record<string, ChildInfo>;
+  /** By initiated event id. */
+  cancelRequests: Record<string, CancelRequestInfo>;
 }
 
 /** describe's pending children. */
-export function pendingChildren(state: unknown): PendingChildInfo[] {
-  const children = (state as ChildRunState).children ?? {};
-  return Object.values(children).sort((a, b) => a.initiatedEventId - b.initiatedEventId).map((c) => ({
+export function pendingChildren(state: RunState): PendingChildInfo[] {
+  return Object.values(state.children).sort((a, b) => a.initiatedEventId - b.initiatedEventId).map((c) => ({
     workflowId: c.workflowId, workflowType: c.workflowType, initiatedEventId: c.initiatedEventId,
     parentClosePolicy: c.parentClosePolicy, ...(c.runId !== undefined ? { runId: c.runId } : {}),
   }));

@@ -1,30 +1,16 @@
 import type { HistoryEvent } from '../history/events.ts';
-import { StoreConflictError } from '../store/errors.ts';
+import { idReuseVerdict } from '../history/id-reuse-policy.ts';
 import type { ExecutionRecord, TimerRecord } from '../store/types.ts';
 import type { ChildClosedData, ParentCloseData, StartChildData } from './child-close.ts';
-import { childState } from './child-state.ts';
-import type { EngineCore } from './core.ts';
+import { runStateOf } from './state.ts';
+import type { Attempt, EngineCore } from './core.ts';
 import { DEFAULT_WORKFLOW_TASK_TIMEOUT_MS } from './requests.ts';
 import { buildNewRun, terminateRun } from './runs.ts';
 import { TransitionBuilder } from './transition.ts';
 
-/** Attempts of a cross-run transition that keeps losing optimistic-concurrency races. */
-const MAX_ATTEMPTS = 100;
-
-async function consume(core: EngineCore, timer: TimerRecord): Promise<void> {
-  await core.store.commit({ executions: [], deleteTimerIds: [timer.id] });
-}
-
-/** Commits; true when done, false when a race was lost and the caller should re-read and retry. */
-async function tryCommit(core: EngineCore, b: TransitionBuilder): Promise<boolean> {
-  try {
-    await core.store.commit(b.build());
-    return true;
-  } catch (err) {
-    if (err instanceof StoreConflictError && err.reason === 'timerGone') return true;
-    if (err instanceof StoreConflictError && (err.reason === 'version' || err.reason === 'alreadyOpen')) return false;
-    throw err;
-  }
+/** The attempt that only consumes the timer: its target is gone or has nothing to do. */
+function consume(timer: TimerRecord): Attempt<void> {
+  return { result: undefined, commit: { build: () => ({ executions: [], deleteTimerIds: [timer.id] }) } };
 }
 
 /** The first run of the child initiated by `parent` at `initiatedEventId`, from that event's attributes. */
@@ -46,48 +32,47 @@ async function newChildRun(core: EngineCore, parent: ExecutionRecord, initiatedE
  * The start of an Abandon child whose parent closed first (child-close.ts): the child runs on
  * its own. A running workflow with the same id leaves it unstarted, with no parent to tell.
  */
-async function startAbandonedChild(core: EngineCore, timer: TimerRecord, d: Required<StartChildData>): Promise<void> {
-  for (let i = 0; i < MAX_ATTEMPTS; i++) {
+function startAbandonedChild(core: EngineCore, timer: TimerRecord, d: Required<StartChildData>): Promise<void> {
+  return core.transact(`starting abandoned child ${d.initiatedEventId} of run ${d.parentRunId}`, async () => {
     const parent = await core.store.getExecution(d.parentRunId);
     const [initiated] = parent ? await core.store.readHistory(parent.runId, d.initiatedEventId, 1) : [];
-    if (!parent || initiated?.eventType !== 'StartChildWorkflowExecutionInitiated') return consume(core, timer);
+    if (!parent || initiated?.eventType !== 'StartChildWorkflowExecutionInitiated') return consume(timer);
     const latest = await core.store.getLatestExecution(initiated.attributes.namespace, initiated.attributes.workflowId);
-    if (latest?.status === 'Running') return consume(core, timer);
+    if (latest?.status === 'Running') return consume(timer);
     const nb = await newChildRun(core, parent, d.initiatedEventId, core.clock.now());
     nb.consumeTimerId = timer.id;
-    if (await tryCommit(core, nb)) return;
-  }
+    return { result: undefined, commit: nb };
+  });
 }
 
-/** Starts the child initiated at `initiatedEventId`, or records StartChildWorkflowExecutionFailed when its id is running. */
-async function startChild(core: EngineCore, timer: TimerRecord): Promise<void> {
+/** Starts the child initiated at `initiatedEventId`, or records StartChildWorkflowExecutionFailed when the id reuse policy refuses. */
+function startChild(core: EngineCore, timer: TimerRecord): Promise<void> {
   const d = timer.data as StartChildData;
   if (d.parentRunId !== undefined) return startAbandonedChild(core, timer, { initiatedEventId: d.initiatedEventId, parentRunId: d.parentRunId });
   const { initiatedEventId } = d;
   const key = String(initiatedEventId);
-  for (let i = 0; i < MAX_ATTEMPTS; i++) {
+  return core.transact(`starting child ${initiatedEventId} of run ${timer.runId}`, async () => {
     const parent = await core.store.getExecution(timer.runId);
-    const info = parent && childState(parent).children?.[key];
-    if (!parent || parent.status !== 'Running' || !info || info.runId !== undefined) return consume(core, timer);
+    const info = parent && runStateOf(parent).children[key];
+    if (!parent || parent.status !== 'Running' || !info || info.runId !== undefined) return consume(timer);
     const latest = await core.store.getLatestExecution(info.namespace, info.workflowId);
     const now = core.clock.now();
     const pb = new TransitionBuilder(parent, now);
     pb.consumeTimerId = timer.id;
-    const children = childState(pb).children!;
+    const children = pb.state.children;
     const child = children[key]!;
-    const reuse = child.workflowIdReusePolicy ?? 'AllowDuplicate';
-    const refused = latest !== undefined && (reuse === 'RejectDuplicate'
-      || (latest.status === 'Running' && (reuse !== 'TerminateIfRunning' || latest.runId === parent.runId))
-      || (latest.status === 'Completed' && reuse === 'AllowDuplicateFailedOnly'));
-    if (refused) {
+    // A child may not terminate its own parent, whatever its policy.
+    const verdict = latest?.runId === parent.runId ? { kind: 'rejected' }
+      : idReuseVerdict(child.workflowIdReusePolicy ?? 'AllowDuplicate', latest);
+    if (verdict.kind === 'rejected') {
       delete children[key];
       pb.addEvent('StartChildWorkflowExecutionFailed', {
         namespace: child.namespace, workflowId: child.workflowId, workflowType: child.workflowType, cause: 'WorkflowAlreadyExists',
         initiatedEventId,
       });
     } else {
-      if (latest?.status === 'Running') {
-        const tb = new TransitionBuilder(latest, now);
+      if (verdict.kind === 'terminateAndStart') {
+        const tb = new TransitionBuilder(latest!, now);
         terminateRun(tb, `terminated by the start of a child of workflow ${parent.workflowId} with workflowIdReusePolicy TerminateIfRunning`);
         pb.others.push(tb);
       }
@@ -99,21 +84,21 @@ async function startChild(core: EngineCore, timer: TimerRecord): Promise<void> {
       pb.others.push(nb);
     }
     pb.ensureWorkflowTask();
-    if (await tryCommit(core, pb)) return;
-  }
+    return { result: undefined, commit: pb };
+  });
 }
 
 /** A child's chain closed: its outcome reaches the parent as a ChildWorkflowExecution* event. */
 async function childClosed(core: EngineCore, timer: TimerRecord): Promise<void> {
   const d = timer.data as ChildClosedData;
   const key = String(d.initiatedEventId);
-  if (!(await core.store.getExecution(timer.runId))) return consume(core, timer);
+  if (!(await core.store.getExecution(timer.runId))) return core.transact('consuming a child close notice', () => consume(timer));
   await core.mutate(timer.runId, (b) => {
     b.consumeTimerId = timer.id;
-    const children = childState(b).children;
-    const c = children?.[key];
+    const children = b.state.children;
+    const c = children[key];
     if (b.closed || !c) return;
-    delete children![key];
+    delete children[key];
     const ref = { namespace: c.namespace, workflowId: c.workflowId, runId: c.runId ?? d.childRunId, workflowType: c.workflowType, initiatedEventId: d.initiatedEventId };
     const a = d.attributes;
     switch (d.eventType) {
@@ -138,7 +123,7 @@ async function childClosed(core: EngineCore, timer: TimerRecord): Promise<void> 
 
 /** The current run of a chain that is a child of the given parent run, if it is open. */
 function isOpenChildOf(rec: ExecutionRecord | undefined, parentWorkflowId: string, parentRunId: string): rec is ExecutionRecord {
-  const p = rec && childState(rec).parent;
+  const p = rec && runStateOf(rec).parent;
   return rec?.status === 'Running' && p?.workflowId === parentWorkflowId && p.runId === parentRunId;
 }
 
@@ -151,28 +136,28 @@ function requestCancel(b: TransitionBuilder, reason: string, identity: string): 
 }
 
 /** The parent closed: terminate or cancel the child's current run. */
-async function parentClosePolicy(core: EngineCore, timer: TimerRecord): Promise<void> {
+function parentClosePolicy(core: EngineCore, timer: TimerRecord): Promise<void> {
   const d = timer.data as ParentCloseData;
-  for (let i = 0; i < MAX_ATTEMPTS; i++) {
+  return core.transact(`applying parent close policy to child ${d.childWorkflowId}`, async () => {
     const latest = await core.store.getLatestExecution(d.namespace, d.childWorkflowId);
-    if (!isOpenChildOf(latest, d.parentWorkflowId, d.parentRunId)) return consume(core, timer);
+    if (!isOpenChildOf(latest, d.parentWorkflowId, d.parentRunId)) return consume(timer);
     const b = new TransitionBuilder(latest, core.clock.now());
     b.consumeTimerId = timer.id;
     const why = `parent workflow ${d.parentWorkflowId} (run ${d.parentRunId}) closed; parent close policy ${d.policy}`;
     if (d.policy === 'Terminate') terminateRun(b, why, undefined, `workflow ${d.parentWorkflowId}`);
     else requestCancel(b, why, `workflow ${d.parentWorkflowId}`);
-    if (await tryCommit(core, b)) return;
-  }
+    return { result: undefined, commit: b };
+  });
 }
 
 /** Delivers a RequestCancelExternalWorkflowExecution to the target's current run. */
-async function cancelExternal(core: EngineCore, timer: TimerRecord): Promise<void> {
+function cancelExternal(core: EngineCore, timer: TimerRecord): Promise<void> {
   const { initiatedEventId } = timer.data as { initiatedEventId: number };
   const key = String(initiatedEventId);
-  for (let i = 0; i < MAX_ATTEMPTS; i++) {
+  return core.transact(`delivering cancel request ${initiatedEventId} of run ${timer.runId}`, async () => {
     const req = await core.store.getExecution(timer.runId);
-    const r = req && childState(req).cancelRequests?.[key];
-    if (!req || req.status !== 'Running' || !r) return consume(core, timer);
+    const r = req && runStateOf(req).cancelRequests[key];
+    if (!req || req.status !== 'Running' || !r) return consume(timer);
     const target = await core.store.getLatestExecution(r.namespace, r.workflowId);
     let ok = target?.status === 'Running' && target.runId !== req.runId;
     if (ok && r.runId !== undefined && target!.runId !== r.runId) {
@@ -182,7 +167,7 @@ async function cancelExternal(core: EngineCore, timer: TimerRecord): Promise<voi
     const now = core.clock.now();
     const rb = new TransitionBuilder(req, now);
     rb.consumeTimerId = timer.id;
-    delete childState(rb).cancelRequests![key];
+    delete rb.state.cancelRequests[key];
     const ref = { initiatedEventId, namespace: r.namespace, workflowId: r.workflowId };
     if (ok) {
       rb.addEvent('ExternalWorkflowExecutionCancelRequested', { ...ref, runId: target!.runId });
@@ -196,13 +181,12 @@ async function cancelExternal(core: EngineCore, timer: TimerRecord): Promise<voi
       });
     }
     rb.ensureWorkflowTask();
-    if (await tryCommit(core, rb)) return;
-  }
+    return { result: undefined, commit: rb };
+  });
 }
 
-const FIRE = { StartChild: startChild, ChildClosed: childClosed, ParentClosePolicy: parentClosePolicy, CancelExternal: cancelExternal };
+/** The deliveries between a parent and its children (features/child.ts). */
+export const CHILD_DELIVERIES = { StartChild: startChild, ChildClosed: childClosed, ParentClosePolicy: parentClosePolicy };
 
-/** Fires a message timer between runs (see child-state.ts). */
-export async function fireChildTimer(core: EngineCore, timer: TimerRecord): Promise<void> {
-  await FIRE[timer.kind as keyof typeof FIRE](core, timer);
-}
+/** The delivery of a workflow's cancel request to another workflow (features/cancel.ts). */
+export const CANCEL_DELIVERIES = { CancelExternal: cancelExternal };

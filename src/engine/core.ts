@@ -1,14 +1,16 @@
 import { setMaxListeners } from 'node:events';
 import { WorkflowNotFoundError } from '../common/errors.ts';
 import type { Logger as FullLogger } from '../common/logger.ts';
-import type { Clock } from '../retry/clock.ts';
-import { StoreConflictError } from '../store/errors.ts';
-import type { Store, TaskKind } from '../store/types.ts';
+import { systemClock, type Clock } from '../retry/clock.ts';
+import { ServiceError } from '../common/errors.ts';
+import { StoreConflictError, type ConflictReason } from '../store/errors.ts';
+import type { ExecutionRecord, Store, TaskKind, Transition } from '../store/types.ts';
 import { Handoffs } from './handoffs.ts';
 import { TransitionBuilder } from './transition.ts';
 import { Waiters } from './waiters.ts';
 import type { TaskTokens } from './task-token.ts';
 import { DEFAULT_LIMITS, enforceHistoryLimits, type EngineLimits } from './limits.ts';
+import { DEFAULT_MESSAGE_LIMITS, type MessageLimits } from './message-state.ts';
 
 /** Where the engine reports problems it cannot hand to a caller (a timer that failed to fire). Any {@link FullLogger} fits. */
 export type Logger = Pick<FullLogger, 'warn' | 'error'>;
@@ -22,8 +24,29 @@ export const consoleLogger: Logger = {
 /** Size of the in-flight table below which expired entries are not swept. */
 const MIN_IN_FLIGHT_SWEEP = 1024;
 
-/** How often a transition that lost an optimistic-concurrency race is re-read and retried. */
-const MAX_CONFLICT_RETRIES = 100;
+/**
+ * Attempts of one transaction that keeps losing optimistic-concurrency races before the call
+ * answers Unavailable. A lost race costs one re-read; a hundred in a row means a run (or
+ * schedule) changed by something that commits faster than this caller can rebuild.
+ */
+export const MAX_TRANSACT_ATTEMPTS = 100;
+
+/**
+ * The conflicts after which {@link EngineCore.transact} re-reads and rebuilds: what was read
+ * moved (`version`, `scheduleVersion`) or another run of the workflow id opened meanwhile
+ * (`alreadyOpen`). Any other conflict (`timerGone`, `duplicateRun`, `scheduleExists`) is an
+ * answer, not a race, and reaches the caller.
+ */
+export const RETRIED_CONFLICTS: readonly ConflictReason[] = ['version', 'alreadyOpen', 'scheduleVersion'];
+
+/** Something a transaction commits: a run's transition (with eager dispatch) or any other store write. */
+export type Commit = TransitionBuilder | { build(): Transition };
+
+/** What one attempt of {@link EngineCore.transact} decided: the caller's answer, and what to commit for it (if anything). */
+export interface Attempt<T> {
+  result: T;
+  commit?: Commit | undefined;
+}
 
 /**
  * How long after its last poll ended a queue still counts as polled, real ms. A worker polls
@@ -66,12 +89,22 @@ export class EngineCore {
   tokens!: TaskTokens;
   /** Per-run limits, set from the engine's options. */
   limits: EngineLimits = { ...DEFAULT_LIMITS };
+  /** Limits of signals, queries and updates, set from the engine's options. */
+  messageLimits: MessageLimits = { ...DEFAULT_MESSAGE_LIMITS };
   #busy = 0;
   #sweepAt = MIN_IN_FLIGHT_SWEEP;
   /** Worker polls per queue key: how many run now, and when the last one ended (real time). */
   readonly #polls = new Map<string, { active: number; endedAt: number }>();
 
-  constructor(readonly store: Store, readonly clock: Clock, readonly identity: string, readonly logger: Logger) {
+  /**
+   * @param clock time for everything the engine records or decides on (event times, timers,
+   *   timeouts, backoffs); a test moves it.
+   * @param waitClock real time for how long a caller is kept waiting (long polls, query and update
+   *   waits, a stopped worker's refused polls, handed-out tasks that still count as busy). It is
+   *   never recorded: a time-skipping test that jumps `clock` a day ahead must not end a poll
+   *   that has waited a millisecond.
+   */
+  constructor(readonly store: Store, readonly clock: Clock, readonly identity: string, readonly logger: Logger, readonly waitClock: Clock = systemClock) {
     // Every waiting long poll listens for shutdown; hundreds of pollers are normal, not a leak.
     setMaxListeners(0, this.shutdown.signal);
   }
@@ -91,35 +124,59 @@ export class EngineCore {
   }
 
   /**
-   * Reads the run, lets `fn` build the transition, commits it; re-reads and rebuilds when another
-   * transition of the run won the race. `fn` must only change the builder.
-   * @throws WorkflowNotFoundError when the run does not exist.
+   * The one way state changes commit: `attempt` reads what it needs and decides (throwing
+   * refuses the call), its commit goes through {@link commit} (eager dispatch), and a commit
+   * that lost a race in {@link RETRIED_CONFLICTS} is re-read and decided again, up to
+   * {@link MAX_TRANSACT_ATTEMPTS} times. `attempt` must only read and build: it may run again.
+   * @throws ServiceError `Unavailable` naming `what` when every attempt lost its race.
    */
-  mutate<T>(runId: string, fn: (b: TransitionBuilder) => T): Promise<T> {
+  transact<T>(what: string, attempt: () => Promise<Attempt<T>> | Attempt<T>): Promise<T> {
     return this.tracked(async () => {
-      for (let i = 0; ; i++) {
-        const rec = await this.store.getExecution(runId);
-        if (!rec) throw new WorkflowNotFoundError(`workflow run ${runId} not found`, '', runId);
-        const b = new TransitionBuilder(rec, this.clock.now());
-        const result = fn(b);
-        enforceHistoryLimits(b, this.limits, this.logger);
-        if (b.isEmpty()) return result;
+      for (let i = 1; ; i++) {
+        const { result, commit } = await attempt();
+        if (commit instanceof TransitionBuilder) enforceHistoryLimits(commit, this.limits, this.logger);
+        if (commit === undefined || (commit instanceof TransitionBuilder && commit.isEmpty())) return result;
         try {
-          await this.commitBuilder(b);
+          await this.commit(commit);
           return result;
         } catch (err) {
-          if (err instanceof StoreConflictError && err.reason === 'version' && i < MAX_CONFLICT_RETRIES) continue;
-          throw err;
+          if (!(err instanceof StoreConflictError) || !RETRIED_CONFLICTS.includes(err.reason)) throw err;
+          if (i >= MAX_TRANSACT_ATTEMPTS) {
+            throw new ServiceError('Unavailable', `${what} kept losing races with concurrent changes (${err.reason}, ${i} attempts); retry the call`);
+          }
         }
       }
     });
   }
 
-  /** Commits a built transition, handing the tasks it could start to polls waiting here. */
-  async commitBuilder(b: TransitionBuilder): Promise<void> {
-    const handoff = this.eager?.(b);
+  /** A transition of the run as read, at the clock's now. */
+  edit(rec: ExecutionRecord): TransitionBuilder {
+    return new TransitionBuilder(rec, this.clock.now());
+  }
+
+  /**
+   * Reads the run, lets `fn` build its transition, commits it through {@link transact}. `fn`
+   * must only change the builder.
+   * @throws WorkflowNotFoundError when the run does not exist.
+   */
+  mutate<T>(runId: string, fn: (b: TransitionBuilder) => T): Promise<T> {
+    return this.transact(`changing run ${runId}`, async () => {
+      const rec = await this.store.getExecution(runId);
+      if (!rec) throw new WorkflowNotFoundError(`workflow run ${runId} not found`, '', runId);
+      const b = this.edit(rec);
+      return { result: fn(b), commit: b };
+    });
+  }
+
+  /** Commits a transaction; a run's transition first hands the tasks it could start to polls waiting here. */
+  async commit(c: Commit): Promise<void> {
+    if (!(c instanceof TransitionBuilder)) {
+      await this.store.commit(c.build());
+      return;
+    }
+    const handoff = this.eager?.(c);
     try {
-      await this.store.commit(b.build());
+      await this.store.commit(c.build());
     } catch (err) {
       handoff?.release();
       throw err;
@@ -152,7 +209,7 @@ export class EngineCore {
     const p = this.#polls.get(key);
     if (!p) return;
     p.active = Math.max(0, p.active - 1);
-    p.endedAt = Date.now();
+    p.endedAt = this.waitClock.now();
   }
 
   /**
@@ -164,7 +221,7 @@ export class EngineCore {
     // Query and query-answer rows live only while a caller waits for them: always counted.
     if (!key.startsWith('workflow\u0000') && !key.startsWith('activity\u0000')) return true;
     const p = this.#polls.get(key);
-    return p !== undefined && (p.active > 0 || Date.now() - p.endedAt < POLL_GAP_MS);
+    return p !== undefined && (p.active > 0 || this.waitClock.now() - p.endedAt < POLL_GAP_MS);
   }
 
   /** Queues with tasks ready now that some worker polls. */
@@ -176,7 +233,7 @@ export class EngineCore {
 
   /** Counts a task handed to a worker until it is answered or `timeoutMs` of real time passes. */
   addInFlight(key: string, timeoutMs: number): void {
-    const now = Date.now();
+    const now = this.waitClock.now();
     this.inFlight.set(key, now + timeoutMs);
     // Answers and timeout timers remove entries; one whose answer never came and whose timer fired
     // on another server would stay, so expired ones are swept whenever the table doubles.
@@ -187,7 +244,7 @@ export class EngineCore {
 
   /** True when some handed-out task is still awaited. */
   hasInFlight(): boolean {
-    const now = Date.now();
+    const now = this.waitClock.now();
     for (const [key, until] of this.inFlight) {
       if (until > now) return true;
       this.inFlight.delete(key);

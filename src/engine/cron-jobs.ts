@@ -1,7 +1,6 @@
 import type { FailureInfo } from '../common/failure.ts';
 import { parseCronSchedule } from '../schedule/index.ts';
 import { continueAsNew } from './runs.ts';
-import type { RunState } from './state.ts';
 import type { TransitionBuilder } from './transition.ts';
 
 /*
@@ -14,15 +13,10 @@ import type { TransitionBuilder } from './transition.ts';
  * are rows of the closing transaction.
  */
 
-/** The part of a run's state about its cron chain (optional, so rows of runs without one read as empty). */
+/** The slice of the run state about its cron chain. */
 export interface CronRunState {
   /** Result of the chain's last completed run, passed to every later run (`getLastCompletionResult()`). */
   lastCompletionResult?: unknown;
-}
-
-/** The run state with its cron part. */
-export function cronState(b: TransitionBuilder | { state: unknown }): RunState & CronRunState {
-  return b.state as RunState & CronRunState;
 }
 
 /**
@@ -53,7 +47,7 @@ export function continueCron(b: TransitionBuilder, outcome: CronRunOutcome, work
   const next = parseCronSchedule(spec).nextRunAfter(b.record.executionTime, b.now);
   const expiration = b.state.cfg.expirationTime;
   if (next === null || (expiration !== undefined && next >= expiration)) return false;
-  const last = outcome.status === 'Completed' ? outcome.result : cronState(b).lastCompletionResult;
+  const last = outcome.status === 'Completed' ? outcome.result : b.state.lastCompletionResult;
   continueAsNew(b, {
     initiator: 'CronSchedule', backoffMs: next - b.now, attempt: 1,
     ...(outcome.status !== 'Completed' ? { failure: outcome.failure } : {}),

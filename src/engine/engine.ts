@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import type { UndeliveredTask, UndeliveredTaskReturn } from './undelivered-tasks.ts';
-import { ServiceError, WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '../common/errors.ts';
+import { ServiceError } from '../common/errors.ts';
 import { newUuid } from '../common/ids.ts';
 import { validatePoll } from './requests.ts';
 import type {
@@ -17,9 +17,8 @@ import type {
 } from '../protocol/index.ts';
 import { systemClock, type Clock } from '../retry/clock.ts';
 import { ValidationError } from '../retry/errors.ts';
-import { StoreConflictError } from '../store/errors.ts';
-import type { Store, StoreNotification, TimerRecord } from '../store/types.ts';
-import { atKey, TaskService, wtKey } from './task-service.ts';
+import type { Store, StoreNotification } from '../store/types.ts';
+import { TaskService } from './task-service.ts';
 import { EngineCore, queueKey, type Logger } from './core.ts';
 import { jsonLogger } from '../common/logger.ts';
 import { validateStart } from './requests.ts';
@@ -27,25 +26,22 @@ import {
   cancelWorkflowRequestSchema, executionRequestSchema, getHistoryRequestSchema, terminateWorkflowRequestSchema,
 } from '../protocol/schemas/executions.ts';
 import { parseRequest } from '../protocol/parse.ts';
-import { buildNewRun, terminateRun } from './runs.ts';
-import type { RunState } from './state.ts';
+import { terminateRun } from './runs.ts';
+import { startWorkflow } from './start.ts';
 import type { MessageLimits } from './message-state.ts';
-import { isMessageTimer, Messages } from './messages.ts';
+import { Messages } from './messages.ts';
 import { TimerLoop } from './timer-loop.ts';
-import { fireScheduleTimer, isScheduleTimer, ScheduleOps } from './schedules/index.ts';
+import { fireTimer } from './timer-dispatch.ts';
+import { ScheduleOps } from './schedules/index.ts';
 import type {
   CreateScheduleRequest, ListSchedulesRequest, ListSchedulesResponse, PatchScheduleRequest, ScheduleDescription, ScheduleRef,
   UpdateScheduleRequest,
 } from '../protocol/index.ts';
-import { isChildTimer } from './child-state.ts';
-import { fireChildTimer } from './child-timers.ts';
 import { resolveLimits, type EngineLimits } from './limits.ts';
 import { resetWorkflowExecution } from './reset.ts';
-import { applyTimer } from './timers.ts';
 import {
   newStoredTokenKey, parseStoredTokenKey, STORED_TOKEN_KEY_NAME, TaskTokens, type TaskTokenKey,
 } from './task-token.ts';
-import { TransitionBuilder } from './transition.ts';
 import { describe, listExecutions, resolveRun } from './visibility.ts';
 import { countExecutions, createSearchAttribute, listSearchAttributes, validateStartAttributes } from './search-attributes.ts';
 import type {
@@ -58,6 +54,11 @@ export interface EngineOptions {
   store: Store;
   /** Time for everything semantic (timeouts, backoffs, event times). @default systemClock */
   clock?: Clock;
+  /**
+   * Real time for how long callers wait (long polls, query and update waits); never recorded.
+   * Tests that move `clock` keep this one real. @default systemClock
+   */
+  waitClock?: Clock;
   /** Names this engine in task and timer leases. @default host-pid-random */
   identity?: string;
   /** @default JSON lines on stderr (jsonLogger) */
@@ -96,14 +97,15 @@ export class Engine implements WorkflowService, UndeliveredTaskReturn {
 
   private constructor(opts: EngineOptions, tokens: TaskTokens) {
     const identity = opts.identity ?? `${hostname()}-${process.pid}-${newUuid().slice(0, 8)}`;
-    this.#core = new EngineCore(opts.store, opts.clock ?? systemClock, identity, opts.logger ?? jsonLogger({ component: 'engine' }));
+    this.#core = new EngineCore(opts.store, opts.clock ?? systemClock, identity, opts.logger ?? jsonLogger({ component: 'engine' }),
+      opts.waitClock ?? systemClock);
     this.#core.limits = resolveLimits(opts.limits);
     this.#core.tokens = tokens;
     this.#tasks = new TaskService(this.#core);
     this.#messages = new Messages(this.#core, opts.messageLimits);
     this.#schedules = new ScheduleOps(this.#core);
     this.#ownsStore = opts.ownsStore ?? false;
-    this.#loop = new TimerLoop(opts.store, this.#core.clock, identity, (t) => this.#fireTimer(t),
+    this.#loop = new TimerLoop(opts.store, this.#core.clock, identity, (t) => fireTimer(this.#core, t),
       (q) => this.#taskReady(queueKey(q.namespace, q.taskQueue, q.kind), q.count, false),
       (err) => this.#core.logger.error('timer loop failed; retrying in 1s', { err: String(err) }));
     this.#unsubscribe = opts.store.subscribe((n) => this.#onNotification(n));
@@ -183,71 +185,11 @@ export class Engine implements WorkflowService, UndeliveredTaskReturn {
     }
   }
 
-  async #fireTimer(timer: TimerRecord): Promise<void> {
-    if (isChildTimer(timer.kind)) return fireChildTimer(this.#core, timer);
-    if (isMessageTimer(timer.kind)) return this.#messages.fireTimer(timer);
-    if (isScheduleTimer(timer.kind)) return fireScheduleTimer(this.#core, timer);
-    const core = this.#core;
-    try {
-      await core.mutate(timer.runId, (b) => {
-        const s = b.state as RunState;
-        if (timer.kind === 'WorkflowTaskTimeout') {
-          const d = timer.data as { seq: number; attempt: number };
-          core.inFlight.delete(wtKey({ runId: timer.runId, ...d }));
-        } else if (timer.kind === 'ActivityTimeout') {
-          const seid = (timer.data as { scheduledEventId: number }).scheduledEventId;
-          const act = s.activities[String(seid)];
-          if (act) core.inFlight.delete(atKey({ runId: timer.runId, scheduledEventId: seid, attempt: act.attempt }));
-        }
-        applyTimer(b, timer);
-      });
-    } catch (err) {
-      if (err instanceof StoreConflictError && err.reason === 'timerGone') return;
-      if (err instanceof WorkflowNotFoundError) {
-        await core.store.commit({ executions: [], deleteTimerIds: [timer.id] });
-        return;
-      }
-      core.logger.error(`timer ${timer.kind} of run ${timer.runId} failed to fire; it is retried when its lease ends`, { err: String(err) });
-    }
-  }
-
   async startWorkflowExecution(req: StartWorkflowExecutionRequest): Promise<StartWorkflowExecutionResponse> {
     const s = validateStart(req);
-    const { store, clock } = this.#core;
-    const searchAttributes = await validateStartAttributes(store, s.namespace, req.searchAttributes);
+    const searchAttributes = await validateStartAttributes(this.#core.store, s.namespace, req.searchAttributes);
     if (searchAttributes) s.searchAttributes = searchAttributes;
-    return this.#core.tracked(async () => {
-      for (let i = 0; i < 20; i++) {
-        if (s.requestId !== undefined) {
-          const prev = await store.findExecutionByRequestId(s.namespace, s.workflowId, s.requestId);
-          if (prev) return { runId: prev.runId, started: false };
-        }
-        const latest = await store.getLatestExecution(s.namespace, s.workflowId);
-        const now = clock.now();
-        const fresh = buildNewRun({ ...s, attempt: 1, backoffMs: 0 }, now);
-        let primary = fresh;
-        const rejected = (why: string) => new WorkflowExecutionAlreadyStartedError(
-          `workflow ${s.workflowId} ${why}`, s.workflowId, s.workflowType, latest?.runId);
-        if (latest?.status === 'Running') {
-          if (s.workflowIdReusePolicy !== 'TerminateIfRunning') throw rejected(`is already running (run ${latest.runId})`);
-          primary = new TransitionBuilder(latest, now);
-          terminateRun(primary, 'terminated by a start with workflowIdReusePolicy TerminateIfRunning', undefined, s.identity);
-          primary.others.push(fresh);
-        } else if (latest && s.workflowIdReusePolicy === 'RejectDuplicate') {
-          throw rejected(`already ran (run ${latest.runId}, ${latest.status}) and workflowIdReusePolicy is RejectDuplicate`);
-        } else if (latest?.status === 'Completed' && s.workflowIdReusePolicy === 'AllowDuplicateFailedOnly') {
-          throw rejected(`already completed (run ${latest.runId}) and workflowIdReusePolicy is AllowDuplicateFailedOnly`);
-        }
-        try {
-          await this.#core.commitBuilder(primary);
-          return { runId: fresh.record.runId, started: true };
-        } catch (err) {
-          if (err instanceof StoreConflictError && (err.reason === 'alreadyOpen' || err.reason === 'version')) continue;
-          throw err;
-        }
-      }
-      throw new ServiceError('Unavailable', `starting workflow ${s.workflowId} kept losing races with concurrent starts`);
-    });
+    return startWorkflow(this.#core, s);
   }
 
   async describeWorkflowExecution(req: ExecutionRequest): Promise<WorkflowExecutionDescription> {
@@ -282,11 +224,11 @@ export class Engine implements WorkflowService, UndeliveredTaskReturn {
     const { store, closeWaiters, shutdown } = this.#core;
     let rec = await resolveRun(store, ref);
     if (waitForClose) {
-      const deadline = Date.now() + waitMs;
+      const deadline = this.#core.waitClock.now() + waitMs;
       while (rec.status === 'Running') {
         const watch = closeWaiters.watch(rec.runId);
         rec = (await store.getExecution(rec.runId))!;
-        const remaining = deadline - Date.now();
+        const remaining = deadline - this.#core.waitClock.now();
         if (rec.status !== 'Running' || remaining <= 0 || opts?.signal?.aborted || shutdown.signal.aborted) {
           watch.cancel();
           break;

@@ -3,7 +3,7 @@ export { Engine, type EngineOptions } from './engine.ts';
 export { returnsUndeliveredTasks, type UndeliveredTask, type UndeliveredTaskReturn } from './undelivered-tasks.ts';
 export { consoleLogger, type Logger } from './core.ts';
 export { DEFAULT_WORKFLOW_TASK_TIMEOUT_MS, MAX_TIMEOUT_MS } from './requests.ts';
-export { COMMAND_HANDLERS } from './commands.ts';
+export { COMMAND_HANDLERS, DELIVERY_HANDLERS, TIMER_HANDLERS, FEATURES, type Feature } from './features/index.ts';
 export { workflowTaskRetryDelayMs, MAX_WORKFLOW_TASK_RETRY_DELAY_MS } from './workflow-tasks.ts';
 export { TASK_LEASE_MS } from './task-service.ts';
 export { TIMER_LEASE_MS } from './timer-loop.ts';

@@ -1,7 +1,6 @@
 import type { EventAttributes } from '../history/events.ts';
 import type { UpdateOutcome } from '../history/message-types.ts';
 import { ValidationError } from '../retry/errors.ts';
-import type { RunState } from './state.ts';
 
 /**
  * Limits of signals, queries and updates; each names itself in the error it causes. Pending
@@ -51,16 +50,14 @@ export interface MessageState {
   updates: Record<string, UpdateRecord>;
 }
 
-/** The run's message state, created on first use (runs started before it existed have none). */
-export function messageState(state: RunState): MessageState {
-  const s = state as RunState & { messages?: MessageState };
-  s.messages ??= { signalCount: 0, signalRequestIds: [], externalSignals: {}, updates: {} };
-  return s.messages;
+/** The slice of the run state that signals and updates keep. */
+export interface MessageRunState {
+  messages: MessageState;
 }
 
-/** Reads the message state without creating it. */
-export function peekMessageState(state: unknown): MessageState | undefined {
-  return (state as { messages?: MessageState } | undefined)?.messages;
+/** The message state of a run that has received nothing. */
+export function emptyMessageState(): MessageState {
+  return { signalCount: 0, signalRequestIds: [], externalSignals: {}, updates: {} };
 }
 
 /** Resolves configured limits; errors name the option. */

@@ -1,3 +1,5 @@
+import { systemClock, type Clock } from '../retry/clock.ts';
+
 /** One poll registered with {@link PollerStops.enter}. */
 export interface PollLease {
   /** Aborts when the caller's signal does, or when the poll's worker stops. */
@@ -23,6 +25,9 @@ export class PollerStops {
   /** Stopped keys and until when (real time, ms) a late poll of theirs is answered empty at once; oldest first. */
   readonly #stopped = new Map<string, number>();
 
+  /** @param clock real time (the engine's wait clock). */
+  constructor(private readonly clock: Clock = systemClock) {}
+
   /** How long a stopped worker's late polls (already in flight when it stopped) are refused, ms. */
   static readonly MEMORY_MS = 30_000;
   /** Most stopped keys remembered; beyond it the oldest is forgotten early (its late polls then just wait). */
@@ -36,7 +41,7 @@ export class PollerStops {
   isStopped(key: string): boolean {
     const until = this.#stopped.get(key);
     if (until === undefined) return false;
-    if (until > Date.now()) return true;
+    if (until > this.clock.now()) return true;
     this.#stopped.delete(key);
     return false;
   }
@@ -67,7 +72,7 @@ export class PollerStops {
 
   /** Ends the key's waiting polls and refuses its late ones for a while. */
   stop(key: string): void {
-    const now = Date.now();
+    const now = this.clock.now();
     for (const [k, until] of this.#stopped) {
       if (until > now) break;
       this.#stopped.delete(k);

@@ -13,7 +13,7 @@ import type { MessageLimits } from './message-state.ts';
 import { validatePoll } from './requests.ts';
 import { parseRequest } from '../protocol/parse.ts';
 import { queryWorkflowRequestSchema, respondQueryTaskCompletedRequestSchema } from '../protocol/schemas/messages.ts';
-import type { RunState } from './state.ts';
+import { runStateOf } from './state.ts';
 import { resolveRun } from './visibility.ts';
 
 /*
@@ -97,10 +97,10 @@ export class QueryRouter {
    */
   async dispatch(rec: ExecutionRecord, payload: QueryPayload, timeoutMs: number, what: string): Promise<AnswerData & { lastEventId: number }> {
     const { core } = this;
-    const deadline = Date.now() + timeoutMs;
+    const deadline = this.core.waitClock.now() + timeoutMs;
     let current = rec;
-    while (current.status === 'Running' && (current.state as RunState).buffered.length > 0) {
-      if (Date.now() >= deadline) throw this.#timeout(rec, what, timeoutMs, 'a workflow task holding newer events did not finish');
+    while (current.status === 'Running' && runStateOf(current).buffered.length > 0) {
+      if (this.core.waitClock.now() >= deadline) throw this.#timeout(rec, what, timeoutMs, 'a workflow task holding newer events did not finish');
       await new Promise((r) => setTimeout(r, BUFFER_POLL_MS));
       current = (await core.store.getExecution(rec.runId)) ?? current;
     }
@@ -125,7 +125,7 @@ export class QueryRouter {
         await core.store.commit({ executions: [], deleteTaskIds: [row.id] });
         return { ...(row.data as AnswerData), lastEventId };
       }
-      const remaining = deadline - Date.now();
+      const remaining = deadline - this.core.waitClock.now();
       if (remaining <= 0 || core.shutdown.signal.aborted) {
         watch.cancel();
         await core.store.commit({ executions: [], deleteTaskIds: [queryId] });
@@ -164,7 +164,7 @@ export class QueryRouter {
     const p = validatePoll(input);
     const { core } = this;
     const key = queueKey(p.namespace, p.taskQueue, 'query');
-    const deadline = Date.now() + p.pollTimeoutMs;
+    const deadline = this.core.waitClock.now() + p.pollTimeoutMs;
     for (;;) {
       if (core.shutdown.signal.aborted || opts?.signal?.aborted) return null;
       const watch = core.queueWaiters.watch(key);
@@ -181,7 +181,7 @@ export class QueryRouter {
       if (found) {
         watch.cancel();
         const d = found.data as QueryTaskData;
-        if (d.deadline <= Date.now()) continue;
+        if (d.deadline <= this.core.waitClock.now()) continue;
         return {
           taskToken: encodeToken(core.tokens, found.namespace, d.queryId, d.deadline), namespace: found.namespace, workflowId: d.workflowId,
           runId: d.runId, workflowType: d.workflowType, taskQueue: found.taskQueue, lastEventId: d.lastEventId,
@@ -189,7 +189,7 @@ export class QueryRouter {
         };
       }
       if (!watch.notified) core.readyQueues.delete(key);
-      const remaining = deadline - Date.now();
+      const remaining = deadline - this.core.waitClock.now();
       if (remaining <= 0) {
         watch.cancel();
         return null;
@@ -203,7 +203,7 @@ export class QueryRouter {
     const req = parseRequest(respondQueryTaskCompletedRequestSchema, input);
     const token = decodeToken(this.core.tokens, req.taskToken);
     const failure = req.failure;
-    if (token.d <= Date.now()) return;
+    if (token.d <= this.core.waitClock.now()) return;
     const data: AnswerData = failure ? { failure } : { result: req.result ?? null };
     await this.core.store.commit({
       executions: [],

@@ -1,6 +1,6 @@
 import type { ExecutionRecord } from '../store/types.ts';
 import type { ChildClosedData } from './child-close.ts';
-import { addMessageTimer, childState } from './child-state.ts';
+import { runStateOf } from './state.ts';
 import type { EngineCore } from './core.ts';
 import { TransitionBuilder } from './transition.ts';
 
@@ -29,13 +29,13 @@ export interface ChildHandOver {
  */
 export async function handOverChildren(core: EngineCore, base: ExecutionRecord, next: TransitionBuilder): Promise<ChildHandOver> {
   const out: ChildHandOver = { children: [], movedKeys: new Set() };
-  const children = childState(next).children ?? {};
+  const children = next.state.children;
   for (const [key, c] of Object.entries(children)) {
     const latest = await core.store.getLatestExecution(c.namespace, c.workflowId);
-    const p = latest && childState(latest).parent;
+    const p = latest && runStateOf(latest).parent;
     const ours = p?.workflowId === base.workflowId && p.runId === base.runId && p.initiatedEventId === c.initiatedEventId;
     if (!latest || !p || !ours) {
-      if (c.runId === undefined) addMessageTimer(next, next.record.runId, 'StartChild', { initiatedEventId: c.initiatedEventId });
+      if (c.runId === undefined) next.addDelivery('StartChild', { initiatedEventId: c.initiatedEventId });
       continue;
     }
     if (c.runId === undefined) {
@@ -46,7 +46,7 @@ export async function handOverChildren(core: EngineCore, base: ExecutionRecord, 
     }
     if (latest.status === 'Running') {
       const cb = new TransitionBuilder(latest, next.now);
-      childState(cb).parent = { ...p, runId: next.record.runId };
+      cb.state.parent = { ...p, runId: next.record.runId };
       cb.touch();
       out.children.push(cb);
       out.movedKeys.add(key);
@@ -57,7 +57,7 @@ export async function handOverChildren(core: EngineCore, base: ExecutionRecord, 
         initiatedEventId: c.initiatedEventId, childRunId: latest.runId, eventType: close.eventType,
         attributes: close.attributes as unknown as Record<string, unknown>,
       };
-      addMessageTimer(next, next.record.runId, 'ChildClosed', data);
+      next.addDelivery('ChildClosed', data);
     }
   }
   return out;

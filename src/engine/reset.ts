@@ -1,20 +1,17 @@
-import { ServiceError } from '../common/errors.ts';
 import { newUuid } from '../common/ids.ts';
 import type { EventType, HistoryEvent } from '../history/events.ts';
 import { mergeMemo } from '../history/memo.ts';
 import type { ResetWorkflowRequest, ResetWorkflowResponse } from '../protocol/index.ts';
 import { ValidationError } from '../retry/errors.ts';
-import { StoreConflictError } from '../store/errors.ts';
 import type { ExecutionRecord } from '../store/types.ts';
 import { armActivityTimer } from './activities.ts';
-import { childState, type ChildInfo } from './child-state.ts';
+import type { ChildInfo } from './child-state.ts';
 import type { EngineCore } from './core.ts';
 import { parseRequest } from '../protocol/parse.ts';
 import { resetWorkflowRequestSchema } from '../protocol/schemas/executions.ts';
 import { handOverChildren } from './reset-children.ts';
 import { terminateRun } from './runs.ts';
-import { initialState, type ActivityInfo, type RunConfig } from './state.ts';
-import { cronState } from './cron-jobs.ts';
+import { initialState, runStateOf, type ActivityInfo, type RunConfig } from './state.ts';
 import { TransitionBuilder } from './transition.ts';
 import { resolveRun } from './visibility.ts';
 
@@ -25,7 +22,6 @@ import { resolveRun } from './visibility.ts';
  */
 export const REAPPLIED_EVENT_TYPES: readonly string[] = ['WorkflowExecutionSignaled'];
 
-const MAX_ATTEMPTS = 20;
 
 function validate(input: ResetWorkflowRequest) {
   const { eventId, resetType, reason, identity, reapplySignals: reapply, ...ref } = parseRequest(resetWorkflowRequestSchema, input);
@@ -53,7 +49,7 @@ function resetPoint(events: HistoryEvent[], eventId: number | undefined, resetTy
  * were due, or now), children initiated and not closed, a cancel request.
  */
 function rebuildState(b: TransitionBuilder, events: HistoryEvent[]): void {
-  const s = childState(b);
+  const s = b.state;
   const activities = new Map<number, HistoryEvent<'ActivityTaskScheduled'>>();
   const timers = new Map<string, HistoryEvent<'TimerStarted'>>();
   const children = new Map<number, ChildInfo>();
@@ -119,10 +115,10 @@ function buildResetRun(base: ExecutionRecord, events: HistoryEvent[], point: His
   // A reset run of a cron job stays one: it closes into the chain's next run.
   if (a.cronSchedule !== undefined) cfg.cronSchedule = a.cronSchedule;
   const state = initialState(cfg);
-  if (a.lastCompletionResult !== undefined) cronState({ state }).lastCompletionResult = a.lastCompletionResult;
+  if (a.lastCompletionResult !== undefined) state.lastCompletionResult = a.lastCompletionResult;
   // A child's parent reference may have moved since its start (its parent was reset): the run's state is current.
-  const parent = childState(base).parent ?? a.parent;
-  if (parent) childState({ state }).parent = parent;
+  const parent = runStateOf(base).parent ?? a.parent;
+  if (parent) state.parent = parent;
   const record: ExecutionRecord = {
     namespace: base.namespace, workflowId: base.workflowId, runId, workflowType: base.workflowType, taskQueue: base.taskQueue,
     status: 'Running', startTime: now, executionTime: now, nextEventId: 1, attempt: base.attempt,
@@ -163,33 +159,24 @@ function buildResetRun(base: ExecutionRecord, events: HistoryEvent[], point: His
  */
 export async function resetWorkflowExecution(core: EngineCore, input: ResetWorkflowRequest): Promise<ResetWorkflowResponse> {
   const v = validate(input);
-  return core.tracked(async () => {
-    for (let i = 0; i < MAX_ATTEMPTS; i++) {
-      const base = await resolveRun(core.store, v.ref);
-      const events = await core.store.readHistory(base.runId, 1, 10_000_000);
-      const point = resetPoint(events, v.eventId, v.resetType);
-      const now = core.clock.now();
-      const next = buildResetRun(base, events, point, now, v);
-      const handOver = await handOverChildren(core, base, next);
-      const current = await core.store.getLatestExecution(base.namespace, base.workflowId);
-      let primary = next;
-      if (current?.status === 'Running') {
-        primary = new TransitionBuilder(current, now);
-        const moving = current.runId === base.runId ? childState(primary).children : undefined;
-        for (const key of handOver.movedKeys) delete moving?.[key];
-        terminateRun(primary, `reset to event ${point.eventId} of run ${base.runId}${v.reason ? `: ${v.reason}` : ''}`, { newRunId: next.record.runId },
-          v.identity);
-        primary.others.push(next);
-      }
-      primary.others.push(...handOver.children);
-      try {
-        await core.store.commit(primary.build());
-        return { runId: next.record.runId };
-      } catch (err) {
-        if (err instanceof StoreConflictError && (err.reason === 'version' || err.reason === 'alreadyOpen')) continue;
-        throw err;
-      }
+  return core.transact(`resetting workflow ${v.ref.workflowId}`, async () => {
+    const base = await resolveRun(core.store, v.ref);
+    const events = await core.store.readHistory(base.runId, 1, 10_000_000);
+    const point = resetPoint(events, v.eventId, v.resetType);
+    const now = core.clock.now();
+    const next = buildResetRun(base, events, point, now, v);
+    const handOver = await handOverChildren(core, base, next);
+    const current = await core.store.getLatestExecution(base.namespace, base.workflowId);
+    let primary = next;
+    if (current?.status === 'Running') {
+      primary = new TransitionBuilder(current, now);
+      const moving = current.runId === base.runId ? primary.state.children : undefined;
+      for (const key of handOver.movedKeys) delete moving?.[key];
+      terminateRun(primary, `reset to event ${point.eventId} of run ${base.runId}${v.reason ? `: ${v.reason}` : ''}`, undefined,
+        v.identity, next.record.runId);
+      primary.others.push(next);
     }
-    throw new ServiceError('Unavailable', `resetting workflow ${v.ref.workflowId} kept losing races with concurrent changes`);
+    primary.others.push(...handOver.children);
+    return { result: { runId: next.record.runId }, commit: primary };
   });
 }

@@ -7,10 +7,9 @@ import { capDelay } from '../common/max-duration.ts';
 import type { RetryPolicyData } from '../retry/policy-data.ts';
 import type { ExecutionRecord } from '../store/types.ts';
 import { initialState, type RunConfig } from './state.ts';
-import { childState } from './child-state.ts';
 import type { RunSpec } from './requests.ts';
 import { TransitionBuilder } from './transition.ts';
-import { continueCron, cronState, firstCronBackoffMs } from './cron-jobs.ts';
+import { continueCron, firstCronBackoffMs } from './cron-jobs.ts';
 import { carryScheduledBy } from './schedules/scheduled-by.ts';
 
 /** What a new run of a chain is made from (a start, a retry, a continue-as-new). */
@@ -56,8 +55,8 @@ export function buildNewRun(input: NewRunParams, now: number): TransitionBuilder
   if (p.header) cfg.header = p.header;
   const state = initialState(cfg);
   if (p.chain) state.continuedFromRunId = p.chain.continuedFromRunId;
-  if (p.lastCompletionResult !== undefined) cronState({ state }).lastCompletionResult = p.lastCompletionResult;
-  if (p.parent) childState({ state }).parent = p.parent;
+  if (p.lastCompletionResult !== undefined) state.lastCompletionResult = p.lastCompletionResult;
+  if (p.parent) state.parent = p.parent;
   const record: ExecutionRecord = {
     namespace: p.namespace, workflowId: p.workflowId, runId, workflowType: p.workflowType, taskQueue: p.taskQueue,
     status: 'Running', startTime: now, executionTime: now + p.backoffMs, nextEventId: 1, attempt: p.attempt,
@@ -137,7 +136,7 @@ export function continueAsNew(b: TransitionBuilder, o: ContinueOptions): string 
   const workflowRunTimeoutMs = o.workflowRunTimeoutMs ?? cfg.workflowRunTimeoutMs;
   const retryPolicy = o.retryPolicy ?? cfg.retryPolicy;
   const memo = o.memo ?? r.memo;
-  const lastCompletionResult = o.lastCompletionResult !== undefined ? o.lastCompletionResult : cronState(b).lastCompletionResult;
+  const lastCompletionResult = o.lastCompletionResult !== undefined ? o.lastCompletionResult : b.state.lastCompletionResult;
   const searchAttributes = o.searchAttributes ?? r.searchAttributes;
   const next = buildNewRun({
     namespace: r.namespace, workflowId: r.workflowId, workflowType, taskQueue, args, workflowTaskTimeoutMs,
@@ -157,7 +156,7 @@ export function continueAsNew(b: TransitionBuilder, o: ContinueOptions): string 
     ...(lastCompletionResult !== undefined ? { lastCompletionResult } : {}),
     ...(cfg.cronSchedule !== undefined ? { cronSchedule: cfg.cronSchedule } : {}),
     ...(cfg.header ? { header: cfg.header } : {}),
-    ...(childState(b).parent ? { parent: childState(b).parent } : {}),
+    ...(b.state.parent ? { parent: b.state.parent } : {}),
   }, b.now);
   b.close('ContinuedAsNew', 'WorkflowExecutionContinuedAsNew', {
     newExecutionRunId: next.record.runId, workflowType, taskQueue, args, initiator: o.initiator, workflowTaskTimeoutMs,
@@ -200,10 +199,14 @@ export function retryOrClose(b: TransitionBuilder, failure: FailureInfo, how: 'f
   else b.close('TimedOut', 'WorkflowExecutionTimedOut', { retryState });
 }
 
-/** Ends the run at once: buffered events first (they happened before), then WorkflowExecutionTerminated. */
-export function terminateRun(b: TransitionBuilder, reason: string, details?: unknown, identity?: string): void {
+/**
+ * Ends the run at once: buffered events first (they happened before), then
+ * WorkflowExecutionTerminated. `newExecutionRunId` names the run a reset replaces it with.
+ */
+export function terminateRun(b: TransitionBuilder, reason: string, details?: unknown, identity?: string, newExecutionRunId?: string): void {
   b.flushBuffered();
   b.close('Terminated', 'WorkflowExecutionTerminated', {
     reason, ...(details !== undefined ? { details } : {}), ...(identity !== undefined ? { identity } : {}),
+    ...(newExecutionRunId !== undefined ? { newExecutionRunId } : {}),
   });
 }

@@ -1,26 +1,22 @@
-import { ServiceError, WorkflowExecutionAlreadyStartedError } from '../common/errors.ts';
+import { ServiceError } from '../common/errors.ts';
 import { newUuid } from '../common/ids.ts';
 import { encodePayload } from '../common/payload.ts';
 import { optionalArray, optionalString, requireString } from '../common/validate.ts';
 import type { SignalExternalFailedCause } from '../history/message-types.ts';
-import type { SignalWithStartRequest, SignalWorkflowRequest } from '../protocol/index.ts';
-import type { StartWorkflowExecutionResponse } from '../protocol/index.ts';
-import { StoreConflictError } from '../store/errors.ts';
-import type { TimerRecord } from '../store/types.ts';
+import type { SignalWithStartRequest, SignalWorkflowRequest, StartWorkflowExecutionResponse } from '../protocol/index.ts';
+import type { Timer } from './timer-data.ts';
 import type { CommandContext } from './commands.ts';
 import type { EngineCore } from './core.ts';
 import { checkPending } from './limits.ts';
-import { messageState, peekMessageState, SIGNAL_DEDUP_WINDOW, type MessageLimits, type PendingExternalSignal } from './message-state.ts';
+import { runStateOf } from './state.ts';
+import { SIGNAL_DEDUP_WINDOW, type MessageLimits, type PendingExternalSignal } from './message-state.ts';
 import { validStart } from './requests.ts';
 import { parseRequest } from '../protocol/parse.ts';
 import { signalWithStartRequestSchema, signalWorkflowRequestSchema } from '../protocol/schemas/messages.ts';
 import { validateStartAttributes } from './search-attributes.ts';
-import { buildNewRun } from './runs.ts';
+import { freshRun, startBeside } from './start.ts';
 import type { TransitionBuilder } from './transition.ts';
 import { resolveRun } from './visibility.ts';
-
-/** Timer kind that delivers a SignalExternalWorkflowExecution to its target (a transactional outbox entry). */
-export const SIGNAL_EXTERNAL_TIMER = 'SignalExternal';
 
 /** A signal to add to a run. */
 export interface SignalInput {
@@ -44,7 +40,7 @@ export class SignalLimitError extends ServiceError {
  * @throws SignalLimitError past `maxSignalsPerRun`.
  */
 export function addSignal(b: TransitionBuilder, limits: MessageLimits, s: SignalInput): boolean {
-  const m = messageState(b.state);
+  const m = b.state.messages;
   if (s.requestId !== undefined && m.signalRequestIds.includes(s.requestId)) return false;
   if (m.signalCount >= limits.maxSignalsPerRun) {
     throw new SignalLimitError(`workflow ${b.record.workflowId} run ${b.record.runId} has received ${m.signalCount} signals, ` +
@@ -74,7 +70,7 @@ export async function signalWorkflow(core: EngineCore, limits: MessageLimits, in
   await core.mutate(rec.runId, (b) => {
     if (b.closed) {
       // The repeat of a signal that reached the run before it closed.
-      if (peekMessageState(b.state)?.signalRequestIds.includes(requestId)) return;
+      if (b.state.messages.signalRequestIds.includes(requestId)) return;
       throw new ServiceError('FailedPrecondition', `cannot signal workflow ${rec.workflowId} run ${rec.runId}: it is already ${b.record.status}`);
     }
     addSignal(b, limits, { signalName, args, requestId, ...(identity !== undefined ? { identity } : {}) });
@@ -93,44 +89,26 @@ export async function signalWithStart(core: EngineCore, limits: MessageLimits, i
   if (searchAttributes) s.searchAttributes = searchAttributes;
   const requestId = s.requestId ?? newUuid();
   const signal: SignalInput = { signalName, args, requestId, ...(s.identity !== undefined ? { identity: s.identity } : {}) };
-  const { store, clock } = core;
-  return core.tracked(async () => {
-    for (let i = 0; i < 20; i++) {
-      const latest = await store.getLatestExecution(s.namespace, s.workflowId);
-      if (latest?.status === 'Running') {
-        const signalled = await core.mutate(latest.runId, (b) => (b.closed ? false : (addSignal(b, limits, signal), true)));
-        if (signalled) return { runId: latest.runId, started: false };
-        continue;
-      }
-      // The repeat of a request that started this run, or that signalled it before it closed.
-      if (latest && (latest.requestId === requestId || peekMessageState(latest.state)?.signalRequestIds.includes(requestId))) {
-        return { runId: latest.runId, started: false };
-      }
-      const rejected = (why: string) => new WorkflowExecutionAlreadyStartedError(
-        `workflow ${s.workflowId} ${why}`, s.workflowId, s.workflowType, latest?.runId);
-      if (latest && s.workflowIdReusePolicy === 'RejectDuplicate') {
-        throw rejected(`already ran (run ${latest.runId}, ${latest.status}) and workflowIdReusePolicy is RejectDuplicate`);
-      }
-      if (latest?.status === 'Completed' && s.workflowIdReusePolicy === 'AllowDuplicateFailedOnly') {
-        throw rejected(`already completed (run ${latest.runId}) and workflowIdReusePolicy is AllowDuplicateFailedOnly`);
-      }
-      const fresh = buildNewRun({ ...s, requestId, attempt: 1, backoffMs: 0 }, clock.now());
-      addSignal(fresh, limits, signal);
-      try {
-        await store.commit(fresh.build());
-        return { runId: fresh.record.runId, started: true };
-      } catch (err) {
-        if (err instanceof StoreConflictError && (err.reason === 'alreadyOpen' || err.reason === 'version')) continue;
-        throw err;
-      }
+  return core.transact(`signal-with-start of workflow ${s.workflowId}`, async () => {
+    const latest = await core.store.getLatestExecution(s.namespace, s.workflowId);
+    if (latest?.status === 'Running') {
+      const b = core.edit(latest);
+      addSignal(b, limits, signal);
+      return { result: { runId: latest.runId, started: false }, commit: b };
     }
-    throw new ServiceError('Unavailable', `signal-with-start of workflow ${s.workflowId} kept losing races with concurrent starts`);
+    // The repeat of a request that started this run, or that signalled it before it closed.
+    if (latest && (latest.requestId === requestId || runStateOf(latest).messages.signalRequestIds.includes(requestId))) {
+      return { result: { runId: latest.runId, started: false } };
+    }
+    const fresh = freshRun(core, { ...s, requestId });
+    addSignal(fresh, limits, signal);
+    return startBeside(core, s, latest, fresh);
   });
 }
 
 /**
- * SignalExternalWorkflowExecution: records the Initiated event and an outbox timer due now; the
- * timer loop delivers the signal ({@link deliverExternalSignal}) in separate transactions.
+ * SignalExternalWorkflowExecution: records the Initiated event and a SignalExternal delivery
+ * (outbox entry, due now); the timer loop delivers the signal ({@link deliverExternalSignal}) in separate transactions.
  */
 export function applySignalExternalCommand(ctx: CommandContext, a: Record<string, unknown>): void {
   const { b, completedEventId, field } = ctx;
@@ -141,17 +119,14 @@ export function applySignalExternalCommand(ctx: CommandContext, a: Record<string
   const signalName = requireString(`${field}.signalName`, a.signalName, 500);
   const args = optionalArray(`${field}.args`, a.args);
   encodePayload(`${field}.args`, args);
-  const m = messageState(b.state);
+  const m = b.state.messages;
   checkPending(field, Object.keys(m.externalSignals).length, ctx.limits, 'maxPendingSignals');
   const ev = b.append('SignalExternalWorkflowExecutionInitiated', {
     signalId, namespace, workflowId, ...(runId !== undefined ? { runId } : {}), signalName, args, workflowTaskCompletedEventId: completedEventId,
   });
   const p: PendingExternalSignal = { initiatedEventId: ev.eventId, signalId, namespace, workflowId, signalName, args, ...(runId !== undefined ? { runId } : {}) };
   m.externalSignals[String(ev.eventId)] = p;
-  b.createTimers.push({
-    id: newUuid(), namespace: b.record.namespace, runId: b.record.runId, kind: SIGNAL_EXTERNAL_TIMER, dueAt: b.now,
-    data: { initiatedEventId: ev.eventId },
-  });
+  b.addDelivery('SignalExternal', { initiatedEventId: ev.eventId });
 }
 
 /**
@@ -159,10 +134,11 @@ export function applySignalExternalCommand(ctx: CommandContext, a: Record<string
  * sender's run and event, so a delivery retried after a crash adds nothing), then records the
  * result on the sender while consuming the timer, so the result is written exactly once.
  */
-export async function deliverExternalSignal(core: EngineCore, limits: MessageLimits, timer: TimerRecord): Promise<void> {
-  const { initiatedEventId } = timer.data as { initiatedEventId: number };
+export async function deliverExternalSignal(core: EngineCore, timer: Timer<'SignalExternal'>): Promise<void> {
+  const limits = core.messageLimits;
+  const { initiatedEventId } = timer.data;
   const source = await core.store.getExecution(timer.runId);
-  const pending = source ? messageState(structuredClone(source.state) as never).externalSignals[String(initiatedEventId)] : undefined;
+  const pending = source ? runStateOf(source).messages.externalSignals[String(initiatedEventId)] : undefined;
   if (!source || !pending) {
     await core.store.commit({ executions: [], deleteTimerIds: [timer.id] });
     return;
@@ -194,24 +170,19 @@ export async function deliverExternalSignal(core: EngineCore, limits: MessageLim
       failure = { cause: 'SignalCountLimitExceeded', message: err.message };
     }
   }
-  try {
-    await core.mutate(source.runId, (b) => {
-      b.consumeTimerId = timer.id;
-      const m = messageState(b.state);
-      const p = m.externalSignals[String(initiatedEventId)];
-      if (b.closed || !p) return;
-      delete m.externalSignals[String(initiatedEventId)];
-      const common = { initiatedEventId, signalId: p.signalId, namespace: p.namespace, workflowId: p.workflowId };
-      if (failure) {
-        b.addEvent('SignalExternalWorkflowExecutionFailed', { ...common, ...(p.runId !== undefined ? { runId: p.runId } : {}), ...failure });
-      } else {
-        b.addEvent('ExternalWorkflowExecutionSignaled', { ...common, runId: targetRunId! });
-      }
-      b.ensureWorkflowTask();
-    });
-  } catch (err) {
-    if (err instanceof StoreConflictError && err.reason === 'timerGone') return;
-    throw err;
-  }
+  await core.mutate(source.runId, (b) => {
+    b.consumeTimerId = timer.id;
+    const m = b.state.messages;
+    const p = m.externalSignals[String(initiatedEventId)];
+    if (b.closed || !p) return;
+    delete m.externalSignals[String(initiatedEventId)];
+    const common = { initiatedEventId, signalId: p.signalId, namespace: p.namespace, workflowId: p.workflowId };
+    if (failure) {
+      b.addEvent('SignalExternalWorkflowExecutionFailed', { ...common, ...(p.runId !== undefined ? { runId: p.runId } : {}), ...failure });
+    } else {
+      b.addEvent('ExternalWorkflowExecutionSignaled', { ...common, runId: targetRunId! });
+    }
+    b.ensureWorkflowTask();
+  });
 }
 

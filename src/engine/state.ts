@@ -1,12 +1,56 @@
+import { ServiceError } from '../common/errors.ts';
 import type { FailureInfo } from '../common/failure.ts';
 import type { ActivityTimeouts, EventAttributes, EventType, WorkflowTaskFailedCause } from '../history/events.ts';
 import type { PolicyData, RetryPolicyData } from '../retry/policy-data.ts';
+import type { ChildRunState } from './child-state.ts';
+import type { CronRunState } from './cron-jobs.ts';
+import { emptyMessageState, type MessageRunState } from './message-state.ts';
+import type { ScheduledByRunState } from './schedules/scheduled-by.ts';
 
 /**
  * The mutable state of one run, kept as JSON in its execution row so that a transition never
- * re-reads history. Times are ms since the epoch on the injected clock.
+ * re-reads history: the core's part and each feature's slice, under one version. Times are ms
+ * since the epoch on the injected clock. Rows are read through {@link runStateOf}, which brings
+ * a row of an older version up to this one.
  */
-export interface RunState {
+export type RunState = { v: typeof RUN_STATE_VERSION } & CoreRunState & ChildRunState & MessageRunState & CronRunState & ScheduledByRunState;
+
+/**
+ * The version of {@link RunState} this code writes. Version 1 is every row without `v`: the
+ * feature slices (messages, children, cancel requests) were created on first use, so such a
+ * row may lack them.
+ */
+export const RUN_STATE_VERSION = 2;
+
+/** Brings a state of version `from` to `from + 1`, in place; one entry per version below the current. */
+const MIGRATIONS: Record<number, (s: Record<string, unknown>) => void> = {
+  1(s) {
+    s.messages ??= emptyMessageState();
+    s.children ??= {};
+    s.cancelRequests ??= {};
+  },
+};
+
+/**
+ * The run state of an execution row, migrated to {@link RUN_STATE_VERSION} when the row is older
+ * (on a shallow copy: the row itself is not changed). A row of a newer version than this code
+ * knows is refused rather than misread.
+ */
+export function runStateOf(rec: { state: unknown }): RunState {
+  const raw = rec.state as Record<string, unknown> & { v?: number };
+  const from = raw.v ?? 1;
+  if (from === RUN_STATE_VERSION) return raw as unknown as RunState;
+  if (from > RUN_STATE_VERSION || !Number.isInteger(from) || from < 1) {
+    throw new ServiceError('Internal', `run state version ${String(raw.v)} is not one this engine reads (it reads 1 to ${RUN_STATE_VERSION}); upgrade the server`);
+  }
+  const s: Record<string, unknown> = { ...raw };
+  for (let v = from; v < RUN_STATE_VERSION; v++) MIGRATIONS[v]!(s);
+  s.v = RUN_STATE_VERSION;
+  return s as unknown as RunState;
+}
+
+/** The core's part of the run state: workflow tasks, activities, user timers, cancel and terminate. */
+export interface CoreRunState {
   cfg: RunConfig;
   /** Last workflow task sequence number handed out; identifies a workflow task across attempts. */
   wtSeq: number;
@@ -143,22 +187,10 @@ export interface BufferedEvent {
 /** A fresh state for a new run. */
 export function initialState(cfg: RunConfig): RunState {
   return {
-    cfg, wtSeq: 0, wtAttempt: 1, previousStartedEventId: 0, buffered: [], activities: {}, timers: {}, cancelRequested: false,
+    v: RUN_STATE_VERSION, cfg, wtSeq: 0, wtAttempt: 1, previousStartedEventId: 0, buffered: [], activities: {}, timers: {},
+    cancelRequested: false, messages: emptyMessageState(), children: {}, cancelRequests: {},
   };
 }
-
-/** Timer kinds and the data each carries. */
-export interface TimerData {
-  UserTimer: { timerId: string };
-  ActivityTimeout: { scheduledEventId: number };
-  WorkflowTaskTimeout: { seq: number; attempt: number };
-  /** The run or execution timeout: whichever deadline comes first. */
-  RunTimeout: Record<string, never>;
-  /** End of the first workflow task backoff of a retried or continued run. */
-  WorkflowBackoff: Record<string, never>;
-}
-
-export type TimerKind = keyof TimerData;
 
 /** What a task row carries. */
 export type TaskData = { seq: number } | { scheduledEventId: number; attempt: number };

@@ -23,7 +23,7 @@ import {
   respondActivityTaskFailedRequestSchema, respondWorkflowTaskCompletedRequestSchema, respondWorkflowTaskFailedRequestSchema,
   shutdownWorkerRequestSchema,
 } from '../protocol/schemas/tasks.ts';
-import type { ActivityInfo, RunState } from './state.ts';
+import type { ActivityInfo } from './state.ts';
 import type { TaskTokenData } from './task-token.ts';
 import type { TransitionBuilder } from './transition.ts';
 import {
@@ -48,9 +48,10 @@ const atKey = (t: { runId: string; scheduledEventId: number; attempt: number }) 
 
 /** Long polls for tasks and the responses that complete them. */
 export class TaskService {
-  readonly #stops = new PollerStops();
+  readonly #stops: PollerStops;
 
   constructor(private readonly core: EngineCore) {
+    this.#stops = new PollerStops(core.waitClock);
     core.eager = (b) => reserveEager(core, b, (h) => this.#countInFlight(h));
   }
 
@@ -114,7 +115,7 @@ export class TaskService {
   async #pollQueue<T extends { moreTasks?: T[] }>(p: ValidPoll, key: string, kind: TaskKind, signal: AbortSignal | undefined,
     start: (task: TaskRecord) => Promise<T | null>, handed: (h: HandedTask) => Promise<T>): Promise<T | null> {
     const { core } = this;
-    const deadline = Date.now() + p.pollTimeoutMs;
+    const deadline = core.waitClock.now() + p.pollTimeoutMs;
     const claim = async (limit: number) => {
       const tasks = await core.store.claimTasks({
         namespace: p.namespace, taskQueue: p.taskQueue, kind, now: core.clock.now(), leaseMs: TASK_LEASE_MS, owner: core.identity,
@@ -137,7 +138,7 @@ export class TaskService {
         continue;
       }
       if (!watch.notified) core.readyQueues.delete(key);
-      const remaining = deadline - Date.now();
+      const remaining = deadline - core.waitClock.now();
       if (remaining <= 0) {
         watch.cancel();
         return null;
@@ -202,7 +203,7 @@ export class TaskService {
     let result: ActivityTask | null;
     try {
       result = await this.core.mutate(task.runId, (b) => {
-        const act = (b.state as RunState).activities[String(scheduledEventId)];
+        const act = b.state.activities[String(scheduledEventId)];
         if (b.closed || !act || act.attempt !== attempt || act.state !== 'Scheduled' || act.taskId !== task.id) {
           b.deleteTask(task.id);
           return null;

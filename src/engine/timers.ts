@@ -1,19 +1,24 @@
 import type { FailureInfo } from '../common/failure.ts';
+import type { TimerKind } from '../history/timer-kinds.ts';
 import type { TimerRecord } from '../store/types.ts';
+import type { EngineCore } from './core.ts';
 import { onActivityTimer } from './activities.ts';
 import { retryOrClose } from './runs.ts';
-import type { TimerData, TimerKind } from './state.ts';
+import type { TimerRowData } from './timer-data.ts';
 import type { TransitionBuilder } from './transition.ts';
 import { onWorkflowTaskTimerFired } from './workflow-tasks.ts';
 
-type TimerHandler<K extends TimerKind> = (b: TransitionBuilder, data: TimerData[K], timer: TimerRecord) => void;
+/** The true timers that act on the run that owns them (ScheduleFire acts on a schedule). */
+export type RunTimerKind = Exclude<TimerKind, 'ScheduleFire'>;
+
+type RunTimerHandler<K extends RunTimerKind> = (b: TransitionBuilder, data: TimerRowData[K], timer: TimerRecord<K>) => void;
 
 /**
- * What each timer kind does when it fires. The caller consumes the timer row in the same
- * transaction, so a timer fires once even with several servers; a timer whose target is gone
- * (the activity closed, the task completed) does nothing.
+ * What each run timer does when it fires, inside its run's transition. The caller consumes the
+ * timer row in the same transaction, so a timer fires once even with several servers; a timer
+ * whose target is gone (the activity closed, the task completed) does nothing.
  */
-export const TIMER_HANDLERS: { [K in TimerKind]: TimerHandler<K> } = {
+export const RUN_TIMER_HANDLERS: { [K in RunTimerKind]: RunTimerHandler<K> } = {
   UserTimer(b, { timerId }, timer) {
     const t = b.state.timers[timerId];
     if (b.closed || !t || t.timerRowId !== timer.id) return;
@@ -45,9 +50,13 @@ export const TIMER_HANDLERS: { [K in TimerKind]: TimerHandler<K> } = {
   },
 };
 
-/** Applies a fired timer to its run's transition. */
-export function applyTimer(b: TransitionBuilder, timer: TimerRecord): void {
+/** Fires a run timer: applies it inside its run's transition ({@link RUN_TIMER_HANDLERS}). */
+export function fireRunTimer<K extends RunTimerKind>(core: EngineCore, timer: TimerRecord<K>): Promise<void> {
+  return core.mutate(timer.runId, (b) => applyTimer(b, timer));
+}
+
+/** Applies a fired run timer to its run's transition, consuming the timer row in it. */
+export function applyTimer<K extends RunTimerKind>(b: TransitionBuilder, timer: TimerRecord<K>): void {
   b.consumeTimerId = timer.id;
-  const handler = TIMER_HANDLERS[timer.kind as TimerKind] as TimerHandler<TimerKind> | undefined;
-  if (handler) handler(b, timer.data as never, timer);
+  (RUN_TIMER_HANDLERS[timer.kind] as RunTimerHandler<K>)(b, timer.data as TimerRowData[K], timer);
 }

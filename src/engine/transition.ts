@@ -1,7 +1,9 @@
 import { newUuid } from '../common/ids.ts';
 import type { EventAttributes, EventType, HistoryEvent, WorkflowExecutionStatus } from '../history/events.ts';
 import type { ExecutionRecord, TaskKind, TaskRecord, TimerRecord, Transition } from '../store/types.ts';
-import type { BufferedEvent, RunState, TaskData, TimerData, TimerKind } from './state.ts';
+import type { DeliveryKind, TimerKind } from '../history/timer-kinds.ts';
+import { runStateOf, type BufferedEvent, type RunState, type TaskData } from './state.ts';
+import type { TimerRowData } from './timer-data.ts';
 import { runClosed } from './child-close.ts';
 import { scheduledRunClosed } from './schedules/scheduled-by.ts';
 
@@ -30,7 +32,7 @@ export class TransitionBuilder {
 
   constructor(record: ExecutionRecord, readonly now: number, isNew = false) {
     this.record = { ...record, version: record.version + (isNew ? 0 : 1) };
-    this.state = structuredClone(record.state) as RunState;
+    this.state = runStateOf({ state: structuredClone(record.state) });
     this.expectedVersion = isNew ? undefined : record.version;
     if (isNew) this.#touched = true;
   }
@@ -141,11 +143,23 @@ export class TransitionBuilder {
     if (id !== undefined) this.deleteTaskIds.push(id);
   }
 
-  addTimer<K extends TimerKind>(kind: K, dueAt: number, data: TimerData[K]): string {
+  /** Arms a true timer of this run, due at `dueAt`; returns its row id. */
+  addTimer<K extends TimerKind>(kind: K, dueAt: number, data: TimerRowData[K]): string {
     const id = newUuid();
     this.createTimers.push({ id, namespace: this.record.namespace, runId: this.record.runId, kind, dueAt, data });
     this.#touched = true;
     return id;
+  }
+
+  /**
+   * Adds a delivery due now: an outbox entry committed with this transition that the timer loop
+   * carries to another run (or schedule) in a transaction of its own. `owner` is the run (or
+   * schedule) the row belongs to, this run by default: when the owner closes, the store purges
+   * the row with its other timers.
+   */
+  addDelivery<K extends DeliveryKind>(kind: K, data: TimerRowData[K], owner: { runId: string; namespace?: string } = this.record): void {
+    this.createTimers.push({ id: newUuid(), namespace: owner.namespace ?? this.record.namespace, runId: owner.runId, kind, dueAt: this.now, data });
+    this.#touched = true;
   }
 
   deleteTimer(id: string | undefined): void {

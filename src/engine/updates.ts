@@ -10,12 +10,12 @@ import { ValidationError } from '../retry/errors.ts';
 import type { ExecutionRecord } from '../store/types.ts';
 import type { CommandContext } from './commands.ts';
 import type { EngineCore } from './core.ts';
-import { messageState, peekMessageState, type MessageLimits, type UpdateRecord } from './message-state.ts';
+import type { MessageLimits, UpdateRecord } from './message-state.ts';
 import type { QueryRouter } from './queries.ts';
 import { requireFailure, requireObject } from './requests.ts';
 import { parseRequest } from '../protocol/parse.ts';
 import { pollUpdateRequestSchema, updateWorkflowRequestSchema } from '../protocol/schemas/messages.ts';
-import type { RunState } from './state.ts';
+import { runStateOf } from './state.ts';
 import { resolveRun } from './visibility.ts';
 
 /*
@@ -67,7 +67,7 @@ export class UpdateService {
     }
     const res = await accepted;
     if (res.stage !== 'Accepted' || waitForStage === 'Accepted') return res;
-    return this.#waitForCompletion(rec.runId, updateId, rec.workflowId, Date.now() + 600_000);
+    return this.#waitForCompletion(rec.runId, updateId, rec.workflowId, this.core.waitClock.now() + 600_000);
   }
 
   async #admitAndAccept(rec: ExecutionRecord, updateId: string, updateName: string, args: unknown[], identity: string | undefined,
@@ -75,12 +75,12 @@ export class UpdateService {
     const { core } = this;
     for (let round = 0; round < MAX_VALIDATION_ROUNDS; round++) {
       const current = (await core.store.getExecution(rec.runId))!;
-      const known = peekMessageState(current.state)?.updates[updateId];
+      const known = runStateOf(current).messages.updates[updateId];
       if (known) return respond(updateId, current.runId, known);
       if (current.status !== 'Running') {
         throw new ServiceError('FailedPrecondition', `cannot update workflow ${rec.workflowId} run ${rec.runId}: it is already ${current.status}`);
       }
-      const open = Object.values(peekMessageState(current.state)?.updates ?? {}).filter((u) => u.stage === 'Accepted').length;
+      const open = Object.values(runStateOf(current).messages.updates).filter((u) => u.stage === 'Accepted').length;
       const validating = this.#validating.get(rec.runId)?.size ?? 1;
       if (open + validating > this.limits.maxInFlightUpdatesPerRun) {
         throw new ServiceError('ResourceExhausted', `workflow ${rec.workflowId} run ${rec.runId} already has ${open + validating - 1} updates in flight, ` +
@@ -95,7 +95,7 @@ export class UpdateService {
       }
       if (since.some(wakes)) continue;
       const outcome = await core.mutate(rec.runId, (b) => {
-        const m = messageState(b.state);
+        const m = b.state.messages;
         const again = m.updates[updateId];
         if (again) return again;
         if (b.closed) return 'closed' as const;
@@ -119,7 +119,7 @@ export class UpdateService {
   async poll(input: PollUpdateRequest, opts?: CallOptions): Promise<UpdateWorkflowResponse> {
     const { updateId, waitTimeoutMs: waitMs, ...ref } = parseRequest(pollUpdateRequestSchema, input);
     const rec = await resolveRun(this.core.store, ref);
-    return this.#waitForCompletion(rec.runId, updateId, rec.workflowId, Date.now() + waitMs, opts?.signal);
+    return this.#waitForCompletion(rec.runId, updateId, rec.workflowId, this.core.waitClock.now() + waitMs, opts?.signal);
   }
 
   async #waitForCompletion(runId: string, updateId: string, workflowId: string, deadline: number, signal?: AbortSignal): Promise<UpdateWorkflowResponse> {
@@ -127,13 +127,13 @@ export class UpdateService {
     // row: every 5 ms at first, backing off to 100 ms.
     for (let pause = 5; ; pause = Math.min(pause * 2, 100)) {
       const rec = await this.core.store.getExecution(runId);
-      const u = peekMessageState(rec?.state)?.updates[updateId];
+      const u = (rec && runStateOf(rec).messages.updates[updateId]);
       if (!rec || !u) throw new ServiceError('NotFound', `workflow ${workflowId} run ${runId} has no update with id ${updateId}`);
       if (u.stage === 'Completed') return respond(updateId, runId, u);
       if (rec.status !== 'Running') {
         throw new ServiceError('FailedPrecondition', `workflow ${workflowId} run ${runId} closed (${rec.status}) before update ${updateId} completed`);
       }
-      if (Date.now() >= deadline || signal?.aborted || this.core.shutdown.signal.aborted) return respond(updateId, runId, u);
+      if (this.core.waitClock.now() >= deadline || signal?.aborted || this.core.shutdown.signal.aborted) return respond(updateId, runId, u);
       await new Promise((r) => setTimeout(r, pause));
     }
   }
@@ -154,7 +154,7 @@ export function applyCompleteUpdateCommand({ b, completedEventId, field }: Comma
     encodePayload(`${field}.outcome.result`, o.result);
     outcome = { result: o.result === undefined ? null : o.result };
   }
-  const u = messageState(b.state as RunState).updates[updateId];
+  const u = b.state.messages.updates[updateId];
   if (!u || u.stage !== 'Accepted') {
     throw new ValidationError(`${field}.updateId`, u ? 'must name an update that has not completed' : 'must name an accepted update', updateId);
   }

@@ -3,12 +3,11 @@ import type {
   ListWorkflowExecutionsRequest, ListWorkflowExecutionsResponse, WorkflowExecutionDescription, WorkflowExecutionInfo,
 } from '../protocol/index.ts';
 import type { ExecutionRecord, Store } from '../store/types.ts';
-import { pendingActivityInfo } from './activities.ts';
 import { parseRequest } from '../protocol/parse.ts';
 import { listWorkflowExecutionsRequestSchema } from '../protocol/schemas/executions.ts';
 import { listQueryText, searchAttributesOf } from './search-attributes.ts';
-import type { RunState } from './state.ts';
-import { childState, pendingChildren } from './child-state.ts';
+import { runStateOf } from './state.ts';
+import { DESCRIBE_SECTIONS } from './features/index.ts';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -33,18 +32,19 @@ export function executionInfo(rec: ExecutionRecord): WorkflowExecutionInfo {
   };
   if (rec.closeTime !== undefined) info.closeTime = iso(rec.closeTime);
   if (rec.memo) info.memo = rec.memo;
-  const size = (rec.state as RunState).historySizeBytes;
+  const state = runStateOf(rec);
+  const size = state.historySizeBytes;
   if (size !== undefined) info.historySizeBytes = size;
-  const parent = childState(rec).parent;
+  const parent = state.parent;
   if (parent) info.parent = parent;
   const attributes = searchAttributesOf(rec);
   if (attributes) info.searchAttributes = attributes;
   return info;
 }
 
-/** describeWorkflowExecution's answer, from the row alone. */
+/** describeWorkflowExecution's answer, from the row alone: the run and its settings, then each feature's section. */
 export function describe(rec: ExecutionRecord, now: number): WorkflowExecutionDescription {
-  const s = rec.state as RunState;
+  const s = runStateOf(rec);
   const d: WorkflowExecutionDescription = {
     execution: executionInfo(rec),
     config: {
@@ -54,24 +54,10 @@ export function describe(rec: ExecutionRecord, now: number): WorkflowExecutionDe
       ...(s.cfg.retryPolicy ? { retryPolicy: s.cfg.retryPolicy } : {}),
       ...(s.cfg.cronSchedule !== undefined ? { cronSchedule: s.cfg.cronSchedule } : {}),
     },
-    pendingActivities: Object.values(s.activities).sort((a, b) => a.scheduledEventId - b.scheduledEventId).map((a) => pendingActivityInfo(a, now)),
-    pendingChildren: pendingChildren(rec.state),
+    pendingActivities: [],
+    pendingChildren: [],
   };
-  if (s.wt) {
-    d.pendingWorkflowTask = {
-      state: s.wt.startedTime !== undefined ? 'Started' : 'Scheduled', attempt: s.wt.attempt, scheduledTime: iso(s.wt.scheduledTime),
-      ...(s.wt.startedTime !== undefined ? { startedTime: iso(s.wt.startedTime) } : {}),
-    };
-    const f = s.wtLastFailure;
-    if (f) {
-      d.pendingWorkflowTask.lastFailure = {
-        cause: f.cause, message: f.message, ...(f.type !== undefined ? { type: f.type } : {}), ...(f.stack !== undefined ? { stack: f.stack } : {}),
-        attempt: f.attempt, failedTime: iso(f.time), identity: f.identity,
-      };
-    }
-  }
-  if (s.continuedFromRunId) d.continuedFromRunId = s.continuedFromRunId;
-  if (s.continuedAsNewToRunId) d.continuedAsNewToRunId = s.continuedAsNewToRunId;
+  for (const section of DESCRIBE_SECTIONS) section(s, d, now);
   return d;
 }
 

@@ -132,7 +132,13 @@ export interface EventAttributes extends ChildEventAttributes, MessageEventAttri
   };
   WorkflowExecutionTimedOut: { retryState: RetryState; newExecutionRunId?: string };
   WorkflowExecutionCanceled: { details?: unknown; workflowTaskCompletedEventId: number };
-  WorkflowExecutionTerminated: { reason: string; details?: unknown; identity?: string };
+  WorkflowExecutionTerminated: {
+    reason: string;
+    details?: unknown;
+    identity?: string;
+    /** The run a reset replaced this one with; its result is the workflow's. */
+    newExecutionRunId?: string;
+  };
   WorkflowExecutionContinuedAsNew: {
     newExecutionRunId: string;
     workflowType: string;

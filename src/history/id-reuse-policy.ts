@@ -1,4 +1,5 @@
 import { ValidationError } from '../retry/errors.ts';
+import type { WorkflowExecutionStatus } from './events.ts';
 
 /** Whether a start may reuse the id of an earlier workflow, by how that workflow ended. */
 export const WORKFLOW_ID_REUSE_POLICIES = [
@@ -38,4 +39,36 @@ export function resolveWorkflowIdReusePolicy(field: string, value: unknown): Pol
     if (mapped !== undefined) return mapped;
   }
   throw new ValidationError(field, `must be one of ${WORKFLOW_ID_REUSE_POLICIES.join(', ')} (or Temporal's WORKFLOW_ID_REUSE_POLICY_… spellings)`, value);
+}
+
+/** The latest run of a workflow id, as far as the reuse policy looks at it. */
+export interface LatestRun {
+  runId: string;
+  status: WorkflowExecutionStatus;
+}
+
+/**
+ * What a new run of a workflow id may do given its latest run: `start` beside it (or with no
+ * run at all), `terminateAndStart` (a running run under TerminateIfRunning), or be `rejected`,
+ * with the reason as the rest of the sentence "workflow <id> …".
+ */
+export type IdReuseVerdict = { kind: 'start' } | { kind: 'terminateAndStart' } | { kind: 'rejected'; why: string };
+
+/**
+ * The one reading of the id reuse policies, used by start, signal-with-start and child starts:
+ * a running run is rejected unless the policy is TerminateIfRunning; a closed one is rejected by
+ * RejectDuplicate, and by AllowDuplicateFailedOnly when it completed.
+ */
+export function idReuseVerdict(policy: Policy, latest: LatestRun | undefined): IdReuseVerdict {
+  if (latest === undefined) return { kind: 'start' };
+  if (latest.status === 'Running') {
+    return policy === 'TerminateIfRunning' ? { kind: 'terminateAndStart' } : { kind: 'rejected', why: `is already running (run ${latest.runId})` };
+  }
+  if (policy === 'RejectDuplicate') {
+    return { kind: 'rejected', why: `already ran (run ${latest.runId}, ${latest.status}) and workflowIdReusePolicy is RejectDuplicate` };
+  }
+  if (latest.status === 'Completed' && policy === 'AllowDuplicateFailedOnly') {
+    return { kind: 'rejected', why: `already completed (run ${latest.runId}) and workflowIdReusePolicy is AllowDuplicateFailedOnly` };
+  }
+  return { kind: 'start' };
 }

@@ -5,3 +5,4 @@ export * from './message-types.ts';
 export * from './workflow-task-failure.ts';
 export * from './memo.ts';
 export * from './id-reuse-policy.ts';
+export * from './timer-kinds.ts';

@@ -34,7 +34,7 @@ export const DEFAULT_LONG_POLL_MS = 30_000;
 export const MAX_QUERY_TIMEOUT_MS = 600_000;
 
 /** Upper bound of PollRequest.maxTasks: bounds one answer's size and the transitions one poll starts. */
-export const MAX_TASKS_PER_POLL = 100;
+export const MAX_TASKS_PER_POLL_REQUEST = 100;
 
 /** Most events one history page holds. */
 export const MAX_HISTORY_PAGE_SIZE = 10_000;

@@ -1,4 +1,5 @@
 import type { HistoryEvent, WorkflowExecutionStatus } from '../history/events.ts';
+import type { TimerRowKind } from '../history/timer-kinds.ts';
 import type { SearchAttributeValue } from '../visibility/attributes.ts';
 import type { SearchAttributeDefinition } from '../visibility/types.ts';
 import type { VisibilityCount } from './visibility/compile.ts';
@@ -59,12 +60,15 @@ export interface TaskRecord {
   leaseOwner?: string;
 }
 
-/** A durable timer: due at `dueAt`, fired once by whichever server claims it. */
-export interface TimerRecord {
+/**
+ * A durable timer or delivery: due at `dueAt`, fired once by whichever server claims it. `runId`
+ * is the run (or schedule) that owns it: the store purges a closing run's rows with it.
+ */
+export interface TimerRecord<K extends TimerRowKind = TimerRowKind> {
   id: string;
   namespace: string;
   runId: string;
-  kind: string;
+  kind: K;
   dueAt: number;
   data: unknown;
   leaseUntil?: number;

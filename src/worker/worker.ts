@@ -22,9 +22,10 @@ const QUERY_CONCURRENCY = 2;
 export type WorkerState = 'created' | 'running' | 'stopping' | 'stopped';
 
 /**
- * Most tasks one poll asks for (PollRequest.maxTasks), bounded by free execution slots.
+ * Most tasks the worker asks for in one poll (its PollRequest.maxTasks), bounded by free
+ * execution slots; the engine accepts up to MAX_TASKS_PER_POLL_REQUEST.
  */
-const MAX_TASKS_PER_POLL = 16;
+const WORKER_TASKS_PER_POLL = 16;
 
 /**
  * Polls one task queue for workflow tasks (answered by replaying workflow code in a sandbox)
@@ -234,7 +235,7 @@ export class Worker {
         return;
       }
       // Free slots ride along, so a busy queue hands over several tasks per round trip.
-      const held = 1 + slots.tryAcquire(MAX_TASKS_PER_POLL - 1);
+      const held = 1 + slots.tryAcquire(WORKER_TASKS_PER_POLL - 1);
       let task: T | null;
       try {
         task = await poll({ signal }, held);

@@ -27,7 +27,7 @@ registerStoreConformance('sqlite without group commit', async () => {
 test('sqlite: reopening a migrated file applies nothing twice and keeps the data', async () => {
   const path = join(dir, 'reopen.db');
   const a = SqliteStore.open(path);
-  await a.commit({ executions: [], createTimers: [{ id: 't1', namespace: 'default', runId: 'r', kind: 'k', dueAt: 5, data: {} }] });
+  await a.commit({ executions: [], createTimers: [{ id: 't1', namespace: 'default', runId: 'r', kind: 'UserTimer', dueAt: 5, data: {} }] });
   await a.close();
   const b = SqliteStore.open(path);
   assert.equal(await b.nextWakeTime(0), 5);
@@ -87,7 +87,7 @@ test('sqlite: writes of one event-loop turn share one COMMIT', async () => {
   const store = SqliteStore.open(join(dir, 'group.db'));
   const before = store.writeStats.commits;
   await Promise.all(Array.from({ length: 50 }, (_, i) => store.commit({
-    executions: [], createTimers: [{ id: `g${i}`, namespace: 'default', runId: 'r', kind: 'k', dueAt: i, data: {} }],
+    executions: [], createTimers: [{ id: `g${i}`, namespace: 'default', runId: 'r', kind: 'UserTimer', dueAt: i, data: {} }],
   })));
   assert.equal(store.writeStats.commits - before, 1);
   assert.equal(store.writeStats.maxBatch, 50);
@@ -96,7 +96,7 @@ test('sqlite: writes of one event-loop turn share one COMMIT', async () => {
 
 test('sqlite: an op that fails after writing rolls back alone; the rest of its batch commits', async () => {
   const store = SqliteStore.open(join(dir, 'fallback.db'));
-  const timer = (id: string) => ({ id, namespace: 'default', runId: 'r', kind: 'k', dueAt: 1, data: {} });
+  const timer = (id: string) => ({ id, namespace: 'default', runId: 'r', kind: 'UserTimer' as const, dueAt: 1, data: {} });
   await store.commit({ executions: [], createTimers: [timer('dup')] });
   const results = await Promise.allSettled([
     store.commit({ executions: [], createTimers: [timer('a')] }),

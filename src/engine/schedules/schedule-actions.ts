@@ -6,7 +6,6 @@ import { TransitionBuilder } from '../transition.ts';
 import {
   actionWorkflowId, MAX_BUFFERED_ACTIONS, recordIncident, RECENT_ACTIONS, rfc3339, type ScheduleState,
 } from './schedule-state.ts';
-import { setScheduledBy } from './scheduled-by.ts';
 import type { ScheduleTx } from './schedule-tx.ts';
 
 /** What became of an action: a workflow started, it waits in the buffer, or it was not taken. */
@@ -95,7 +94,7 @@ export async function startAction(tx: ScheduleTx, nominal: number): Promise<Acti
     identity: `schedule ${tx.scheduleId}`,
     scheduledById: tx.scheduleId, scheduledStartTime: nominal,
   }, tx.now);
-  setScheduledBy(b, { namespace: tx.namespace, scheduleId: tx.scheduleId, scheduledStartTime: nominal });
+  b.state.scheduledBy = { namespace: tx.namespace, scheduleId: tx.scheduleId, scheduledStartTime: nominal };
   tx.runs.push(b);
   tx.startedIds.add(workflowId);
   const runId = b.record.runId;

@@ -1,12 +1,8 @@
 import { newUuid } from '../../common/ids.ts';
-import { StoreConflictError } from '../../store/errors.ts';
 import type { ScheduleRecord, TimerRecord, Transition } from '../../store/types.ts';
 import type { EngineCore } from '../core.ts';
 import type { TransitionBuilder } from '../transition.ts';
 import { isActive, scheduleRunId, specOf, type ScheduleState } from './schedule-state.ts';
-
-/** Attempts of a schedule change that keeps losing optimistic-concurrency races. */
-const MAX_ATTEMPTS = 100;
 
 /**
  * One change of a schedule: its new state, and the runs it starts, cancels or terminates, all
@@ -83,21 +79,12 @@ export class ScheduleTx {
 export function mutateSchedule<T>(
   core: EngineCore, namespace: string, scheduleId: string, fn: (tx: ScheduleTx) => Promise<T>,
 ): Promise<T | undefined> {
-  return core.tracked(async () => {
-    for (let i = 0; ; i++) {
-      const rec = await core.store.getSchedule(namespace, scheduleId);
-      if (!rec) return undefined;
-      const tx = new ScheduleTx(core, rec, core.clock.now());
-      const result = await fn(tx);
-      tx.rearm();
-      try {
-        await core.store.commit(tx.build());
-        return result;
-      } catch (err) {
-        const lost = err instanceof StoreConflictError && ['scheduleVersion', 'version', 'alreadyOpen'].includes(err.reason);
-        if (lost && i < MAX_ATTEMPTS) continue;
-        throw err;
-      }
-    }
+  return core.transact(`changing schedule ${scheduleId}`, async () => {
+    const rec = await core.store.getSchedule(namespace, scheduleId);
+    if (!rec) return { result: undefined };
+    const tx = new ScheduleTx(core, rec, core.clock.now());
+    const result = await fn(tx);
+    tx.rearm();
+    return { result, commit: tx };
   });
 }

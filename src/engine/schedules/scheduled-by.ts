@@ -1,5 +1,4 @@
 import type { FailureInfo } from '../../common/failure.ts';
-import type { TimerRecord } from '../../store/types.ts';
 import type { TransitionBuilder } from '../transition.ts';
 import { scheduleRunId } from './schedule-state.ts';
 
@@ -24,22 +23,15 @@ export interface RunClosedNotice {
   failure?: FailureInfo;
 }
 
-type WithScheduledBy = { scheduledBy?: ScheduledBy };
-
-/** Marks a new run as started by a schedule. */
-export function setScheduledBy(b: TransitionBuilder, by: ScheduledBy): void {
-  (b.state as unknown as WithScheduledBy).scheduledBy = by;
-}
-
-/** The schedule that started the run's chain, if one did. */
-export function scheduledByOf(state: unknown): ScheduledBy | undefined {
-  return (state as WithScheduledBy).scheduledBy;
+/** The slice of the run state naming the schedule that started the run's chain, if one did. */
+export interface ScheduledByRunState {
+  scheduledBy?: ScheduledBy;
 }
 
 /** Carries the schedule link to the next run of a chain. */
 export function carryScheduledBy(from: TransitionBuilder, to: TransitionBuilder): void {
-  const by = scheduledByOf(from.state);
-  if (by) setScheduledBy(to, by);
+  const by = from.state.scheduledBy;
+  if (by) to.state.scheduledBy = by;
 }
 
 /**
@@ -48,7 +40,7 @@ export function carryScheduledBy(from: TransitionBuilder, to: TransitionBuilder)
  * close and the notice commit together.
  */
 export function scheduledRunClosed(b: TransitionBuilder): void {
-  const by = scheduledByOf(b.state);
+  const by = b.state.scheduledBy;
   const close = b.events[b.events.length - 1];
   if (!by || b.record.status === 'ContinuedAsNew' || !close) return;
   const attrs = close.attributes as { result?: unknown; failure?: FailureInfo };
@@ -56,10 +48,5 @@ export function scheduledRunClosed(b: TransitionBuilder): void {
   if (b.record.status === 'Completed' && attrs.result !== undefined) notice.result = attrs.result;
   if (b.record.status === 'Failed' && attrs.failure) notice.failure = attrs.failure;
   if (b.record.status === 'TimedOut') notice.failure = { kind: 'Timeout', message: 'workflow timed out', timeoutType: 'StartToClose' } as FailureInfo;
-  const t: TimerRecord = {
-    id: crypto.randomUUID(), namespace: by.namespace, runId: scheduleRunId(by.namespace, by.scheduleId), kind: 'ScheduleRunClosed',
-    dueAt: b.now, data: notice,
-  };
-  b.createTimers.push(t);
-  b.touch();
+  b.addDelivery('ScheduleRunClosed', notice, { namespace: by.namespace, runId: scheduleRunId(by.namespace, by.scheduleId) });
 }

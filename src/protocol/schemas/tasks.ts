@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Command } from '../../history/commands.ts';
 import { WORKFLOW_TASK_FAILED_CAUSES } from '../../history/events.ts';
 import { checkedLater, failure, id, identity, int, namespace, oneOf, optional, payload, text } from '../fields.ts';
-import { DEFAULT_LONG_POLL_MS, MAX_LONG_POLL_MS, MAX_TASKS_PER_POLL } from '../limits.ts';
+import { DEFAULT_LONG_POLL_MS, MAX_LONG_POLL_MS, MAX_TASKS_PER_POLL_REQUEST } from '../limits.ts';
 import { schemaOf } from '../parse.ts';
 import type {
   PollRequest, RecordHeartbeatRequest, RespondActivityTaskCanceledRequest, RespondActivityTaskCompletedRequest,
@@ -22,7 +22,7 @@ export const pollRequestSchema = schemaOf<PollRequest>()(z.object({
   taskQueue: text(),
   identity,
   pollTimeoutMs: optional(int(0, MAX_LONG_POLL_MS)).default(DEFAULT_LONG_POLL_MS),
-  maxTasks: optional(int(1, MAX_TASKS_PER_POLL)).default(1),
+  maxTasks: optional(int(1, MAX_TASKS_PER_POLL_REQUEST)).default(1),
 }));
 
 /** Schema of {@link ShutdownWorkerRequest}. */

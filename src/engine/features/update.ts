@@ -1,0 +1,9 @@
+import { applyCompleteUpdateCommand } from '../updates.ts';
+import type { Feature } from './feature.ts';
+
+/** Updates: CompleteWorkflowExecutionUpdate. Its state slice is `messages.updates`; the service calls are in updates.ts. */
+export const updateFeature = {
+  commands: { CompleteWorkflowExecutionUpdate: applyCompleteUpdateCommand },
+  timers: {},
+  deliveries: {},
+} satisfies Feature;

@@ -1,0 +1,46 @@
+import { WorkflowExecutionAlreadyStartedError } from '../common/errors.ts';
+import { idReuseVerdict } from '../history/id-reuse-policy.ts';
+import type { StartWorkflowExecutionResponse } from '../protocol/index.ts';
+import type { ExecutionRecord } from '../store/types.ts';
+import type { Attempt, EngineCore } from './core.ts';
+import type { ValidStart } from './requests.ts';
+import { buildNewRun, terminateRun } from './runs.ts';
+import type { TransitionBuilder } from './transition.ts';
+
+/** A new run of `s`, as its first transition builds it (WorkflowExecutionStarted, first workflow task or backoff). */
+export function freshRun(core: EngineCore, s: ValidStart): TransitionBuilder {
+  return buildNewRun({ ...s, attempt: 1, backoffMs: 0 }, core.clock.now());
+}
+
+/**
+ * Starts `fresh` as the next run of its workflow id, whose latest run is `latest`, under the id
+ * reuse policy ({@link idReuseVerdict}): beside a closed run, or in one transaction with the
+ * termination of a running one (TerminateIfRunning).
+ * @throws WorkflowExecutionAlreadyStartedError when the policy refuses.
+ */
+export function startBeside(
+  core: EngineCore, s: ValidStart, latest: ExecutionRecord | undefined, fresh: TransitionBuilder,
+): Attempt<StartWorkflowExecutionResponse> {
+  const verdict = idReuseVerdict(s.workflowIdReusePolicy, latest);
+  if (verdict.kind === 'rejected') {
+    throw new WorkflowExecutionAlreadyStartedError(`workflow ${s.workflowId} ${verdict.why}`, s.workflowId, s.workflowType, latest?.runId);
+  }
+  const result = { runId: fresh.record.runId, started: true };
+  if (verdict.kind === 'start') return { result, commit: fresh };
+  const primary = core.edit(latest!);
+  terminateRun(primary, 'terminated by a start with workflowIdReusePolicy TerminateIfRunning', undefined, s.identity);
+  primary.others.push(fresh);
+  return { result, commit: primary };
+}
+
+/** startWorkflowExecution after validation: a repeated request id answers the run it started. */
+export function startWorkflow(core: EngineCore, s: ValidStart): Promise<StartWorkflowExecutionResponse> {
+  return core.transact(`starting workflow ${s.workflowId}`, async () => {
+    if (s.requestId !== undefined) {
+      const prev = await core.store.findExecutionByRequestId(s.namespace, s.workflowId, s.requestId);
+      if (prev) return { result: { runId: prev.runId, started: false } };
+    }
+    const latest = await core.store.getLatestExecution(s.namespace, s.workflowId);
+    return startBeside(core, s, latest, freshRun(core, s));
+  });
+}
