@@ -1,4 +1,5 @@
 import type { FailureInfo } from '../common/failure.ts';
+import type { SdkMetadata } from '../common/sdk-metadata.ts';
 import type { RetryPolicyData } from '../retry/policy-data.ts';
 import type { BackoffInfo } from '../retry/policy-model.ts';
 import type { Command } from './commands.ts';
@@ -320,6 +321,8 @@ export interface RespondWorkflowTaskCompletedRequest {
   taskToken: string;
   commands: Command[];
   identity: string;
+  /** Recorded on the task's WorkflowTaskCompleted event: the replay flags the task used first. */
+  sdkMetadata?: SdkMetadata;
 }
 
 export interface RespondWorkflowTaskFailedRequest {

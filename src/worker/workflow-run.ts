@@ -11,6 +11,7 @@ import { EVENT_JOBS, type ActivityLookup } from './event-jobs.ts';
 import type { ChildLookup } from './child-jobs.ts';
 import { markerJobs, skipPatchMarkers } from './marker-jobs.ts';
 import { WorkflowSandbox, type SandboxLog } from './sandbox.ts';
+import { assertKnownFlags } from '../workflow/flags.ts';
 
 /** The workflow task cannot complete; the worker answers respondWorkflowTaskFailed with this cause. */
 export class WorkflowTaskFailedError extends SteadfastError {
@@ -61,6 +62,7 @@ export class WorkflowRun implements ActivityLookup, ChildLookup {
   /** Controls of external cancel requests by the id of their Initiated event. */
   #cancelRequests = new Map<number, string>();
   #closed = false;
+  #usedFlags: number[] = [];
   #captureStacks = false;
   #reuseContext = true;
 
@@ -93,6 +95,11 @@ export class WorkflowRun implements ActivityLookup, ChildLookup {
   /** True once the run's close event was seen or the run produced its closing command. */
   get closed(): boolean {
     return this.#closed;
+  }
+
+  /** Replay flags the last activation used for the first time: its WorkflowTaskCompleted records them. */
+  get usedFlags(): readonly number[] {
+    return this.#usedFlags;
   }
 
   get info(): WorkflowInfo | undefined {
@@ -144,7 +151,7 @@ export class WorkflowRun implements ActivityLookup, ChildLookup {
         if (close && close.eventType !== 'WorkflowTaskCompleted') continue;
         if (close) this.#jobs.unshift(...markerJobs(events, events.indexOf(close) + 1));
         this.#checkAllMatched(event);
-        commands = await this.#activate(event, close !== undefined);
+        commands = await this.#activate(event, close as HistoryEvent<'WorkflowTaskCompleted'> | undefined);
         this.#expected = commands;
         this.#expectedTask = event.eventId;
         this.#expectedRecorded = close !== undefined;
@@ -195,7 +202,7 @@ export class WorkflowRun implements ActivityLookup, ChildLookup {
     this.#seed = a.originalExecutionRunId || this.execution.runId;
   }
 
-  async #activate(started: HistoryEvent, replaying: boolean): Promise<Command[]> {
+  async #activate(started: HistoryEvent, completed: HistoryEvent<'WorkflowTaskCompleted'> | undefined): Promise<Command[]> {
     if (!this.#info) throw new SteadfastError('history does not start with WorkflowExecutionStarted');
     const timestamp = Date.parse(started.eventTime);
     if (!this.#sandbox) {
@@ -211,7 +218,10 @@ export class WorkflowRun implements ActivityLookup, ChildLookup {
     const jobs = this.#jobs;
     this.#jobs = [];
     this.#lastStartedEventId = started.eventId;
-    const result = await this.#sandbox.activate({ timestamp, isReplaying: replaying, jobs });
+    const flags = completed?.attributes.sdkMetadata?.langUsedFlags;
+    if (flags) assertKnownFlags(flags, completed.eventId);
+    const result = await this.#sandbox.activate({ timestamp, isReplaying: completed !== undefined, jobs, ...(flags ? { flags } : {}) });
+    this.#usedFlags = result.usedFlags ?? [];
     if (result.taskFailure) {
       throw new WorkflowTaskFailedError(`workflow task failed: ${result.taskFailure.message}`, 'WorkflowError', result.taskFailure);
     }

@@ -98,7 +98,8 @@ export class WorkflowTaskHandler {
     // stored this completion. A completion it refused (a stale task, or commands it failed the
     // task for) or could not take in time leaves the cached state ahead of the stored history.
     if (!run.closed) this.cache.put(key, run);
-    const sent = await deliverReport(() => service.respondWorkflowTaskCompleted({ taskToken: task.taskToken, commands, identity }),
+    const sdkMetadata = run.usedFlags.length ? { sdkMetadata: { langUsedFlags: [...run.usedFlags] } } : {};
+    const sent = await deliverReport(() => service.respondWorkflowTaskCompleted({ taskToken: task.taskToken, commands, identity, ...sdkMetadata }),
       { ...report, what: `the completion of workflow task ${task.startedEventId} of ${task.workflowId}`, refusedLevel: 'debug' });
     if (sent.delivered) return;
     this.cache.delete(key);
