@@ -6,10 +6,8 @@ import { isCloseEvent, type EventType, type HistoryEvent } from '../history/even
 import type { WorkflowTaskFailedCause } from '../history/events.ts';
 import type { ActivationJob, MessageAnswer, MessageRequest, SandboxCommand, WorkflowInfo } from '../workflow/activation.ts';
 import type { WorkflowBundle } from './bundler.ts';
-import { commandMismatch, describeCommand, describeEvent, isCommandEvent } from './command-matching.ts';
-import { EVENT_JOBS, type ActivityLookup } from './event-jobs.ts';
-import type { ChildLookup } from './child-jobs.ts';
-import { markerJobs, skipPatchMarkers } from './marker-jobs.ts';
+import { commandMismatch, describeCommand, describeEvent } from './command-matching.ts';
+import { EVENT_ROLES, markerJobs, ReplayIds, skipPatchMarkers, type EventRole } from './features/index.ts';
 import { WorkflowSandbox, type SandboxLog } from './sandbox.ts';
 import { assertKnownFlags } from '../workflow/flags.ts';
 
@@ -40,7 +38,7 @@ const TASK_CLOSE: readonly EventType[] = ['WorkflowTaskCompleted', 'WorkflowTask
  * produces are matched, in order, against the events that recorded them. The state survives
  * between tasks, so a cached run only needs the events after its last task.
  */
-export class WorkflowRun implements ActivityLookup, ChildLookup {
+export class WorkflowRun {
   readonly execution: RunExecution;
   #bundle: WorkflowBundle;
   #log: SandboxLog | undefined;
@@ -55,12 +53,7 @@ export class WorkflowRun implements ActivityLookup, ChildLookup {
   #expectedRecorded = false;
   #lastEventId = 0;
   #lastStartedEventId = 0;
-  #activities = new Map<number, { activityId: string; activityType: string }>();
-  #scheduledIds = new Map<string, number>();
-  /** Child sequence numbers by the id of their StartChildWorkflowExecutionInitiated event. */
-  #children = new Map<number, number>();
-  /** Controls of external cancel requests by the id of their Initiated event. */
-  #cancelRequests = new Map<number, string>();
+  readonly #ids = new ReplayIds();
   #closed = false;
   #usedFlags: number[] = [];
   #captureStacks = false;
@@ -106,28 +99,6 @@ export class WorkflowRun implements ActivityLookup, ChildLookup {
     return this.#info;
   }
 
-  activity(scheduledEventId: number): { activityId: string; activityType: string } {
-    const found = this.#activities.get(scheduledEventId);
-    if (!found) {
-      throw new DeterminismViolationError(
-        `history refers to activity scheduled at event ${scheduledEventId}, which this run did not schedule`, scheduledEventId);
-    }
-    return found;
-  }
-
-  child(initiatedEventId: number): number {
-    const seq = this.#children.get(initiatedEventId);
-    if (seq === undefined) {
-      throw new DeterminismViolationError(
-        `history refers to a child workflow initiated at event ${initiatedEventId}, which this run did not start`, initiatedEventId);
-    }
-    return seq;
-  }
-
-  cancelRequest(initiatedEventId: number): string | undefined {
-    return this.#cancelRequests.get(initiatedEventId);
-  }
-
   /**
    * Applies events that follow the last applied one. When the events end with a workflow task
    * that has not completed (the task being worked on), returns that task's commands.
@@ -143,8 +114,9 @@ export class WorkflowRun implements ActivityLookup, ChildLookup {
       }
       this.#lastEventId = event.eventId;
       commands = undefined;
-      if (isCommandEvent(event)) {
-        this.#match(event);
+      const role = EVENT_ROLES[event.eventType] as EventRole<typeof event.eventType>;
+      if (role.role === 'records' && (event.attributes as { workflowTaskCompletedEventId?: number }).workflowTaskCompletedEventId !== undefined) {
+        this.#match(event, role);
       } else if (event.eventType === 'WorkflowTaskStarted') {
         const close = events.slice(i + 1).find((e) => TASK_CLOSE.includes(e.eventType)
           && (e.attributes as { startedEventId?: number }).startedEventId === event.eventId);
@@ -158,8 +130,7 @@ export class WorkflowRun implements ActivityLookup, ChildLookup {
         if (commands.some((c) => TERMINAL_COMMAND_TYPES.includes(c.commandType))) this.#closed = true;
       } else {
         if (event.eventType === 'WorkflowExecutionStarted') this.#start(event as HistoryEvent<'WorkflowExecutionStarted'>);
-        const factory = EVENT_JOBS[event.eventType] as ((e: HistoryEvent, r: ActivityLookup & ChildLookup) => ActivationJob | undefined) | undefined;
-        const job = factory?.(event, this);
+        const job = role.role === 'wakes' ? role.job(event, this.#ids) : undefined;
         if (job) this.#jobs.push(job);
         if (isCloseEvent(event)) this.#closed = true;
       }
@@ -230,14 +201,14 @@ export class WorkflowRun implements ActivityLookup, ChildLookup {
 
   #toWire(command: SandboxCommand): Command {
     if (command.commandType !== 'RequestCancelActivityTask') return command;
-    const scheduledEventId = this.#scheduledIds.get(command.attributes.activityId);
+    const scheduledEventId = this.#ids.scheduledEventId(command.attributes.activityId);
     if (scheduledEventId === undefined) {
       throw new SteadfastError(`cannot cancel activity ${command.attributes.activityId}: its ActivityTaskScheduled event is unknown`);
     }
     return { commandType: 'RequestCancelActivityTask', attributes: { scheduledEventId } };
   }
 
-  #match(event: HistoryEvent): void {
+  #match(event: HistoryEvent, role: Extract<EventRole<EventType>, { role: 'records' }>): void {
     if (skipPatchMarkers(this.#expected, event)) return;
     const command = this.#expected.shift();
     if (!command) {
@@ -251,15 +222,7 @@ export class WorkflowRun implements ActivityLookup, ChildLookup {
         `non-deterministic workflow: history has ${describeEvent(event)}, but the code produced ${describeCommand(command)} ` +
         `(${mismatch}). The workflow code changed in a way that is incompatible with this run's history.`, event.eventId);
     }
-    if (event.eventType === 'ActivityTaskScheduled') {
-      const { activityId, activityType } = event.attributes;
-      this.#activities.set(event.eventId, { activityId, activityType });
-      this.#scheduledIds.set(activityId, event.eventId);
-    }
-    if (event.eventType === 'StartChildWorkflowExecutionInitiated') this.#children.set(event.eventId, Number(event.attributes.control));
-    if (event.eventType === 'RequestCancelExternalWorkflowExecutionInitiated' && event.attributes.control !== undefined) {
-      this.#cancelRequests.set(event.eventId, event.attributes.control);
-    }
+    role.remember?.(event, this.#ids);
     if (isCloseEvent(event)) this.#closed = true;
   }
 

@@ -24,7 +24,7 @@ function racingHistory(): HistoryBuilder {
 const acceptedEventId = (h: HistoryBuilder) => h.events.find((e) => e.eventType === 'WorkflowExecutionUpdateAccepted')!.eventId;
 const updateDone = (h: HistoryBuilder) => ({
   commandType: 'CompleteWorkflowExecutionUpdate' as const,
-  attributes: { updateId: 'u-1', acceptedEventId: acceptedEventId(h), outcome: { success: 'late' } },
+  attributes: { updateId: 'u-1', acceptedEventId: acceptedEventId(h), outcome: { result: 'late' } },
 });
 const runDone = { commandType: 'CompleteWorkflowExecution' as const, attributes: { result: 'done' } };
 
