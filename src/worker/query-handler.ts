@@ -14,8 +14,8 @@ export interface QueryTaskHandlerDeps {
   bundle: WorkflowBundle;
   identity: string;
   logger: Logger;
-  /** See WorkerOptions.reuseContext. */
-  reuseContext: boolean;
+  /** See WorkerOptions.reuseV8Context. */
+  reuseV8Context: boolean;
 }
 
 
@@ -50,7 +50,7 @@ export class QueryTaskHandler {
   async answer(task: QueryTask): Promise<MessageAnswer> {
     const events = queryHistory(await storedHistoryUpTo(this.deps.service, task, task.lastEventId));
     const run = new WorkflowRun(this.deps.bundle, { namespace: task.namespace, workflowId: task.workflowId, runId: task.runId }, undefined,
-      { captureStacks: true, reuseContext: this.deps.reuseContext });
+      { captureStacks: true, reuseV8Context: this.deps.reuseV8Context });
     await run.apply(events);
     return run.answer(queryRequest(task));
   }

@@ -57,16 +57,16 @@ export class WorkflowRun {
   #closed = false;
   #usedFlags: number[] = [];
   #captureStacks = false;
-  #reuseContext = true;
+  #reuseV8Context = true;
 
   constructor(
-    bundle: WorkflowBundle, execution: RunExecution, log?: SandboxLog, options?: { captureStacks?: boolean; reuseContext?: boolean },
+    bundle: WorkflowBundle, execution: RunExecution, log?: SandboxLog, options?: { captureStacks?: boolean; reuseV8Context?: boolean },
   ) {
     this.#bundle = bundle;
     this.execution = execution;
     this.#log = log;
     this.#captureStacks = options?.captureStacks ?? false;
-    this.#reuseContext = options?.reuseContext ?? true;
+    this.#reuseV8Context = options?.reuseV8Context ?? true;
   }
 
   /** Answers a query or an update validation from the state reached so far (read-only). */
@@ -180,7 +180,7 @@ export class WorkflowRun {
       try {
         this.#sandbox = WorkflowSandbox.create(this.#bundle, {
           info: this.#info, randomnessSeed: this.#seed, now: timestamp, ...(this.#captureStacks ? { captureStacks: true } : {}),
-        }, { reuseContext: this.#reuseContext, ...(this.#log ? { log: this.#log } : {}) });
+        }, { reuseV8Context: this.#reuseV8Context, ...(this.#log ? { log: this.#log } : {}) });
       } catch (err) {
         throw new WorkflowTaskFailedError(`the workflows module failed to load: ${(err as Error).message}`, 'WorkflowError',
           { kind: 'Application', message: (err as Error).message, type: (err as Error).name, stack: (err as Error).stack });

@@ -23,8 +23,8 @@ export interface WorkflowTaskHandlerDeps {
   identity: string;
   logger: Logger;
   maxCachedWorkflows: number;
-  /** See WorkerOptions.reuseContext. */
-  reuseContext: boolean;
+  /** See WorkerOptions.reuseV8Context. */
+  reuseV8Context: boolean;
   /** Time source of the report retries' backoff and deadline. */
   clock: Clock;
 }
@@ -77,7 +77,7 @@ export class WorkflowTaskHandler {
         this.stats.cacheHits++;
       } else {
         run = new WorkflowRun(this.#deps.bundle, { namespace: task.namespace, workflowId: task.workflowId, runId: task.runId }, this.#log,
-          { reuseContext: this.#deps.reuseContext });
+          { reuseV8Context: this.#deps.reuseV8Context });
         if (events[0]?.eventId !== 1) events = await fetchHistory(service, task);
         this.stats.replays++;
       }

@@ -39,8 +39,10 @@ describe('Worker options', () => {
       /maxConcurrentActivityTaskPolls must be >= 1, got 0/);
     await assert.rejects(Worker.create({ connection, taskQueue: 'q', activities: { a: async () => 1 }, maxConcurrentWorkflowTaskPolls: 1.5 }),
       /maxConcurrentWorkflowTaskPolls must be an integer/);
-    await assert.rejects(Worker.create({ connection, taskQueue: 'q', activities: { a: async () => 1 }, reuseContext: 'yes' } as never),
-      /reuseContext must be true or false, got "yes"/);
+    await assert.rejects(Worker.create({ connection, taskQueue: 'q', activities: { a: async () => 1 }, reuseV8Context: 'yes' } as never),
+      /reuseV8Context must be true or false, got "yes"/);
+    await assert.rejects(Worker.create({ connection, taskQueue: 'q', activities: { a: async () => 1 }, reuseContext: false } as never),
+      /reuseContext was renamed reuseV8Context, Temporal's name for the same option: write reuseV8Context, got false/);
     await assert.rejects(Worker.create({ connection, taskQueue: 'q', activities: { a: async () => 1 }, pollers: 3 } as never),
       /pollers is not a worker option/);
     await assert.rejects(Worker.create({ connection, taskQueue: 'q', workflowsPath: fixture('imports-fs.ts') }), /may not import the Node built-in 'node:fs'/);
@@ -51,7 +53,7 @@ describe('Worker options', () => {
     assert.equal(w.options.maxConcurrentActivityTaskExecutions, 100);
     assert.equal(w.options.maxConcurrentWorkflowTaskExecutions, 40);
     assert.equal(w.options.maxCachedWorkflows, 1000);
-    assert.equal(w.options.reuseContext, true);
+    assert.equal(w.options.reuseV8Context, true);
     assert.equal(w.options.maxConcurrentWorkflowTaskPolls, 10);
     assert.equal(w.options.maxConcurrentActivityTaskPolls, 10);
     assert.equal(w.options.shutdownGraceTimeMs, 10_000);
