@@ -3,6 +3,7 @@ import { WorkflowNotFoundError } from '../common/errors.ts';
 import type { Logger as FullLogger } from '../common/logger.ts';
 import type { Clock } from '../retry/clock.ts';
 import { StoreConflictError } from '../store/errors.ts';
+import { faults } from '../common/fault-points.ts';
 import type { Store, TaskKind } from '../store/types.ts';
 import { Handoffs } from './handoffs.ts';
 import { TransitionBuilder } from './transition.ts';
@@ -108,6 +109,7 @@ export class EngineCore {
           await this.commitBuilder(b);
           return result;
         } catch (err) {
+          if (faults.armed && err instanceof StoreConflictError) await faults.hit('engine.conflict');
           if (err instanceof StoreConflictError && err.reason === 'version' && i < MAX_CONFLICT_RETRIES) continue;
           throw err;
         }
@@ -119,11 +121,13 @@ export class EngineCore {
   async commitBuilder(b: TransitionBuilder): Promise<void> {
     const handoff = this.eager?.(b);
     try {
+      if (faults.armed) await faults.hit('engine.commit.before');
       await this.store.commit(b.build());
     } catch (err) {
       handoff?.release();
       throw err;
     }
+    if (faults.armed) await faults.hit('engine.commit.after');
     handoff?.deliver();
   }
 
