@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client } from '../../src/client/index.ts';
+import { Client, type WorkflowHandle } from '../../src/client/index.ts';
 import { BIN, freePort, spawnNode, startServerProcess, type Child } from '../helpers/processes.ts';
 import { checkHistory } from './scenario.ts';
 
@@ -35,7 +35,7 @@ async function crashAt(point: string, hit: number, log: (line: string) => void):
     server = await startServerProcess(database, port);
     await Promise.all(starting);
     for (let i = 0; i < WORKFLOWS; i++) {
-      const handle = client.workflow.getHandle(`fault-${i}`);
+      const handle = client.workflow.getHandle(`fault-${i}`) as WorkflowHandle;
       assert.equal(await handle.result(), i * 2);
       checkHistory(`fault-${i}`, (await handle.fetchHistory()).events);
     }
