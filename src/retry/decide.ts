@@ -80,8 +80,6 @@ export interface NextAttemptInput {
   maximumAttempts: number;
   /** True when a check on the failure refused a retry. */
   nonRetryable: boolean;
-  /** The wait before the next attempt, ms; called only when the attempts allow one (random draws stay in order). */
-  delayMs: () => number;
   /** Time since the first attempt started, ms. */
   elapsedMs: number;
   /** The policy's expirationInterval (Cadence), ms: no attempt starts after it. */
@@ -90,16 +88,22 @@ export interface NextAttemptInput {
   remainingMs?: number | undefined;
 }
 
+/** Where {@link decideNext} draws the wait before the next attempt. */
+export interface DelaySource {
+  /** The wait after failed attempt `attempt`, ms; asked only when the attempts allow another (random draws stay in order). */
+  delayMs(attempt: number): number;
+}
+
 /**
  * The one rule of stopping, in Temporal's order, for the engine's activities and workflows and
  * for `retry()` alike: a non-retryable failure stops first; then maximumAttempts; then the delay
  * is drawn, and the expiration interval or the overall deadline stops with `Timeout` when the
  * next attempt would start after it.
  */
-export function decideNext(input: NextAttemptInput): RetryDecision {
+export function decideNext(input: NextAttemptInput, delays: DelaySource): RetryDecision {
   if (input.nonRetryable) return { retry: false, retryState: 'NonRetryableFailure' };
   if (input.maximumAttempts > 0 && input.attempt >= input.maximumAttempts) return { retry: false, retryState: 'MaximumAttemptsReached' };
-  const delayMs = input.delayMs();
+  const delayMs = delays.delayMs(input.attempt);
   if (input.expirationMs !== undefined && input.elapsedMs + delayMs > input.expirationMs) return { retry: false, retryState: 'Timeout' };
   if (input.remainingMs !== undefined && delayMs >= input.remainingMs) return { retry: false, retryState: 'Timeout' };
   return { retry: true, delayMs };
@@ -127,11 +131,12 @@ export function decideRetry(policy: PolicyData, input: RetryDecisionInput): Retr
     attempt: input.attempt,
     maximumAttempts: policy.maximumAttempts,
     nonRetryable: refusedByPolicy(policy, failure),
-    delayMs: () => {
-      const override = failure?.nextRetryDelayMs;
-      return typeof override === 'number' && override >= 0 && Number.isFinite(override) ? override : policyDelay(policy, input.attempt, input.seedKey);
-    },
     elapsedMs: input.elapsedMs ?? 0,
     expirationMs: isCurvePolicy(policy) ? undefined : policy.expirationIntervalMs,
+  }, {
+    delayMs: (attempt) => {
+      const override = failure?.nextRetryDelayMs;
+      return typeof override === 'number' && override >= 0 && Number.isFinite(override) ? override : policyDelay(policy, attempt, input.seedKey);
+    },
   });
 }

@@ -14,7 +14,7 @@ export {
   resolvePolicyData, scheduleOf, policyDelay, backoffInfo, isCurvePolicy, type BackoffInfo, type RetryPolicyInput,
 } from './policy-model.ts';
 export {
-  decideNext, decideRetry, timeoutFailureType, RETRY_STATES, type NextAttemptInput, type RetryDecision, type RetryDecisionInput, type RetryState,
+  decideNext, decideRetry, timeoutFailureType, RETRY_STATES, type DelaySource, type NextAttemptInput, type RetryDecision, type RetryDecisionInput, type RetryState,
 } from './decide.ts';
 export {
   backoffDelay, backoffDelays, isRandomized, MAX_DELAY_MS, DECORRELATED_JITTER_SCALE,
