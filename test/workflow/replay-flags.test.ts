@@ -7,6 +7,7 @@ import { ReplayFlags } from '../../src/workflow/flags.ts';
 import { harness, replay, types } from './harness.ts';
 import { HistoryBuilder } from './history-builder.ts';
 import { setup } from '../engine/helpers.ts';
+import { runWithFixture } from '../helpers/fixture.ts';
 
 const FLAGS = fileURLToPath(new URL('../fixtures/workflows/flags.ts', import.meta.url));
 const FLAG = ReplayFlags.CommandsAfterCloseKept.id;
@@ -83,5 +84,23 @@ describe('replay flags', () => {
     } finally {
       await e.close();
     }
+  });
+
+  test('flags sent over HTTP are recorded too', async () => {
+    await runWithFixture(async (f) => {
+      const env = await f.env();
+      const post = async (method: string, body: unknown) => {
+        const res = await fetch(`${env.address}/api/v1/${method}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+        assert.equal(res.status, 200, `${method}: ${await res.clone().text()}`);
+        return res.json() as Promise<{ taskToken: string }>;
+      };
+      await env.client.workflow.start('flagged', { taskQueue: 'http-flags', workflowId: 'http-flags' });
+      const task = await post('pollWorkflowTaskQueue', { taskQueue: 'http-flags', identity: 'w', pollTimeoutMs: 5000 });
+      await post('respondWorkflowTaskCompleted', { taskToken: task.taskToken, commands: [], identity: 'w', sdkMetadata: { langUsedFlags: [FLAG] } });
+      const { events } = await env.client.workflow.getHandle('http-flags').fetchHistory();
+      assert.deepEqual(events.find((e) => e.eventType === 'WorkflowTaskCompleted')?.attributes, {
+        scheduledEventId: 2, startedEventId: 3, identity: 'w', sdkMetadata: { langUsedFlags: [FLAG] },
+      });
+    });
   });
 });
