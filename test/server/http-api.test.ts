@@ -158,9 +158,19 @@ describe('tasks whose poller left', () => {
 describe('HTTP API shutdown', () => {
   test('closing the server ends open long polls with their empty answer', async () => {
     const env = await TestEnvironment.createLocal();
+    // Closed only once the poll is in the engine: closed before it arrives, the poll would be
+    // refused at the door and retried as Unavailable instead.
+    const engine = env.connection as unknown as { pollActivityTaskQueue: (...a: unknown[]) => Promise<unknown> };
+    const original = engine.pollActivityTaskQueue.bind(engine);
+    let arrived!: () => void;
+    const inEngine = new Promise<void>((r) => (arrived = r));
+    engine.pollActivityTaskQueue = (...a) => {
+      arrived();
+      return original(...a);
+    };
     const http = new HttpWorkflowService({ address: env.address });
     const poll = http.pollActivityTaskQueue({ taskQueue: 'nothing-here', identity: 'x' });
-    await new Promise((r) => setTimeout(r, 50));
+    await inEngine;
     await env.teardown();
     assert.equal(await poll, null);
     http.close();

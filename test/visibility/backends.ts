@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import {
-  postgresVisibility, sqliteVisibility, upsertVisibilitySql, visibilityLayoutSql,
+  postgresVisibility, sqliteVisibility, visibilityLayoutSql, visibilityWrites,
   type CustomAttributeColumn, type VisibilityDialect, type VisibilityRecord,
 } from '../../src/store/visibility/index.ts';
 import { PG_URL } from '../store/pg-helpers.ts';
@@ -35,8 +35,8 @@ export function openSqliteBackend(): Backend {
     async insert(records, attributesOf) {
       db.transaction(() => {
         for (const r of records) {
-          const { sql, params } = upsertVisibilitySql(sqliteVisibility, r, attributesOf(r.namespace));
-          db.prepare(sql).run(...params);
+          const w = visibilityWrites(sqliteVisibility);
+          db.prepare(w.upsertSql).run(...w.upsertParams(r, attributesOf(r.namespace)));
         }
       })();
     },
@@ -60,8 +60,8 @@ export async function openPostgresBackend(schema: string): Promise<Backend> {
     async insert(records, attributesOf) {
       await client.query('BEGIN');
       for (const r of records) {
-        const { sql, params } = upsertVisibilitySql(postgresVisibility, r, attributesOf(r.namespace));
-        await client.query(sql, params);
+        const w = visibilityWrites(postgresVisibility);
+        await client.query(w.upsertSql, w.upsertParams(r, attributesOf(r.namespace)));
       }
       await client.query('COMMIT');
     },

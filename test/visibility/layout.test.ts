@@ -1,8 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import Database from 'better-sqlite3';
 import {
-  assignAttributeColumn, slotColumns, SLOTS_PER_TYPE, visibilityLayoutSql, type CustomAttributeColumn,
+  assignAttributeColumn, slotColumns, SLOTS_PER_TYPE, sqliteVisibility, VISIBILITY_TABLE, visibilityLayoutSql, visibilityRow, visibilityWrites,
+  type CustomAttributeColumn, type VisibilityRecord,
 } from '../../src/store/visibility/index.ts';
 import { ValidationError } from '../../src/common/index.ts';
 import { SEARCH_ATTRIBUTE_TYPES } from '../../src/visibility/index.ts';
@@ -31,4 +33,27 @@ test('layout: attributes take the first free slot of their type, and a full type
   assert.equal(assignAttributeColumn(taken.filter((c) => c.column !== 'int_02'), { name: 'M', type: 'Int' }).column, 'int_02');
   assert.throws(() => assignAttributeColumn(taken, { name: 'Extra', type: 'Int' }), (err: unknown) =>
     err instanceof ValidationError && err.message === 'searchAttributes.Extra cannot be registered: all 3 Int attributes of the namespace are in use, got "Int"');
+});
+
+test('writes: the upsert names every column of a row, and a progress update leaves the row a full upsert would', () => {
+  const db = new Database(':memory:');
+  db.exec(visibilityLayoutSql('sqlite'));
+  const w = visibilityWrites(sqliteVisibility);
+  const open: VisibilityRecord = {
+    namespace: 'default', runId: 'r1', workflowId: 'w1', workflowType: 'order', taskQueue: 'q', status: 'Running',
+    startTime: 1000, executionTime: 1500, historyLength: 3,
+  };
+  const closed: VisibilityRecord = { ...open, status: 'Completed', closeTime: 4000, historyLength: 11 };
+  assert.deepEqual(Object.keys(visibilityRow(sqliteVisibility, open, [])).sort(),
+    [...w.upsertSql.matchAll(/\(([^)]*)\) VALUES/g)][0]![1]!.split(', ').sort());
+  const read = () => db.prepare(`SELECT * FROM ${VISIBILITY_TABLE} WHERE run_id = 'r1'`).get();
+  db.prepare(w.upsertSql).run(...w.upsertParams(closed, []));
+  const full = read();
+  db.prepare(w.upsertSql).run(...w.upsertParams(open, []));
+  assert.equal(db.prepare(w.progressSql).run(...w.progressParams(closed)).changes, 1);
+  assert.deepEqual(read(), full);
+  // A row that holds attributes is never narrowed: its slots may need clearing.
+  db.prepare(w.upsertSql).run(...w.upsertParams({ ...open, searchAttributes: { CustomerId: 'c1' } }, [{ name: 'CustomerId', type: 'Keyword', column: 'keyword_01' }]));
+  assert.equal(db.prepare(w.progressSql).run(...w.progressParams(closed)).changes, 0);
+  db.close();
 });

@@ -6,7 +6,7 @@ import { hasSearchAttributes, inPageOrder, newAttributeColumn, toAttributeColumn
 import { compileCountQuery, compileListQuery, type VisibilityCount } from '../visibility/compile.ts';
 import type { CustomAttributeColumn } from '../visibility/layout.ts';
 import { postgresVisibility } from '../visibility/postgres.ts';
-import { upsertVisibilitySql } from '../visibility/rows.ts';
+import { visibilityWrites } from '../visibility/rows.ts';
 import { PQ } from './queries.ts';
 
 /** Runs one statement: a pool or a client inside a transaction. */
@@ -25,8 +25,8 @@ export const postgresVisibilityStore = {
   /** Writes a run's visibility row with the transaction's client. */
   async write(c: Queryable, rec: ExecutionRecord): Promise<void> {
     const cols = hasSearchAttributes(rec) ? await this.columns(c, rec.namespace) : [];
-    const { sql, params } = upsertVisibilitySql(postgresVisibility, visibilityRecordOf(rec), cols);
-    await c.query(sql, params);
+    const w = visibilityWrites(postgresVisibility);
+    await c.query(w.upsertSql, w.upsertParams(visibilityRecordOf(rec), cols));
   },
 
   /** Registers an attribute in the first free slot of its type, in the client's transaction. */

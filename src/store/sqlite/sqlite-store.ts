@@ -194,7 +194,7 @@ export class SqliteStore implements Store {
     const q = this.#q;
     const sched = this.#schedules;
     const done = this.#write(() => {
-      const seqs = applyTransition(q, transition, (rec) => this.#visibility.write(rec));
+      const seqs = applyTransition(q, transition, (rec, inserted) => this.#visibility.write(rec, inserted));
       sched.apply(transition);
       if (faults.armed) faults.hitSync('store.commit');
       return seqs;

@@ -5,7 +5,7 @@ import type { ExecutionRecord, VisibilityQuery } from '../types.ts';
 import { hasSearchAttributes, inPageOrder, newAttributeColumn, toAttributeColumn, visibilityRecordOf } from '../visibility-records.ts';
 import { compileCountQuery, compileListQuery, type VisibilityCount } from '../visibility/compile.ts';
 import type { CustomAttributeColumn } from '../visibility/layout.ts';
-import { upsertVisibilitySql } from '../visibility/rows.ts';
+import { visibilityWrites } from '../visibility/rows.ts';
 import { sqliteVisibility } from '../visibility/sqlite.ts';
 import { Q } from './queries.ts';
 
@@ -25,12 +25,17 @@ export class SqliteVisibility {
   readonly #attributeColumns: BetterSqlite3.Statement;
   readonly #insertColumn: BetterSqlite3.Statement;
   readonly #byRunIds: BetterSqlite3.Statement;
+  readonly #upsert: BetterSqlite3.Statement;
+  readonly #progress: BetterSqlite3.Statement;
 
   constructor(db: BetterSqlite3.Database) {
     this.#db = db;
     this.#attributeColumns = db.prepare(Q.attributeColumns);
     this.#insertColumn = db.prepare(Q.insertAttributeColumn);
     this.#byRunIds = db.prepare(Q.executionsByRunIds);
+    const w = visibilityWrites(sqliteVisibility);
+    this.#upsert = db.prepare(w.upsertSql);
+    this.#progress = db.prepare(w.progressSql);
   }
 
   #statement(sql: string): BetterSqlite3.Statement {
@@ -53,10 +58,17 @@ export class SqliteVisibility {
     return cols;
   }
 
-  /** Writes a run's visibility row; call inside the transaction that writes its execution row. */
-  write(rec: ExecutionRecord): void {
-    const { sql, params } = upsertVisibilitySql(sqliteVisibility, visibilityRecordOf(rec), hasSearchAttributes(rec) ? this.columns(rec.namespace) : []);
-    this.#statement(sql).run(...params);
+  /**
+   * Writes a run's visibility row; call inside the transaction that writes its execution row.
+   * `inserted` when the transition creates the run: a later write of a run without custom
+   * attributes updates only the columns that change.
+   */
+  write(rec: ExecutionRecord, inserted: boolean): void {
+    const w = visibilityWrites(sqliteVisibility);
+    const record = visibilityRecordOf(rec);
+    const attributes = hasSearchAttributes(rec);
+    if (!inserted && !attributes && this.#progress.run(...w.progressParams(record)).changes === 1) return;
+    this.#upsert.run(...w.upsertParams(record, attributes ? this.columns(rec.namespace) : []));
   }
 
   /** Registers an attribute; call inside a write transaction. */

@@ -43,7 +43,7 @@ export function checkTransition(q: WriteStatements, t: Transition): Error | unde
  * Writes a transition; returns the seq of each execution it inserted (undefined for updates).
  * `writeVisibility` writes the visibility row of each execution written, in the same transaction.
  */
-export function applyTransition(q: WriteStatements, t: Transition, writeVisibility: (rec: ExecutionRecord) => void): (number | undefined)[] {
+export function applyTransition(q: WriteStatements, t: Transition, writeVisibility: (rec: ExecutionRecord, inserted: boolean) => void): (number | undefined)[] {
   const seqs: (number | undefined)[] = [];
   for (const w of t.executions) {
     checkEventIds(w);
@@ -66,7 +66,7 @@ export function applyTransition(q: WriteStatements, t: Transition, writeVisibili
         throw new StoreConflictError('version', `run ${r.runId} changed since version ${w.expectedVersion}`);
       }
     }
-    writeVisibility(w.record);
+    writeVisibility(w.record, w.expectedVersion === undefined);
     for (const e of w.events) {
       q.insertEvent.run(w.record.runId, e.eventId, e.eventType, e.eventTime, JSON.stringify(e.attributes));
     }

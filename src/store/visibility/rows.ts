@@ -60,16 +60,52 @@ function slotValue(dialect: VisibilityDialect, a: CustomAttributeColumn, v: Sear
   }
 }
 
-/** An insert-or-replace of one record by run id, for the transaction that writes the run. */
-export function upsertVisibilitySql(dialect: VisibilityDialect, record: VisibilityRecord, attributes: readonly CustomAttributeColumn[]): { sql: string; params: unknown[] } {
-  const row = visibilityRow(dialect, record, attributes);
-  const columns = Object.keys(row);
-  const values = columns.map((_, i) => dialect.placeholder(i + 1));
-  const updates = columns.filter((c) => c !== 'run_id').map((c) => `${c} = excluded.${c}`);
-  return {
-    sql: `INSERT INTO ${VISIBILITY_TABLE} (${columns.join(', ')}) VALUES (${values.join(', ')}) ON CONFLICT (run_id) DO UPDATE SET ${updates.join(', ')}`,
-    params: columns.map((c) => row[c]),
+/** The columns of a visibility row, in the order {@link visibilityRow} writes them. */
+const ROW_COLUMNS = [
+  'run_id', 'namespace', 'workflow_id', 'workflow_type', 'status', 'task_queue', 'start_time', 'execution_time', 'close_time',
+  'execution_duration', 'history_length', 'scheduled_by_id', 'scheduled_start_time', 'search_attributes', ...ALL_SLOTS,
+] as const;
+
+/** The columns a run's later transitions change when it has no custom attributes. */
+const PROGRESS_COLUMNS = ['status', 'workflow_type', 'task_queue', 'execution_time', 'close_time', 'execution_duration', 'history_length'] as const;
+
+/** Upsert and progress statements of one dialect, built once: the text is the same for every row. */
+export interface VisibilityWrites {
+  /** Insert-or-replace of a whole row by run id; parameters from {@link VisibilityWrites.upsertParams}. */
+  upsertSql: string;
+  upsertParams(record: VisibilityRecord, attributes: readonly CustomAttributeColumn[]): unknown[];
+  /**
+   * Updates only what a transition of a run without custom attributes changes, and only while
+   * its stored row has none either (`search_attributes IS NULL`): 0 rows changed means the whole
+   * row must be upserted. Between them this is the common write, 7 columns instead of 40-odd.
+   */
+  progressSql: string;
+  progressParams(record: VisibilityRecord): unknown[];
+}
+
+const writesByDialect = new Map<VisibilityDialect, VisibilityWrites>();
+
+/** The dialect's visibility writes (memoized). */
+export function visibilityWrites(dialect: VisibilityDialect): VisibilityWrites {
+  let w = writesByDialect.get(dialect);
+  if (w) return w;
+  const values = ROW_COLUMNS.map((_, i) => dialect.placeholder(i + 1));
+  const updates = ROW_COLUMNS.filter((c) => c !== 'run_id').map((c) => `${c} = excluded.${c}`);
+  const sets = PROGRESS_COLUMNS.map((c, i) => `${c} = ${dialect.placeholder(i + 1)}`);
+  w = {
+    upsertSql: `INSERT INTO ${VISIBILITY_TABLE} (${ROW_COLUMNS.join(', ')}) VALUES (${values.join(', ')}) ON CONFLICT (run_id) DO UPDATE SET ${updates.join(', ')}`,
+    upsertParams(record, attributes) {
+      const row = visibilityRow(dialect, record, attributes);
+      return ROW_COLUMNS.map((c) => row[c]);
+    },
+    progressSql: `UPDATE ${VISIBILITY_TABLE} SET ${sets.join(', ')} WHERE run_id = ${dialect.placeholder(PROGRESS_COLUMNS.length + 1)} AND search_attributes IS NULL`,
+    progressParams(r) {
+      return [r.status, r.workflowType, r.taskQueue, r.executionTime, r.closeTime ?? null,
+        r.closeTime === undefined ? null : Math.max(0, r.closeTime - r.executionTime), r.historyLength, r.runId];
+    },
   };
+  writesByDialect.set(dialect, w);
+  return w;
 }
 
 const num = (v: unknown): number | undefined => (v === null || v === undefined ? undefined : Number(v));
