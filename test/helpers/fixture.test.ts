@@ -7,19 +7,25 @@ import { silentLogger } from './logger.ts';
 
 test('a server the test leaves listening fails it, by name', async () => {
   let server: Server | undefined;
-  await assert.rejects(runWithFixture(async () => {
-    server = createServer().listen(0, '127.0.0.1');
-    await once(server, 'listening');
-  }), /the test left behind 1 TCPServerWrap/);
-  server!.close();
+  try {
+    await assert.rejects(runWithFixture(async () => {
+      server = createServer().listen(0, '127.0.0.1');
+      await once(server, 'listening');
+    }), /the test left behind 1 TCPServerWrap/);
+  } finally {
+    server?.close();
+  }
 });
 
 test('a timer the test leaves pending fails it', async () => {
   let timer: NodeJS.Timeout | undefined;
-  await assert.rejects(runWithFixture(async () => {
-    timer = setTimeout(() => undefined, 60_000);
-  }), /the test left behind 1 Timeout/);
-  clearTimeout(timer);
+  try {
+    await assert.rejects(runWithFixture(async () => {
+      timer = setTimeout(() => undefined, 60_000);
+    }), /the test left behind 1 Timeout/);
+  } finally {
+    clearTimeout(timer);
+  }
 });
 
 test('a worker the test never shuts down fails it; one started through the fixture does not', async () => {
@@ -29,12 +35,15 @@ test('a worker the test never shuts down fails it; one started through the fixtu
   try {
     let leaked: Awaited<ReturnType<typeof Worker.create>> | undefined;
     let running: Promise<void> | undefined;
-    await assert.rejects(runWithFixture(async () => {
-      leaked = await Worker.create({ address: env.address, taskQueue: 'leak', activities: { a: async () => 1 }, logger: silentLogger });
-      running = leaked.run();
-    }), /the test left behind \d+ (TCPWrap|Timeout)/);
-    await leaked!.shutdown();
-    await running;
+    try {
+      await assert.rejects(runWithFixture(async () => {
+        leaked = await Worker.create({ address: env.address, taskQueue: 'leak', activities: { a: async () => 1 }, logger: silentLogger });
+        running = leaked.run();
+      }), /the test left behind \d+ (TCPWrap|Timeout)/);
+    } finally {
+      await leaked?.shutdown();
+      await running;
+    }
     await runWithFixture(async (f) => {
       await f.worker({ address: env.address, taskQueue: 'kept', activities: { a: async () => 1 }, logger: silentLogger });
     });
@@ -46,10 +55,13 @@ test('a worker the test never shuts down fails it; one started through the fixtu
 test('an environment that is not torn down fails the test', async () => {
   const { TestEnvironment } = await import('../../src/testing/index.ts');
   let env: Awaited<ReturnType<typeof TestEnvironment.createTimeSkipping>> | undefined;
-  await assert.rejects(runWithFixture(async () => {
-    env = await TestEnvironment.createTimeSkipping();
-  }), /the test left behind .*TCPServerWrap/);
-  await env!.teardown();
+  try {
+    await assert.rejects(runWithFixture(async () => {
+      env = await TestEnvironment.createTimeSkipping();
+    }), /the test left behind .*TCPServerWrap/);
+  } finally {
+    await env?.teardown();
+  }
 });
 
 test('the fixture tears down what it started, the last first, even when the test fails', async () => {

@@ -22,6 +22,21 @@ export function activeResources(): Map<string, number> {
   return counts;
 }
 
+/**
+ * The resources once those an earlier test closed are gone: counts are read until they stop
+ * falling (a closed server or socket leaves the list a few turns after its close resolved).
+ */
+async function settledResources(): Promise<Map<string, number>> {
+  let now = activeResources();
+  for (let i = 0; i < 50; i++) {
+    await delay(10);
+    const next = activeResources();
+    if (resourcesAdded(next, now).length === 0) return next;
+    now = next;
+  }
+  return now;
+}
+
 /** Resources in `now` beyond those in `before`: `["1 TCPServerWrap", "2 Timeout"]`. */
 export function resourcesAdded(before: Map<string, number>, now: Map<string, number>): string[] {
   const added: string[] = [];
@@ -87,7 +102,7 @@ export class Fixture {
  * @throws Error naming the resources left behind.
  */
 export async function runWithFixture(fn: (f: Fixture) => Promise<void>): Promise<void> {
-  const before = activeResources();
+  const before = await settledResources();
   const fixture = new Fixture();
   try {
     await fn(fixture);
