@@ -1,6 +1,8 @@
 import { Engine } from '../engine/index.ts';
 import { openStore } from '../store/index.ts';
-import { instrumentStore, ServerMetrics, startHttpServer, uiRoute, type Authenticator, type TlsOptions } from '../server/index.ts';
+import {
+  instrumentStore, ServerMetrics, startHttpServer, uiRoute, type Authenticator, type NamespaceLimitOptions, type TlsOptions,
+} from '../server/index.ts';
 import type { TaskTokenKey } from '../engine/index.ts';
 import { ValidationError } from '../retry/errors.ts';
 import { errorLine } from './error-line.ts';
@@ -22,6 +24,8 @@ export interface ServeOptions {
   taskTokenKeys?: TaskTokenKey[];
   /** Open on purpose (`--insecure`): warned about on stderr once the server is up. */
   insecure?: boolean;
+  /** Per-namespace rate limits and long-poll caps. @default the server's defaults */
+  limits?: NamespaceLimitOptions;
   /** Bundle the web UI at start instead of on its first request. @default false */
   warmUi?: boolean;
 }
@@ -51,6 +55,7 @@ export async function serve(options: ServeOptions): Promise<number> {
     http = await startHttpServer({
       service: engine, port: options.port, host: options.host, fallback: uiRoute({ warm: options.warmUi ?? false }), ...(metrics ? { metrics } : {}),
       ...(options.auth ? { auth: options.auth } : {}), ...(options.tls ? { tls: options.tls } : {}),
+      ...(options.limits ? { limits: options.limits } : {}),
     });
   } catch (err) {
     await engine.shutdown();

@@ -1,7 +1,7 @@
-import { parseFlags, parsePort } from './args.ts';
+import { parseFlags, parseIntFlag, parsePort } from './args.ts';
+import type { NamespaceLimitOptions } from '../server/index.ts';
 import { register } from './main.ts';
 import { resolveServerSecurity, SECURITY_FLAG_OPTIONS, SECURITY_HELP } from './server-security.ts';
-
 
 const HELP = `Usage: steadfast server --database <url> (--api-keys <file> | --jwt-public-key <pem> | --jwks <file> | --insecure)
                         [--port 7233] [--host 127.0.0.1] [--tls-cert <pem> --tls-key <pem>]
@@ -16,6 +16,15 @@ Options:
   --no-metrics      do not count requests, store calls and runs, nor serve GET /metrics
   -h, --help        show this help
 
+Limits per namespace and server process (0 turns one off; refused calls get 429 ResourceExhausted
+with Retry-After, and clients and workers wait and retry):
+  --starts-per-second <n>    workflow starts (default 2400)
+  --signals-per-second <n>   signals (default 2400)
+  --max-long-polls <n>       long polls open at once: task polls, result waits (default 1200)
+
+Example:
+  steadfast server --database sqlite:./steadfast.sqlite --api-keys keys.json --starts-per-second 200
+
 ${SECURITY_HELP}`;
 
 register({
@@ -25,6 +34,7 @@ register({
     const { values } = parseFlags('server', argv, {
       database: { type: 'string' }, port: { type: 'string' }, host: { type: 'string' }, help: { type: 'boolean', short: 'h' },
       'no-metrics': { type: 'boolean' },
+      'starts-per-second': { type: 'string' }, 'signals-per-second': { type: 'string' }, 'max-long-polls': { type: 'string' },
       ...SECURITY_FLAG_OPTIONS,
     });
     if (values.help) {
@@ -38,10 +48,21 @@ register({
     }
     const port = parsePort(values.port, 7233);
     const security = resolveServerSecurity(values);
+    const limits = {
+      ...limitFlag('starts-per-second', 'startsPerSecond', values['starts-per-second']),
+      ...limitFlag('signals-per-second', 'signalsPerSecond', values['signals-per-second']),
+      ...limitFlag('max-long-polls', 'maxLongPolls', values['max-long-polls']),
+    };
     const { serve } = await import('./serve.ts');
     return serve({
-      database, port, host: values.host ?? '127.0.0.1', label: 'steadfast server', ...security, metrics: !values['no-metrics'],
+      database, port, host: values.host ?? '127.0.0.1', label: 'steadfast server', ...security, metrics: !values['no-metrics'], limits,
       ...(values.insecure ? { insecure: true } : {}),
     });
   },
 });
+
+/** One limit flag as a NamespaceLimitOptions entry (absent when not given). */
+function limitFlag(flag: string, key: keyof NamespaceLimitOptions, value: string | undefined): NamespaceLimitOptions {
+  const n = parseIntFlag(flag, value, 0);
+  return n === undefined ? {} : { [key]: n };
+}

@@ -1,4 +1,4 @@
-import { ServiceError } from '../common/errors.ts';
+import { ServiceError, throttledFor } from '../common/errors.ts';
 import type { WorkflowServiceMethod } from '../history/service.ts';
 import { systemClock, type Clock } from '../retry/clock.ts';
 import { toMs, type Duration } from '../retry/duration.ts';
@@ -130,7 +130,8 @@ export function stoppableClock(clock: Clock, stop: AbortSignal): Clock {
 
 /**
  * Runs one logical call, repeating `attempt` while it fails with Unavailable (see
- * {@link retryableFor}), under `plan`'s backoff, until `plan.timeoutMs` after the first failure.
+ * {@link retryableFor}), under `plan`'s backoff, or with a ResourceExhausted that says when to
+ * come back (after that wait), until `plan.timeoutMs` after the first failure.
  * Any other error is rethrown as is. A call that stays unavailable fails with ServiceError
  * `Unavailable` saying how long and how often it tried.
  */
@@ -146,13 +147,17 @@ export async function callWithRetry<T>(
       try {
         return await attempt();
       } catch (err) {
-        if (isUnavailable(err)) outageStart ??= clock.now();
+        if (isUnavailable(err) || throttledFor(err) !== undefined) outageStart ??= clock.now();
         throw err;
       }
     }, {
       policy: plan.policy,
       clock,
-      retryIf: (err) => retryable(err) && !closed?.aborted && clock.now() - outageStart! < plan.timeoutMs,
+      classify: (err) => {
+        const wait = throttledFor(err);
+        if ((!retryable(err) && wait === undefined) || closed?.aborted || clock.now() - outageStart! >= plan.timeoutMs) return 'fail';
+        return wait === undefined ? 'retry' : { retryAfter: wait };
+      },
       ...(signal ? { signal } : {}),
     });
   } catch (err) {

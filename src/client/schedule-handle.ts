@@ -34,6 +34,7 @@ function actionFromWire(a: ScheduleActionData): ScheduleStartWorkflowAction {
   const out: ScheduleStartWorkflowAction = { type: 'startWorkflow', workflowType: a.workflowType, taskQueue: a.taskQueue, workflowId: a.workflowId };
   if (a.args) out.args = a.args;
   if (a.memo) out.memo = a.memo;
+  if (a.searchAttributes) out.searchAttributes = a.searchAttributes;
   const r = a.retryPolicy as RetryPolicyData | undefined;
   if (r) {
     const retry: TemporalRetryPolicy = {

@@ -3,6 +3,7 @@ import { resolveRetryPolicy, type TemporalRetryPolicy } from '../retry/index.ts'
 import { ValidationError } from '../retry/errors.ts';
 import { optionalBoolean, optionalDuration, optionalPositiveDuration, optionalRecord, requireString } from '../common/validate.ts';
 import { toPayload } from '../common/payload.ts';
+import { searchAttributesToWire, type SearchAttributesOption } from './start-options.ts';
 import type {
   ScheduleActionData, ScheduleOverlapPolicy, SchedulePoliciesData,
 } from '../history/schedule-types.ts';
@@ -18,6 +19,11 @@ export interface ScheduleStartWorkflowAction {
   workflowId: string;
   args?: unknown[];
   memo?: Record<string, unknown>;
+  /**
+   * Custom search attributes of every started workflow (registered in the namespace); each also
+   * gets `TemporalScheduledById` and `TemporalScheduledStartTime`.
+   */
+  searchAttributes?: SearchAttributesOption;
   retry?: TemporalRetryPolicy;
   workflowExecutionTimeout?: Duration;
   workflowRunTimeout?: Duration;
@@ -64,7 +70,7 @@ export function actionToWire(action: ScheduleStartWorkflowAction): ScheduleActio
   const a = optionalRecord('action', action);
   if (!a) throw new ValidationError('action', "is required: { type: 'startWorkflow', workflowType, taskQueue, workflowId }", action);
   if (a.type !== 'startWorkflow') throw new ValidationError('action.type', "must be 'startWorkflow'", a.type);
-  const known = ['type', 'workflowType', 'taskQueue', 'workflowId', 'args', 'memo', 'retry', 'workflowExecutionTimeout', 'workflowRunTimeout', 'workflowTaskTimeout'];
+  const known = ['type', 'workflowType', 'taskQueue', 'workflowId', 'args', 'memo', 'searchAttributes', 'retry', 'workflowExecutionTimeout', 'workflowRunTimeout', 'workflowTaskTimeout'];
   for (const key of Object.keys(a)) {
     if (!known.includes(key)) throw new ValidationError(`action.${key}`, `is not a startWorkflow option (use ${known.join(', ')})`, a[key]);
   }
@@ -80,6 +86,8 @@ export function actionToWire(action: ScheduleStartWorkflowAction): ScheduleActio
   }
   const memo = optionalRecord('action.memo', a.memo);
   if (memo) out.memo = toPayload('action.memo', memo) as Record<string, unknown>;
+  const attributes = searchAttributesToWire('action.searchAttributes', a.searchAttributes);
+  if (attributes) out.searchAttributes = attributes;
   if (a.retry !== undefined) out.retryPolicy = resolveRetryPolicy(a.retry as TemporalRetryPolicy, 'action.retry');
   const timeouts = [['workflowExecutionTimeout', 'workflowExecutionTimeoutMs'], ['workflowRunTimeout', 'workflowRunTimeoutMs'],
     ['workflowTaskTimeout', 'workflowTaskTimeoutMs']] as const;

@@ -45,7 +45,7 @@ export interface BaseStartOptions {
    * Custom search attributes registered in the namespace (`client.searchAttributes.create`), by
    * name: strings, numbers, booleans, Dates (Datetime) and string arrays (KeywordList).
    */
-  searchAttributes?: Record<string, string | number | boolean | Date | readonly string[]>;
+  searchAttributes?: SearchAttributesOption;
 }
 
 /**
@@ -78,12 +78,8 @@ export function toStartRequest(
   };
   const memo = optionalRecord('memo', options.memo);
   if (memo) req.memo = toPayload('memo', memo);
-  const attributes = optionalRecord('searchAttributes', options.searchAttributes);
-  if (attributes) {
-    // Dates travel as ISO strings; the server checks each value against the attribute's type.
-    req.searchAttributes = Object.fromEntries(Object.entries(attributes).map(([k, v]) => [k, v instanceof Date ? v.toISOString() : v])) as
-      Record<string, string | number | boolean | readonly string[]>;
-  }
+  const attributes = searchAttributesToWire('searchAttributes', options.searchAttributes);
+  if (attributes) req.searchAttributes = attributes;
   if (options.retry !== undefined) req.retryPolicy = resolveRetryPolicy(options.retry, 'retry');
   const exec = optionalPositiveDuration('workflowExecutionTimeout', options.workflowExecutionTimeout);
   if (exec !== undefined) req.workflowExecutionTimeoutMs = exec;
@@ -96,4 +92,19 @@ export function toStartRequest(
     req.workflowIdReusePolicy = resolveWorkflowIdReusePolicy('workflowIdReusePolicy', options.workflowIdReusePolicy);
   }
   return req;
+}
+
+/** Search attribute values as a start or schedule action takes them; undefined when none are given. */
+export type SearchAttributesOption = Record<string, string | number | boolean | Date | readonly string[]>;
+
+/**
+ * Search attributes as they travel: Dates become ISO strings; the server checks each value
+ * against the attribute's registered type.
+ * @throws ValidationError naming `field` when it is not an object.
+ */
+export function searchAttributesToWire(field: string, value: unknown): Record<string, string | number | boolean | readonly string[]> | undefined {
+  const attributes = optionalRecord(field, value);
+  if (!attributes) return undefined;
+  return Object.fromEntries(Object.entries(attributes).map(([k, v]) => [k, v instanceof Date ? v.toISOString() : v])) as
+    Record<string, string | number | boolean | readonly string[]>;
 }

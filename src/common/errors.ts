@@ -33,13 +33,24 @@ export class ServiceError extends SteadfastError {
   readonly code: ServiceErrorCode;
   /** Dotted path of the offending field, for InvalidArgument. */
   readonly field?: string;
-  constructor(code: ServiceErrorCode, message: string, options?: { field?: string; cause?: unknown }) {
+  /** For ResourceExhausted: how long to wait before trying again, ms. */
+  readonly retryAfterMs?: number;
+  constructor(code: ServiceErrorCode, message: string, options?: { field?: string; cause?: unknown; retryAfterMs?: number }) {
     super(message, options?.cause !== undefined ? { cause: options.cause } : undefined);
     this.code = code;
     if (options?.field) this.field = options.field;
+    if (options?.retryAfterMs !== undefined) this.retryAfterMs = options.retryAfterMs;
   }
 }
 brandClass(ServiceError, 'ServiceError');
+
+/**
+ * The wait a ResourceExhausted answer asks for (a namespace over its rate or long-poll limit),
+ * ms, or undefined for any other error. Clients and workers retry after it.
+ */
+export function throttledFor(err: unknown): number | undefined {
+  return err instanceof ServiceError && err.code === 'ResourceExhausted' && err.retryAfterMs !== undefined ? err.retryAfterMs : undefined;
+}
 
 /** Starting a workflow whose id is open, or whose reuse policy forbids another run. */
 export class WorkflowExecutionAlreadyStartedError extends ServiceError {

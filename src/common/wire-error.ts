@@ -15,6 +15,8 @@ export interface WireError {
   runId?: string;
   /** For Internal (500): the id under which the server logged the detail; the message says nothing else. */
   errorId?: string;
+  /** For ResourceExhausted: how long to wait before trying again, ms (also the `Retry-After` header, in seconds). */
+  retryAfterMs?: number;
   /** For a visibility query that cannot run: the query and the 1-based column of the offending text. */
   query?: string;
   column?: number;
@@ -39,7 +41,10 @@ export function toWireError(err: unknown): { status: number; error: WireError } 
   } else if (err instanceof WorkflowNotFoundError) {
     error = { code: 'NotFound', message: err.message, workflowId: err.workflowId, ...(err.runId ? { runId: err.runId } : {}) };
   } else if (err instanceof ServiceError) {
-    error = { code: err.code, message: err.message, ...(err.field ? { field: err.field } : {}) };
+    error = {
+      code: err.code, message: err.message, ...(err.field ? { field: err.field } : {}),
+      ...(err.retryAfterMs !== undefined ? { retryAfterMs: err.retryAfterMs } : {}),
+    };
   } else if (err instanceof SteadfastError) {
     error = { code: 'InvalidArgument', message: err.message };
   } else {
@@ -65,6 +70,7 @@ export function fromWireError(error: WireError): SteadfastError {
     default:
       return new ServiceError(
         (error.code in SERVICE_ERROR_CODES ? error.code : 'Internal') as ServiceErrorCode, error.message,
+        typeof error.retryAfterMs === 'number' && error.retryAfterMs >= 0 ? { retryAfterMs: error.retryAfterMs } : undefined,
       );
   }
 }

@@ -77,9 +77,11 @@ export async function listSearchAttributes(store: Store, input: ListSearchAttrib
  * namespace's registered attributes; answers them normalized, without nulls.
  * @throws InvalidSearchAttributeError naming the attribute when one is unregistered or of the wrong type.
  */
-export async function validateStartAttributes(store: Store, namespace: string, values: unknown): Promise<Record<string, SearchAttributeValue> | undefined> {
+export async function validateStartAttributes(
+  store: Store, namespace: string, values: unknown, field = 'searchAttributes',
+): Promise<Record<string, SearchAttributeValue> | undefined> {
   if (values === undefined || values === null) return undefined;
-  const valid = validateSearchAttributes(await store.listSearchAttributes(namespace), values);
+  const valid = validateSearchAttributes(await store.listSearchAttributes(namespace), values, field);
   return mergeSearchAttributes(undefined, valid);
 }
 

@@ -26,6 +26,8 @@ export interface ScheduleActionData {
   workflowId: string;
   args?: unknown[];
   memo?: Record<string, unknown>;
+  /** Custom search attributes of every started workflow, checked against the namespace's registered ones. */
+  searchAttributes?: Record<string, string | number | boolean | readonly string[]>;
   retryPolicy?: RetryPolicyData;
   workflowExecutionTimeoutMs?: number;
   workflowRunTimeoutMs?: number;

@@ -67,24 +67,34 @@ export class Authenticator {
    * identity instead of the one the request declares.
    */
   guard(service: WorkflowService, principal: Principal): WorkflowService {
-    const guarded: Partial<Record<WorkflowServiceMethod, unknown>> = {};
-    for (const method of WORKFLOW_SERVICE_METHODS) {
-      guarded[method] = async (body: unknown, opts?: unknown) => {
-        const request = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
-        const namespace = callNamespace(method, request);
-        const role = METHOD_ROLES[method];
-        if (!grants(principal.permissions, namespace, role)) {
-          throw new ServiceError('PermissionDenied', `${method} needs the ${role} role on namespace "${namespace}"`);
-        }
-        const sent = AUDITED_METHODS.has(method) ? { ...request, identity: principal.identity } : body;
-        const fn = service[method] as ((req: unknown, opts?: unknown) => Promise<unknown>) | undefined;
-        if (!fn) throw new ServiceError('NotFound', `this server does not offer ${method}`);
-        return fn.call(service, sent, opts);
-      };
-    }
-    return guarded as unknown as WorkflowService;
+    // Made per request: one small object whose methods are made as they are called (a request
+    // calls one, a batch a few kinds), not one closure per method of the contract.
+    const made = new Map<WorkflowServiceMethod, unknown>();
+    const guarded = (method: WorkflowServiceMethod) => async (body: unknown, opts?: unknown) => {
+      const request = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
+      const namespace = callNamespace(method, request);
+      const role = METHOD_ROLES[method];
+      if (!grants(principal.permissions, namespace, role)) {
+        throw new ServiceError('PermissionDenied', `${method} needs the ${role} role on namespace "${namespace}"`);
+      }
+      const sent = AUDITED_METHODS.has(method) ? { ...request, identity: principal.identity } : body;
+      const fn = service[method] as ((req: unknown, opts?: unknown) => Promise<unknown>) | undefined;
+      if (!fn) throw new ServiceError('NotFound', `this server does not offer ${method}`);
+      return fn.call(service, sent, opts);
+    };
+    return new Proxy({} as WorkflowService, {
+      get(_, key) {
+        if (typeof key !== 'string' || !CONTRACT.has(key)) return undefined;
+        const method = key as WorkflowServiceMethod;
+        let fn = made.get(method);
+        if (!fn) made.set(method, (fn = guarded(method)));
+        return fn;
+      },
+    });
   }
 }
+
+const CONTRACT: ReadonlySet<string> = new Set(WORKFLOW_SERVICE_METHODS);
 
 /** Calls that act on the run their task token names, whatever else the request says. */
 const TOKEN_METHODS: ReadonlySet<WorkflowServiceMethod> = new Set<WorkflowServiceMethod>([

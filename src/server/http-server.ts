@@ -6,11 +6,14 @@ import { BATCH_ROUTE, parseBatch, runBatch, type BatchCall } from './batch-route
 import { jsonLogger } from '../common/logger.ts';
 import { context, propagation, ROOT_CONTEXT } from '@opentelemetry/api';
 import { instrumentService } from './metrics/instrumented-service.ts';
-import { answerMetrics } from './metrics/metrics-route.ts';
+import { answerMetrics, METRICS_PATH } from './metrics/metrics-route.ts';
+import { grants, SYSTEM_SCOPE } from './method-roles.ts';
+import { ServiceError } from '../common/errors.ts';
 import type { ServerMetrics } from './metrics/server-metrics.ts';
 import type { Authenticator } from './auth.ts';
 import { createTlsServer, type TlsOptions } from './tls.ts';
 import { errorAnswer, type ServerLogger } from './error-answer.ts';
+import { limitService, type NamespaceLimitOptions } from './namespace-limits.ts';
 import {
   LONG_POLL_METHODS, WORKFLOW_SERVICE_METHODS, type WorkflowService, type WorkflowServiceMethod,
 } from '../history/service.ts';
@@ -35,6 +38,8 @@ export interface HttpServerOptions {
   auth?: Authenticator;
   /** Serves HTTPS (and, with `clientCa`, requires client certificates). @default plain HTTP */
   tls?: TlsOptions;
+  /** Per-namespace rate limits and long-poll caps (namespace-limits.ts). @default DEFAULT_NAMESPACE_LIMITS */
+  limits?: NamespaceLimitOptions;
 }
 
 /** A running HTTP API. */
@@ -65,7 +70,8 @@ const API_PREFIX = '/api/v1/';
  * lines (see batch-route.ts and docs/http-api.md).
  */
 export async function startHttpServer(options: HttpServerOptions): Promise<HttpServer> {
-  const service = instrumentService(options.service, options.metrics);
+  // Limits inside the metrics: a refused call is counted under its 429.
+  const service = instrumentService(limitService(options.service, options.limits), options.metrics);
   const logger = options.logger ?? jsonLogger({ component: 'server' });
   const maxBody = options.maxBodyBytes ?? 8 * 1024 * 1024;
   const inFlight = new Set<AbortController>();
@@ -86,6 +92,20 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
     if (url.pathname === '/api/v1/health' || url.pathname === '/health') {
       send(res, closing ? 503 : 200, { status: closing ? 'shutting-down' : 'ok' });
       return;
+    }
+    if (options.metrics && url.pathname === METRICS_PATH && options.auth) {
+      // Metrics span every namespace: with authentication on, a scrape needs system:reader.
+      try {
+        const principal = await options.auth.authenticate(req.headers.authorization);
+        if (!grants(principal.permissions, SYSTEM_SCOPE, 'reader')) {
+          throw new ServiceError('PermissionDenied', `GET ${METRICS_PATH} needs the reader role on the ${SYSTEM_SCOPE} scope ("${SYSTEM_SCOPE}:reader")`);
+        }
+      } catch (err) {
+        const { status, error } = toWireError(err);
+        if (status === 401) res.setHeader('WWW-Authenticate', 'Bearer');
+        send(res, status, { error });
+        return;
+      }
     }
     if (options.metrics && (await answerMetrics(options.metrics, req, res, url.pathname))) return;
     if (!url.pathname.startsWith(API_PREFIX)) {
@@ -209,10 +229,12 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
   function send(res: ServerResponse, status: number, value: unknown): void {
     if (res.headersSent || res.destroyed) return;
     const text = JSON.stringify(value ?? null);
+    const retryAfterMs = (value as { error?: { retryAfterMs?: unknown } } | null)?.error?.retryAfterMs;
     res.writeHead(status, {
       'content-type': 'application/json; charset=utf-8',
       'content-length': Buffer.byteLength(text),
       ...(closing ? { connection: 'close' } : {}),
+      ...(typeof retryAfterMs === 'number' ? { 'retry-after': String(Math.max(1, Math.ceil(retryAfterMs / 1000))) } : {}),
     });
     res.end(text);
   }

@@ -8,3 +8,4 @@ export { JwtVerifier, type JwtOptions } from './jwt-verifier.ts';
 export { METHOD_ROLES, ROLES, SYSTEM_SCOPE, grants, parsePermissions, type Permission, type Role } from './method-roles.ts';
 export { readTlsFiles, type TlsOptions } from './tls.ts';
 export { uiRoute, buildUiAssets, type UiAsset, type UiRouteOptions } from './ui-route.ts';
+export { DEFAULT_NAMESPACE_LIMITS, limitService, resolveNamespaceLimits, type NamespaceLimitOptions } from './namespace-limits.ts';

@@ -53,26 +53,27 @@ export function validateAttributeDefinitions(definitions: unknown): SearchAttrib
 export function validateSearchAttributes(
   definitions: readonly SearchAttributeDefinition[],
   values: unknown,
+  field = 'searchAttributes',
 ): Record<string, SearchAttributeValue | null> {
   if (typeof values !== 'object' || values === null || Array.isArray(values)) {
-    throw new ValidationError('searchAttributes', 'must be an object of attribute name to value', values);
+    throw new ValidationError(field, 'must be an object of attribute name to value', values);
   }
   const byName = new Map(definitions.map((d) => [d.name, d]));
   const out: Record<string, SearchAttributeValue | null> = {};
   for (const [name, value] of Object.entries(values)) {
     if (isBuiltInAttribute(name)) {
-      throw new InvalidSearchAttributeError(name, 'is a built-in attribute and cannot be set', value, BUILT_IN_ATTRIBUTES[name].type);
+      throw new InvalidSearchAttributeError(name, 'is a built-in attribute and cannot be set', value, BUILT_IN_ATTRIBUTES[name].type, field);
     }
     const def = byName.get(name);
-    if (!def) throw new InvalidSearchAttributeError(name, 'is not a registered search attribute of this namespace', value);
-    out[name] = value === null ? null : normalizeValue(def, value);
+    if (!def) throw new InvalidSearchAttributeError(name, 'is not a registered search attribute of this namespace', value, undefined, field);
+    out[name] = value === null ? null : normalizeValue(def, value, field);
   }
   return out;
 }
 
-function normalizeValue(def: SearchAttributeDefinition, value: unknown): SearchAttributeValue {
+function normalizeValue(def: SearchAttributeDefinition, value: unknown, field: string): SearchAttributeValue {
   const fail = (rule: string): never => {
-    throw new InvalidSearchAttributeError(def.name, `is ${withArticle(def.type)} attribute and ${rule}`, value, def.type);
+    throw new InvalidSearchAttributeError(def.name, `is ${withArticle(def.type)} attribute and ${rule}`, value, def.type, field);
   };
   switch (def.type) {
     case 'Keyword':

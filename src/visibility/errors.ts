@@ -81,9 +81,10 @@ export class InvalidSearchAttributeError extends ValidationError {
   readonly attribute: string;
   /** Its registered type, when it is registered. */
   readonly attributeType?: string;
-  constructor(attribute: string, rule: string, value: unknown, attributeType?: string) {
+  /** @param field the option holding the attributes, `searchAttributes` or e.g. `action.searchAttributes` */
+  constructor(attribute: string, rule: string, value: unknown, attributeType?: string, field = 'searchAttributes') {
     const shown = typeof value === 'string' && value.length > 80 ? `${JSON.stringify(value.slice(0, 40))}... (${value.length} characters)` : describeValue(value);
-    super(`searchAttributes.${attribute}`, rule, value, `searchAttributes.${attribute} ${rule}, got ${shown}`);
+    super(`${field}.${attribute}`, rule, value, `${field}.${attribute} ${rule}, got ${shown}`);
     this.attribute = attribute;
     if (attributeType !== undefined) this.attributeType = attributeType;
   }

@@ -9,6 +9,7 @@ import { HttpWorkflowService } from '../client/http-service.ts';
 import { runActivityTask, type RunningActivity } from './activity-executor.ts';
 import { bundleWorkflows, type WorkflowBundle } from './bundler.ts';
 import { ConnectionMonitor, pollBackoffMs, Slots } from './poller.ts';
+import { throttledFor } from '../common/errors.ts';
 import { resolveWorkerOptions, type ResolvedWorkerOptions, type WorkerOptions } from './worker-options.ts';
 import { WorkflowTaskHandler } from './workflow-task-handler.ts';
 import { QueryTaskHandler } from './query-handler.ts';
@@ -246,10 +247,13 @@ export class Worker {
         if (signal.aborted) return;
         this.#polled(name, 'error');
         failures++;
-        this.#monitor.failed(err);
+        // A namespace over its long-poll cap is reachable: it says when to come back.
+        const throttled = throttledFor(err);
+        if (throttled === undefined) this.#monitor.failed(err);
+        else if (failures === 1) logger.warn(`poll ${name} refused: ${(err as Error).message}`);
         logger.debug(`poll ${name} failed (${failures} in a row): ${(err as Error)?.message}`);
         try {
-          await clock.sleep(pollBackoffMs(failures, `${identity}/${name}`), drain);
+          await clock.sleep(Math.max(throttled ?? 0, pollBackoffMs(failures, `${identity}/${name}`)), drain);
         } catch {
           return;
         }

@@ -37,6 +37,28 @@ for (const { name, skip } of STORES) {
       }
     });
 
+    test('BufferAll holds at most 1,000 actions: the rest are counted and listed as buffer overruns', async () => {
+      const s = await scheduleEnv(name);
+      try {
+        const h = await s.env.client.schedule.create({
+          scheduleId: 'full', spec: { intervals: [{ every: '1m' }] }, action: action(['full', 10 * HOUR]), state: { paused: true, note: 'off' },
+        });
+        // 1,005 nominal times while one run lasts ten hours: one runs, 1,000 wait, 4 overrun.
+        await h.backfill({ start: new Date(T0 - 1005 * MIN), end: new Date(T0 - MIN), overlap: 'BufferAll' });
+        await s.settle();
+        const d = await h.describe();
+        assert.equal(d.info.runningWorkflows.length, 1);
+        assert.equal(d.info.bufferedActions, 1000);
+        assert.equal(d.info.counters.bufferOverruns, 4);
+        const overruns = d.info.incidents.filter((i) => i.kind === 'BufferOverrun');
+        assert.equal(overruns.length, 4);
+        assert.deepEqual(overruns.map((i) => i.scheduledAt), ['2027-01-03T23:56:00Z', '2027-01-03T23:57:00Z', '2027-01-03T23:58:00Z', '2027-01-03T23:59:00Z']);
+        assert.match(overruns[0]!.detail, /the buffer holds its maximum of 1000/);
+      } finally {
+        await s.teardown();
+      }
+    });
+
     test('backfill with AllowAll starts the whole range at once', async () => {
       const s = await scheduleEnv(name);
       try {

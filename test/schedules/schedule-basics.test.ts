@@ -102,6 +102,27 @@ for (const { name, skip } of STORES) {
       }
     });
 
+    test("the action's search attributes are checked at create and reach every started workflow beside TemporalScheduledById", async () => {
+      const s = await scheduleEnv(name);
+      try {
+        const { client } = s.env;
+        await assert.rejects(client.schedule.create({
+          scheduleId: 'sa', spec: { intervals: [{ every: '1m' }] }, action: { ...action(['s', 1000]), searchAttributes: { CustomerId: 'c1' } },
+        }), (e: unknown) => e instanceof Error && e.message === 'action.searchAttributes.CustomerId is not a registered search attribute of this namespace, got "c1"');
+        await client.searchAttributes.create({ name: 'CustomerId', type: 'Keyword' });
+        const h = await client.schedule.create({
+          scheduleId: 'sa', spec: { intervals: [{ every: '1m' }] }, action: { ...action(['s', 1000]), searchAttributes: { CustomerId: 'c1' } },
+        });
+        assert.deepEqual((await h.describe()).action.searchAttributes, { CustomerId: 'c1' });
+        await s.advance(2 * MIN + 1000);
+        const found: string[] = [];
+        for await (const e of client.workflow.list({ query: "CustomerId = 'c1' AND TemporalScheduledById = 'sa' ORDER BY StartTime ASC" })) found.push(e.workflowId);
+        assert.deepEqual(found, ['job-2027-01-04T00:01:00Z', 'job-2027-01-04T00:02:00Z']);
+      } finally {
+        await s.teardown();
+      }
+    });
+
     test('the conflict token moves with what a user changes (update, pause), not with runs or triggers', async () => {
       const s = await scheduleEnv(name);
       try {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Engine } from '../../src/engine/index.ts';
 import { SqliteStore } from '../../src/store/index.ts';
-import { ApiKeys, Authenticator, hashApiKey, startHttpServer, type AuthOptions, type HttpServer } from '../../src/server/index.ts';
+import { ApiKeys, Authenticator, hashApiKey, ServerMetrics, startHttpServer, type AuthOptions, type HttpServer } from '../../src/server/index.ts';
 
 /** One API key per grant a test needs, by name. */
 export const KEYS = {
@@ -37,7 +37,7 @@ export async function authServer(auth: AuthOptions = { apiKeys: testApiKeys() })
   const dir = mkdtempSync(join(tmpdir(), 'steadfast-auth-'));
   const store = SqliteStore.open(join(dir, 'auth.db'));
   const engine = await Engine.create({ store });
-  const http = await startHttpServer({ service: engine, port: 0, auth: Authenticator.create(auth) });
+  const http = await startHttpServer({ service: engine, port: 0, auth: Authenticator.create(auth), metrics: new ServerMetrics() });
   return {
     engine, http,
     async close() {

@@ -105,3 +105,18 @@ test('the client sends its apiKey (or $STEADFAST_API_KEY); batched calls are ref
     writer.close();
   }
 });
+
+test('GET /metrics needs system:reader when authentication is on: 401 without credentials, 403 for a namespace role', async () => {
+  const scrape = (credential?: string) => fetch(`${server.http.address}/metrics`, credential ? { headers: { authorization: `Bearer ${credential}` } } : {});
+  const none = await scrape();
+  assert.equal(none.status, 401);
+  assert.equal(none.headers.get('www-authenticate'), 'Bearer');
+  const reader = await scrape(KEYS.reader);
+  assert.equal(reader.status, 403);
+  assert.deepEqual(((await reader.json()) as { error: unknown }).error, {
+    code: 'PermissionDenied', message: 'GET /metrics needs the reader role on the system scope ("system:reader")',
+  });
+  const system = await scrape(KEYS.systemAdmin);
+  assert.equal(system.status, 200);
+  assert.match(await system.text(), /steadfast_requests_total/);
+});

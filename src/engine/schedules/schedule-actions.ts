@@ -1,4 +1,5 @@
 import type { ScheduleOverlapPolicy } from '../../history/schedule-types.ts';
+import type { SearchAttributeValue } from '../../visibility/attributes.ts';
 import { DEFAULT_WORKFLOW_TASK_TIMEOUT_MS } from '../requests.ts';
 import { buildNewRun, terminateRun } from '../runs.ts';
 import { TransitionBuilder } from '../transition.ts';
@@ -85,6 +86,7 @@ export async function startAction(tx: ScheduleTx, nominal: number): Promise<Acti
     namespace: tx.namespace, workflowId, workflowType: a.workflowType, taskQueue: a.taskQueue, args: a.args ?? [],
     workflowTaskTimeoutMs: a.workflowTaskTimeoutMs ?? DEFAULT_WORKFLOW_TASK_TIMEOUT_MS, attempt: 1, backoffMs: 0,
     ...(a.memo ? { memo: a.memo } : {}),
+    ...(a.searchAttributes ? { searchAttributes: a.searchAttributes as Record<string, SearchAttributeValue> } : {}),
     ...(a.retryPolicy ? { retryPolicy: a.retryPolicy } : {}),
     ...(a.workflowExecutionTimeoutMs !== undefined ? { workflowExecutionTimeoutMs: a.workflowExecutionTimeoutMs } : {}),
     ...(a.workflowRunTimeoutMs !== undefined ? { workflowRunTimeoutMs: a.workflowRunTimeoutMs } : {}),

@@ -1,6 +1,7 @@
 import { ServiceError } from '../../common/errors.ts';
 import { optionalInt, optionalString } from '../../common/validate.ts';
 import type {
+  ScheduleActionData,
   CreateScheduleRequest, ListSchedulesRequest, ListSchedulesResponse, PatchScheduleRequest, ScheduleActionResult,
   ScheduleDescription, ScheduleRef, ScheduleService, UpdateScheduleRequest,
 } from '../../history/schedule-types.ts';
@@ -9,6 +10,7 @@ import { StoreConflictError } from '../../store/errors.ts';
 import type { ScheduleRecord } from '../../store/types.ts';
 import type { EngineCore } from '../core.ts';
 import { requireRequest } from '../requests.ts';
+import { validateStartAttributes } from '../search-attributes.ts';
 import { takeAction } from './schedule-actions.ts';
 import { isActive, rfc3339, specOf, type RecentAction, type ScheduleState } from './schedule-state.ts';
 import { mutateSchedule, ScheduleTx } from './schedule-tx.ts';
@@ -34,11 +36,20 @@ function unhealthy(s: ScheduleState, now: number): string | undefined {
 export class ScheduleOps implements ScheduleService {
   constructor(private readonly core: EngineCore) {}
 
+  /** Checks an action, its search attributes against the namespace's registered ones. */
+  async #action(namespace: string, input: unknown): Promise<ScheduleActionData> {
+    const action = validateAction(input);
+    const attributes = await validateStartAttributes(this.core.store, namespace, action.searchAttributes, 'action.searchAttributes');
+    if (attributes) action.searchAttributes = attributes as ScheduleActionData['searchAttributes'];
+    else delete action.searchAttributes;
+    return action;
+  }
+
   async createSchedule(input: CreateScheduleRequest): Promise<{ conflictToken: number }> {
     const ref = validateScheduleRef(input);
     const req = requireRequest(input);
     const spec = validateSpec(req.spec);
-    const action = validateAction(req.action);
+    const action = await this.#action(ref.namespace, req.action);
     const policies = validatePolicies(req.policies);
     const initial = validateInitialState(req.state);
     const now = this.core.clock.now();
@@ -131,7 +142,7 @@ export class ScheduleOps implements ScheduleService {
     const ref = validateScheduleRef(input);
     const req = requireRequest(input);
     const spec = validateSpec(req.spec);
-    const action = validateAction(req.action);
+    const action = await this.#action(ref.namespace, req.action);
     const policies = validatePolicies(req.policies);
     const token = optionalInt('conflictToken', req.conflictToken, 0);
     const found = await mutateSchedule(this.core, ref.namespace, ref.scheduleId, async (tx) => {

@@ -27,7 +27,7 @@ export function validateSpec(spec: unknown): unknown {
 export function validateAction(input: unknown): ScheduleActionData {
   const a = optionalRecord('action', input);
   if (!a) throw new ValidationError('action', 'is required: { workflowType, taskQueue, workflowId, ... }', input);
-  const known = ['workflowType', 'taskQueue', 'workflowId', 'args', 'memo', 'retryPolicy', 'workflowExecutionTimeoutMs', 'workflowRunTimeoutMs', 'workflowTaskTimeoutMs'];
+  const known = ['workflowType', 'taskQueue', 'workflowId', 'args', 'memo', 'searchAttributes', 'retryPolicy', 'workflowExecutionTimeoutMs', 'workflowRunTimeoutMs', 'workflowTaskTimeoutMs'];
   for (const key of Object.keys(a)) {
     if (!known.includes(key)) throw new ValidationError(`action.${key}`, `is not an action field (use ${known.join(', ')})`, a[key]);
   }
@@ -44,6 +44,8 @@ export function validateAction(input: unknown): ScheduleActionData {
     encodePayload('action.memo', memo);
     out.memo = memo;
   }
+  const attributes = optionalRecord('action.searchAttributes', a.searchAttributes);
+  if (attributes) out.searchAttributes = attributes as ScheduleActionData['searchAttributes'];
   const retry = optionalRetryPolicy('action.retryPolicy', a.retryPolicy);
   if (retry) out.retryPolicy = retry;
   for (const k of ['workflowExecutionTimeoutMs', 'workflowRunTimeoutMs', 'workflowTaskTimeoutMs'] as const) {
