@@ -1,25 +1,42 @@
 /**
  * `npm run bench -- engine`: workflows per second and start-to-result latency of a workflow
- * that runs one activity, with the server, the worker and the load generator in separate
- * processes, on SQLite (synchronous=FULL) and on PostgreSQL.
+ * that runs one activity and of one that runs five in a row, with the server, the worker and
+ * the load generator in separate processes, on SQLite (synchronous=FULL) and on PostgreSQL.
+ * On PostgreSQL it also reports the CPU of the database's backends and the statements and
+ * transactions the server sent, per workflow.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir, cpus } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { freePort, spawnNode, startServerProcess } from '../test/helpers/processes.ts';
+import { freePort, spawnNode, startServerProcess, type Child } from '../test/helpers/processes.ts';
+import { SqliteStore } from '../src/store/sqlite/sqlite-store.ts';
+import { PostgresStore } from '../src/store/postgres/postgres-store.ts';
+import { bulkLoadPostgres, bulkLoadSqlite } from './fixtures/bulk-load.ts';
 
-const HELP = `Usage: npm run bench -- engine [--database sqlite|postgres|both] [--workflows 3000]
-                               [--concurrency 200] [--idle 200] [--metrics on|off] [--json]
+const HELP = `Usage: npm run bench -- engine [--database sqlite|postgres|both] [--workload one|five|both]
+                               [--workflows 3000] [--concurrency 200] [--idle 200] [--metrics on|off]
+                               [--preload 0] [--json]
 
+--workload one runs oneActivity, five runs fiveActivities (five activities one after another).
+--preload N bulk-loads N completed one-activity workflows (bench/fixtures/bulk-load.ts) before
+the server starts, to measure the cost as work grows.
 --metrics off runs the server with --no-metrics and the worker without a metrics registry
 (both are on by default, as in production).`;
 
+const WORKFLOW_TYPES = { one: 'oneActivity', five: 'fiveActivities' } as const;
+type Workload = keyof typeof WORKFLOW_TYPES;
+
 interface Figures {
-  phase: string; count: number; concurrency: number; seconds: number; perSecond: number; p50: number; p99: number;
-  /** CPU time per workflow, ms, of each process over the phase (user + system; Linux only for server and worker). */
-  cpuMs?: { server?: number; worker?: number; load: number };
+  workload: Workload; phase: string; count: number; concurrency: number; seconds: number; perSecond: number; p50: number; p99: number;
+  /**
+   * CPU time per workflow, ms, over the phase (user + system; Linux only for server, worker and
+   * PostgreSQL): each process's, and `postgres` for the backends serving the benchmark's database.
+   */
+  cpuMs?: { server?: number; worker?: number; load: number; postgres?: number };
+  /** PostgreSQL only: statements (each a round trip) and transactions the server sent, per workflow. */
+  pg?: { statements: number; transactions: number };
 }
 
 /** CPU time (user + system, all threads) a process has used, ms; undefined where /proc is not there. */
@@ -32,19 +49,97 @@ function cpuTimeMs(pid: number | undefined): number | undefined {
   }
 }
 
-async function measure(database: string, o: { workflows: number; concurrency: number; idle: number; metrics: boolean }): Promise<Figures[]> {
+/**
+ * CPU time of the PostgreSQL backends serving one database, sampled while a phase runs: a
+ * backend that exits during the phase (the pool closed an idle connection) keeps its last sample.
+ */
+class BackendCpu {
+  readonly #seen = new Map<number, { first: number; last: number }>();
+  #timer: NodeJS.Timeout | undefined;
+  constructor(readonly admin: pg.Client, readonly database: string) {}
+
+  async #sample(): Promise<void> {
+    const pids = (await this.admin.query('SELECT pid FROM pg_stat_activity WHERE datname = $1', [this.database])).rows.map((r: { pid: number }) => r.pid);
+    for (const pid of pids) {
+      const ms = cpuTimeMs(pid);
+      if (ms === undefined) continue;
+      const s = this.#seen.get(pid);
+      if (s) s.last = ms;
+      else this.#seen.set(pid, { first: this.#started ? 0 : ms, last: ms });
+    }
+  }
+
+  #started = false;
+  async start(): Promise<void> {
+    this.#seen.clear();
+    this.#started = false;
+    await this.#sample();
+    this.#started = true;
+    this.#timer = setInterval(() => void this.#sample().catch(() => {}), 250);
+  }
+
+  /** CPU ms used since start() by every backend seen. */
+  async stop(): Promise<number> {
+    clearInterval(this.#timer);
+    await this.#sample();
+    let total = 0;
+    for (const s of this.#seen.values()) total += s.last - s.first;
+    return total;
+  }
+}
+
+const COUNTER = new URL('./fixtures/pg-count.ts', import.meta.url).pathname;
+
+/** The server's running totals of statements and transactions (bench/fixtures/pg-count.ts). */
+async function pgCounts(server: Child): Promise<{ statements: number; transactions: number }> {
+  const seen = server.output().split('pg-count ').length;
+  server.proc.kill('SIGUSR2');
+  for (let i = 0; i < 200 && server.output().split('pg-count ').length === seen; i++) await new Promise((r) => setTimeout(r, 10));
+  const last = server.output().split('pg-count ').pop()!.split('\n')[0]!;
+  return JSON.parse(last) as { statements: number; transactions: number };
+}
+
+interface Options { workflows: number; concurrency: number; idle: number; metrics: boolean; workloads: Workload[]; preload: number }
+
+/** Migrates the database and bulk-loads `o.preload` completed workflows; returns the seconds it took. */
+async function preload(database: string, o: Options): Promise<number> {
+  const t0 = performance.now();
+  if (database.startsWith('sqlite:')) {
+    const path = database.slice('sqlite:'.length);
+    await SqliteStore.open(path).close();
+    bulkLoadSqlite(path, { closed: o.preload, running: 0 });
+  } else {
+    await (await PostgresStore.open(database)).close();
+    const client = new pg.Client({ connectionString: database });
+    await client.connect();
+    try {
+      await bulkLoadPostgres(client, { closed: o.preload, running: 0 });
+    } finally {
+      await client.end();
+    }
+  }
+  return (performance.now() - t0) / 1000;
+}
+
+async function measure(database: string, o: Options, pgDatabase?: { admin: pg.Client; name: string }): Promise<Figures[]> {
+  if (o.preload > 0) {
+    const seconds = await preload(database, o);
+    console.error(`preloaded ${o.preload} completed workflows in ${seconds.toFixed(0)} s`);
+  }
   const port = await freePort();
-  const server = await startServerProcess(database, port, o.metrics ? [] : ['--no-metrics']);
+  const server = await startServerProcess(database, port, o.metrics ? [] : ['--no-metrics'], pgDatabase ? ['--import', 'tsx', '--import', COUNTER] : []);
   const worker = spawnNode(['--import', 'tsx', 'bench/fixtures/worker.ts'], { STEADFAST_ADDRESS: server.address, BENCH_METRICS: o.metrics ? '1' : '0' });
+  const backends = pgDatabase ? new BackendCpu(pgDatabase.admin, pgDatabase.name) : undefined;
   try {
     await worker.waitFor(/worker ready/);
     const results: Figures[] = [];
-    for (const [phase, count, conc] of [
-      ['warmup', 200, 50], ['idle', o.idle, 1], ['throughput', o.workflows, o.concurrency],
-    ] as const) {
-      const before = { server: cpuTimeMs(server.proc.pid), worker: cpuTimeMs(worker.proc.pid) };
-      const load = spawnNode(['--import', 'tsx', 'bench/fixtures/load.ts', phase === 'warmup' ? 'throughput' : phase, String(count), String(conc)],
-        { STEADFAST_ADDRESS: server.address });
+    const phases: [Workload, string, number, number][] = [['one', 'warmup', 200, 50]];
+    for (const w of o.workloads) phases.push([w, 'idle', o.idle, 1], [w, 'throughput', o.workflows, o.concurrency]);
+    for (const [workload, phase, count, conc] of phases) {
+      const before = { server: cpuTimeMs(server.proc.pid), worker: cpuTimeMs(worker.proc.pid), pg: backends ? await pgCounts(server) : undefined };
+      await backends?.start();
+      const load = spawnNode(['--import', 'tsx', 'bench/fixtures/load.ts', phase === 'warmup' ? 'throughput' : phase, String(count), String(conc),
+        WORKFLOW_TYPES[workload]], { STEADFAST_ADDRESS: server.address });
       const code = await load.exited;
       if (code !== 0) throw new Error(`load generator failed (${code}):\n${load.output()}\nserver:\n${server.output()}\nworker:\n${worker.output()}`);
       const per = (b: number | undefined, a: number | undefined) => (a === undefined || b === undefined ? undefined : (a - b) / count);
@@ -54,8 +149,14 @@ async function measure(database: string, o: { workflows: number; concurrency: nu
       const workerMs = per(before.worker, cpuTimeMs(worker.proc.pid));
       if (serverMs !== undefined) cpuMs.server = serverMs;
       if (workerMs !== undefined) cpuMs.worker = workerMs;
+      if (backends) cpuMs.postgres = (await backends.stop()) / count;
       const { loadCpuMs: _, ...figures } = line;
-      if (phase !== 'warmup') results.push({ ...figures, phase, cpuMs });
+      const row: Figures = { ...figures, workload, phase, cpuMs };
+      if (before.pg) {
+        const after = await pgCounts(server);
+        row.pg = { statements: (after.statements - before.pg.statements) / count, transactions: (after.transactions - before.pg.transactions) / count };
+      }
+      if (phase !== 'warmup') results.push(row);
     }
     return results;
   } finally {
@@ -68,25 +169,29 @@ export async function run(argv: string[]): Promise<number> {
   const { values } = parseArgs({
     args: argv,
     options: {
-      database: { type: 'string', default: 'both' }, workflows: { type: 'string', default: '3000' },
+      database: { type: 'string', default: 'both' }, workload: { type: 'string', default: 'both' }, workflows: { type: 'string', default: '3000' },
       concurrency: { type: 'string', default: '200' }, idle: { type: 'string', default: '200' }, metrics: { type: 'string', default: 'on' },
-      json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+      preload: { type: 'string', default: '0' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
     },
   });
   if (values.help) {
     console.log(HELP);
     return 0;
   }
-  const count = (name: 'workflows' | 'concurrency' | 'idle') => {
+  const count = (name: 'workflows' | 'concurrency' | 'idle' | 'preload', min = 1) => {
     const n = Number(values[name]);
-    if (!Number.isInteger(n) || n < 1) throw new Error(`--${name} must be an integer >= 1, got ${JSON.stringify(values[name])}`);
+    if (!Number.isInteger(n) || n < min) throw new Error(`--${name} must be an integer >= ${min}, got ${JSON.stringify(values[name])}`);
     return n;
   };
   if (!['sqlite', 'postgres', 'both'].includes(values.database!)) {
     throw new Error(`--database must be sqlite, postgres or both, got ${JSON.stringify(values.database)}`);
   }
   if (values.metrics !== 'on' && values.metrics !== 'off') throw new Error(`--metrics must be on or off, got ${JSON.stringify(values.metrics)}`);
-  const o = { workflows: count('workflows'), concurrency: count('concurrency'), idle: count('idle'), metrics: values.metrics === 'on' };
+  if (!['one', 'five', 'both'].includes(values.workload!)) throw new Error(`--workload must be one, five or both, got ${JSON.stringify(values.workload)}`);
+  const o: Options = {
+    workflows: count('workflows'), concurrency: count('concurrency'), idle: count('idle'), metrics: values.metrics === 'on',
+    workloads: values.workload === 'both' ? ['one', 'five'] : [values.workload as Workload], preload: count('preload', 0),
+  };
   const rows: (Figures & { database: string })[] = [];
   if (values.database === 'sqlite' || values.database === 'both') {
     const dir = mkdtempSync(join(tmpdir(), 'steadfast-bench-'));
@@ -102,23 +207,25 @@ export async function run(argv: string[]): Promise<number> {
     await admin.connect();
     await admin.query(`CREATE DATABASE ${db}`);
     try {
-      for (const f of await measure(`postgres://postgres@127.0.0.1:5432/${db}`, o)) rows.push({ database: 'postgres', ...f });
+      for (const f of await measure(`postgres://postgres@127.0.0.1:5432/${db}`, o, { admin, name: db })) rows.push({ database: 'postgres', ...f });
     } finally {
       await admin.query(`DROP DATABASE IF EXISTS ${db} WITH (FORCE)`);
       await admin.end();
     }
   }
   if (values.json) {
-    console.log(JSON.stringify({ node: process.version, cores: cpus().length, rows }, null, 2));
+    console.log(JSON.stringify({ node: process.version, cores: cpus().length, preload: o.preload, rows }, null, 2));
     return 0;
   }
-  console.log(`engine benchmark: one-activity workflow, server + worker + load generator as processes (${cpus().length} cores, node ${process.version}, metrics ${values.metrics})`);
-  console.log('database  phase       workflows  in flight  workflows/s  p50 ms  p99 ms  CPU ms/workflow: server  worker  load');
+  console.log(`engine benchmark: workflows of one or five activities, server + worker + load generator as processes (${cpus().length} cores, node ${process.version}, metrics ${values.metrics}, ${o.preload} workflows preloaded)`);
+  console.log('database  workload  phase       workflows  in flight  workflows/s  p50 ms  p99 ms  CPU ms/workflow: server  worker    load  postgres' +
+    '  statements/wf  transactions/wf');
   const ms = (v: number | undefined) => (v === undefined ? '-' : v.toFixed(2)).padStart(6);
   for (const r of rows) {
-    console.log(`${r.database.padEnd(8)}  ${r.phase.padEnd(10)}  ${String(r.count).padStart(9)}  ${String(r.concurrency).padStart(9)}  ` +
+    console.log(`${r.database.padEnd(8)}  ${r.workload.padEnd(8)}  ${r.phase.padEnd(10)}  ${String(r.count).padStart(9)}  ${String(r.concurrency).padStart(9)}  ` +
       `${r.perSecond.toFixed(0).padStart(11)}  ${r.p50.toFixed(1).padStart(6)}  ${r.p99.toFixed(1).padStart(6)}  ` +
-      `                 ${ms(r.cpuMs?.server)}  ${ms(r.cpuMs?.worker)}  ${ms(r.cpuMs?.load)}`);
+      `                 ${ms(r.cpuMs?.server)}  ${ms(r.cpuMs?.worker)}  ${ms(r.cpuMs?.load)}    ${ms(r.cpuMs?.postgres)}` +
+      `  ${(r.pg ? r.pg.statements.toFixed(1) : '-').padStart(13)}  ${(r.pg ? r.pg.transactions.toFixed(1) : '-').padStart(15)}`);
   }
   return 0;
 }

@@ -78,8 +78,8 @@ export function freePort(): Promise<number> {
 }
 
 /** Starts `steadfast server` and waits until it listens. */
-export async function startServerProcess(database: string, port: number, extraArgs: readonly string[] = []): Promise<Child & { address: string }> {
-  const child = spawnNode([BIN, 'server', '--insecure', '--database', database, '--port', String(port), ...extraArgs]);
+export async function startServerProcess(database: string, port: number, extraArgs: readonly string[] = [], nodeArgs: readonly string[] = []): Promise<Child & { address: string }> {
+  const child = spawnNode([...nodeArgs, BIN, 'server', '--insecure', '--database', database, '--port', String(port), ...extraArgs]);
   const m = await child.waitFor(/listening on (http:\/\/\S+)/);
   return Object.assign(child, { address: m[1]! });
 }

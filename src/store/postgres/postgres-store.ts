@@ -6,12 +6,14 @@ import { connectionLoss, OPEN_RUN_INDEX, PG_ERROR_CODES, StoreConflictError } fr
 import { buildListQuery } from '../list-query.ts';
 import { loadMigrations } from '../migrations.ts';
 import { executionValues, searchAttributesJson, toEvent, toExecution, toQueueRef, toTask, toTimer } from '../rows.ts';
-import { checkEventIds, notificationsOf } from '../transition-checks.ts';
+import { notificationsOf } from '../transition-checks.ts';
 import type {
   ClaimTaskRequest, ClaimTimersRequest, ExecutionQuery, ExecutionRecord, QueueRef, Store, StoreNotification,
   ScheduleRecord, TaskRecord, TimerRecord, Transition, VisibilityQuery,
 } from '../types.ts';
 import { multiInsert, PQ, quoteIdent } from './queries.ts';
+import { batchPayloads, type BatchNotice } from './batch-sql.ts';
+import { PgGroupCommitter } from './group-commit.ts';
 import { applySchedules, getSchedule, listSchedules } from './schedule-queries.ts';
 import { postgresVisibilityStore as vis } from './visibility.ts';
 import type { SearchAttributeDefinition } from '../../visibility/types.ts';
@@ -41,12 +43,24 @@ export class PostgresStore implements Store {
   readonly #channel: string;
   readonly #origin = newUuid();
   readonly #listeners = new Listeners();
+  readonly #committer: PgGroupCommitter;
   #closed = false;
 
   private constructor(pool: pg.Pool, config: pg.ClientConfig, channel: string) {
     this.#pool = pool;
     this.#config = config;
     this.#channel = channel;
+    this.#committer = new PgGroupCommitter({
+      channel, origin: this.#origin,
+      query: (config) => this.#pool.query(config),
+      commitAlone: (t) => this.#commitAlone(t),
+      connectionLost: (err) => connectionLoss(err),
+    });
+  }
+
+  /** Batch statements sent and the largest batch, for benchmarks and tests. */
+  get writeStats(): { batches: number; maxBatch: number } {
+    return { ...this.#committer.stats };
   }
 
   /** Opens the LISTEN connection; a lost one is re-opened (see #listenerLost). */
@@ -54,7 +68,7 @@ export class PostgresStore implements Store {
     const client = new pg.Client({ ...this.#config, application_name: 'steadfast-listener' });
     client.on('notification', (msg) => {
       if (msg.channel !== this.#channel || !msg.payload) return;
-      const body = JSON.parse(msg.payload) as { o: string; n: StoreNotification[] };
+      const body = JSON.parse(msg.payload) as BatchNotice;
       if (body.o !== this.#origin) this.#listeners.emit(body.n);
     });
     client.on('error', () => this.#listenerLost(client));
@@ -190,9 +204,12 @@ export class PostgresStore implements Store {
     return (await this.#query(PQ.readHistory, [runId, fromEventId, limit])).rows.map(toEvent);
   }
 
-  async commit(t: Transition): Promise<void> {
-    for (const w of t.executions) checkEventIds(w);
-    const notes = notificationsOf(t);
+  commit(t: Transition): Promise<void> {
+    return this.#committer.submit(t).then(() => this.#listeners.emit(notificationsOf(t)));
+  }
+
+  /** Commits one transition in a transaction of its own (what the batch statement cannot take). */
+  async #commitAlone(t: Transition): Promise<void> {
     // A client that lost its connection (an 'error' between our statements, a failed ROLLBACK) is
     // released with the error, so the pool drops it. The listener is attached in the connect
     // callback itself: a session terminated while it connects reports in the same turn, and an
@@ -211,7 +228,7 @@ export class PostgresStore implements Store {
     try {
       await client.query('BEGIN');
       await this.#apply(client, t);
-      if (notes.length) await client.query(PQ.notify, [this.#channel, JSON.stringify({ o: this.#origin, n: notes })]);
+      for (const p of batchPayloads(this.#origin, [t])) await client.query(PQ.notify, [this.#channel, p]);
       if (faults.armed) await faults.hit('store.commit');
       await client.query('COMMIT');
     } catch (err) {
@@ -223,7 +240,6 @@ export class PostgresStore implements Store {
       client.off('error', onLost);
       client.release(broken);
     }
-    this.#listeners.emit(notes);
   }
 
   async #apply(c: pg.PoolClient, t: Transition): Promise<void> {
@@ -303,6 +319,7 @@ export class PostgresStore implements Store {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    await this.#committer.drained();
     await this.#listener?.end().catch(() => {});
     await this.#pool.end();
   }

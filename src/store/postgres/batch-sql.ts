@@ -1,0 +1,170 @@
+/* The PostgreSQL store's batch write: the transitions of many workflows in ONE statement (its
+ * own implicit transaction, so one round trip and one commit for the whole batch), with each
+ * row kind written by one multi-row INSERT … SELECT FROM unnest(…). The statement's text does
+ * not depend on the batch, so it is a named prepared statement, parsed once per connection. */
+import { executionValues, searchAttributesJson } from '../rows.ts';
+import { notificationsOf } from '../transition-checks.ts';
+import type { ConflictReason } from '../errors.ts';
+import type { StoreNotification, Transition } from '../types.ts';
+import { slotColumns } from '../visibility/layout.ts';
+import { SEARCH_ATTRIBUTE_TYPES } from '../../visibility/types.ts';
+
+const SLOTS = SEARCH_ATTRIBUTE_TYPES.flatMap((t) => slotColumns(t));
+
+/**
+ * The batch statement. The first CTEs lock what the transitions check (the updated runs, the
+ * consumed timers, open runs of the inserted workflow ids) with FOR UPDATE, which in READ
+ * COMMITTED returns each row's newest committed version; `bad` lists each transition whose check
+ * fails, with its reason. Every write is guarded by `ok` (no transition failed), so a batch with
+ * a conflict writes nothing: the caller rejects the failed transitions and writes the rest again.
+ * Sibling CTEs do not see each other's rows, so the caller never puts two transitions touching
+ * the same run, workflow id, task or timer in one batch.
+ */
+export const BATCH_SQL = `WITH
+  upd_in AS (SELECT * FROM unnest($2::int[], $3::text[], $4::int[], $5::text[], $6::text[], $7::text[], $8::bigint[],
+    $9::bigint[], $10::int[], $11::text[], $12::text[], $13::int[], $14::text[])
+    AS v(op, run_id, expected, status, workflow_type, task_queue, execution_time, close_time, next_event_id, memo, state,
+      version, search_attributes)),
+  ins_in AS (SELECT * FROM unnest($15::int[], $16::text[], $17::text[], $18::text[], $19::text[], $20::text[], $21::text[],
+    $22::bigint[], $23::bigint[], $24::bigint[], $25::int[], $26::int[], $27::text[], $28::text[], $29::text[], $30::text[],
+    $31::text[], $32::int[], $33::text[], $34::text[], $35::bigint[])
+    AS v(op, run_id, namespace, workflow_id, workflow_type, task_queue, status, start_time, execution_time, close_time,
+      next_event_id, attempt, first_execution_run_id, original_execution_run_id, request_id, memo, state, version,
+      search_attributes, scheduled_by_id, scheduled_start_time)),
+  consume_in AS (SELECT * FROM unnest($36::int[], $37::text[]) AS v(op, id)),
+  locked AS (SELECT run_id, version FROM executions WHERE run_id IN (SELECT run_id FROM upd_in) ORDER BY run_id FOR UPDATE),
+  open_runs AS (SELECT x.run_id, x.namespace, x.workflow_id FROM executions x
+    WHERE (x.namespace, x.workflow_id) IN (SELECT namespace, workflow_id FROM ins_in) AND x.status = 'Running' FOR UPDATE),
+  consumed AS (SELECT id FROM timers WHERE id IN (SELECT id FROM consume_in) FOR UPDATE),
+  bad AS (
+    SELECT u.op, 'version' AS reason, u.run_id AS detail FROM upd_in u LEFT JOIN locked l ON l.run_id = u.run_id
+      WHERE l.version IS DISTINCT FROM u.expected
+    UNION ALL SELECT i.op, 'duplicateRun', i.run_id FROM ins_in i WHERE EXISTS (SELECT 1 FROM executions x WHERE x.run_id = i.run_id)
+    UNION ALL SELECT i.op, 'alreadyOpen', i.workflow_id FROM ins_in i
+      JOIN open_runs o ON o.namespace = i.namespace AND o.workflow_id = i.workflow_id
+      WHERE NOT EXISTS (SELECT 1 FROM upd_in u WHERE u.op = i.op AND u.run_id = o.run_id AND u.status <> 'Running')
+    UNION ALL SELECT c.op, 'timerGone', c.id FROM consume_in c WHERE NOT EXISTS (SELECT 1 FROM consumed t WHERE t.id = c.id)),
+  ok AS (SELECT NOT EXISTS (SELECT 1 FROM bad) AS ok),
+  upd AS (UPDATE executions e SET status = u.status, workflow_type = u.workflow_type, task_queue = u.task_queue,
+      execution_time = u.execution_time, close_time = u.close_time, next_event_id = u.next_event_id, memo = u.memo,
+      state = u.state, version = u.version, search_attributes = u.search_attributes
+    FROM upd_in u WHERE e.run_id = u.run_id AND (SELECT ok FROM ok)),
+  ins AS (INSERT INTO executions (run_id, namespace, workflow_id, workflow_type, task_queue, status, start_time,
+      execution_time, close_time, next_event_id, attempt, first_execution_run_id, original_execution_run_id, request_id,
+      memo, state, version, search_attributes, scheduled_by_id, scheduled_start_time)
+    SELECT run_id, namespace, workflow_id, workflow_type, task_queue, status, start_time, execution_time, close_time,
+      next_event_id, attempt, first_execution_run_id, original_execution_run_id, request_id, memo, state, version,
+      search_attributes, scheduled_by_id, scheduled_start_time
+    FROM ins_in WHERE (SELECT ok FROM ok) RETURNING run_id, seq),
+  vis AS (INSERT INTO executions_visibility (run_id, namespace, workflow_id, workflow_type, status, task_queue, start_time,
+      execution_time, close_time, execution_duration, history_length, scheduled_by_id, scheduled_start_time)
+    SELECT * FROM unnest($38::text[], $39::text[], $40::text[], $41::text[], $42::text[], $43::text[], $44::bigint[],
+      $45::bigint[], $46::bigint[], $47::bigint[], $48::bigint[], $49::text[], $50::bigint[]) WHERE (SELECT ok FROM ok)
+    ON CONFLICT (run_id) DO UPDATE SET namespace = excluded.namespace, workflow_id = excluded.workflow_id,
+      workflow_type = excluded.workflow_type, status = excluded.status, task_queue = excluded.task_queue,
+      start_time = excluded.start_time, execution_time = excluded.execution_time, close_time = excluded.close_time,
+      execution_duration = excluded.execution_duration, history_length = excluded.history_length,
+      scheduled_by_id = excluded.scheduled_by_id, scheduled_start_time = excluded.scheduled_start_time,
+      search_attributes = NULL, ${SLOTS.map((c) => `${c} = NULL`).join(', ')}),
+  events AS (INSERT INTO history_events (run_id, event_id, event_type, event_time, attributes)
+    SELECT * FROM unnest($51::text[], $52::int[], $53::text[], $54::text[], $55::text[]) WHERE (SELECT ok FROM ok)),
+  new_tasks AS (INSERT INTO tasks (id, namespace, task_queue, kind, run_id, visible_at, data)
+    SELECT * FROM unnest($56::text[], $57::text[], $58::text[], $59::text[], $60::text[], $61::bigint[], $62::text[])
+    WHERE (SELECT ok FROM ok)),
+  new_timers AS (INSERT INTO timers (id, namespace, run_id, kind, due_at, data)
+    SELECT * FROM unnest($63::text[], $64::text[], $65::text[], $66::text[], $67::bigint[], $68::text[]) WHERE (SELECT ok FROM ok)),
+  gone_tasks AS (DELETE FROM tasks WHERE id = ANY($69::text[]) AND (SELECT ok FROM ok)),
+  gone_timers AS (DELETE FROM timers WHERE id = ANY($70::text[]) AND (SELECT ok FROM ok)),
+  purged_tasks AS (DELETE FROM tasks WHERE run_id = ANY($71::text[]) AND (SELECT ok FROM ok)),
+  purged_timers AS (DELETE FROM timers WHERE run_id = ANY($71::text[]) AND (SELECT ok FROM ok)),
+  notified AS (SELECT count(pg_notify($1, p)) AS n FROM unnest($72::text[]) p WHERE (SELECT ok FROM ok))
+SELECT (SELECT json_agg(json_build_array(op, reason, detail)) FROM bad) AS bad,
+  (SELECT json_agg(json_build_array(run_id, seq)) FROM ins) AS seqs, (SELECT n FROM notified) AS notified`;
+
+/** The NOTIFY payload limit is 8000 bytes; payloads are cut below it. */
+const MAX_PAYLOAD = 7000;
+
+/** What one batch tells other servers: its notifications and the runs it wrote (their cached rows are stale). */
+export interface BatchNotice {
+  /** The origin: the writing store, which ignores its own notices. */
+  o: string;
+  n: StoreNotification[];
+  /** Run ids written. */
+  r?: string[];
+}
+
+/**
+ * The NOTIFY payloads of a batch, each under the size limit: every notification once (task
+ * notifications of a queue summed into one), and every run written.
+ */
+export function batchPayloads(origin: string, transitions: readonly Transition[]): string[] {
+  const notes: StoreNotification[] = [];
+  for (const t of transitions) notes.push(...notificationsOf(t));
+  const runs = [...new Set(transitions.flatMap((t) => t.executions.map((w) => w.record.runId)))];
+  const payloads: string[] = [];
+  let cur: BatchNotice = { o: origin, n: [], r: [] };
+  let size = 64;
+  const flush = () => {
+    if (cur.n.length || cur.r!.length) payloads.push(JSON.stringify(cur));
+    cur = { o: origin, n: [], r: [] };
+    size = 64;
+  };
+  for (const n of notes) {
+    const len = JSON.stringify(n).length + 1;
+    if (size + len > MAX_PAYLOAD) flush();
+    cur.n.push(n);
+    size += len;
+  }
+  for (const r of runs) {
+    if (size + r.length + 3 > MAX_PAYLOAD) flush();
+    cur.r!.push(r);
+    size += r.length + 3;
+  }
+  flush();
+  return payloads;
+}
+
+/** A failed check of one transition of a batch: its index, why, and the run, workflow or timer id. */
+export type BatchConflict = [op: number, reason: ConflictReason, detail: string];
+
+/** The parameters of {@link BATCH_SQL} for these transitions (none may carry schedules or custom search attributes). */
+export function batchParams(channel: string, transitions: readonly Transition[], payloads: readonly string[]): unknown[] {
+  const upd: unknown[][] = Array.from({ length: 13 }, () => []);
+  const ins: unknown[][] = Array.from({ length: 21 }, () => []);
+  const consume: unknown[][] = [[], []];
+  const vis: unknown[][] = Array.from({ length: 13 }, () => []);
+  const ev: unknown[][] = Array.from({ length: 5 }, () => []);
+  const tasks: unknown[][] = Array.from({ length: 7 }, () => []);
+  const timers: unknown[][] = Array.from({ length: 6 }, () => []);
+  const delTasks: string[] = [];
+  const delTimers: string[] = [];
+  const purge: string[] = [];
+  const push = (cols: unknown[][], values: readonly unknown[]) => values.forEach((v, i) => cols[i]!.push(v));
+  transitions.forEach((t, op) => {
+    for (const w of t.executions) {
+      const r = w.record;
+      if (w.expectedVersion === undefined) {
+        push(ins, [op, ...executionValues(r)]);
+      } else {
+        push(upd, [op, r.runId, w.expectedVersion, r.status, r.workflowType, r.taskQueue, r.executionTime, r.closeTime ?? null,
+          r.nextEventId, r.memo === undefined ? null : JSON.stringify(r.memo), JSON.stringify(r.state), r.version, searchAttributesJson(r)]);
+      }
+      push(vis, [r.runId, r.namespace, r.workflowId, r.workflowType, r.status, r.taskQueue, r.startTime, r.executionTime,
+        r.closeTime ?? null, r.closeTime === undefined ? null : Math.max(0, r.closeTime - r.executionTime), r.nextEventId - 1,
+        r.scheduledById ?? null, r.scheduledStartTime ?? null]);
+      for (const e of w.events) push(ev, [r.runId, e.eventId, e.eventType, e.eventTime, JSON.stringify(e.attributes)]);
+    }
+    // A consumed timer is checked (consume_in) and deleted with the others: an OR of the two in
+    // one DELETE was planned as a sequential scan of timers.
+    if (t.consumeTimerId !== undefined) {
+      push(consume, [op, t.consumeTimerId]);
+      delTimers.push(t.consumeTimerId);
+    }
+    for (const k of t.createTasks ?? []) push(tasks, [k.id, k.namespace, k.taskQueue, k.kind, k.runId, k.visibleAt, JSON.stringify(k.data)]);
+    for (const k of t.createTimers ?? []) push(timers, [k.id, k.namespace, k.runId, k.kind, k.dueAt, JSON.stringify(k.data)]);
+    delTasks.push(...(t.deleteTaskIds ?? []));
+    delTimers.push(...(t.deleteTimerIds ?? []));
+    purge.push(...(t.purgeRunIds ?? []));
+  });
+  return [channel, ...upd, ...ins, ...consume, ...vis, ...ev, ...tasks, ...timers, delTasks, delTimers, purge, payloads];
+}

@@ -1,0 +1,151 @@
+import { after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { StoreConflictError } from '../../src/store/errors.ts';
+import { PostgresStore } from '../../src/store/postgres/postgres-store.ts';
+import type { ExecutionRecord, TimerRecord, Transition } from '../../src/store/types.ts';
+import type { HistoryEvent } from '../../src/history/events.ts';
+import { dropSchema, freshSchema, PG_URL, pgSkipReason } from './pg-helpers.ts';
+
+const skip = await pgSkipReason('the PostgreSQL batch-write tests');
+const schemas: string[] = [];
+after(async () => {
+  if (!skip) for (const s of schemas) await dropSchema(s);
+});
+
+async function open(): Promise<PostgresStore> {
+  const schema = freshSchema('sf_batch');
+  schemas.push(schema);
+  return PostgresStore.open(PG_URL, { schema, poolSize: 4 });
+}
+
+let n = 0;
+function run(overrides: Partial<ExecutionRecord> = {}): ExecutionRecord {
+  const runId = overrides.runId ?? `run-${process.pid}-${++n}`;
+  return {
+    namespace: 'default', workflowId: `wf-${process.pid}-${n}`, runId, workflowType: 'order', taskQueue: 'q', status: 'Running',
+    startTime: 1000, executionTime: 1000, nextEventId: 2, attempt: 1, firstExecutionRunId: runId, originalExecutionRunId: runId,
+    version: 1, state: { n: 0 }, ...overrides,
+  };
+}
+
+const ev = (eventId: number): HistoryEvent => ({
+  eventId, eventType: 'WorkflowTaskScheduled', eventTime: new Date(1000).toISOString(), attributes: { taskQueue: 'q', startToCloseTimeoutMs: 10, attempt: 1 },
+});
+const timer = (id: string, runId = 'r'): TimerRecord => ({ id, namespace: 'default', runId, kind: 'UserTimer', dueAt: 1, data: {} });
+const insert = (rec: ExecutionRecord): Transition => ({ executions: [{ record: rec, events: [ev(1)] }] });
+const update = (rec: ExecutionRecord, expectedVersion: number, changes: Partial<ExecutionRecord> = {}): Transition => ({
+  executions: [{ record: { ...rec, ...changes, nextEventId: rec.nextEventId + 1, version: expectedVersion + 1 }, expectedVersion, events: [ev(rec.nextEventId)] }],
+});
+
+test('postgres batch: transitions of many runs committed in one turn go in one statement', { skip }, async () => {
+  const store = await open();
+  try {
+    const recs = Array.from({ length: 40 }, () => run());
+    await Promise.all(recs.map((r) => store.commit(insert(r))));
+    const before = store.writeStats.batches;
+    await Promise.all(recs.map((r) => store.commit({ ...update(r, 1), createTimers: [timer(`t-${r.runId}`, r.runId)] })));
+    assert.equal(store.writeStats.batches - before, 1);
+    for (const r of recs) {
+      const stored = (await store.getExecution(r.runId))!;
+      assert.equal(stored.version, 2);
+      assert.deepEqual((await store.readHistory(r.runId, 1, 10)).map((e) => e.eventId), [1, 2]);
+    }
+    const due = await store.claimDueTimers({ now: 5, limit: 100, leaseMs: 1000, owner: 'x' });
+    assert.equal(due.length, 40);
+  } finally {
+    await store.close();
+  }
+});
+
+test('postgres batch: a stale version fails only its own transition; the rest of the batch commits', { skip }, async () => {
+  const store = await open();
+  try {
+    const [a, b, c] = [run(), run(), run()];
+    await Promise.all([a, b, c].map((r) => store.commit(insert(r))));
+    const results = await Promise.allSettled([
+      store.commit(update(a, 1)),
+      store.commit(update(b, 7)),
+      store.commit({ ...update(c, 1), createTimers: [timer('from-c', c.runId)] }),
+    ]);
+    assert.deepEqual(results.map((r) => r.status), ['fulfilled', 'rejected', 'fulfilled']);
+    const err = (results[1] as PromiseRejectedResult).reason as StoreConflictError;
+    assert.ok(err instanceof StoreConflictError);
+    assert.equal(err.reason, 'version');
+    assert.match(err.message, new RegExp(`run ${b.runId} changed since version 7`));
+    assert.deepEqual([(await store.getExecution(a.runId))!.version, (await store.getExecution(b.runId))!.version,
+      (await store.getExecution(c.runId))!.version], [2, 1, 2]);
+    assert.deepEqual((await store.readHistory(b.runId, 1, 10)).map((e) => e.eventId), [1], 'nothing of the failed transition was written');
+  } finally {
+    await store.close();
+  }
+});
+
+test('postgres batch: two transitions of one run in one turn are written one after the other; the second sees the first', { skip }, async () => {
+  const store = await open();
+  try {
+    const a = run();
+    await store.commit(insert(a));
+    const results = await Promise.allSettled([store.commit(update(a, 1)), store.commit(update(a, 1, { state: { n: 9 } }))]);
+    assert.deepEqual(results.map((r) => r.status), ['fulfilled', 'rejected']);
+    assert.deepEqual((await store.getExecution(a.runId))!.state, { n: 0 });
+  } finally {
+    await store.close();
+  }
+});
+
+test('postgres batch: a consumed timer, a duplicate run and an open workflow id fail alone, with their reasons', { skip }, async () => {
+  const store = await open();
+  try {
+    const open1 = run();
+    await store.commit({ ...insert(open1), createTimers: [timer('once')] });
+    const ok = run();
+    const results = await Promise.allSettled([
+      store.commit({ executions: [], consumeTimerId: 'once' }),
+      store.commit({ executions: [], consumeTimerId: 'never-existed' }),
+      store.commit(insert(run({ runId: open1.runId, workflowId: 'other' }))),
+      store.commit(insert(run({ workflowId: open1.workflowId }))),
+      store.commit(insert(ok)),
+    ]);
+    assert.deepEqual(results.map((r) => (r.status === 'fulfilled' ? 'ok' : (r.reason as StoreConflictError).reason)),
+      ['ok', 'timerGone', 'duplicateRun', 'alreadyOpen', 'ok']);
+    // Closing the open run and starting the next one of its workflow id in one transition (continue-as-new) is no conflict.
+    const nextRun = run({ workflowId: open1.workflowId });
+    await store.commit({ executions: [update(open1, 1, { status: 'ContinuedAsNew', closeTime: 2000 }).executions[0]!, { record: nextRun, events: [ev(1)] }] });
+    assert.equal((await store.getLatestExecution('default', open1.workflowId))!.runId, nextRun.runId);
+  } finally {
+    await store.close();
+  }
+});
+
+test('postgres batch: a batch the database refuses is written one transition at a time, so only the bad one fails', { skip }, async () => {
+  const store = await open();
+  try {
+    await store.commit({ executions: [], createTimers: [timer('dup')] });
+    const results = await Promise.allSettled([
+      store.commit({ executions: [], createTimers: [timer('a')] }),
+      // Passes every check of the statement, then hits the timers primary key.
+      store.commit({ executions: [], createTimers: [timer('b'), timer('dup')] }),
+      store.commit({ executions: [], createTimers: [timer('c')] }),
+    ]);
+    assert.deepEqual(results.map((r) => r.status), ['fulfilled', 'rejected', 'fulfilled']);
+    const claimed = await store.claimDueTimers({ now: 5, limit: 10, leaseMs: 1, owner: 'x' });
+    assert.deepEqual(claimed.map((t) => t.id).sort(), ['a', 'c', 'dup']);
+  } finally {
+    await store.close();
+  }
+});
+
+test('postgres batch: close waits for the transitions already submitted, which commit', { skip }, async () => {
+  const store = await open();
+  const schema = schemas[schemas.length - 1]!;
+  // One run's timers: no two share a statement, so most are still queued when close() is called.
+  const commits = Array.from({ length: 30 }, (_, i) => store.commit({ executions: [], createTimers: [timer(`c${i}`, 'one-run')] }));
+  await store.close();
+  assert.deepEqual((await Promise.allSettled(commits)).map((r) => r.status), Array(30).fill('fulfilled'));
+  const again = await PostgresStore.open(PG_URL, { schema, poolSize: 2 });
+  try {
+    assert.equal((await again.claimDueTimers({ now: 5, limit: 100, leaseMs: 1, owner: 'x' })).length, 30);
+  } finally {
+    await again.close();
+  }
+});
