@@ -1,8 +1,11 @@
 import assert from 'node:assert/strict';
 import { afterEach } from 'node:test';
 import { FaultInjectedError, faults, parseFaultSpec } from '../../src/common/fault-points.ts';
-import { fixtureTest } from '../helpers/fixture.ts';
+import { fixtureTest, type Fixture } from '../helpers/fixture.ts';
 import { cmd } from './helpers.ts';
+import { openStore } from '../../src/store/index.ts';
+import type { Store } from '../../src/store/types.ts';
+import { dropSchema, freshSchema, PG_URL, pgSkipReason } from '../store/pg-helpers.ts';
 
 afterEach(() => faults.disarm());
 
@@ -23,8 +26,22 @@ fixtureTest('a commit that loses to a signal committed meanwhile re-reads, rebui
   assert.deepEqual((await h.history('raced')).map((e) => e.eventId), types.map((_, i) => i + 1));
 });
 
-fixtureTest('a store commit that fails inside its transaction leaves nothing written, and the request can be made again', async (f) => {
-  const h = await f.engine();
+const stores = [
+  { name: 'SQLite', skip: false as string | false, open: async (_f: Fixture): Promise<Store | undefined> => undefined },
+  {
+    name: 'PostgreSQL', skip: await pgSkipReason('fault points on PostgreSQL'),
+    open: async (f: Fixture) => {
+      const schema = freshSchema('sf_fault');
+      f.defer('schema', () => dropSchema(schema));
+      const store = await openStore(`${PG_URL}?schema=${schema}`);
+      f.defer('store', () => store.close());
+      return store;
+    },
+  },
+];
+
+for (const store of stores) fixtureTest(`${store.name}: a store commit that fails inside its transaction leaves nothing written, and the request can be made again`, { skip: store.skip }, async (f) => {
+  const h = await f.engine(await store.open(f));
   await h.start('rolled-back');
   const task = await h.pollWorkflow();
   const before = await h.types('rolled-back');
