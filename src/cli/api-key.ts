@@ -11,7 +11,10 @@ Options:
   --identity <name>           who the key stands for; recorded in history as who acted
   --permission <ns:role>      a grant: role reader, worker, writer or admin on a namespace,
                               or on every namespace as system:<role> (repeatable)
-  -h, --help                  show this help`;
+  -h, --help                  show this help
+
+Example:
+  steadfast api-key create --identity billing-worker --permission default:worker`;
 
 register({
   name: 'api-key create',

@@ -13,7 +13,10 @@ Options:
   --port <n>     port to listen on (default 7233)
   --host <addr>  address to bind (default 127.0.0.1)
   --db <path>    SQLite file (default ./.steadfast/dev.sqlite, created if missing)
-  -h, --help     show this help`;
+  -h, --help     show this help
+
+Example:
+  steadfast dev --port 7233 --db ./.steadfast/dev.sqlite`;
 
 register({
   name: 'dev',

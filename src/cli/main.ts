@@ -29,7 +29,13 @@ function usage(): string {
     'Commands:',
     ...commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
     '',
-    'Run `steadfast <command> --help` for the options of a command.',
+    'Run `steadfast <command> --help` for the options of a command, with an example.',
+    '',
+    'Example:',
+    '  steadfast dev &',
+    '  steadfast workflow execute order --task-queue orders --input \'"o-1"\' --input 100',
+    '',
+    'Exit codes: 0 done, 1 the operation failed, 2 bad usage.',
   ].join('\n');
 }
 

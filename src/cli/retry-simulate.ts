@@ -56,6 +56,9 @@ Common flags:
   --json               print one JSON object ({ strategy, seed, delaysMs, attempts, ... })
   --help               this text
 
+Example:
+  steadfast retry simulate --strategy temporal --initial 1s --coefficient 2 --max-interval 30s --max-attempts 6
+
 Exit codes: 0 ok, 2 bad flags.`;
 
 /**

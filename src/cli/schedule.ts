@@ -6,6 +6,7 @@ import type { CalendarSpec } from '../schedule/calendar-spec.ts';
 import { parseFlags, parseIntFlag, UsageError } from './args.ts';
 import { register } from './main.ts';
 import { renderTable } from './table.ts';
+import { progressBar } from './progress.ts';
 
 const HELP = `Usage: steadfast schedule <action> <scheduleId> [options]
 
@@ -31,7 +32,10 @@ Common options:
   --address <url>    server address (default $STEADFAST_ADDRESS or http://127.0.0.1:7233)
   --namespace <ns>   namespace (default "default")
   --json             print JSON for scripts instead of a table
-  -h, --help         show this help`;
+  -h, --help         show this help
+
+Example:
+  steadfast schedule create nightly --type report --task-queue reports --workflow-id report --cron '0 2 * * *' --overlap Skip`;
 
 const FLAGS = {
   address: { type: 'string' }, namespace: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
@@ -117,16 +121,14 @@ function describeText(d: ScheduleDescription): string {
 async function followBackfill(client: Client, id: string, total: number): Promise<void> {
   if (!process.stderr.isTTY || total <= 0) return;
   const handle = client.schedule.getHandle(id);
+  const bar = progressBar('backfill');
   for (;;) {
     const pending = (await handle.describe()).info.backfillsPending;
-    const done = Math.max(0, total - pending);
-    const width = 30;
-    const filled = Math.round((done / total) * width);
-    process.stderr.write(`\rbackfill [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total}`);
+    bar.update(Math.max(0, total - pending), total);
     if (pending === 0) break;
     await new Promise((r) => setTimeout(r, 200));
   }
-  process.stderr.write('\n');
+  bar.finish();
 }
 
 register({

@@ -1,5 +1,5 @@
 import { Client } from '../client/index.ts';
-import type { SearchAttributeTypeName } from '../history/visibility-types.ts';
+import type { SearchAttributeTypeName } from '../protocol/index.ts';
 import { parseFlags, UsageError } from './args.ts';
 import { register } from './main.ts';
 import { renderTable } from './table.ts';
@@ -17,7 +17,11 @@ Options:
   --retry-for <dur>  how long to keep retrying while the server is unavailable (default 10s)
   --namespace <ns>   namespace (default "default")
   --json             print JSON for scripts instead of a table
-  -h, --help         show this help`;
+  -h, --help         show this help
+
+Example:
+  steadfast search-attribute create --name CustomerId --type Keyword
+  steadfast workflow start order --task-queue orders --search-attribute CustomerId='"c-9"'`;
 
 const FLAGS = {
   address: { type: 'string' }, namespace: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },

@@ -1,52 +1,23 @@
-import { readFileSync } from 'node:fs';
-import { Client } from '../client/index.ts';
+import { Client, WorkflowFailedError, type ListOptions, type WorkflowHandle } from '../client/index.ts';
 import { toMs, type Duration } from '../retry/duration.ts';
-import { parseCronSchedule } from '../schedule/index.ts';
-
-import type { HistoryEvent } from '../history/events.ts';
-import type { WorkflowExecutionInfo } from '../history/service.ts';
 import { parseFlags, parseIntFlag, refuseTogether, UsageError } from './args.ts';
 import { register } from './main.ts';
 import { connectionFlags } from './connection-flags.ts';
 import { renderTable } from './table.ts';
-import { workflowTaskLines } from './workflow-task-lines.ts';
-
-const COMMON = `Common options:
-  --address <url>    server address (default $STEADFAST_ADDRESS or http://127.0.0.1:7233)
-  --retry-for <dur>  how long to keep retrying while the server is unavailable (default 10s)
-  --namespace <ns>   namespace (default "default")
-  --api-key <key>    credential sent as a bearer token (default $STEADFAST_API_KEY)
-  --ca-file <pem>    CA certificate trusted for an https:// server (default $STEADFAST_CA_FILE)
-  --json             print JSON for scripts instead of a table
-  -h, --help         show this help`;
-
-const HELP = `Usage: steadfast workflow <action> [options]
-
-Actions:
-  start <type> --task-queue <q> [--id <id>] [--args '<json array>' | --args-file f.json] [--cron '<spec>'] [--wait]
-                               --cron makes it a cron job ('30 2 * * *', '@daily', '@every 1h', 'CRON_TZ=Europe/Paris 0 8 * * *')
-  list [--query '<filter>'] [--type <t>] [--status <s>] [--id-prefix <p>] [--limit 50]
-                               e.g. --query "WorkflowType = 'order' AND ExecutionStatus = 'Running'"
-  count [--query '<filter>']   e.g. --query 'GROUP BY ExecutionStatus'
-  describe <workflowId> [--run <runId>]
-  history <workflowId> [--run <runId>]
-  result <workflowId>          wait for the outcome (follows retries and continue-as-new)
-  signal <workflowId> <name> [--args '<json array>']
-  query <workflowId> <name> [--args '<json array>']   (__stack_trace shows where the workflow waits)
-  cancel <workflowId> [--reason <text>]
-  terminate <workflowId> [--reason <text>]
-  reset <workflowId> (--event-id <n> | --to first|last) [--run <runId>] [--reason <text>]
-                               terminate the open run; a new run replays up to that workflow task
-
-${COMMON}`;
+import { actionHelp, ACTIONS, workflowHelp } from './workflow-help.ts';
+import { asFlagError, readInputs, START_FLAGS, startOptionsFromFlags } from './workflow-start-flags.ts';
+import { describeText, eventLine, eventLineHeader, eventRows, executionRows, failureText, print } from './workflow-print.ts';
+import { runBulkCommand, type BulkCommand } from './workflow-bulk.ts';
 
 const FLAGS = {
   address: { type: 'string' }, namespace: { type: 'string' }, 'api-key': { type: 'string' }, 'ca-file': { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
-  'retry-for': { type: 'string' }, 'task-queue': { type: 'string' }, id: { type: 'string' }, args: { type: 'string' }, 'args-file': { type: 'string' },
+  'retry-for': { type: 'string' }, ...START_FLAGS,
   wait: { type: 'boolean' }, type: { type: 'string' }, status: { type: 'string' }, 'id-prefix': { type: 'string' },
-  query: { type: 'string' }, limit: { type: 'string' }, run: { type: 'string' }, reason: { type: 'string' }, 'event-id': { type: 'string' }, to: { type: 'string' },
-  cron: { type: 'string' },
+  query: { type: 'string', short: 'q' }, limit: { type: 'string' }, run: { type: 'string' }, 'run-id': { type: 'string', short: 'r' }, reason: { type: 'string' }, 'event-id': { type: 'string' }, to: { type: 'string' },
+  follow: { type: 'boolean', short: 'f' }, yes: { type: 'boolean', short: 'y' }, name: { type: 'string' }, concurrency: { type: 'string' },
 } as const;
+
+type Values = ReturnType<typeof parseFlags<typeof FLAGS>>['values'];
 
 /** `--retry-for` in ms: how long a command rides through an unavailable server (also used by `search-attribute`). */
 export function retryWindow(flag: string | undefined): number {
@@ -61,62 +32,198 @@ export function retryWindow(flag: string | undefined): number {
   return ms;
 }
 
-/** The JSON array of `--args` or `--args-file`; an empty list when neither is given. */
-function readArgs(values: { args?: string; 'args-file'?: string }): unknown[] {
-  refuseTogether(values, ['args', 'args-file']);
-  const file = values['args-file'];
-  const flag = file === undefined ? '--args' : `--args-file ${file}`;
-  let text = values.args;
-  if (file !== undefined) {
-    try {
-      text = readFileSync(file, 'utf8');
-    } catch (err) {
-      throw new UsageError(`--args-file cannot be read: ${(err as Error).message}`);
-    }
-  }
-  if (text === undefined) return [];
-  let args: unknown;
+const RESET_TO = { first: 'FirstWorkflowTask', last: 'LastWorkflowTask' } as const;
+
+function resetTo(values: Values): 'FirstWorkflowTask' | 'LastWorkflowTask' | undefined {
+  if (values.to === undefined) return undefined;
+  const to = (RESET_TO as Record<string, 'FirstWorkflowTask' | 'LastWorkflowTask'>)[values.to];
+  if (!to) throw new UsageError(`--to must be first or last, got "${values.to}"`);
+  return to;
+}
+
+/**
+ * Waits for the workflow's outcome and prints it. A workflow that failed, timed out, was
+ * cancelled or terminated is printed as one line on stderr (with `--json`, its failure on stdout
+ * too) and answers exit code 1.
+ */
+async function printOutcome(action: string, handle: WorkflowHandle, runId: string | undefined, json: boolean): Promise<number> {
   try {
-    args = JSON.parse(text);
+    const result = await handle.result();
+    print(json, { workflowId: handle.workflowId, ...(runId ? { runId } : {}), status: 'Completed', result },
+      () => (action === 'result' ? JSON.stringify(result, null, 2) : `completed ${handle.workflowId}: ${JSON.stringify(result)}`));
+    return 0;
   } catch (err) {
-    throw new UsageError(`${flag} must hold a JSON array, e.g. '["o-1", 2]': ${(err as Error).message}`);
+    if (!(err instanceof WorkflowFailedError)) throw err;
+    if (json) console.log(JSON.stringify({ workflowId: err.workflowId, runId: err.runId, status: err.status, failure: err.failure }, null, 2));
+    console.error(`steadfast workflow ${action}: workflow ${err.workflowId} ${err.status} (run ${err.runId}): ${failureText(err.failure)}`);
+    return 1;
   }
-  if (!Array.isArray(args)) throw new UsageError(`${flag} must hold a JSON array, e.g. '["o-1", 2]'`);
-  return args;
 }
 
-function print(json: boolean, value: unknown, human: () => string): void {
-  console.log(json ? JSON.stringify(value, null, 2) : human());
+/** The bulk form of cancel, terminate, signal and reset, from its flags. */
+function bulkCommand(action: BulkCommand['action'], values: Values, positionals: string[]): BulkCommand {
+  const query = values.query!;
+  const extra = action === 'signal' ? 1 : 0;
+  if (positionals.length > 1 + extra) {
+    throw new UsageError(`steadfast workflow ${action}: give a workflow id or --query, not both`);
+  }
+  refuseTogether(values, ['workflow-id', 'query']);
+  refuseTogether(values, ['id', 'query']);
+  const reason = values.reason !== undefined ? { reason: values.reason } : {};
+  let operation: BulkCommand['operation'];
+  if (action === 'signal') {
+    const signalName = positionals[1] ?? values.name;
+    if (!signalName) throw new UsageError('steadfast workflow signal --query: missing the signal <name>');
+    operation = { type: 'signal', signalName, args: readInputs(values) };
+  } else if (action === 'reset') {
+    if (values['event-id'] !== undefined) throw new UsageError('--event-id names an event of one run: with --query use --to first|last');
+    const resetType = resetTo(values);
+    if (!resetType) throw new UsageError('steadfast workflow reset --query: give --to first|last');
+    operation = { type: 'reset', resetType, ...reason };
+  } else {
+    operation = { type: action, ...reason };
+  }
+  const concurrency = parseIntFlag('concurrency', values.concurrency, 1);
+  if (concurrency !== undefined && concurrency > 100) throw new UsageError(`--concurrency must be <= 100, got ${concurrency}`);
+  return { action, query, operation, yes: values.yes ?? false, json: values.json ?? false, ...(concurrency !== undefined ? { concurrency } : {}) };
 }
 
-function executionRows(list: WorkflowExecutionInfo[]) {
-  return renderTable(
-    ['WORKFLOW ID', 'TYPE', 'STATUS', 'STARTED', 'CLOSED', 'RUN ID'],
-    list.map((e) => [e.workflowId, e.workflowType, e.status, e.startTime, e.closeTime ?? '', e.runId]),
-  );
+async function runAction(client: Client, action: string, values: Values, positionals: string[]): Promise<number> {
+  const json = values.json ?? false;
+  const [target, second] = positionals;
+  // `--workflow-id` (or `--id`) may stand for the positional <workflowId>, as in Temporal's CLI.
+  const idFlag = values['workflow-id'] ?? values.id;
+  const [workflowId, messageName] = idFlag !== undefined ? [idFlag, target] : [target, second];
+  refuseTogether(values, ['run', 'run-id']);
+  const runId = values.run ?? values['run-id'];
+  const need = (what: string) => {
+    const id = what === 'workflowId' ? workflowId : target;
+    if (!id) throw new UsageError(`steadfast workflow ${action}: missing <${what}> (run \`steadfast workflow ${action} --help\` for usage)`);
+    return id;
+  };
+  const needName = () => {
+    const name = messageName ?? values.name;
+    if (!name) throw new UsageError(`steadfast workflow ${action}: missing <name>`);
+    return name;
+  };
+  switch (action) {
+    case 'start':
+    case 'execute': {
+      const type = target ?? values.type;
+      if (!type) throw new UsageError(`steadfast workflow ${action}: missing <type> (run \`steadfast workflow ${action} --help\` for usage)`);
+      const options = startOptionsFromFlags(values);
+      const handle = await client.workflow.start(type, options).catch((err: unknown) => {
+        throw asFlagError(err, values);
+      });
+      const started = { workflowId: handle.workflowId, runId: handle.firstExecutionRunId };
+      if (action === 'start' && !values.wait) {
+        print(json, started, () => `started ${started.workflowId} (run ${started.runId})`);
+        return 0;
+      }
+      return printOutcome(action, handle, started.runId, json);
+    }
+    case 'list': {
+      const limit = parseIntFlag('limit', values.limit, 1) ?? 50;
+      const rows: Parameters<typeof executionRows>[0] = [];
+      if (values.query !== undefined && (values.type || values.status || values['id-prefix'])) {
+        throw new UsageError('steadfast workflow list: --query cannot be combined with --type, --status or --id-prefix; write them in the query');
+      }
+      for await (const e of client.workflow.list({
+        ...(values.query !== undefined ? { query: values.query } : {}),
+        ...(values.type ? { workflowType: values.type } : {}),
+        ...(values.status ? { status: values.status as ListOptions['status'] } : {}),
+        ...(values['id-prefix'] ? { workflowIdPrefix: values['id-prefix'] } : {}),
+        pageSize: Math.min(limit, 1000),
+      })) {
+        rows.push(e);
+        if (rows.length >= limit) break;
+      }
+      print(json, rows, () => (rows.length ? executionRows(rows) : 'no workflows match'));
+      return 0;
+    }
+    case 'count': {
+      const answer = await client.workflow.count(values.query !== undefined ? { query: values.query } : {});
+      print(json, answer, () => (answer.groups
+        ? renderTable(['VALUE', 'COUNT'], [...answer.groups.map((g) => [g.value === null ? '(none)' : String(g.value), g.count]), ['total', answer.count]])
+        : String(answer.count)));
+      return 0;
+    }
+    case 'describe': {
+      const d = await client.workflow.getHandle(need('workflowId'), runId).describe();
+      print(json, d, () => describeText(d));
+      return 0;
+    }
+    case 'history': {
+      const handle = client.workflow.getHandle(need('workflowId'), runId);
+      if (!values.follow) {
+        const { events } = await handle.fetchHistory();
+        print(json, { events }, () => eventRows(events));
+        return 0;
+      }
+      // One line per event as it arrives: JSON lines for scripts, fixed columns for people.
+      if (!json) console.log(eventLineHeader());
+      for await (const e of handle.followHistory()) console.log(json ? JSON.stringify(e) : eventLine(e));
+      return 0;
+    }
+    case 'result':
+      return printOutcome('result', client.workflow.getHandle(need('workflowId')), undefined, json);
+    case 'signal': {
+      const name = needName();
+      await client.workflow.getHandle(need('workflowId')).signal(name, ...readInputs(values));
+      print(json, { ok: true }, () => `signal ${name} sent to ${need('workflowId')}`);
+      return 0;
+    }
+    case 'query': {
+      const answer = await client.workflow.getHandle(need('workflowId'), runId).query(needName(), ...readInputs(values));
+      print(json, { result: answer }, () => (typeof answer === 'string' ? answer : JSON.stringify(answer, null, 2)));
+      return 0;
+    }
+    case 'update': {
+      const result = await client.workflow.getHandle(need('workflowId'), runId).executeUpdate(needName(), { args: readInputs(values) });
+      print(json, { result }, () => JSON.stringify(result, null, 2));
+      return 0;
+    }
+    case 'cancel':
+      await client.workflow.getHandle(need('workflowId')).cancel(values.reason);
+      print(json, { ok: true }, () => `cancellation requested for ${need('workflowId')}`);
+      return 0;
+    case 'terminate':
+      await client.workflow.getHandle(need('workflowId')).terminate(values.reason);
+      print(json, { ok: true }, () => `terminated ${need('workflowId')}`);
+      return 0;
+    case 'reset': {
+      refuseTogether(values, ['event-id', 'to']);
+      const eventId = parseIntFlag('event-id', values['event-id'], 1);
+      const to = resetTo(values);
+      if (eventId === undefined && !to) {
+        throw new UsageError('steadfast workflow reset: give --event-id <WorkflowTaskCompleted event id> or --to first|last');
+      }
+      const newRunId = await client.workflow.getHandle(need('workflowId'), runId).reset({
+        ...(eventId !== undefined ? { eventId } : {}), ...(to ? { type: to } : {}), ...(values.reason ? { reason: values.reason } : {}),
+      });
+      print(json, { runId: newRunId }, () => `reset ${need('workflowId')}: new run ${newRunId}`);
+      return 0;
+    }
+    default:
+      throw new UsageError(`steadfast workflow: unknown action "${action}" (run \`steadfast workflow --help\` for the actions)`);
+  }
 }
 
-function eventRows(events: HistoryEvent[]) {
-  return renderTable(
-    ['ID', 'TIME', 'TYPE', 'DETAILS'],
-    events.map((e) => {
-      const details = JSON.stringify(e.attributes);
-      return [e.eventId, e.eventTime, e.eventType, details.length > 90 ? `${details.slice(0, 87)}...` : details];
-    }),
-  );
-}
+const BULK_ACTIONS = new Set(['cancel', 'terminate', 'signal', 'reset']);
 
 register({
   name: 'workflow',
-  summary: 'Start, list, count, describe, signal, query, cancel, reset or terminate workflows on a server',
+  summary: 'Start, execute, list, describe, follow, signal, query, update, cancel, terminate or reset workflows (one, or by --query)',
   async run(argv) {
     const { values, positionals } = parseFlags('workflow', argv, FLAGS, true);
-    const [action, target, messageName] = positionals;
+    const [action, ...rest] = positionals;
     if (values.help || !action) {
-      console.log(HELP);
+      console.log((action && actionHelp(action)) || workflowHelp());
       return values.help ? 0 : 2;
     }
-    const json = values.json ?? false;
+    if (!ACTIONS[action]) throw new UsageError(`steadfast workflow: unknown action "${action}" (run \`steadfast workflow --help\` for the actions)`);
+    const bulk = BULK_ACTIONS.has(action) && values.query !== undefined
+      ? bulkCommand(action as BulkCommand['action'], values, [action, ...rest]) : undefined;
     const address = values.address ?? process.env.STEADFAST_ADDRESS ?? 'http://127.0.0.1:7233';
     const client = new Client({
       address,
@@ -126,140 +233,10 @@ register({
       ...(values.namespace ? { namespace: values.namespace } : {}),
       ...connectionFlags(address, values['api-key'], values['ca-file']),
     });
-    const need = (what: string) => {
-      if (!target) throw new UsageError(`steadfast workflow ${action}: missing <${what}> (run \`steadfast workflow --help\` for usage)`);
-      return target;
-    };
     try {
-      switch (action) {
-        case 'start': {
-          const type = need('type');
-          if (!values['task-queue']) throw new UsageError('steadfast workflow start: --task-queue is required');
-          const args = readArgs(values);
-          if (values.cron !== undefined) parseCronSchedule(values.cron, '--cron');
-          const handle = await client.workflow.start(type, {
-            taskQueue: values['task-queue'], args, ...(values.id ? { workflowId: values.id } : {}),
-            ...(values.cron !== undefined ? { cronSchedule: values.cron } : {}),
-          });
-          const started = { workflowId: handle.workflowId, runId: handle.firstExecutionRunId };
-          if (!values.wait) {
-            print(json, started, () => `started ${started.workflowId} (run ${started.runId})`);
-            return 0;
-          }
-          const result = await handle.result();
-          print(json, { ...started, result }, () => `completed ${started.workflowId}: ${JSON.stringify(result)}`);
-          return 0;
-        }
-        case 'list': {
-          const limit = parseIntFlag('limit', values.limit, 1) ?? 50;
-          const rows: WorkflowExecutionInfo[] = [];
-          if (values.query !== undefined && (values.type || values.status || values['id-prefix'])) {
-            throw new UsageError('steadfast workflow list: --query cannot be combined with --type, --status or --id-prefix; write them in the query');
-          }
-          for await (const e of client.workflow.list({
-            ...(values.query !== undefined ? { query: values.query } : {}),
-            ...(values.type ? { workflowType: values.type } : {}),
-            ...(values.status ? { status: values.status as WorkflowExecutionInfo['status'] } : {}),
-            ...(values['id-prefix'] ? { workflowIdPrefix: values['id-prefix'] } : {}),
-            pageSize: Math.min(limit, 1000),
-          })) {
-            rows.push(e);
-            if (rows.length >= limit) break;
-          }
-          print(json, rows, () => (rows.length ? executionRows(rows) : 'no workflows match'));
-          return 0;
-        }
-        case 'count': {
-          const answer = await client.workflow.count(values.query !== undefined ? { query: values.query } : {});
-          print(json, answer, () => (answer.groups
-            ? renderTable(['VALUE', 'COUNT'], [...answer.groups.map((g) => [g.value === null ? '(none)' : String(g.value), g.count]), ['total', answer.count]])
-            : String(answer.count)));
-          return 0;
-        }
-        case 'describe': {
-          const d = await client.workflow.getHandle(need('workflowId'), values.run).describe();
-          print(json, d, () => {
-            const size = d.historySize === undefined ? '' : `, ${d.historySize} bytes`;
-            const lines = [
-              `Workflow ${d.workflowId}  (${d.type}, run ${d.runId})`,
-              `  status     ${d.status}`,
-              `  started    ${d.startTime.toISOString()}${d.closeTime ? `\n  closed     ${d.closeTime.toISOString()}` : ''}`,
-              `  task queue ${d.taskQueue}`,
-              `  history    ${d.historyLength} events${size}, attempt ${d.attempt}`,
-            ];
-            if (d.cronSchedule !== undefined) lines.push(`  cron       ${d.cronSchedule} (this run scheduled for ${d.executionTime.toISOString()})`);
-            if (d.parentExecution) lines.push(`  parent     ${d.parentExecution.workflowId} (run ${d.parentExecution.runId})`);
-            if (d.memo && Object.keys(d.memo).length) lines.push(`  memo       ${JSON.stringify(d.memo)}`);
-            if (d.searchAttributes) lines.push(`  search attributes ${JSON.stringify(d.searchAttributes)}`);
-            if (d.pendingActivities.length) {
-              lines.push('', 'Pending activities:', renderTable(
-                ['ID', 'TYPE', 'STATE', 'ATTEMPT', 'NEXT ATTEMPT', 'LAST FAILURE'],
-                d.pendingActivities.map((a) => [a.activityId, a.activityType, a.state, a.attempt,
-                  a.nextAttemptScheduleTime ?? '', a.lastFailure?.message ?? '']),
-              ));
-            }
-            if (d.pendingChildren.length) {
-              lines.push('', 'Pending children:', renderTable(
-                ['WORKFLOW ID', 'TYPE', 'RUN', 'PARENT CLOSE POLICY'],
-                d.pendingChildren.map((c) => [c.workflowId, c.workflowType, c.runId ?? '', c.parentClosePolicy]),
-              ));
-            }
-            lines.push(...workflowTaskLines(d));
-            return lines.join('\n');
-          });
-          return 0;
-        }
-        case 'history': {
-          const { events } = await client.workflow.getHandle(need('workflowId'), values.run).fetchHistory();
-          print(json, { events }, () => eventRows(events));
-          return 0;
-        }
-        case 'result': {
-          const result = await client.workflow.getHandle(need('workflowId')).result();
-          print(json, { result }, () => JSON.stringify(result, null, 2));
-          return 0;
-        }
-        case 'signal': {
-          if (!messageName) throw new UsageError('steadfast workflow signal: missing <name>');
-          await client.workflow.getHandle(need('workflowId')).signal(messageName, ...readArgs(values));
-          print(json, { ok: true }, () => `signal ${messageName} sent to ${target}`);
-          return 0;
-        }
-        case 'query': {
-          if (!messageName) throw new UsageError('steadfast workflow query: missing <name>');
-          const answer = await client.workflow.getHandle(need('workflowId'), values.run).query(messageName, ...readArgs(values));
-          print(json, { result: answer }, () => (typeof answer === 'string' ? answer : JSON.stringify(answer, null, 2)));
-          return 0;
-        }
-        case 'cancel':
-          await client.workflow.getHandle(need('workflowId')).cancel(values.reason);
-          print(json, { ok: true }, () => `cancellation requested for ${target}`);
-          return 0;
-        case 'terminate':
-          await client.workflow.getHandle(need('workflowId')).terminate(values.reason);
-          print(json, { ok: true }, () => `terminated ${target}`);
-          return 0;
-        case 'reset': {
-          refuseTogether(values, ['event-id', 'to']);
-          const eventId = parseIntFlag('event-id', values['event-id'], 1);
-          const to = values.to === undefined ? undefined : ({ first: 'FirstWorkflowTask', last: 'LastWorkflowTask' } as const)[values.to];
-          if (values.to !== undefined && !to) throw new UsageError(`--to must be first or last, got "${values.to}"`);
-          if (eventId === undefined && !to) {
-            throw new UsageError('steadfast workflow reset: give --event-id <WorkflowTaskCompleted event id> or --to first|last');
-          }
-          const runId = await client.workflow.getHandle(need('workflowId'), values.run).reset({
-            ...(eventId !== undefined ? { eventId } : {}), ...(to ? { type: to } : {}), ...(values.reason ? { reason: values.reason } : {}),
-          });
-          print(json, { runId }, () => `reset ${target}: new run ${runId}`);
-          return 0;
-        }
-        default:
-          throw new UsageError(`steadfast workflow: unknown action "${action}" (run \`steadfast workflow --help\` for the actions)`);
-      }
+      return bulk ? await runBulkCommand(client, bulk) : await runAction(client, action, values, rest);
     } finally {
       client.close();
     }
   },
 });
-
-

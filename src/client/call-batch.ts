@@ -1,7 +1,7 @@
 import type { Connection } from './connection.ts';
 import { ServiceError } from '../common/errors.ts';
-import { fromWireError, type WireError } from '../common/wire-error.ts';
-import type { WorkflowServiceMethod } from '../history/service.ts';
+import { fromWireError, type WireError } from '../protocol/wire-error.ts';
+import type { WorkflowServiceMethod } from '../protocol/index.ts';
 
 /** A call waiting for its answer from a batch request. */
 export interface QueuedCall {

@@ -1,5 +1,5 @@
 import { ServiceError, throttledFor } from '../common/errors.ts';
-import type { WorkflowServiceMethod } from '../history/service.ts';
+import type { WorkflowServiceMethod } from '../protocol/index.ts';
 import { systemClock, type Clock } from '../retry/clock.ts';
 import { toMs, type Duration } from '../retry/duration.ts';
 import { ValidationError } from '../retry/errors.ts';

@@ -4,7 +4,7 @@ import { DEFAULT_NAMESPACE } from '../common/ids.ts';
 import { optionalInt, optionalString, requireOneOf } from '../common/validate.ts';
 import type { Workflow, WorkflowResult } from '../common/workflow-types.ts';
 import { WORKFLOW_STATUSES, type WorkflowExecutionStatus } from '../history/events.ts';
-import type { ListWorkflowExecutionsResponse, WorkflowExecutionInfo, WorkflowService } from '../history/service.ts';
+import type { ListWorkflowExecutionsResponse, WorkflowExecutionInfo, WorkflowService } from '../protocol/index.ts';
 import { ValidationError } from '../retry/errors.ts';
 import { HttpWorkflowService } from './http-service.ts';
 import type { ConnectionOptions } from './connection.ts';
@@ -17,9 +17,10 @@ import {
 } from '../common/option-keys.ts';
 import { WorkflowHandle } from './workflow-handle.ts';
 import { ScheduleClient } from './schedule-client.ts';
-import type { CountWorkflowExecutionsResponse } from '../history/visibility-types.ts';
+import type { CountWorkflowExecutionsResponse } from '../protocol/index.ts';
 import { parseQuery } from '../visibility/parser.ts';
 import { SearchAttributeClient } from './search-attribute-client.ts';
+import { runBulk, type BulkOptions, type BulkResult } from './bulk.ts';
 
 /** Options of {@link Client}: an `address` to talk HTTP, or a `connection` in-process. */
 export type ClientOptions = {
@@ -157,6 +158,17 @@ export class WorkflowClient {
     refuseUnknownKeys('count', options, ['query']);
     const query = optionalQuery(options.query);
     return this.service.countWorkflowExecutions({ namespace: this.namespace, ...(query !== undefined ? { query } : {}) });
+  }
+
+  /**
+   * Cancels, terminates, signals or resets every run a query matches: counts them first (the
+   * `total` of `onProgress`), then pages through `list({ query })` applying the operation with at
+   * most `concurrency` calls in flight. Runs already closed are skipped for cancel, terminate and
+   * signal; failures are counted, not thrown. Resolves with the counts and the first errors.
+   * @example await client.workflow.bulk({ query: "WorkflowType = 'order' AND ExecutionStatus = 'Running'", operation: { type: 'terminate', reason: 'bad deploy' } })
+   */
+  bulk(options: BulkOptions): Promise<BulkResult> {
+    return runBulk(this, options);
   }
 }
 

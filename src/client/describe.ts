@@ -1,7 +1,5 @@
 import type { WorkflowExecutionStatus } from '../history/events.ts';
-import type {
-  PendingActivityInfo, PendingChildInfo, WorkflowExecutionDescription as WireDescription,
-} from '../history/service.ts';
+import type { PendingActivityInfo, PendingChildInfo, WorkflowExecutionDescription as WireDescription } from '../protocol/index.ts';
 
 /**
  * What `handle.describe()` returns, shaped like Temporal's `WorkflowExecutionDescription`: the

@@ -3,7 +3,7 @@ import { traceHeaders } from './tracing.ts';
 import { openConnection, type Connection, type ConnectionOptions } from './connection.ts';
 import { groupCalls, sendBatch, unavailable, type QueuedCall } from './call-batch.ts';
 import { ServiceError } from '../common/errors.ts';
-import { fromWireError, type WireError } from '../common/wire-error.ts';
+import { fromWireError, type WireError } from '../protocol/wire-error.ts';
 import { ValidationError } from '../retry/errors.ts';
 import { systemClock, type Clock } from '../retry/clock.ts';
 import {
@@ -11,7 +11,7 @@ import {
 } from './call-retry.ts';
 import {
   LONG_POLL_METHODS, WORKFLOW_SERVICE_METHODS, type CallOptions, type WorkflowService, type WorkflowServiceMethod,
-} from '../history/service.ts';
+} from '../protocol/index.ts';
 
 /** Options of {@link HttpWorkflowService}; see ConnectionOptions for credentials and TLS. */
 export interface HttpServiceOptions extends ConnectionOptions {

@@ -1,5 +1,10 @@
 export { Client, WorkflowClient, workflowTypeOf, type ClientOptions, type ListOptions } from './client.ts';
 export { WorkflowHandle } from './workflow-handle.ts';
+export type { FollowHistoryOptions } from './follow-history.ts';
+export {
+  MAX_BULK_ERRORS, type BulkOptions, type BulkOperation, type BulkCancel, type BulkTerminate, type BulkSignal, type BulkReset,
+  type BulkResult, type BulkError,
+} from './bulk.ts';
 export type { WorkflowExecutionDescription } from './describe.ts';
 export { SearchAttributeClient } from './search-attribute-client.ts';
 export { HttpWorkflowService, parseAddress, type HttpServiceOptions } from './http-service.ts';
@@ -22,4 +27,4 @@ export type {
 } from './schedule-options.ts';
 export type {
   ScheduleDescription, ScheduleListEntry, ScheduleOverlapPolicy, ScheduleIncident, ScheduleCounters, ScheduleActionResult,
-} from '../history/schedule-types.ts';
+} from '../protocol/index.ts';

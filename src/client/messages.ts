@@ -1,12 +1,13 @@
 import { newUuid } from '../common/ids.ts';
+import { MAX_ID_LENGTH, MAX_QUERY_TIMEOUT_MS } from '../protocol/limits.ts';
 import {
   messageNameOf, type QueryDefinition, type SignalDefinition, type UpdateDefinition,
 } from '../common/message-definitions.ts';
 import { optionalPositiveDuration, optionalString } from '../common/validate.ts';
 import {
   QUERY_REJECT_CONDITIONS, type QueryRejectCondition as WireRejectCondition, type UpdateWorkflowResponse,
-} from '../history/message-types.ts';
-import type { WorkflowService } from '../history/service.ts';
+} from '../protocol/index.ts';
+import type { WorkflowService } from '../protocol/index.ts';
 import type { Duration } from '../retry/duration.ts';
 import { ValidationError } from '../retry/errors.ts';
 import { QueryFailedError, QueryRejectedError, WorkflowUpdateFailedError } from './message-errors.ts';
@@ -22,8 +23,8 @@ export interface MessageTarget {
   identity: string;
 }
 
-/** Longest query timeout, ms: the server's bound (the engine's MAX_QUERY_TIMEOUT_MS), checked here under the option's name. */
-export const MAX_QUERY_TIMEOUT_MS = 600_000;
+/** Longest query timeout, ms: the protocol's bound, checked here under the option's name. */
+export { MAX_QUERY_TIMEOUT_MS };
 
 /** Options of `handle.query`. */
 export interface QueryOptions {
@@ -143,7 +144,7 @@ export async function startUpdate(
     refuseUnknownKeys('update', options, UPDATE_OPTION_KEYS);
   }
   const args = argsOf('args', options?.args);
-  const updateId = optionalString('updateId', options?.updateId, 200) ?? newUuid();
+  const updateId = optionalString('updateId', options?.updateId, MAX_ID_LENGTH) ?? newUuid();
   const res = await t.service.updateWorkflowExecution({ ...ref(t), updateName, args, updateId, identity: t.identity, waitForStage: 'Accepted' });
   if (res.stage === 'Rejected') outcomeOf(t, res, updateName);
   let done: Promise<unknown> | undefined;

@@ -1,7 +1,8 @@
 import { ValidationError } from '../retry/errors.ts';
+import { MAX_ID_LENGTH, MAX_REASON_LENGTH } from '../protocol/limits.ts';
 import { optionalBoolean, optionalInt, optionalRecord, optionalString, requireString } from '../common/validate.ts';
-import type { ScheduleListEntry, ScheduleStateData } from '../history/schedule-types.ts';
-import type { WorkflowService } from '../history/service.ts';
+import type { ScheduleListEntry, ScheduleStateData } from '../protocol/index.ts';
+import type { WorkflowService } from '../protocol/index.ts';
 import { ScheduleHandle } from './schedule-handle.ts';
 import { actionToWire, policiesToWire, specToWire, type ScheduleOptions } from './schedule-options.ts';
 
@@ -18,12 +19,12 @@ export class ScheduleClient {
         throw new ValidationError(key, 'is not a schedule option (use scheduleId, spec, action, policies, state)', o[key]);
       }
     }
-    const scheduleId = requireString('scheduleId', options.scheduleId, 200);
+    const scheduleId = requireString('scheduleId', options.scheduleId, MAX_ID_LENGTH);
     const st = optionalRecord('state', options.state) ?? {};
     const state: ScheduleStateData = {};
     const paused = optionalBoolean('state.paused', st.paused);
     if (paused !== undefined) state.paused = paused;
-    const note = optionalString('state.note', st.note, 10_000);
+    const note = optionalString('state.note', st.note, MAX_REASON_LENGTH);
     if (note !== undefined) state.note = note;
     const remaining = optionalInt('state.remainingActions', st.remainingActions, 0);
     if (remaining !== undefined) state.remainingActions = remaining;
@@ -36,7 +37,7 @@ export class ScheduleClient {
 
   /** A handle to an existing schedule. */
   getHandle(scheduleId: string): ScheduleHandle {
-    return new ScheduleHandle(this.service, this.namespace, requireString('scheduleId', scheduleId, 200));
+    return new ScheduleHandle(this.service, this.namespace, requireString('scheduleId', scheduleId, MAX_ID_LENGTH));
   }
 
   /** Every schedule of the namespace, in id order, a page at a time. */

@@ -2,8 +2,8 @@ import { ValidationError } from '../retry/errors.ts';
 import type { RetryPolicyData } from '../retry/policy-data.ts';
 import type { TemporalRetryPolicy } from '../retry/index.ts';
 import { optionalString } from '../common/validate.ts';
-import type { ScheduleActionData, ScheduleDescription, ScheduleOverlapPolicy } from '../history/schedule-types.ts';
-import type { WorkflowService } from '../history/service.ts';
+import type { ScheduleActionData, ScheduleDescription, ScheduleOverlapPolicy } from '../protocol/index.ts';
+import type { WorkflowService } from '../protocol/index.ts';
 import type { ScheduleSpec } from '../schedule/schedule-spec.ts';
 import {
   actionToWire, policiesToWire, specToWire, type SchedulePolicies, type ScheduleStartWorkflowAction,

@@ -6,7 +6,7 @@ import { toPayload } from '../common/payload.ts';
 import { searchAttributesToWire, type SearchAttributesOption } from './start-options.ts';
 import type {
   ScheduleActionData, ScheduleOverlapPolicy, SchedulePoliciesData,
-} from '../history/schedule-types.ts';
+} from '../protocol/index.ts';
 import type { ScheduleSpec } from '../schedule/schedule-spec.ts';
 
 /** The workflow a schedule starts, in the Temporal TypeScript SDK's shape. */

@@ -1,5 +1,5 @@
-import type { WorkflowService } from '../history/service.ts';
-import type { ListSearchAttributesResponse, SearchAttributeTypeName } from '../history/visibility-types.ts';
+import type { WorkflowService } from '../protocol/index.ts';
+import type { ListSearchAttributesResponse, SearchAttributeTypeName } from '../protocol/index.ts';
 import { ValidationError } from '../retry/errors.ts';
 import { refuseUnknownKeys } from '../common/option-keys.ts';
 import { validateNewAttribute } from '../visibility/attributes.ts';

@@ -1,6 +1,6 @@
 import type { Duration } from '../retry/duration.ts';
 import type { Workflow, WorkflowArgs } from '../common/workflow-types.ts';
-import type { StartWorkflowExecutionRequest } from '../history/service.ts';
+import type { StartWorkflowExecutionRequest } from '../protocol/index.ts';
 import { resolveWorkflowIdReusePolicy, type WorkflowIdReusePolicyOption } from '../history/id-reuse-policy.ts';
 import type { TemporalRetryPolicy } from '../retry/index.ts';
 import { resolveRetryPolicy } from '../retry/index.ts';

@@ -3,7 +3,7 @@ import { fromFailureInfo } from '../common/failure.ts';
 import { newUuid } from '../common/ids.ts';
 import type { Workflow, WorkflowResult } from '../common/workflow-types.ts';
 import { isCloseEvent, type HistoryEvent } from '../history/events.ts';
-import type { WorkflowService } from '../history/service.ts';
+import type { WorkflowService } from '../protocol/index.ts';
 import { toDescription, type WorkflowExecutionDescription } from './describe.ts';
 import type { QueryDefinition, SignalDefinition, UpdateDefinition } from '../common/message-definitions.ts';
 import {
@@ -12,6 +12,7 @@ import {
 import { toPayload } from '../common/payload.ts';
 import { refuseUnknownKeys, RESET_OPTION_KEYS } from '../common/option-keys.ts';
 import { ValidationError } from '../retry/errors.ts';
+import { followRunHistory, type FollowHistoryOptions } from './follow-history.ts';
 
 /** Talks to one workflow execution (a chain of runs sharing a workflow id). */
 export class WorkflowHandle<W extends Workflow = Workflow> {
@@ -120,6 +121,17 @@ export class WorkflowHandle<W extends Workflow = Workflow> {
       nextPageToken = page.nextPageToken;
     } while (nextPageToken);
     return { events };
+  }
+
+  /**
+   * The run's events as they are appended, from the first until its close event: for watching a
+   * running workflow (`steadfast workflow history --follow`). Follows the handle's run, or the
+   * latest run when the handle has none, and ends with that run even if the chain goes on. In
+   * the time-skipping TestEnvironment its waits for the close let time skip, as `result()` does.
+   */
+  async *followHistory(options: FollowHistoryOptions = {}): AsyncGenerator<HistoryEvent, void, undefined> {
+    const runId = this.runId ?? (await this.describe()).runId;
+    yield* followRunHistory(this.service, { namespace: this.namespace, workflowId: this.workflowId, runId }, options);
   }
 
   /**

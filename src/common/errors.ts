@@ -2,31 +2,16 @@ import { brandClass, SteadfastError } from '../retry/errors.ts';
 import type { FailureInfo } from './failure.ts';
 
 /**
- * The conditions the service reports to callers. Each maps to one HTTP status in the server
- * and back to the same class in the client.
+ * The conditions the service reports to callers, by name. Each maps to one HTTP status
+ * (protocol/error-codes.ts, where each is described) and back to the same class in the client.
  */
-export const SERVICE_ERROR_CODES = {
-  /** Input broke a rule; the message names the field. HTTP 400. */
-  InvalidArgument: 400,
-  /** No such workflow execution, run or namespace. HTTP 404. */
-  NotFound: 404,
-  /** A workflow with this id is already open (or the reuse policy forbids a new one). HTTP 409. */
-  AlreadyStarted: 409,
-  /** The request came too late or too early for the execution's state (stale attempt, closed run). HTTP 412. */
-  FailedPrecondition: 412,
-  /** The server requires credentials and the call carried none it accepts. HTTP 401. */
-  Unauthenticated: 401,
-  /** The credentials do not grant the role the call needs on its namespace. HTTP 403. */
-  PermissionDenied: 403,
-  /** A configured limit would be exceeded. HTTP 429. */
-  ResourceExhausted: 429,
-  /** The service is shutting down or cannot reach its store. HTTP 503. */
-  Unavailable: 503,
-  /** A bug or an unexpected store error. HTTP 500. */
-  Internal: 500,
-} as const;
+export const SERVICE_ERROR_CODE_NAMES = [
+  'InvalidArgument', 'NotFound', 'AlreadyStarted', 'FailedPrecondition', 'Unauthenticated', 'PermissionDenied',
+  'ResourceExhausted', 'Unavailable', 'Internal',
+] as const;
 
-export type ServiceErrorCode = keyof typeof SERVICE_ERROR_CODES;
+/** One of {@link SERVICE_ERROR_CODE_NAMES}. */
+export type ServiceErrorCode = (typeof SERVICE_ERROR_CODE_NAMES)[number];
 
 /** An error answered by the service, with a code a caller can branch on. */
 export class ServiceError extends SteadfastError {

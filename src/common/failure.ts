@@ -8,12 +8,15 @@ export type TimeoutType = 'StartToClose' | 'ScheduleToStart' | 'ScheduleToClose'
 
 export type { RetryState } from '../retry/decide.ts';
 
+/** The kinds of failure, as {@link FailureInfo.kind} names them. */
+export const FAILURE_KINDS = ['Application', 'Timeout', 'Canceled', 'Terminated', 'Activity', 'ChildWorkflow', 'Server'] as const;
+
 /**
  * A failure in its stored form: what history events, the HTTP API and the sandbox boundary
  * carry. {@link toFailureInfo} and {@link fromFailureInfo} convert between this and the classes.
  */
 export interface FailureInfo {
-  kind: 'Application' | 'Timeout' | 'Canceled' | 'Terminated' | 'Activity' | 'ChildWorkflow' | 'Server';
+  kind: (typeof FAILURE_KINDS)[number];
   message: string;
   /**
    * Application failure type (the value `nonRetryableErrorTypes` matches), or the error's class

@@ -7,7 +7,6 @@ export * from './errors.ts';
 export * from './payload.ts';
 export * from './ids.ts';
 export * from './validate.ts';
-export * from './wire-error.ts';
 export * from './workflow-types.ts';
 export * from './message-definitions.ts';
 export * from './max-duration.ts';

@@ -2,7 +2,7 @@ import { capDelay } from '../common/max-duration.ts';
 import type { FailureInfo, RetryState, TimeoutType } from '../common/failure.ts';
 import { newUuid } from '../common/ids.ts';
 import type { EventAttributes } from '../history/events.ts';
-import type { ActivityTask, PendingActivityInfo } from '../history/service.ts';
+import type { ActivityTask, PendingActivityInfo } from '../protocol/index.ts';
 import { backoffInfo, decideRetry, timeoutFailureType, WORKER_CRASHED } from '../retry/index.ts';
 import type { ExecutionRecord } from '../store/types.ts';
 import type { ActivityInfo, RunState } from './state.ts';

@@ -1,7 +1,7 @@
 import { encodePayload } from '../common/payload.ts';
 import { optionalArray, optionalBoolean, optionalRecord, optionalString, requireOneOf, requireString } from '../common/validate.ts';
 import { PARENT_CLOSE_POLICIES } from '../history/child-types.ts';
-import { WORKFLOW_ID_REUSE_POLICIES } from '../history/service.ts';
+import { WORKFLOW_ID_REUSE_POLICIES } from '../history/id-reuse-policy.ts';
 import { addMessageTimer, childState } from './child-state.ts';
 import { checkPending, type EngineLimits } from './limits.ts';
 import { namespaceOf, optionalRetryPolicy, optionalTimeout } from './requests.ts';

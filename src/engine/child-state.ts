@@ -1,6 +1,7 @@
 import type { ParentClosePolicy } from '../history/child-types.ts';
 import type { ParentExecutionRef } from '../history/events.ts';
-import type { PendingChildInfo, WorkflowIdReusePolicy } from '../history/service.ts';
+import type { PendingChildInfo } from '../protocol/index.ts';
+import type { WorkflowIdReusePolicy } from '../history/id-reuse-policy.ts';
 import type { TimerRecord } from '../store/types.ts';
 import { newUuid } from '../common/ids.ts';
 import type { RunState } from './state.ts';

@@ -1,20 +1,20 @@
 import { hostname } from 'node:os';
+import type { UndeliveredTask, UndeliveredTaskReturn } from './undelivered-tasks.ts';
 import { ServiceError, WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '../common/errors.ts';
 import { newUuid } from '../common/ids.ts';
 import { validatePoll } from './requests.ts';
-import { optionalBoolean, optionalInt, optionalString } from '../common/validate.ts';
 import type {
   ActivityTask, CallOptions, CancelWorkflowRequest, ExecutionRequest, GetHistoryRequest, GetHistoryResponse,
   ListWorkflowExecutionsRequest, ListWorkflowExecutionsResponse, PollRequest, RecordHeartbeatRequest, RecordHeartbeatResponse,
   RespondActivityTaskCanceledRequest, RespondActivityTaskCompletedRequest, RespondActivityTaskFailedRequest,
-  RespondWorkflowTaskCompletedRequest, RespondWorkflowTaskFailedRequest, StartWorkflowExecutionRequest,
-  ResetWorkflowRequest, ResetWorkflowResponse, ShutdownWorkerRequest, StartWorkflowExecutionResponse, TerminateWorkflowRequest,
+  RespondWorkflowTaskCompletedRequest, RespondWorkflowTaskFailedRequest, StartWorkflowExecutionRequest, ResetWorkflowRequest,
+  ResetWorkflowResponse, ShutdownWorkerRequest, StartWorkflowExecutionResponse, TerminateWorkflowRequest,
   WorkflowExecutionDescription, WorkflowService, WorkflowTask,
-} from '../history/service.ts';
+} from '../protocol/index.ts';
 import type {
   PollUpdateRequest, QueryTask, QueryWorkflowRequest, QueryWorkflowResponse, RespondQueryTaskCompletedRequest,
   SignalWithStartRequest, SignalWorkflowRequest, UpdateWorkflowRequest, UpdateWorkflowResponse,
-} from '../history/message-types.ts';
+} from '../protocol/index.ts';
 import { systemClock, type Clock } from '../retry/clock.ts';
 import { ValidationError } from '../retry/errors.ts';
 import { StoreConflictError } from '../store/errors.ts';
@@ -22,7 +22,11 @@ import type { Store, StoreNotification, TimerRecord } from '../store/types.ts';
 import { atKey, TaskService, wtKey } from './task-service.ts';
 import { EngineCore, queueKey, type Logger } from './core.ts';
 import { jsonLogger } from '../common/logger.ts';
-import { requireRequest, validateExecutionRef, validateStart } from './requests.ts';
+import { validateStart } from './requests.ts';
+import {
+  cancelWorkflowRequestSchema, executionRequestSchema, getHistoryRequestSchema, terminateWorkflowRequestSchema,
+} from '../protocol/schemas/executions.ts';
+import { parseRequest } from '../protocol/parse.ts';
 import { buildNewRun, terminateRun } from './runs.ts';
 import type { RunState } from './state.ts';
 import type { MessageLimits } from './message-state.ts';
@@ -32,7 +36,7 @@ import { fireScheduleTimer, isScheduleTimer, ScheduleOps } from './schedules/ind
 import type {
   CreateScheduleRequest, ListSchedulesRequest, ListSchedulesResponse, PatchScheduleRequest, ScheduleDescription, ScheduleRef,
   UpdateScheduleRequest,
-} from '../history/schedule-types.ts';
+} from '../protocol/index.ts';
 import { isChildTimer } from './child-state.ts';
 import { fireChildTimer } from './child-timers.ts';
 import { resolveLimits, type EngineLimits } from './limits.ts';
@@ -47,7 +51,7 @@ import { countExecutions, createSearchAttribute, listSearchAttributes, validateS
 import type {
   CountWorkflowExecutionsRequest, CountWorkflowExecutionsResponse, CreateSearchAttributeRequest, ListSearchAttributesRequest,
   ListSearchAttributesResponse,
-} from '../history/visibility-types.ts';
+} from '../protocol/index.ts';
 
 /** Options of {@link Engine.create}. */
 export interface EngineOptions {
@@ -80,7 +84,7 @@ export interface EngineOptions {
  * of a run is one store transaction; timers fire from the store; long polls are woken by
  * in-process notification and, on PostgreSQL, LISTEN/NOTIFY from other servers.
  */
-export class Engine implements WorkflowService {
+export class Engine implements WorkflowService, UndeliveredTaskReturn {
   readonly #core: EngineCore;
   readonly #tasks: TaskService;
   readonly #loop: TimerLoop;
@@ -247,7 +251,7 @@ export class Engine implements WorkflowService {
   }
 
   async describeWorkflowExecution(req: ExecutionRequest): Promise<WorkflowExecutionDescription> {
-    const rec = await resolveRun(this.#core.store, validateExecutionRef(req));
+    const rec = await resolveRun(this.#core.store, parseRequest(executionRequestSchema, req));
     return describe(rec, this.#core.clock.now());
   }
 
@@ -268,13 +272,8 @@ export class Engine implements WorkflowService {
   }
 
   async getWorkflowExecutionHistory(input: GetHistoryRequest, opts?: CallOptions): Promise<GetHistoryResponse> {
-    const req = requireRequest(input);
-    const ref = validateExecutionRef(req);
-    const pageSize = optionalInt('pageSize', req.pageSize, 1, 10_000) ?? 1000;
-    const closeEventOnly = optionalBoolean('closeEventOnly', req.closeEventOnly) ?? false;
-    const waitForClose = optionalBoolean('waitForClose', req.waitForClose) ?? false;
-    const waitMs = optionalInt('waitTimeoutMs', req.waitTimeoutMs, 0, 600_000) ?? 30_000;
-    const token = optionalString('nextPageToken', req.nextPageToken);
+    const ref = parseRequest(getHistoryRequestSchema, input);
+    const { pageSize, closeEventOnly, waitForClose, waitTimeoutMs: waitMs, nextPageToken: token } = ref;
     let from = 1;
     if (token !== undefined) {
       from = Number(Buffer.from(token, 'base64url').toString('utf8'));
@@ -310,11 +309,8 @@ export class Engine implements WorkflowService {
   }
 
   async requestCancelWorkflowExecution(input: CancelWorkflowRequest): Promise<void> {
-    const req = requireRequest(input);
-    const rec = await resolveRun(this.#core.store, validateExecutionRef(req));
-    const reason = optionalString('reason', req.reason, 10_000);
-    const identity = optionalString('identity', req.identity, 500);
-    const requestId = optionalString('requestId', req.requestId, 200);
+    const { reason, identity, requestId, ...ref } = parseRequest(cancelWorkflowRequestSchema, input);
+    const rec = await resolveRun(this.#core.store, ref);
     await this.#core.mutate(rec.runId, (b) => {
       if (requestId !== undefined && b.state.cancelRequestId === requestId) return;
       if (b.closed) throw new ServiceError('FailedPrecondition', `workflow ${rec.workflowId} run ${rec.runId} is already ${b.record.status}`);
@@ -327,11 +323,9 @@ export class Engine implements WorkflowService {
   }
 
   async terminateWorkflowExecution(input: TerminateWorkflowRequest): Promise<void> {
-    const req = requireRequest(input);
-    const rec = await resolveRun(this.#core.store, validateExecutionRef(req));
-    const reason = optionalString('reason', req.reason, 10_000) ?? '';
-    const identity = optionalString('identity', req.identity, 500);
-    const requestId = optionalString('requestId', req.requestId, 200);
+    const req = parseRequest(terminateWorkflowRequestSchema, input);
+    const rec = await resolveRun(this.#core.store, req);
+    const { reason, identity, requestId } = req;
     await this.#core.mutate(rec.runId, (b) => {
       if (requestId !== undefined && b.state.terminateRequestId === requestId) return;
       if (b.closed) throw new ServiceError('FailedPrecondition', `workflow ${rec.workflowId} run ${rec.runId} is already ${b.record.status}`);
@@ -377,7 +371,7 @@ export class Engine implements WorkflowService {
   }
 
   /** See TaskService.returnUndeliveredTask: a polled task whose caller was gone goes back. */
-  returnUndeliveredTask(task: { taskToken: string; activityId?: string }): Promise<void> {
+  returnUndeliveredTask(task: UndeliveredTask): Promise<void> {
     return this.#tasks.returnUndeliveredTask(task);
   }
 

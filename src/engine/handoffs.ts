@@ -1,4 +1,4 @@
-import type { ActivityTask } from '../history/service.ts';
+import type { ActivityTask } from '../protocol/index.ts';
 import type { ExecutionRecord } from '../store/types.ts';
 import type { WorkflowTaskInfo } from './state.ts';
 

@@ -1,5 +1,6 @@
 /** The durable engine service. */
 export { Engine, type EngineOptions } from './engine.ts';
+export { returnsUndeliveredTasks, type UndeliveredTask, type UndeliveredTaskReturn } from './undelivered-tasks.ts';
 export { consoleLogger, type Logger } from './core.ts';
 export { DEFAULT_WORKFLOW_TASK_TIMEOUT_MS, MAX_TIMEOUT_MS } from './requests.ts';
 export { COMMAND_HANDLERS } from './commands.ts';

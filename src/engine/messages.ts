@@ -1,8 +1,8 @@
 import type {
   PollUpdateRequest, QueryTask, QueryWorkflowRequest, QueryWorkflowResponse, RespondQueryTaskCompletedRequest,
   SignalWithStartRequest, SignalWorkflowRequest, UpdateWorkflowRequest, UpdateWorkflowResponse,
-} from '../history/message-types.ts';
-import type { CallOptions, PollRequest, StartWorkflowExecutionResponse } from '../history/service.ts';
+} from '../protocol/index.ts';
+import type { CallOptions, PollRequest, StartWorkflowExecutionResponse } from '../protocol/index.ts';
 import type { TimerRecord } from '../store/types.ts';
 import type { EngineCore } from './core.ts';
 import { resolveMessageLimits, type MessageLimits } from './message-state.ts';

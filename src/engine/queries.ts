@@ -1,19 +1,18 @@
 import { ServiceError } from '../common/errors.ts';
 import type { FailureInfo } from '../common/failure.ts';
 import { newUuid } from '../common/ids.ts';
-import { encodePayload } from '../common/payload.ts';
 import { STACK_TRACE_QUERY } from '../common/message-definitions.ts';
-import { optionalArray, optionalInt, optionalString, requireOneOf, requireString } from '../common/validate.ts';
-import {
-  QUERY_REJECT_CONDITIONS, type QueryTask, type QueryWorkflowRequest, type QueryWorkflowResponse, type RespondQueryTaskCompletedRequest,
-} from '../history/message-types.ts';
-import type { CallOptions, PollRequest } from '../history/service.ts';
+import { requireString } from '../common/validate.ts';
+import type { QueryTask, QueryWorkflowRequest, QueryWorkflowResponse, RespondQueryTaskCompletedRequest } from '../protocol/index.ts';
+import type { CallOptions, PollRequest } from '../protocol/index.ts';
 import { ValidationError } from '../retry/errors.ts';
 import type { ExecutionRecord, TaskRecord } from '../store/types.ts';
 import { queueKey, type EngineCore } from './core.ts';
 import type { TaskTokens } from './task-token.ts';
 import type { MessageLimits } from './message-state.ts';
-import { requireFailure, requireRequest, validateExecutionRef, validatePoll } from './requests.ts';
+import { validatePoll } from './requests.ts';
+import { parseRequest } from '../protocol/parse.ts';
+import { queryWorkflowRequestSchema, respondQueryTaskCompletedRequestSchema } from '../protocol/schemas/messages.ts';
 import type { RunState } from './state.ts';
 import { resolveRun } from './visibility.ts';
 
@@ -26,8 +25,8 @@ import { resolveRun } from './visibility.ts';
  * closing meanwhile does not purge them.
  */
 
-/** Longest query timeout a request may ask for, ms. */
-export const MAX_QUERY_TIMEOUT_MS = 600_000;
+/** Longest a query or an update's validation waits for a worker, ms (the protocol's limit). */
+export { MAX_QUERY_TIMEOUT_MS } from '../protocol/limits.ts';
 /** How long after a query timed out its late answer is looked for and removed, ms. */
 const LATE_ANSWER_SWEEP_MS = 2_000;
 /** Real-time pause between reads while a started workflow task holds buffered events, ms. */
@@ -75,14 +74,8 @@ export class QueryRouter {
 
   /** queryWorkflow: strongly consistent, read-only, answered for closed runs too while a worker polls. */
   async query(input: QueryWorkflowRequest): Promise<QueryWorkflowResponse> {
-    const req = requireRequest(input);
-    const ref = validateExecutionRef(req);
-    const queryType = requireString('queryType', req.queryType, 500);
-    const args = optionalArray('args', req.args);
-    encodePayload('args', args);
-    const timeoutMs = optionalInt('timeoutMs', req.timeoutMs, 1, MAX_QUERY_TIMEOUT_MS) ?? this.limits.queryTimeoutMs;
-    const rejectCondition = req.queryRejectCondition === undefined ? 'None'
-      : requireOneOf('queryRejectCondition', req.queryRejectCondition, QUERY_REJECT_CONDITIONS);
+    const { queryType, args, queryRejectCondition: rejectCondition, ...ref } = parseRequest(queryWorkflowRequestSchema, input);
+    const timeoutMs = ref.timeoutMs ?? this.limits.queryTimeoutMs;
     const rec = await resolveRun(this.core.store, ref);
     if ((rejectCondition === 'NotOpen' && rec.status !== 'Running')
       || (rejectCondition === 'NotCompletedCleanly' && rec.status !== 'Running' && rec.status !== 'Completed')) {
@@ -207,11 +200,9 @@ export class QueryRouter {
 
   /** respondQueryTaskCompleted: hands the answer to whichever server the asker waits on. */
   async respond(input: RespondQueryTaskCompletedRequest): Promise<void> {
-    const req = requireRequest(input);
+    const req = parseRequest(respondQueryTaskCompletedRequestSchema, input);
     const token = decodeToken(this.core.tokens, req.taskToken);
-    optionalString('identity', req.identity, 500);
-    const failure = req.failure === undefined ? undefined : requireFailure('failure', req.failure);
-    if (req.result !== undefined) encodePayload('result', req.result);
+    const failure = req.failure;
     if (token.d <= Date.now()) return;
     const data: AnswerData = failure ? { failure } : { result: req.result ?? null };
     await this.core.store.commit({

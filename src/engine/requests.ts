@@ -1,27 +1,27 @@
 import type { SearchAttributeValue } from '../visibility/attributes.ts';
 import type { FailureInfo } from '../common/failure.ts';
-import { optionalTraceHeader } from './trace-header.ts';
-import { encodePayload } from '../common/payload.ts';
 import { parseCronSchedule } from '../schedule/index.ts';
 import { DEFAULT_NAMESPACE } from '../common/ids.ts';
-import { optionalArray, optionalInt, optionalRecord, optionalString, requireInt, requireOneOf, requireString } from '../common/validate.ts';
-import { WORKFLOW_STATUSES, type WorkflowExecutionStatus } from '../history/events.ts';
-import {
-  WORKFLOW_ID_REUSE_POLICIES, type StartWorkflowExecutionRequest, type WorkflowIdReusePolicy,
-} from '../history/service.ts';
-import { resolvePolicyData, resolveRetryPolicy, type RetryPolicyInput } from '../retry/index.ts';
+import { optionalInt, optionalString, requireInt } from '../common/validate.ts';
+import type { WorkflowIdReusePolicy } from '../history/id-reuse-policy.ts';
+import { failure, retryPolicy } from '../protocol/fields.ts';
+import { DEFAULT_WORKFLOW_TASK_TIMEOUT_MS, MAX_ID_LENGTH } from '../protocol/limits.ts';
+import { parseField, parseRequest } from '../protocol/parse.ts';
+import { startWorkflowExecutionRequestSchema } from '../protocol/schemas/executions.ts';
+import { pollRequestSchema } from '../protocol/schemas/tasks.ts';
+import type { z } from 'zod';
+import { resolvePolicyData, type RetryPolicyInput } from '../retry/index.ts';
 import { ValidationError } from '../retry/errors.ts';
 import type { PolicyData, RetryPolicyData } from '../retry/policy-data.ts';
 import { checkMaxDuration, checkPolicyDurations, MAX_DURATION_MS } from '../common/max-duration.ts';
-import { checkRequestText } from './request-text.ts';
 
 /** Largest timeout, timer or backoff accepted, ms (100 years): keeps deadlines inside safe integers and SQL BIGINT. */
 export const MAX_TIMEOUT_MS = MAX_DURATION_MS;
 
 /** The workflow task timeout when none is given, ms. @default 10 000 */
-export const DEFAULT_WORKFLOW_TASK_TIMEOUT_MS = 10_000;
+export { DEFAULT_WORKFLOW_TASK_TIMEOUT_MS };
 
-/** Requests reach the engine as untyped JSON from the server; every field is checked here. */
+/** Commands reach the engine as untyped JSON from the worker; their attributes are checked with these. */
 export function requireObject(field: string, value: unknown): Record<string, unknown> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new ValidationError(field, 'must be an object', value);
@@ -29,19 +29,9 @@ export function requireObject(field: string, value: unknown): Record<string, unk
   return value as Record<string, unknown>;
 }
 
-/**
- * The request of a service call: an object whose names and ids (every string outside the
- * payload fields) are free of NUL and lone surrogates. Every call of the engine starts here.
- */
-export function requireRequest(value: unknown): Record<string, unknown> {
-  const req = requireObject('request', value);
-  checkRequestText(req);
-  return req;
-}
-
-/** A namespace, defaulted. */
+/** A command's namespace, defaulted. */
 export function namespaceOf(req: Record<string, unknown>): string {
-  return optionalString('namespace', req.namespace, 200) ?? DEFAULT_NAMESPACE;
+  return optionalString('namespace', req.namespace, MAX_ID_LENGTH) ?? DEFAULT_NAMESPACE;
 }
 
 /** A positive timeout in ms, at most {@link MAX_TIMEOUT_MS}, or undefined. */
@@ -55,20 +45,14 @@ export function requireDurationMs(field: string, value: unknown, min: number): n
   return checkMaxDuration(field, requireInt(field, value, min));
 }
 
-/** A failure in its stored form: an object with `kind` and `message`. */
+/** A failure in its stored form: an object with `kind` and `message` (protocol's failure schema). */
 export function requireFailure(field: string, value: unknown): FailureInfo {
-  const obj = requireObject(field, value);
-  requireOneOf(`${field}.kind`, obj.kind, ['Application', 'Timeout', 'Canceled', 'Terminated', 'Activity', 'ChildWorkflow', 'Server']);
-  if (typeof obj.message !== 'string') throw new ValidationError(`${field}.message`, 'must be a string', obj.message);
-  if (obj.nextRetryDelayMs !== undefined) requireDurationMs(`${field}.nextRetryDelayMs`, obj.nextRetryDelayMs, 0);
-  encodePayload(field, value);
-  return value as FailureInfo;
+  return parseField(failure(field), field, value);
 }
 
 /** A retry policy from the wire, validated with the retry library's rules, intervals at most {@link MAX_TIMEOUT_MS}. */
 export function optionalRetryPolicy(field: string, value: unknown): RetryPolicyData | undefined {
-  if (value === undefined || value === null) return undefined;
-  return checkPolicyDurations(field, resolveRetryPolicy(value as RetryPolicyData, field), 'wire');
+  return parseField(retryPolicy(field), field, value);
 }
 
 /**
@@ -109,75 +93,24 @@ export interface ValidStart extends RunSpec {
   workflowIdReusePolicy: WorkflowIdReusePolicy;
 }
 
-/** Checks a start request; errors name the field. */
-export function validateStart(input: StartWorkflowExecutionRequest): ValidStart {
-  const req = requireRequest(input);
-  const args = optionalArray('args', req.args);
-  encodePayload('args', args);
-  const memo = optionalRecord('memo', req.memo);
-  if (memo) encodePayload('memo', memo);
-  const out: ValidStart = {
-    namespace: namespaceOf(req),
-    workflowId: requireString('workflowId', req.workflowId),
-    workflowType: requireString('workflowType', req.workflowType),
-    taskQueue: requireString('taskQueue', req.taskQueue),
-    args,
-    workflowTaskTimeoutMs: optionalTimeout('workflowTaskTimeoutMs', req.workflowTaskTimeoutMs) ?? DEFAULT_WORKFLOW_TASK_TIMEOUT_MS,
-    workflowIdReusePolicy: req.workflowIdReusePolicy === undefined ? 'AllowDuplicate'
-      : requireOneOf('workflowIdReusePolicy', req.workflowIdReusePolicy, WORKFLOW_ID_REUSE_POLICIES),
-  };
-  if (memo) out.memo = memo;
-  const retryPolicy = optionalRetryPolicy('retryPolicy', req.retryPolicy);
-  if (retryPolicy) out.retryPolicy = retryPolicy;
-  const exec = optionalTimeout('workflowExecutionTimeoutMs', req.workflowExecutionTimeoutMs);
-  if (exec !== undefined) out.workflowExecutionTimeoutMs = exec;
-  const run = optionalTimeout('workflowRunTimeoutMs', req.workflowRunTimeoutMs);
-  if (run !== undefined) out.workflowRunTimeoutMs = run;
-  const requestId = optionalString('requestId', req.requestId, 200);
-  if (requestId !== undefined) out.requestId = requestId;
-  const identity = optionalString('identity', req.identity, 500);
-  if (identity !== undefined) out.identity = identity;
-  const header = optionalTraceHeader('header', req.header);
-  if (header) out.header = header;
-  if (req.cronSchedule !== undefined && req.cronSchedule !== null) out.cronSchedule = parseCronSchedule(req.cronSchedule, 'cronSchedule').spec;
+/** Checks a start request (the protocol's schema, then the cron spec, which steadfast/schedule owns); errors name the field. */
+export function validateStart(input: unknown): ValidStart {
+  return validStart(parseRequest(startWorkflowExecutionRequestSchema, input));
+}
+
+/** A start request its schema accepted (also signal-with-start's), with the cron spec checked and the defaults filled in. */
+export function validStart(parsed: z.output<typeof startWorkflowExecutionRequestSchema>): ValidStart {
+  const { searchAttributes: _attributes, cronSchedule, ...req } = parsed;
+  const out: ValidStart = { ...req, workflowTaskTimeoutMs: req.workflowTaskTimeoutMs ?? DEFAULT_WORKFLOW_TASK_TIMEOUT_MS };
+  for (const key of Object.keys(out) as (keyof ValidStart)[]) if (out[key] === undefined) delete out[key];
+  if (cronSchedule !== undefined) out.cronSchedule = parseCronSchedule(cronSchedule, 'cronSchedule').spec;
   return out;
 }
 
-/** A validated execution reference. */
-export function validateExecutionRef(input: unknown): { namespace: string; workflowId: string; runId?: string } {
-  const req = requireRequest(input);
-  const runId = optionalString('runId', req.runId, 200);
-  return { namespace: namespaceOf(req), workflowId: requireString('workflowId', req.workflowId), ...(runId ? { runId } : {}) };
-}
+/** A validated poll request, its defaults filled in. */
+export type ValidPoll = z.output<typeof pollRequestSchema>;
 
-/** Upper bound of PollRequest.maxTasks: bounds one answer's size and the transitions one poll starts. */
-export const MAX_TASKS_PER_POLL = 100;
-
-/** A validated poll request. */
-export function validatePoll(input: unknown): {
-  namespace: string; taskQueue: string; identity: string; pollTimeoutMs: number; maxTasks: number; workerInstanceId?: string;
-} {
-  const req = requireRequest(input);
-  const workerInstanceId = optionalString('workerInstanceId', req.workerInstanceId, 200);
-  return {
-    ...(workerInstanceId ? { workerInstanceId } : {}),
-    namespace: namespaceOf(req),
-    taskQueue: requireString('taskQueue', req.taskQueue),
-    identity: requireString('identity', req.identity, 500),
-    pollTimeoutMs: optionalInt('pollTimeoutMs', req.pollTimeoutMs, 0, 600_000) ?? 30_000,
-    maxTasks: optionalInt('maxTasks', req.maxTasks, 1, MAX_TASKS_PER_POLL) ?? 1,
-  };
-}
-
-/** An ISO time bound of a list filter, as ms. */
-export function optionalIsoTime(field: string, value: unknown): number | undefined {
-  if (value === undefined || value === null) return undefined;
-  const ms = typeof value === 'string' ? Date.parse(value) : NaN;
-  if (!Number.isFinite(ms)) throw new ValidationError(field, 'must be an ISO-8601 time', value);
-  return ms;
-}
-
-/** A status filter. */
-export function optionalStatus(field: string, value: unknown): WorkflowExecutionStatus | undefined {
-  return value === undefined || value === null ? undefined : requireOneOf(field, value, WORKFLOW_STATUSES);
+/** Checks a poll request (workflow, activity and query polls alike). */
+export function validatePoll(input: unknown): ValidPoll {
+  return parseRequest(pollRequestSchema, input);
 }

@@ -1,16 +1,16 @@
 import { ServiceError } from '../common/errors.ts';
 import { newUuid } from '../common/ids.ts';
-import { optionalBoolean, optionalInt, optionalString, requireOneOf } from '../common/validate.ts';
 import type { EventType, HistoryEvent } from '../history/events.ts';
 import { mergeMemo } from '../history/memo.ts';
-import type { ResetWorkflowRequest, ResetWorkflowResponse } from '../history/service.ts';
+import type { ResetWorkflowRequest, ResetWorkflowResponse } from '../protocol/index.ts';
 import { ValidationError } from '../retry/errors.ts';
 import { StoreConflictError } from '../store/errors.ts';
 import type { ExecutionRecord } from '../store/types.ts';
 import { armActivityTimer } from './activities.ts';
 import { childState, type ChildInfo } from './child-state.ts';
 import type { EngineCore } from './core.ts';
-import { requireRequest, validateExecutionRef } from './requests.ts';
+import { parseRequest } from '../protocol/parse.ts';
+import { resetWorkflowRequestSchema } from '../protocol/schemas/executions.ts';
 import { handOverChildren } from './reset-children.ts';
 import { terminateRun } from './runs.ts';
 import { initialState, type ActivityInfo, type RunConfig } from './state.ts';
@@ -25,25 +25,14 @@ import { resolveRun } from './visibility.ts';
  */
 export const REAPPLIED_EVENT_TYPES: readonly string[] = ['WorkflowExecutionSignaled'];
 
-export const RESET_TYPES = ['FirstWorkflowTask', 'LastWorkflowTask'] as const;
-
 const MAX_ATTEMPTS = 20;
 
 function validate(input: ResetWorkflowRequest) {
-  const req = requireRequest(input);
-  const ref = validateExecutionRef(req);
-  const eventId = optionalInt('eventId', req.eventId, 1);
-  const resetType = req.resetType === undefined ? undefined : requireOneOf('resetType', req.resetType, RESET_TYPES);
+  const { eventId, resetType, reason, identity, reapplySignals: reapply, ...ref } = parseRequest(resetWorkflowRequestSchema, input);
   if ((eventId === undefined) === (resetType === undefined)) {
-    throw new ValidationError('eventId', 'or resetType (FirstWorkflowTask, LastWorkflowTask) must be given, and not both',
-      { eventId: req.eventId, resetType: req.resetType });
+    throw new ValidationError('eventId', 'or resetType (FirstWorkflowTask, LastWorkflowTask) must be given, and not both', { eventId, resetType });
   }
-  return {
-    ref, eventId, resetType,
-    reason: optionalString('reason', req.reason, 10_000) ?? '',
-    identity: optionalString('identity', req.identity, 500),
-    reapply: optionalBoolean('reapplySignals', req.reapplySignals) ?? true,
-  };
+  return { ref, eventId, resetType, reason, identity, reapply };
 }
 
 /** The WorkflowTaskCompleted the reset goes back to. */

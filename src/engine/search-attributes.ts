@@ -1,15 +1,17 @@
-import { optionalString } from '../common/validate.ts';
-import type { ListWorkflowExecutionsRequest } from '../history/service.ts';
+import type { ListWorkflowExecutionsRequest } from '../protocol/index.ts';
 import type {
   CountWorkflowExecutionsRequest, CountWorkflowExecutionsResponse, CreateSearchAttributeRequest, ListSearchAttributesRequest,
   ListSearchAttributesResponse, SearchAttributeWireValue,
-} from '../history/visibility-types.ts';
+} from '../protocol/index.ts';
 import { ValidationError } from '../retry/errors.ts';
 import type { ExecutionRecord, Store } from '../store/types.ts';
 import { validateNewAttribute, validateSearchAttributes, type SearchAttributeValue } from '../visibility/attributes.ts';
 import { BUILT_IN_ATTRIBUTES } from '../visibility/types.ts';
 import { parseQuery } from '../visibility/parser.ts';
-import { namespaceOf, optionalIsoTime, optionalStatus, requireRequest } from './requests.ts';
+import { parseRequest } from '../protocol/parse.ts';
+import {
+  countWorkflowExecutionsRequestSchema, createSearchAttributeRequestSchema, listSearchAttributesRequestSchema,
+} from '../protocol/schemas/visibility.ts';
 
 /* Visibility in the engine: the search attributes a run carries (set at start, changed by
  * upsert, carried along its chain), the shorthand list filters as a query, count, and the
@@ -25,23 +27,20 @@ function optionalQuery(value: unknown): string | undefined {
 const quote = (s: string) => `'${s.replace(/'/g, "''")}'`;
 
 /**
- * The query a list request asks for: its `query`, or its shorthand filters written in the
- * filter language, so that every list takes one path.
+ * The query a (validated) list request asks for: its `query`, or its shorthand filters written
+ * in the filter language, so that every list takes one path.
  * @throws ValidationError when a filter is malformed or combined with `query`.
  */
 export function listQueryText(req: ListWorkflowExecutionsRequest): string {
   const query = optionalQuery(req.query);
   const terms: string[] = [];
-  const type = optionalString('workflowType', req.workflowType);
-  if (type !== undefined) terms.push(`WorkflowType = ${quote(type)}`);
-  const status = optionalStatus('status', req.status);
-  if (status !== undefined) terms.push(`ExecutionStatus = ${quote(status)}`);
-  const prefix = optionalString('workflowIdPrefix', req.workflowIdPrefix);
-  if (prefix !== undefined) terms.push(`WorkflowId STARTS_WITH ${quote(prefix)}`);
+  if (req.workflowType !== undefined) terms.push(`WorkflowType = ${quote(req.workflowType)}`);
+  if (req.status !== undefined) terms.push(`ExecutionStatus = ${quote(req.status)}`);
+  if (req.workflowIdPrefix !== undefined) terms.push(`WorkflowId STARTS_WITH ${quote(req.workflowIdPrefix)}`);
   const bounds = [['startTimeFrom', 'StartTime >='], ['startTimeTo', 'StartTime <='], ['closeTimeFrom', 'CloseTime >='], ['closeTimeTo', 'CloseTime <=']] as const;
   for (const [key, op] of bounds) {
-    const ms = optionalIsoTime(key, req[key]);
-    if (ms !== undefined) terms.push(`${op} ${quote(new Date(ms).toISOString())}`);
+    const time = req[key];
+    if (time !== undefined) terms.push(`${op} ${quote(new Date(time).toISOString())}`);
   }
   if (query !== undefined && query.trim() !== '' && terms.length > 0) {
     throw new ValidationError('query', 'cannot be combined with workflowType, status, workflowIdPrefix or the time filters; write them in the query', query);
@@ -51,23 +50,22 @@ export function listQueryText(req: ListWorkflowExecutionsRequest): string {
 
 /** countWorkflowExecutions: the number of runs a query selects, by group with GROUP BY. */
 export async function countExecutions(store: Store, input: CountWorkflowExecutionsRequest): Promise<CountWorkflowExecutionsResponse> {
-  const req = requireRequest(input);
+  const req = parseRequest(countWorkflowExecutionsRequestSchema, input);
   const query = optionalQuery(req.query) ?? '';
-  const c = await store.countExecutions({ namespace: namespaceOf(req), query });
+  const c = await store.countExecutions({ namespace: req.namespace, query });
   return c.groups ? { count: c.count, groups: c.groups } : { count: c.count };
 }
 
 /** createSearchAttribute: validates the definition and registers it in the namespace. */
 export async function createSearchAttribute(store: Store, input: CreateSearchAttributeRequest): Promise<void> {
-  const req = requireRequest(input);
-  const namespace = namespaceOf(req);
-  await store.createSearchAttribute(namespace, validateNewAttribute(req));
+  const req = parseRequest(createSearchAttributeRequestSchema, input);
+  await store.createSearchAttribute(req.namespace, validateNewAttribute(req));
 }
 
 /** listSearchAttributes: the namespace's registered attributes and the built-in ones. */
 export async function listSearchAttributes(store: Store, input: ListSearchAttributesRequest): Promise<ListSearchAttributesResponse> {
-  const req = requireRequest(input);
-  const custom = await store.listSearchAttributes(namespaceOf(req));
+  const req = parseRequest(listSearchAttributesRequestSchema, input);
+  const custom = await store.listSearchAttributes(req.namespace);
   const builtIn = Object.entries(BUILT_IN_ATTRIBUTES).map(([name, a]) => ({ name, type: a.type }));
   return { custom, builtIn };
 }

@@ -1,18 +1,19 @@
 import { ServiceError, WorkflowExecutionAlreadyStartedError } from '../common/errors.ts';
 import { newUuid } from '../common/ids.ts';
 import { encodePayload } from '../common/payload.ts';
-import { optionalArray, optionalString, requireArray, requireString } from '../common/validate.ts';
-import type {
-  SignalExternalFailedCause, SignalWithStartRequest, SignalWorkflowRequest,
-} from '../history/message-types.ts';
-import type { StartWorkflowExecutionResponse } from '../history/service.ts';
+import { optionalArray, optionalString, requireString } from '../common/validate.ts';
+import type { SignalExternalFailedCause } from '../history/message-types.ts';
+import type { SignalWithStartRequest, SignalWorkflowRequest } from '../protocol/index.ts';
+import type { StartWorkflowExecutionResponse } from '../protocol/index.ts';
 import { StoreConflictError } from '../store/errors.ts';
 import type { TimerRecord } from '../store/types.ts';
 import type { CommandContext } from './commands.ts';
 import type { EngineCore } from './core.ts';
 import { checkPending } from './limits.ts';
 import { messageState, peekMessageState, SIGNAL_DEDUP_WINDOW, type MessageLimits, type PendingExternalSignal } from './message-state.ts';
-import { requireRequest, validateExecutionRef, validateStart } from './requests.ts';
+import { validStart } from './requests.ts';
+import { parseRequest } from '../protocol/parse.ts';
+import { signalWithStartRequestSchema, signalWorkflowRequestSchema } from '../protocol/schemas/messages.ts';
 import { validateStartAttributes } from './search-attributes.ts';
 import { buildNewRun } from './runs.ts';
 import type { TransitionBuilder } from './transition.ts';
@@ -64,20 +65,11 @@ export function addSignal(b: TransitionBuilder, limits: MessageLimits, s: Signal
   return true;
 }
 
-function validateSignal(req: Record<string, unknown>, argsField: string, argsValue: unknown): { signalName: string; args: unknown[] } {
-  const signalName = requireString('signalName', req.signalName, 500);
-  const args = argsValue === undefined ? [] : requireArray(argsField, argsValue);
-  encodePayload(argsField, args);
-  return { signalName, args };
-}
 
 /** signalWorkflowExecution: persisted before it returns; a repeated request id is a no-op. */
 export async function signalWorkflow(core: EngineCore, limits: MessageLimits, input: SignalWorkflowRequest): Promise<void> {
-  const req = requireRequest(input);
-  const ref = validateExecutionRef(req);
-  const { signalName, args } = validateSignal(req, 'args', req.args);
-  const identity = optionalString('identity', req.identity, 500);
-  const requestId = optionalString('requestId', req.requestId, 200) ?? newUuid();
+  const { signalName, args, identity, requestId: given, ...ref } = parseRequest(signalWorkflowRequestSchema, input);
+  const requestId = given ?? newUuid();
   const rec = await resolveRun(core.store, ref);
   await core.mutate(rec.runId, (b) => {
     if (b.closed) {
@@ -94,10 +86,10 @@ export async function signalWorkflow(core: EngineCore, limits: MessageLimits, in
  * (under the id reuse policy) whose history holds the signal before its first workflow task runs.
  */
 export async function signalWithStart(core: EngineCore, limits: MessageLimits, input: SignalWithStartRequest): Promise<StartWorkflowExecutionResponse> {
-  const req = requireRequest(input);
-  const s = validateStart(input);
-  const { signalName, args } = validateSignal(req, 'signalArgs', req.signalArgs);
-  const searchAttributes = await validateStartAttributes(core.store, s.namespace, req.searchAttributes);
+  const { signalName, signalArgs: args, ...start } = parseRequest(signalWithStartRequestSchema, input);
+  const given = start.searchAttributes;
+  const s = validStart(start);
+  const searchAttributes = await validateStartAttributes(core.store, s.namespace, given);
   if (searchAttributes) s.searchAttributes = searchAttributes;
   const requestId = s.requestId ?? newUuid();
   const signal: SignalInput = { signalName, args, requestId, ...(s.identity !== undefined ? { identity: s.identity } : {}) };

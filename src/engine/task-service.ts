@@ -1,13 +1,10 @@
 import { optionalSdkMetadata } from '../common/sdk-metadata.ts';
 import { ServiceError, WorkflowNotFoundError } from '../common/errors.ts';
-import { encodePayload } from '../common/payload.ts';
-import { optionalString, requireOneOf, requireString } from '../common/validate.ts';
 import type {
   ActivityTask, CallOptions, PollRequest, RecordHeartbeatRequest, RecordHeartbeatResponse, RespondActivityTaskCanceledRequest,
   RespondActivityTaskCompletedRequest, RespondActivityTaskFailedRequest, RespondWorkflowTaskCompletedRequest,
   RespondWorkflowTaskFailedRequest, ShutdownWorkerRequest, WorkflowTask,
-} from '../history/service.ts';
-import type { WorkflowTaskFailedCause } from '../history/events.ts';
+} from '../protocol/index.ts';
 import { ValidationError } from '../retry/errors.ts';
 import type { TaskKind, TaskRecord } from '../store/types.ts';
 import {
@@ -19,8 +16,14 @@ import type { HandedTask, HandedWorkflowTask } from './handoffs.ts';
 import { LimitExceededError } from './limits.ts';
 import { queueKey, type EngineCore } from './core.ts';
 import { PollerStops } from './poller-stops.ts';
-import { namespaceOf, requireFailure, requireObject, requireRequest, validatePoll } from './requests.ts';
-import { checkRequestText } from './request-text.ts';
+import { validatePoll, type ValidPoll } from './requests.ts';
+import { checkRequestText } from '../protocol/request-text.ts';
+import { parseRequest } from '../protocol/parse.ts';
+import {
+  recordHeartbeatRequestSchema, respondActivityTaskCanceledRequestSchema, respondActivityTaskCompletedRequestSchema,
+  respondActivityTaskFailedRequestSchema, respondWorkflowTaskCompletedRequestSchema, respondWorkflowTaskFailedRequestSchema,
+  shutdownWorkerRequestSchema,
+} from '../protocol/schemas/tasks.ts';
 import type { ActivityInfo, RunState } from './state.ts';
 import type { TaskTokenData } from './task-token.ts';
 import type { TransitionBuilder } from './transition.ts';
@@ -35,9 +38,8 @@ import {
  */
 export const TASK_LEASE_MS = 5_000;
 const MAX_HISTORY_PAGE = 1_000_000;
-const FAILED_CAUSES: readonly WorkflowTaskFailedCause[] = [
-  'NonDeterminism', 'WorkflowError', 'BadCommand', 'LimitExceeded', 'ResetWorkflow', 'UnhandledCommand',
-];
+/** The envelope of a completion: its commands are checked apart, so that a bad one fails the task (BadCommand). */
+const COMPLETION_ENVELOPE = respondWorkflowTaskCompletedRequestSchema.omit({ commands: true });
 
 type WorkflowToken = Extract<TaskTokenData, { kind: 'workflow' }>;
 type ActivityToken = Extract<TaskTokenData, { kind: 'activity' }>;
@@ -76,7 +78,7 @@ export class TaskService {
    * stops (shutdownWorker); answers null at once when that worker has stopped. The poll's
    * bookkeeping ends with it, so polls leave nothing behind per identity.
    */
-  async withPoll<T>(p: ReturnType<typeof validatePoll>, caller: AbortSignal | undefined,
+  async withPoll<T>(p: ValidPoll, caller: AbortSignal | undefined,
     poll: (signal: AbortSignal) => Promise<T | null>): Promise<T | null> {
     const lease = this.#stops.enter(PollerStops.key(p.namespace, p.taskQueue, p.identity, p.workerInstanceId), caller);
     if (!lease) return null;
@@ -88,11 +90,8 @@ export class TaskService {
   }
 
   async shutdownWorker(input: ShutdownWorkerRequest): Promise<void> {
-    const req = requireRequest(input);
-    const key = PollerStops.key(
-      namespaceOf(req), requireString('taskQueue', req.taskQueue), requireString('identity', req.identity, 500),
-      optionalString('workerInstanceId', req.workerInstanceId, 200),
-    );
+    const req = parseRequest(shutdownWorkerRequestSchema, input);
+    const key = PollerStops.key(req.namespace, req.taskQueue, req.identity, req.workerInstanceId);
     this.#stops.stop(key);
   }
 
@@ -102,7 +101,7 @@ export class TaskService {
    * commit (group commit). While it waits, a transition may start a task for it directly
    * (eager dispatch, `handed`).
    */
-  async #poll<T extends { moreTasks?: T[] }>(p: ReturnType<typeof validatePoll>, kind: TaskKind, signal: AbortSignal | undefined,
+  async #poll<T extends { moreTasks?: T[] }>(p: ValidPoll, kind: TaskKind, signal: AbortSignal | undefined,
     start: (task: TaskRecord) => Promise<T | null>, handed: (h: HandedTask) => Promise<T>): Promise<T | null> {
     const key = queueKey(p.namespace, p.taskQueue, kind);
     this.core.pollStarted(key);
@@ -113,7 +112,7 @@ export class TaskService {
     }
   }
 
-  async #pollQueue<T extends { moreTasks?: T[] }>(p: ReturnType<typeof validatePoll>, key: string, kind: TaskKind, signal: AbortSignal | undefined,
+  async #pollQueue<T extends { moreTasks?: T[] }>(p: ValidPoll, key: string, kind: TaskKind, signal: AbortSignal | undefined,
     start: (task: TaskRecord) => Promise<T | null>, handed: (h: HandedTask) => Promise<T>): Promise<T | null> {
     const { core } = this;
     const deadline = Date.now() + p.pollTimeoutMs;
@@ -222,10 +221,10 @@ export class TaskService {
 
   async respondWorkflowTaskCompleted(input: RespondWorkflowTaskCompletedRequest): Promise<void> {
     // The commands' names and ids are checked with the commands, so that a bad one fails the task (BadCommand).
-    const { commands: listed, ...envelope } = requireObject('request', input);
-    checkRequestText(envelope);
-    const token = this.core.tokens.decode(envelope.taskToken, 'workflow') as WorkflowToken;
-    const identity = requireString('identity', envelope.identity, 500);
+    if (typeof input !== 'object' || input === null || Array.isArray(input)) throw new ValidationError('request', 'must be an object', input);
+    const { commands: listed, ...envelope } = input;
+    const { taskToken, identity } = parseRequest(COMPLETION_ENVELOPE, envelope);
+    const token = this.core.tokens.decode(taskToken, 'workflow') as WorkflowToken;
     const sdkMetadata = optionalSdkMetadata(envelope.sdkMetadata);
     this.core.inFlight.delete(wtKey(token));
     let bad: ValidationError | undefined;
@@ -259,11 +258,8 @@ export class TaskService {
   }
 
   async respondWorkflowTaskFailed(input: RespondWorkflowTaskFailedRequest): Promise<void> {
-    const req = requireRequest(input);
-    const token = this.core.tokens.decode(req.taskToken, 'workflow') as WorkflowToken;
-    const cause = requireOneOf('cause', req.cause, FAILED_CAUSES);
-    const failure = requireFailure('failure', req.failure);
-    const identity = requireString('identity', req.identity, 500);
+    const { taskToken, cause, failure, identity } = parseRequest(respondWorkflowTaskFailedRequestSchema, input);
+    const token = this.core.tokens.decode(taskToken, 'workflow') as WorkflowToken;
     this.core.inFlight.delete(wtKey(token));
     await this.core.mutate(token.runId, (b) => failWorkflowTask(b, requireStartedTask(b, token), cause, failure, identity));
   }
@@ -304,38 +300,32 @@ export class TaskService {
   }
 
   async recordActivityTaskHeartbeat(input: RecordHeartbeatRequest): Promise<RecordHeartbeatResponse> {
-    const req = requireRequest(input);
+    const req = parseRequest(recordHeartbeatRequestSchema, input);
     const token = this.core.tokens.decode(req.taskToken, 'activity') as ActivityToken;
-    optionalString('identity', req.identity, 500);
-    if (req.details !== undefined) encodePayload('details', req.details);
     const cancelRequested = await this.#onActivity(token, (b, act) => heartbeatActivity(b, act, req.details));
     return { cancelRequested };
   }
 
   async respondActivityTaskCompleted(input: RespondActivityTaskCompletedRequest): Promise<void> {
-    const req = requireRequest(input);
+    const req = parseRequest(respondActivityTaskCompletedRequestSchema, input);
     const token = this.core.tokens.decode(req.taskToken, 'activity') as ActivityToken;
-    const identity = requireString('identity', req.identity, 500);
-    encodePayload('result', req.result);
+    const identity = req.identity;
     this.core.inFlight.delete(atKey(token));
     await this.#onActivity(token, (b, act) => completeActivity(b, act, req.result, identity));
   }
 
   async respondActivityTaskFailed(input: RespondActivityTaskFailedRequest): Promise<void> {
-    const req = requireRequest(input);
+    const req = parseRequest(respondActivityTaskFailedRequestSchema, input);
     const token = this.core.tokens.decode(req.taskToken, 'activity') as ActivityToken;
-    const failure = requireFailure('failure', req.failure);
-    const identity = requireString('identity', req.identity, 500);
-    if (req.lastHeartbeatDetails !== undefined) encodePayload('lastHeartbeatDetails', req.lastHeartbeatDetails);
+    const { failure, identity } = req;
     this.core.inFlight.delete(atKey(token));
     await this.#onActivity(token, (b, act) => failActivity(b, act, failure, identity, req.lastHeartbeatDetails));
   }
 
   async respondActivityTaskCanceled(input: RespondActivityTaskCanceledRequest): Promise<void> {
-    const req = requireRequest(input);
+    const req = parseRequest(respondActivityTaskCanceledRequestSchema, input);
     const token = this.core.tokens.decode(req.taskToken, 'activity') as ActivityToken;
-    const identity = requireString('identity', req.identity, 500);
-    if (req.details !== undefined) encodePayload('details', req.details);
+    const identity = req.identity;
     this.core.inFlight.delete(atKey(token));
     await this.#onActivity(token, (b, act) => cancelActivity(b, act, req.details, identity));
   }

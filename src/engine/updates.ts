@@ -1,19 +1,20 @@
 import { ServiceError } from '../common/errors.ts';
 import { newUuid } from '../common/ids.ts';
 import { encodePayload } from '../common/payload.ts';
-import { optionalArray, optionalInt, optionalString, requireInt, requireOneOf, requireString } from '../common/validate.ts';
+import { requireInt, requireString } from '../common/validate.ts';
 import type { HistoryEvent } from '../history/events.ts';
-import type {
-  PollUpdateRequest, UpdateOutcome, UpdateWorkflowRequest, UpdateWorkflowResponse,
-} from '../history/message-types.ts';
-import type { CallOptions } from '../history/service.ts';
+import type { PollUpdateRequest, UpdateWorkflowRequest, UpdateWorkflowResponse } from '../protocol/index.ts';
+import type { UpdateOutcome } from '../history/message-types.ts';
+import type { CallOptions } from '../protocol/index.ts';
 import { ValidationError } from '../retry/errors.ts';
 import type { ExecutionRecord } from '../store/types.ts';
 import type { CommandContext } from './commands.ts';
 import type { EngineCore } from './core.ts';
 import { messageState, peekMessageState, type MessageLimits, type UpdateRecord } from './message-state.ts';
-import { MAX_QUERY_TIMEOUT_MS, type QueryRouter } from './queries.ts';
-import { requireFailure, requireObject, requireRequest, validateExecutionRef } from './requests.ts';
+import type { QueryRouter } from './queries.ts';
+import { requireFailure, requireObject } from './requests.ts';
+import { parseRequest } from '../protocol/parse.ts';
+import { pollUpdateRequestSchema, updateWorkflowRequestSchema } from '../protocol/schemas/messages.ts';
 import type { RunState } from './state.ts';
 import { resolveRun } from './visibility.ts';
 
@@ -47,15 +48,10 @@ export class UpdateService {
   constructor(private readonly core: EngineCore, private readonly limits: MessageLimits, private readonly queries: QueryRouter) {}
 
   async update(input: UpdateWorkflowRequest): Promise<UpdateWorkflowResponse> {
-    const req = requireRequest(input);
-    const ref = validateExecutionRef(req);
-    const updateName = requireString('updateName', req.updateName, 500);
-    const args = optionalArray('args', req.args);
-    encodePayload('args', args);
-    const updateId = optionalString('updateId', req.updateId, 200) ?? newUuid();
-    const identity = optionalString('identity', req.identity, 500);
-    const waitForStage = req.waitForStage === undefined ? 'Accepted' : requireOneOf('waitForStage', req.waitForStage, ['Accepted', 'Completed'] as const);
-    const timeoutMs = optionalInt('timeoutMs', req.timeoutMs, 1, MAX_QUERY_TIMEOUT_MS) ?? this.limits.queryTimeoutMs;
+    const { updateName, args, identity, waitForStage, ...req } = parseRequest(updateWorkflowRequestSchema, input);
+    const ref = req;
+    const updateId = req.updateId ?? newUuid();
+    const timeoutMs = req.timeoutMs ?? this.limits.queryTimeoutMs;
     const rec = await resolveRun(this.core.store, ref);
     let perRun = this.#validating.get(rec.runId);
     let accepted = perRun?.get(updateId);
@@ -121,10 +117,7 @@ export class UpdateService {
 
   /** pollWorkflowExecutionUpdate: the update's stage once completed, or Accepted when the wait ends first. */
   async poll(input: PollUpdateRequest, opts?: CallOptions): Promise<UpdateWorkflowResponse> {
-    const req = requireRequest(input);
-    const ref = validateExecutionRef(req);
-    const updateId = requireString('updateId', req.updateId, 200);
-    const waitMs = optionalInt('waitTimeoutMs', req.waitTimeoutMs, 0, MAX_QUERY_TIMEOUT_MS) ?? 30_000;
+    const { updateId, waitTimeoutMs: waitMs, ...ref } = parseRequest(pollUpdateRequestSchema, input);
     const rec = await resolveRun(this.core.store, ref);
     return this.#waitForCompletion(rec.runId, updateId, rec.workflowId, Date.now() + waitMs, opts?.signal);
   }

@@ -1,11 +1,11 @@
 import { WorkflowNotFoundError } from '../common/errors.ts';
-import { optionalInt, optionalString } from '../common/validate.ts';
 import type {
   ListWorkflowExecutionsRequest, ListWorkflowExecutionsResponse, WorkflowExecutionDescription, WorkflowExecutionInfo,
-} from '../history/service.ts';
+} from '../protocol/index.ts';
 import type { ExecutionRecord, Store } from '../store/types.ts';
 import { pendingActivityInfo } from './activities.ts';
-import { namespaceOf, requireRequest } from './requests.ts';
+import { parseRequest } from '../protocol/parse.ts';
+import { listWorkflowExecutionsRequestSchema } from '../protocol/schemas/executions.ts';
 import { listQueryText, searchAttributesOf } from './search-attributes.ts';
 import type { RunState } from './state.ts';
 import { childState, pendingChildren } from './child-state.ts';
@@ -77,11 +77,10 @@ export function describe(rec: ExecutionRecord, now: number): WorkflowExecutionDe
 
 /** listWorkflowExecutions: one page of the runs a query selects, in its order, with an opaque page token. */
 export async function listExecutions(store: Store, input: ListWorkflowExecutionsRequest): Promise<ListWorkflowExecutionsResponse> {
-  const req = requireRequest(input);
-  const pageSize = optionalInt('pageSize', req.pageSize, 1, 1000) ?? 100;
+  const req = parseRequest(listWorkflowExecutionsRequestSchema, input);
+  const { pageSize, nextPageToken: token } = req;
   const query = listQueryText(req);
-  const token = optionalString('nextPageToken', req.nextPageToken);
-  const page = await store.queryExecutions({ namespace: namespaceOf(req), query, pageSize, ...(token ? { nextPageToken: token } : {}) });
+  const page = await store.queryExecutions({ namespace: req.namespace, query, pageSize, ...(token ? { nextPageToken: token } : {}) });
   const res: ListWorkflowExecutionsResponse = { executions: page.executions.map(executionInfo) };
   if (page.nextPageToken !== undefined) res.nextPageToken = page.nextPageToken;
   return res;

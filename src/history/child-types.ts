@@ -1,11 +1,12 @@
 import type { FailureInfo, RetryState } from '../common/failure.ts';
 import type { RetryPolicyData } from '../retry/policy-data.ts';
-import type { WorkflowIdReusePolicy } from './service.ts';
+import type { WorkflowIdReusePolicy } from './id-reuse-policy.ts';
 
-/** What happens to a child workflow when its parent closes. @default "Terminate" */
-export type ParentClosePolicy = 'Terminate' | 'RequestCancel' | 'Abandon';
+/** What happens to a child workflow when its parent closes. */
+export const PARENT_CLOSE_POLICIES = ['Terminate', 'RequestCancel', 'Abandon'] as const;
 
-export const PARENT_CLOSE_POLICIES: readonly ParentClosePolicy[] = ['Terminate', 'RequestCancel', 'Abandon'];
+/** One of {@link PARENT_CLOSE_POLICIES}. @default "Terminate" */
+export type ParentClosePolicy = (typeof PARENT_CLOSE_POLICIES)[number];
 
 /** The start parameters of a child, as the command carries them and the Initiated event records them. */
 export interface ChildStartAttributes {

@@ -7,19 +7,13 @@ import type { MessageEventAttributes } from './message-types.ts';
 /** Why a run closed and another run of the same chain started. */
 export type ContinueAsNewInitiator = 'Workflow' | 'RetryPolicy' | 'CronSchedule';
 
-/** Closed-or-open state of a run, as the seeds name them. */
-export type WorkflowExecutionStatus =
-  | 'Running'
-  | 'Completed'
-  | 'Failed'
-  | 'Canceled'
-  | 'Terminated'
-  | 'ContinuedAsNew'
-  | 'TimedOut';
-
-export const WORKFLOW_STATUSES: readonly WorkflowExecutionStatus[] = [
+/** Closed-or-open states of a run, as the seeds name them. */
+export const WORKFLOW_STATUSES = [
   'Running', 'Completed', 'Failed', 'Canceled', 'Terminated', 'ContinuedAsNew', 'TimedOut',
-];
+] as const;
+
+/** One of {@link WORKFLOW_STATUSES}. */
+export type WorkflowExecutionStatus = (typeof WORKFLOW_STATUSES)[number];
 
 /** Reference to the parent of a child workflow. */
 export interface ParentExecutionRef {
@@ -162,13 +156,12 @@ export interface EventAttributes extends ChildEventAttributes, MessageEventAttri
 }
 
 /** Why a workflow task failed. */
-export type WorkflowTaskFailedCause =
-  | 'NonDeterminism'
-  | 'WorkflowError'
-  | 'BadCommand'
-  | 'LimitExceeded'
-  | 'ResetWorkflow'
-  | 'UnhandledCommand';
+export const WORKFLOW_TASK_FAILED_CAUSES = [
+  'NonDeterminism', 'WorkflowError', 'BadCommand', 'LimitExceeded', 'ResetWorkflow', 'UnhandledCommand',
+] as const;
+
+/** One of {@link WORKFLOW_TASK_FAILED_CAUSES}. */
+export type WorkflowTaskFailedCause = (typeof WORKFLOW_TASK_FAILED_CAUSES)[number];
 
 /** The name of an event type. */
 export type EventType = keyof EventAttributes;

@@ -1,5 +1,12 @@
 import { ValidationError } from '../retry/errors.ts';
-import { WORKFLOW_ID_REUSE_POLICIES, type WorkflowIdReusePolicy as Policy } from './service.ts';
+
+/** Whether a start may reuse the id of an earlier workflow, by how that workflow ended. */
+export const WORKFLOW_ID_REUSE_POLICIES = [
+  'AllowDuplicate', 'AllowDuplicateFailedOnly', 'RejectDuplicate', 'TerminateIfRunning',
+] as const;
+
+/** One of {@link WORKFLOW_ID_REUSE_POLICIES}. @default "AllowDuplicate" */
+type Policy = (typeof WORKFLOW_ID_REUSE_POLICIES)[number];
 
 /**
  * Temporal's spellings of the workflow id reuse policies, each mapped to steadfast's name:
@@ -16,6 +23,9 @@ export const WorkflowIdReusePolicy = Object.freeze({
   WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE: 'RejectDuplicate',
   WORKFLOW_ID_REUSE_POLICY_TERMINATE_IF_RUNNING: 'TerminateIfRunning',
 } as const satisfies Record<string, Policy>);
+
+/** One of {@link WORKFLOW_ID_REUSE_POLICIES}. @default "AllowDuplicate" */
+export type WorkflowIdReusePolicy = Policy;
 
 /** A workflow id reuse policy as an option takes it: steadfast's name or Temporal's spelling. */
 export type WorkflowIdReusePolicyOption = Policy | keyof typeof WorkflowIdReusePolicy;

@@ -1,9 +1,7 @@
 import { ServiceError } from '../common/errors.ts';
 import { taskTokenNamespace } from '../engine/index.ts';
 import { ValidationError } from '../retry/errors.ts';
-import {
-  WORKFLOW_SERVICE_METHODS, type WorkflowService, type WorkflowServiceMethod,
-} from '../history/service.ts';
+import { WORKFLOW_SERVICE_METHODS, type WorkflowService, type WorkflowServiceMethod } from '../protocol/index.ts';
 import type { ApiKeys, Principal } from './api-keys.ts';
 import { JwtVerifier, type JwtOptions } from './jwt-verifier.ts';
 import { AUDITED_METHODS, grants, METHOD_ROLES } from './method-roles.ts';

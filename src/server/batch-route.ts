@@ -2,9 +2,7 @@ import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { ServiceError } from '../common/errors.ts';
 import { errorAnswer, type ServerLogger } from './error-answer.ts';
 import { ValidationError } from '../retry/errors.ts';
-import {
-  LONG_POLL_METHODS, WORKFLOW_SERVICE_METHODS, type WorkflowService, type WorkflowServiceMethod,
-} from '../history/service.ts';
+import { LONG_POLL_METHODS, WORKFLOW_SERVICE_METHODS, type WorkflowService, type WorkflowServiceMethod } from '../protocol/index.ts';
 
 /** The route of {@link runBatch}: `POST /api/v1/batch`. */
 export const BATCH_ROUTE = 'batch';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../common/logger.ts';
-import { toWireError, type WireError } from '../common/wire-error.ts';
+import { toWireError, type WireError } from '../protocol/wire-error.ts';
 import { StoreConflictError } from '../store/errors.ts';
 
 /** Where the HTTP server writes what it cannot tell a caller: the detail of internal errors. Any {@link Logger} fits. */

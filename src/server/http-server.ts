@@ -1,7 +1,8 @@
 import { setMaxListeners } from 'node:events';
+import { returnsUndeliveredTasks } from '../engine/index.ts';
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { toWireError } from '../common/wire-error.ts';
+import { toWireError } from '../protocol/wire-error.ts';
 import { BATCH_ROUTE, parseBatch, runBatch, type BatchCall } from './batch-route.ts';
 import { jsonLogger } from '../common/logger.ts';
 import { context, propagation, ROOT_CONTEXT } from '@opentelemetry/api';
@@ -16,7 +17,7 @@ import { errorAnswer, type ServerLogger } from './error-answer.ts';
 import { limitService, type NamespaceLimitOptions } from './namespace-limits.ts';
 import {
   LONG_POLL_METHODS, WORKFLOW_SERVICE_METHODS, type WorkflowService, type WorkflowServiceMethod,
-} from '../history/service.ts';
+} from '../protocol/index.ts';
 
 /** Options of {@link startHttpServer}. */
 export interface HttpServerOptions {
@@ -194,8 +195,9 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
 
   /** The poll's client left while its task was being started: the task goes back at once. */
   async function giveBack(task: PolledTask): Promise<void> {
+    if (!returnsUndeliveredTasks(options.service)) return;
     for (const t of [task, ...(task.moreTasks ?? [])]) {
-      await service.returnUndeliveredTask?.(t).catch(() => undefined);
+      await options.service.returnUndeliveredTask(t).catch(() => undefined);
     }
   }
 

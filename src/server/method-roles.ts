@@ -1,5 +1,5 @@
 import { ValidationError } from '../retry/errors.ts';
-import type { WorkflowServiceMethod } from '../history/service.ts';
+import type { WorkflowServiceMethod } from '../protocol/index.ts';
 
 /**
  * What a credential may do on a namespace, as Temporal's default authorizer names it: `reader`

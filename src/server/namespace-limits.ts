@@ -1,9 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { ServiceError } from '../common/errors.ts';
 import { ValidationError } from '../retry/errors.ts';
-import {
-  LONG_POLL_METHODS, WORKFLOW_SERVICE_METHODS, type WorkflowService, type WorkflowServiceMethod,
-} from '../history/service.ts';
+import { LONG_POLL_METHODS, WORKFLOW_SERVICE_METHODS, type WorkflowService, type WorkflowServiceMethod } from '../protocol/index.ts';
 
 /**
  * Per-namespace limits of the HTTP API. Each is per server process; 0 turns a limit off.

@@ -7,7 +7,7 @@ import { openStore } from '../store/index.ts';
 import { startHttpServer, type HttpServer } from '../server/index.ts';
 import { ManualClock, systemClock, type Clock } from '../retry/clock.ts';
 import { toMs, type Duration } from '../retry/duration.ts';
-import type { CallOptions, GetHistoryRequest, WorkflowService } from '../history/service.ts';
+import type { CallOptions, GetHistoryRequest, WorkflowService } from '../protocol/index.ts';
 import { ValidationError } from '../retry/errors.ts';
 import { optionKeys, refuseUnknownKeys } from '../common/option-keys.ts';
 

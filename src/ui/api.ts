@@ -1,25 +1,34 @@
 import type {
-  GetHistoryResponse, ListWorkflowExecutionsRequest, ListWorkflowExecutionsResponse, WorkflowExecutionDescription,
-} from '../history/service.ts';
-import type { QueryWorkflowResponse, UpdateWorkflowResponse } from '../history/message-types.ts';
+  GetHistoryResponse, ListWorkflowExecutionsRequest, ListWorkflowExecutionsResponse, ResetWorkflowResponse, WorkflowExecutionDescription,
+} from '../protocol/index.ts';
+import type { QueryWorkflowResponse, UpdateWorkflowResponse } from '../protocol/index.ts';
+import type { CountWorkflowExecutionsResponse, ListSearchAttributesResponse } from '../protocol/index.ts';
+import type {
+  CreateScheduleRequest, ListSchedulesResponse, PatchScheduleRequest, ScheduleDescription, UpdateScheduleRequest,
+} from '../protocol/index.ts';
+import { getCredential, reportUnauthenticated } from './credential.ts';
 
-/** An error answer of the HTTP API: its code and message. */
+/**
+ * An error answer of the HTTP API: its code and message, for a visibility query the 1-based
+ * column at fault, and for `ResourceExhausted` how long to wait before trying again (ms).
+ */
 export class ApiError extends Error {
-  constructor(readonly code: string, message: string, readonly field?: string) {
+  constructor(readonly code: string, message: string, readonly field?: string, readonly column?: number, readonly retryAfterMs?: number) {
     super(message);
   }
 }
 
 /** Calls `POST /api/v1/<method>` with a JSON body and returns the parsed answer. */
 export async function call<T>(method: string, body: object, signal?: AbortSignal): Promise<T> {
-  const res = await fetch(`/api/v1/${method}`, {
-    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), ...(signal ? { signal } : {}),
-  });
+  const credential = getCredential();
+  const headers: Record<string, string> = { 'content-type': 'application/json', ...(credential ? { authorization: `Bearer ${credential}` } : {}) };
+  const res = await fetch(`/api/v1/${method}`, { method: 'POST', headers, body: JSON.stringify(body), ...(signal ? { signal } : {}) });
   const text = await res.text();
   const value = text ? JSON.parse(text) : null;
   if (!res.ok) {
-    const e = (value?.error ?? {}) as { code?: string; message?: string; field?: string };
-    throw new ApiError(e.code ?? `HTTP ${res.status}`, e.message ?? res.statusText, e.field);
+    const e = (value?.error ?? {}) as { code?: string; message?: string; field?: string; column?: number; retryAfterMs?: number };
+    if (res.status === 401) reportUnauthenticated(e.message ?? 'this server requires a credential');
+    throw new ApiError(e.code ?? `HTTP ${res.status}`, e.message ?? res.statusText, e.field, e.column, e.retryAfterMs);
   }
   return value as T;
 }
@@ -29,7 +38,9 @@ export type ListRequest = ListWorkflowExecutionsRequest & { query?: string };
 
 /** Typed calls of the API the UI uses. */
 export const api = {
-  list: (req: ListRequest) => call<ListWorkflowExecutionsResponse>('listWorkflowExecutions', req),
+  list: (req: ListRequest, signal?: AbortSignal) => call<ListWorkflowExecutionsResponse>('listWorkflowExecutions', req, signal),
+  count: (namespace: string, query: string) => call<CountWorkflowExecutionsResponse>('countWorkflowExecutions', { namespace, query }),
+  searchAttributes: (namespace: string) => call<ListSearchAttributesResponse>('listSearchAttributes', { namespace }),
   describe: (namespace: string, workflowId: string, runId?: string) =>
     call<WorkflowExecutionDescription>('describeWorkflowExecution', { namespace, workflowId, ...(runId ? { runId } : {}) }),
   history: (namespace: string, workflowId: string, runId: string, nextPageToken?: string, pageSize = 1000) =>
@@ -40,8 +51,20 @@ export const api = {
     call<QueryWorkflowResponse>('queryWorkflow', { namespace, workflowId, runId, queryType, args }),
   update: (namespace: string, workflowId: string, runId: string, updateName: string, args: unknown[]) =>
     call<UpdateWorkflowResponse>('updateWorkflowExecution', { namespace, workflowId, runId, updateName, args, waitForStage: 'Completed' }),
-  cancel: (namespace: string, workflowId: string, runId: string) =>
-    call<unknown>('requestCancelWorkflowExecution', { namespace, workflowId, runId, reason: 'canceled from the web UI' }),
+  cancel: (namespace: string, workflowId: string, runId: string, reason = 'canceled from the web UI') =>
+    call<unknown>('requestCancelWorkflowExecution', { namespace, workflowId, runId, reason }),
   terminate: (namespace: string, workflowId: string, runId: string, reason: string) =>
     call<unknown>('terminateWorkflowExecution', { namespace, workflowId, runId, reason }),
+  reset: (namespace: string, workflowId: string, runId: string, resetType: 'FirstWorkflowTask' | 'LastWorkflowTask', reason: string) =>
+    call<ResetWorkflowResponse>('resetWorkflowExecution', { namespace, workflowId, runId, resetType, reason }),
+  /** Resets a run to one of its WorkflowTaskCompleted events; answers the new run. */
+  resetTo: (namespace: string, workflowId: string, runId: string, eventId: number, reason: string, reapplySignals: boolean) =>
+    call<ResetWorkflowResponse>('resetWorkflowExecution', { namespace, workflowId, runId, eventId, reason, reapplySignals }),
+  schedules: (namespace: string, nextPageToken?: string) =>
+    call<ListSchedulesResponse>('listSchedules', { namespace, pageSize: 100, ...(nextPageToken ? { nextPageToken } : {}) }),
+  describeSchedule: (namespace: string, scheduleId: string) => call<ScheduleDescription>('describeSchedule', { namespace, scheduleId }),
+  createSchedule: (req: CreateScheduleRequest) => call<{ conflictToken: number }>('createSchedule', req),
+  updateSchedule: (req: UpdateScheduleRequest) => call<unknown>('updateSchedule', req),
+  patchSchedule: (req: PatchScheduleRequest) => call<unknown>('patchSchedule', req),
+  deleteSchedule: (namespace: string, scheduleId: string) => call<unknown>('deleteSchedule', { namespace, scheduleId }),
 };

@@ -20,3 +20,12 @@ export function formatDuration(ms: number): string {
 export function json(value: unknown): string {
   return value === undefined ? '' : JSON.stringify(value, null, 2);
 }
+
+/** How far an ISO time is from `now`: `in 4m 10s`, `12s ago`, `now`. */
+export function formatRelative(iso: string | undefined, now: number): string {
+  if (!iso) return '';
+  const d = Date.parse(iso) - now;
+  if (Number.isNaN(d)) return '';
+  if (Math.abs(d) < 1000) return 'now';
+  return d > 0 ? `in ${formatDuration(d)}` : `${formatDuration(-d)} ago`;
+}

@@ -1,4 +1,4 @@
-import type { PendingActivityInfo, WorkflowExecutionDescription } from '../history/service.ts';
+import type { PendingActivityInfo, WorkflowExecutionDescription } from '../protocol/index.ts';
 import { formatDuration, formatTime, json } from './format.ts';
 
 /** The current workflow task, shown when its attempts keep failing. */

@@ -13,11 +13,20 @@ function current(): Place {
 const listeners = new Set<() => void>();
 addEventListener('popstate', () => listeners.forEach((l) => l()));
 
-/** Goes to `href` inside the app; `replace` rewrites the current entry instead of adding one. */
-export function navigate(href: string, replace = false): void {
-  if (href === location.pathname + location.search) return;
-  if (replace) history.replaceState(null, '', href);
-  else history.pushState(null, '', href);
+/**
+ * Goes to `href` inside the app; `replace` rewrites the current entry instead of adding one.
+ * The current `ns` parameter is carried to an `href` without one, so that the address bar
+ * always names a namespace other than "default" and can be shared; `carryNamespace: false`
+ * is for the namespace switcher, which sets it itself.
+ */
+export function navigate(href: string, replace = false, carryNamespace = true): void {
+  const ns = new URLSearchParams(location.search).get('ns');
+  const url = new URL(href, location.origin);
+  if (carryNamespace && ns && !url.searchParams.has('ns')) url.searchParams.set('ns', ns);
+  const target = url.pathname + url.search;
+  if (target === location.pathname + location.search) return;
+  if (replace) history.replaceState(null, '', target);
+  else history.pushState(null, '', target);
   listeners.forEach((l) => l());
 }
 

@@ -1,5 +1,5 @@
 import type { HistoryEvent } from '../history/events.ts';
-import type { WorkflowExecutionDescription } from '../history/service.ts';
+import type { WorkflowExecutionDescription } from '../protocol/index.ts';
 import { policyDelay } from '../retry/policy-model.ts';
 import type { PolicyData } from '../retry/policy-data.ts';
 

@@ -1,5 +1,5 @@
 import type { HistoryEvent } from '../history/events.ts';
-import type { WorkflowExecutionDescription } from '../history/service.ts';
+import type { WorkflowExecutionDescription } from '../protocol/index.ts';
 import { formatDuration } from './format.ts';
 import { timelineRows, type Span } from './timeline-model.ts';
 

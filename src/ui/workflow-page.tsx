@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { HistoryEvent } from '../history/events.ts';
-import type { WorkflowExecutionDescription } from '../history/service.ts';
+import type { WorkflowExecutionDescription } from '../protocol/index.ts';
 import { api } from './api.ts';
 import { Actions } from './actions.tsx';
 import { formatDuration, formatTime, json } from './format.ts';
@@ -12,6 +12,7 @@ import { StatusBadge } from './status.tsx';
 import { Timeline } from './timeline.tsx';
 import { useHistory } from './use-history.ts';
 import { PendingActivities, PendingTask } from './pending.tsx';
+import { ResetAction } from './reset.tsx';
 
 function runLink(workflowId: string, runId: string, text?: string) {
   return <a href={href(`/workflows/${encodeURIComponent(workflowId)}/${runId}`, {})} class="mono">{text ?? runId}</a>;
@@ -117,6 +118,10 @@ export function WorkflowPage({ workflowId, runId }: { workflowId: string; runId?
           {x.firstExecutionRunId !== x.runId && <>first run {runLink(x.workflowId, x.firstExecutionRunId)}</>}
           {!d.continuedFromRunId && !d.continuedAsNewToRunId && x.firstExecutionRunId === x.runId && 'single run'}
         </dd>
+        {typeof x.searchAttributes?.TemporalScheduledById === 'string' && <>
+          <dt>Schedule</dt>
+          <dd><a href={`/schedules/${encodeURIComponent(x.searchAttributes.TemporalScheduledById)}`} data-testid="scheduled-by">{x.searchAttributes.TemporalScheduledById}</a></dd>
+        </>}
         {x.parent && <><dt>Parent</dt><dd><a href={href(`/workflows/${encodeURIComponent(x.parent.workflowId)}/${x.parent.runId}`, {})}>{x.parent.workflowId}</a></dd></>}
         {(children.length > 0 || d.pendingChildren.length > 0) && <>
           <dt>Children</dt>
@@ -130,6 +135,9 @@ export function WorkflowPage({ workflowId, runId }: { workflowId: string; runId?
         <div><h3>Input</h3><pre class="json" data-testid="input">{json(started?.attributes.args ?? [])}</pre></div>
         <div><h3>Memo</h3><pre class="json">{json(x.memo ?? {})}</pre></div>
       </div>
+      {x.searchAttributes && Object.keys(x.searchAttributes).length > 0 && (
+        <><h3>Search attributes</h3><pre class="json" data-testid="search-attributes">{json(x.searchAttributes)}</pre></>
+      )}
       <Outcome events={history.complete && !running ? history.events : []} />
       <PendingTask task={d.pendingWorkflowTask} zone={settings.zone} />
       <PendingActivities activities={d.pendingActivities} zone={settings.zone} now={now} />
@@ -137,6 +145,7 @@ export function WorkflowPage({ workflowId, runId }: { workflowId: string; runId?
       <Timeline events={history.events} description={d} now={now} />
       <h3>Actions</h3>
       <Actions target={{ namespace: ns, workflowId: x.workflowId, runId: x.runId }} running={running} onDone={() => void refresh()} />
+      {history.complete && <ResetAction namespace={ns} workflowId={x.workflowId} runId={x.runId} events={history.events} zone={settings.zone} />}
       {running && (
         <div class="stack">
           <button type="button" onClick={() => void stackTrace()}>Stack trace</button>

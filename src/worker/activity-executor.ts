@@ -3,7 +3,7 @@ import {
   ApplicationFailure, CancelledFailure, TimeoutFailure, isCancellation, toFailureInfo, type FailureInfo,
 } from '../common/failure.ts';
 import type { ActivityFunction } from '../common/workflow-types.ts';
-import type { ActivityTask, WorkflowService } from '../history/service.ts';
+import type { ActivityTask, WorkflowService } from '../protocol/index.ts';
 import { ActivityContext, runInActivityContext, type ActivityInfo } from '../activity/context.ts';
 import { Heartbeater, heartbeatThrottleMs } from './heartbeater.ts';
 import { toPayload } from '../common/payload.ts';

@@ -1,5 +1,5 @@
 import type { Clock } from '../retry/clock.ts';
-import type { WorkflowService } from '../history/service.ts';
+import type { WorkflowService } from '../protocol/index.ts';
 import type { Logger } from './logger.ts';
 import { deliverReport } from './report.ts';
 

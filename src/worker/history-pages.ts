@@ -1,5 +1,5 @@
 import type { HistoryEvent } from '../history/events.ts';
-import type { WorkflowService } from '../history/service.ts';
+import type { WorkflowService } from '../protocol/index.ts';
 
 /** A run's stored history up to and including `lastEventId`, fetched page by page. */
 export async function storedHistoryUpTo(

@@ -1,7 +1,7 @@
 import { storedHistoryUpTo } from './history-pages.ts';
 import { toFailureInfo } from '../common/failure.ts';
-import type { QueryTask } from '../history/message-types.ts';
-import type { WorkflowService } from '../history/service.ts';
+import type { QueryTask } from '../protocol/index.ts';
+import type { WorkflowService } from '../protocol/index.ts';
 import type { MessageAnswer } from '../workflow/activation.ts';
 import { queryHistory, queryRequest } from './features/index.ts';
 import type { WorkflowBundle } from './bundler.ts';

@@ -5,7 +5,7 @@ import type { Duration } from '../retry/duration.ts';
 import { DEFAULT_NAMESPACE } from '../common/ids.ts';
 import { optionalBoolean, optionalDuration, optionalInt, optionalString, requireString } from '../common/validate.ts';
 import type { ActivityFunction } from '../common/workflow-types.ts';
-import type { WorkflowService } from '../history/service.ts';
+import type { WorkflowService } from '../protocol/index.ts';
 import { jsonLogger } from '../common/logger.ts';
 import type { Registry } from 'prom-client';
 import { CONNECTION_OPTION_KEYS, type ConnectionOptions } from '../client/connection.ts';

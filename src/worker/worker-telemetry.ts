@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Context, type Span } from '@opentelemetry/api';
 import type { Command } from '../history/commands.ts';
-import type { ActivityTask, RespondWorkflowTaskCompletedRequest, WorkflowService, WorkflowTask } from '../history/service.ts';
+import type { ActivityTask, RespondWorkflowTaskCompletedRequest, WorkflowService, WorkflowTask } from '../protocol/index.ts';
 import type { Logger } from './logger.ts';
 import type { PollOutcome, WorkerMetrics } from './worker-metrics.ts';
 

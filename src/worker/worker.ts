@@ -4,7 +4,7 @@ import { WorkerTelemetry } from './worker-telemetry.ts';
 import { newUuid } from '../common/ids.ts';
 import { IllegalStateError } from '../common/errors.ts';
 import { CancelledFailure } from '../common/failure.ts';
-import type { ActivityTask, CallOptions, WorkflowService, WorkflowTask } from '../history/service.ts';
+import type { ActivityTask, CallOptions, WorkflowService, WorkflowTask } from '../protocol/index.ts';
 import { HttpWorkflowService } from '../client/http-service.ts';
 import { runActivityTask, type RunningActivity } from './activity-executor.ts';
 import { bundleWorkflows, type WorkflowBundle } from './bundler.ts';
@@ -13,7 +13,7 @@ import { throttledFor } from '../common/errors.ts';
 import { resolveWorkerOptions, type ResolvedWorkerOptions, type WorkerOptions } from './worker-options.ts';
 import { WorkflowTaskHandler } from './workflow-task-handler.ts';
 import { QueryTaskHandler } from './query-handler.ts';
-import type { QueryTask } from '../history/message-types.ts';
+import type { QueryTask } from '../protocol/index.ts';
 
 /** Queries (and update validations) answered at once; each replays its run in a throwaway sandbox. */
 const QUERY_CONCURRENCY = 2;

@@ -3,7 +3,7 @@ import { DeterminismViolationError, ServiceError } from '../common/errors.ts';
 import { ValidationError } from '../retry/errors.ts';
 import { toFailureInfo } from '../common/failure.ts';
 import type { HistoryEvent } from '../history/events.ts';
-import type { WorkflowService, WorkflowTask } from '../history/service.ts';
+import type { WorkflowService, WorkflowTask } from '../protocol/index.ts';
 import type { WorkflowBundle } from './bundler.ts';
 import type { Logger } from './logger.ts';
 import type { Clock } from '../retry/clock.ts';

@@ -32,6 +32,20 @@ export async function typeChecks(client: Client): Promise<void> {
   await client.workflow.start(order, { taskQueue: 'q', args: ['o-1', 1], workflowIdReusePolicy: 'Sometimes' });
   // @ts-expect-error durations are numbers of ms or strings
   await client.workflow.start(order, { taskQueue: 'q', args: ['o-1', 1], workflowExecutionTimeout: true });
+  const bulk = await client.workflow.bulk({ query: "WorkflowType = 'order'", operation: { type: 'signal', signalName: 'go', args: [1] } });
+  const failed: number = bulk.failed;
+  void failed;
+  await client.workflow.bulk({ query: "WorkflowType = 'order'", operation: { type: 'reset', resetType: 'LastWorkflowTask' } });
+  // @ts-expect-error a bulk signal needs its signalName
+  await client.workflow.bulk({ query: "WorkflowType = 'order'", operation: { type: 'signal' } });
+  // @ts-expect-error a bulk reset goes to the first or last workflow task
+  await client.workflow.bulk({ query: "WorkflowType = 'order'", operation: { type: 'reset', resetType: 'Middle' } });
+  // @ts-expect-error terminate takes no signal name
+  await client.workflow.bulk({ query: "WorkflowType = 'order'", operation: { type: 'terminate', signalName: 'go' } });
+  // @ts-expect-error pause is not a bulk operation
+  await client.workflow.bulk({ query: "WorkflowType = 'order'", operation: { type: 'pause' } });
+  // @ts-expect-error the query is required
+  await client.workflow.bulk({ operation: { type: 'cancel' } });
 }
 
 test('a Client needs an address or a connection, and says which', () => {

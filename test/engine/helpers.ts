@@ -7,7 +7,7 @@ import { SqliteStore } from '../../src/store/index.ts';
 import { ManualClock } from '../../src/retry/clock.ts';
 import type { Command, CommandAttributes } from '../../src/history/commands.ts';
 import type { EventType, HistoryEvent } from '../../src/history/events.ts';
-import type { ActivityTask, WorkflowTask } from '../../src/history/service.ts';
+import type { ActivityTask, WorkflowTask } from '../../src/protocol/index.ts';
 import type { Store } from '../../src/store/types.ts';
 
 /** 2026-01-01T00:00:00Z: every engine test starts its ManualClock here. */

@@ -8,7 +8,7 @@ import { SqliteStore } from '../../src/store/index.ts';
 import { ManualClock } from '../../src/retry/clock.ts';
 import { ServiceError } from '../../src/common/errors.ts';
 import type { Command } from '../../src/history/commands.ts';
-import type { QueryTask } from '../../src/history/message-types.ts';
+import type { QueryTask } from '../../src/protocol/index.ts';
 import { Harness, T0, cmd } from './helpers.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'steadfast-messages-'));

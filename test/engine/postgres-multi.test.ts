@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { Engine } from '../../src/engine/index.ts';
 import { PostgresStore } from '../../src/store/index.ts';
 import { ManualClock } from '../../src/retry/clock.ts';
-import type { WorkflowTask } from '../../src/history/service.ts';
+import type { WorkflowTask } from '../../src/protocol/index.ts';
 import { dropSchema, freshSchema, PG_URL, pgSkipReason } from '../store/pg-helpers.ts';
 import { assertContiguous, cmd, T0 } from './helpers.ts';
 

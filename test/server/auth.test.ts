@@ -2,7 +2,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Client } from '../../src/client/index.ts';
 import { ServiceError } from '../../src/common/errors.ts';
-import { WORKFLOW_SERVICE_METHODS } from '../../src/history/service.ts';
+import { WORKFLOW_SERVICE_METHODS } from '../../src/protocol/index.ts';
 import { METHOD_ROLES, ROLES, type Role } from '../../src/server/index.ts';
 import { authServer, KEYS, post } from './auth-helpers.ts';
 

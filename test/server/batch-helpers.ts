@@ -1,5 +1,5 @@
 import { request, type ClientRequest, type IncomingHttpHeaders } from 'node:http';
-import type { CallOptions, WorkflowService } from '../../src/history/index.ts';
+import type { CallOptions, WorkflowService } from '../../src/protocol/index.ts';
 
 /** A batch response read line by line as it streams in. */
 export interface BatchStream {

@@ -6,6 +6,7 @@ import {
 } from '../../src/client/index.ts';
 import { ApplicationFailure, ValidationError } from '../../src/common/index.ts';
 import { rawRequest } from './batch-helpers.ts';
+import type { UndeliveredTaskReturn } from '../../src/engine/index.ts';
 
 describe('HTTP API', () => {
   let env: TestEnvironment;
@@ -131,7 +132,7 @@ describe('tasks whose poller left', () => {
       await env.client.workflow.start('x', { taskQueue: 'given-back', workflowId: 'given-back-1' });
       const first = await engine.pollWorkflowTaskQueue({ taskQueue: 'given-back', identity: 'a' });
       assert.ok(first);
-      await engine.returnUndeliveredTask!(first);
+      await (engine as unknown as UndeliveredTaskReturn).returnUndeliveredTask(first);
       const again = await engine.pollWorkflowTaskQueue({ taskQueue: 'given-back', identity: 'b', pollTimeoutMs: 1000 });
       assert.ok(again);
       assert.equal(again.attempt, 2);
@@ -141,7 +142,7 @@ describe('tasks whose poller left', () => {
       });
       const activity = await engine.pollActivityTaskQueue({ taskQueue: 'given-back', identity: 'a' });
       assert.ok(activity);
-      await engine.returnUndeliveredTask!(activity);
+      await (engine as unknown as UndeliveredTaskReturn).returnUndeliveredTask(activity);
       const activityAgain = await engine.pollActivityTaskQueue({ taskQueue: 'given-back', identity: 'b', pollTimeoutMs: 1000 });
       assert.ok(activityAgain);
       assert.equal(activityAgain.attempt, 1);

@@ -6,7 +6,7 @@ import { Engine } from '../../src/engine/index.ts';
 import { startHttpServer, type ServerLogger } from '../../src/server/index.ts';
 import { PostgresStore } from '../../src/store/index.ts';
 import { connectionLoss, StoreConflictError, StoreUnavailableError } from '../../src/store/errors.ts';
-import type { WorkflowService } from '../../src/history/index.ts';
+import type { WorkflowService } from '../../src/protocol/index.ts';
 import { freePort } from '../helpers/processes.ts';
 import { dropSchema, freshSchema, PG_URL, pgSkipReason } from '../store/pg-helpers.ts';
 import { rawRequest } from './batch-helpers.ts';

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { Client } from '../../src/client/index.ts';
 import { ServiceError, ValidationError } from '../../src/common/index.ts';
 import { Engine } from '../../src/engine/index.ts';
-import type { WorkflowService } from '../../src/history/service.ts';
+import type { WorkflowService } from '../../src/protocol/index.ts';
 import { limitService, resolveNamespaceLimits, ServerMetrics, startHttpServer } from '../../src/server/index.ts';
 import { openStore } from '../../src/store/index.ts';
 

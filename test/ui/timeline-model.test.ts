@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { HistoryEvent } from '../../src/history/index.ts';
-import type { WorkflowExecutionDescription } from '../../src/history/service.ts';
+import type { WorkflowExecutionDescription } from '../../src/protocol/index.ts';
 import type { RetryPolicyData } from '../../src/retry/index.ts';
 import { timelineRows, type Span } from '../../src/ui/timeline-model.ts';
 

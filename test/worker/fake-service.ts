@@ -6,8 +6,8 @@ import type {
   ActivityTask, CallOptions, GetHistoryRequest, GetHistoryResponse, PollRequest, RecordHeartbeatRequest, RecordHeartbeatResponse,
   RespondActivityTaskCanceledRequest, RespondActivityTaskCompletedRequest, RespondActivityTaskFailedRequest,
   RespondWorkflowTaskCompletedRequest, RespondWorkflowTaskFailedRequest, WorkflowService, WorkflowTask,
-} from '../../src/history/service.ts';
-import type { QueryTask, RespondQueryTaskCompletedRequest } from '../../src/history/message-types.ts';
+} from '../../src/protocol/index.ts';
+import type { QueryTask, RespondQueryTaskCompletedRequest } from '../../src/protocol/index.ts';
 import type { HistoryEvent } from '../../src/history/events.ts';
 import { ServiceError } from '../../src/common/errors.ts';
 

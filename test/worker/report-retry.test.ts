@@ -6,7 +6,7 @@ import { startHttpServer, type HttpServer } from '../../src/server/index.ts';
 import { freePort } from '../helpers/processes.ts';
 import { cmd, setup, type Harness } from '../engine/helpers.ts';
 import { ServiceError } from '../../src/common/errors.ts';
-import type { WorkflowService } from '../../src/history/service.ts';
+import type { WorkflowService } from '../../src/protocol/index.ts';
 import * as crashActivities from '../fixtures/crash/activities.ts';
 import { heartbeat } from '../../src/activity/index.ts';
 

@@ -1,4 +1,4 @@
-import type { ScheduleOverlapPolicy } from '../../history/schedule-types.ts';
+import type { ScheduleOverlapPolicy } from '../../protocol/index.ts';
 import type { SearchAttributeValue } from '../../visibility/attributes.ts';
 import { DEFAULT_WORKFLOW_TASK_TIMEOUT_MS } from '../requests.ts';
 import { buildNewRun, terminateRun } from '../runs.ts';

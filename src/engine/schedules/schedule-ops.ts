@@ -1,22 +1,19 @@
 import { ServiceError } from '../../common/errors.ts';
-import { optionalInt, optionalString } from '../../common/validate.ts';
 import type {
   ScheduleActionData,
   CreateScheduleRequest, ListSchedulesRequest, ListSchedulesResponse, PatchScheduleRequest, ScheduleActionResult,
   ScheduleDescription, ScheduleRef, ScheduleService, UpdateScheduleRequest,
-} from '../../history/schedule-types.ts';
-import { ValidationError } from '../../retry/errors.ts';
+} from '../../protocol/index.ts';
 import { StoreConflictError } from '../../store/errors.ts';
 import type { ScheduleRecord } from '../../store/types.ts';
 import type { EngineCore } from '../core.ts';
-import { requireRequest } from '../requests.ts';
+import { parseRequest } from '../../protocol/parse.ts';
+import { listSchedulesRequestSchema } from '../../protocol/schemas/schedules.ts';
 import { validateStartAttributes } from '../search-attributes.ts';
 import { takeAction } from './schedule-actions.ts';
 import { isActive, rfc3339, specOf, type RecentAction, type ScheduleState } from './schedule-state.ts';
 import { mutateSchedule, ScheduleTx } from './schedule-tx.ts';
-import {
-  optionalOverlap, validateAction, validateBackfill, validateInitialState, validatePolicies, validateScheduleRef, validateSpec,
-} from './schedule-requests.ts';
+import { validateCreate, validatePatch, validateScheduleRef, validateUpdate } from './schedule-requests.ts';
 
 function notFound(ref: { namespace: string; scheduleId: string }): ServiceError {
   return new ServiceError('NotFound', `schedule ${ref.scheduleId} not found in namespace ${ref.namespace}`);
@@ -36,9 +33,8 @@ function unhealthy(s: ScheduleState, now: number): string | undefined {
 export class ScheduleOps implements ScheduleService {
   constructor(private readonly core: EngineCore) {}
 
-  /** Checks an action, its search attributes against the namespace's registered ones. */
-  async #action(namespace: string, input: unknown): Promise<ScheduleActionData> {
-    const action = validateAction(input);
+  /** Checks an action's search attributes against the namespace's registered ones. */
+  async #attributes(namespace: string, action: ScheduleActionData): Promise<ScheduleActionData> {
     const attributes = await validateStartAttributes(this.core.store, namespace, action.searchAttributes, 'action.searchAttributes');
     if (attributes) action.searchAttributes = attributes as ScheduleActionData['searchAttributes'];
     else delete action.searchAttributes;
@@ -46,12 +42,9 @@ export class ScheduleOps implements ScheduleService {
   }
 
   async createSchedule(input: CreateScheduleRequest): Promise<{ conflictToken: number }> {
-    const ref = validateScheduleRef(input);
-    const req = requireRequest(input);
-    const spec = validateSpec(req.spec);
-    const action = await this.#action(ref.namespace, req.action);
-    const policies = validatePolicies(req.policies);
-    const initial = validateInitialState(req.state);
+    const { namespace, scheduleId, spec, action: given, policies, state: initial } = validateCreate(input);
+    const ref = { namespace, scheduleId };
+    const action = await this.#attributes(namespace, given);
     const now = this.core.clock.now();
     const state: ScheduleState = {
       v: 1, spec, action, overlap: policies.overlap, catchupWindowMs: policies.catchupWindowMs, pauseOnFailure: policies.pauseOnFailure,
@@ -116,10 +109,7 @@ export class ScheduleOps implements ScheduleService {
   }
 
   async listSchedules(input: ListSchedulesRequest): Promise<ListSchedulesResponse> {
-    const req = requireRequest(input ?? {});
-    const namespace = optionalString('namespace', req.namespace) ?? 'default';
-    const pageSize = optionalInt('pageSize', req.pageSize, 1, 1000) ?? 100;
-    const token = optionalString('nextPageToken', req.nextPageToken);
+    const { namespace, pageSize, nextPageToken: token } = parseRequest(listSchedulesRequestSchema, input ?? {});
     const after = token === undefined ? undefined : Buffer.from(token, 'base64url').toString('utf8');
     const rows = await this.core.store.listSchedules(namespace, after, pageSize + 1);
     const now = this.core.clock.now();
@@ -139,12 +129,9 @@ export class ScheduleOps implements ScheduleService {
   }
 
   async updateSchedule(input: UpdateScheduleRequest): Promise<void> {
-    const ref = validateScheduleRef(input);
-    const req = requireRequest(input);
-    const spec = validateSpec(req.spec);
-    const action = await this.#action(ref.namespace, req.action);
-    const policies = validatePolicies(req.policies);
-    const token = optionalInt('conflictToken', req.conflictToken, 0);
+    const { namespace, scheduleId, spec, action: given, policies, conflictToken: token } = validateUpdate(input);
+    const ref = { namespace, scheduleId };
+    const action = await this.#attributes(namespace, given);
     const found = await mutateSchedule(this.core, ref.namespace, ref.scheduleId, async (tx) => {
       const s = tx.state;
       const current = s.conflictToken ?? 1;
@@ -161,15 +148,9 @@ export class ScheduleOps implements ScheduleService {
   }
 
   async patchSchedule(input: PatchScheduleRequest): Promise<void> {
-    const ref = validateScheduleRef(input);
-    const req = requireRequest(input);
-    const pause = optionalString('pause', req.pause, 10_000);
-    const unpause = optionalString('unpause', req.unpause, 10_000);
-    if (pause !== undefined && unpause !== undefined) throw new ValidationError('unpause', 'cannot be given with pause', unpause);
-    const trigger = req.trigger === undefined ? undefined : requireRequest(req.trigger);
-    const triggerOverlap = trigger ? optionalOverlap('trigger.overlap', trigger.overlap) : undefined;
-    const backfills = req.backfill === undefined ? [] : Array.isArray(req.backfill) ? req.backfill.map(validateBackfill)
-      : (() => { throw new ValidationError('backfill', 'must be an array of { startTime, endTime, overlap }', req.backfill); })();
+    const { namespace, scheduleId, pause, unpause, trigger, backfill: backfills = [] } = validatePatch(input);
+    const ref = { namespace, scheduleId };
+    const triggerOverlap = trigger?.overlap;
     const found = await mutateSchedule(this.core, ref.namespace, ref.scheduleId, async (tx) => {
       const s = tx.state;
       s.updateTime = tx.now;

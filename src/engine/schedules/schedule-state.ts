@@ -1,7 +1,5 @@
 import type { FailureInfo } from '../../common/failure.ts';
-import type {
-  ScheduleActionData, ScheduleCounters, ScheduleIncident, ScheduleOverlapPolicy,
-} from '../../history/schedule-types.ts';
+import type { ScheduleActionData, ScheduleCounters, ScheduleIncident, ScheduleOverlapPolicy } from '../../protocol/index.ts';
 import { compileScheduleSpec, type CompiledScheduleSpec } from '../../schedule/schedule-spec.ts';
 
 /** The seed's default catchup window: one minute (Temporal's server now uses a year). */

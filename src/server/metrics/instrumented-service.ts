@@ -1,8 +1,8 @@
 import { performance } from 'node:perf_hooks';
 import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
-import { toWireError } from '../../common/wire-error.ts';
+import { toWireError } from '../../protocol/wire-error.ts';
 import { StoreConflictError } from '../../store/errors.ts';
-import { WORKFLOW_SERVICE_METHODS, type ActivityTask, type WorkflowService, type WorkflowTask } from '../../history/service.ts';
+import { WORKFLOW_SERVICE_METHODS, type ActivityTask, type WorkflowService, type WorkflowTask } from '../../protocol/index.ts';
 import type { ServerMetrics } from './server-metrics.ts';
 
 const METHODS = new Set<string>(WORKFLOW_SERVICE_METHODS);

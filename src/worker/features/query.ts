@@ -1,5 +1,5 @@
 import { isCloseEvent, type HistoryEvent } from '../../history/events.ts';
-import type { QueryTask } from '../../history/message-types.ts';
+import type { QueryTask } from '../../protocol/index.ts';
 import type { MessageRequest } from '../../workflow/activation.ts';
 
 /**

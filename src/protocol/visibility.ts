@@ -1,48 +1,44 @@
-/**
- * The visibility calls of the service contract: list and count runs by a query in the filter
- * language (docs/visibility.md), and the custom search attributes of a namespace.
- */
-export interface VisibilityService {
-  /** How many runs a query selects; with `GROUP BY`, how many per value. */
-  countWorkflowExecutions(req: CountWorkflowExecutionsRequest): Promise<CountWorkflowExecutionsResponse>;
-  /** Registers a custom search attribute in a namespace. */
-  createSearchAttribute(req: CreateSearchAttributeRequest): Promise<void>;
-  /** The search attributes of a namespace: the built-in ones and the registered ones. */
-  listSearchAttributes(req: ListSearchAttributesRequest): Promise<ListSearchAttributesResponse>;
-}
+import type { SearchAttributeTypeName } from './enums.ts';
 
-/** Calls of {@link VisibilityService}, listed in WORKFLOW_SERVICE_METHODS. */
-export const VISIBILITY_SERVICE_METHODS = ['countWorkflowExecutions', 'createSearchAttribute', 'listSearchAttributes'] as const;
-
-/** A search attribute type, as Temporal names them. */
-export type SearchAttributeTypeName = 'Keyword' | 'Text' | 'Int' | 'Double' | 'Bool' | 'Datetime' | 'KeywordList';
+/* The visibility calls' requests and answers: count runs by a query in the filter language
+ * (docs/visibility.md), and the custom search attributes of a namespace. */
 
 /** A search attribute value as the API carries it: Datetime values are ISO 8601 strings. */
 export type SearchAttributeWireValue = string | number | boolean | readonly string[];
 
+/** Counts the runs a query selects. */
 export interface CountWorkflowExecutionsRequest {
+  /** @default "default" */
   namespace?: string;
   /** The filter language; `GROUP BY <attribute>` counts per value. @default "" (every run) */
   query?: string;
 }
 
+/** How many runs a query selects. */
 export interface CountWorkflowExecutionsResponse {
+  /** All the runs the query selects. */
   count: number;
   /** With GROUP BY: one entry per value, ordered by value, runs without a value last (value null). */
   groups?: { value: string | number | boolean | null; count: number }[];
 }
 
+/** Registers a custom search attribute in a namespace. */
 export interface CreateSearchAttributeRequest {
+  /** @default "default" */
   namespace?: string;
   /** Letters, digits and underscores, at most 64 characters; not a built-in name, not starting with `Temporal`. */
   name: string;
+  /** The attribute's type, fixed once registered. */
   type: SearchAttributeTypeName;
 }
 
+/** Lists a namespace's search attributes. */
 export interface ListSearchAttributesRequest {
+  /** @default "default" */
   namespace?: string;
 }
 
+/** A namespace's search attributes. */
 export interface ListSearchAttributesResponse {
   /** Registered in the namespace, by name. */
   custom: { name: string; type: SearchAttributeTypeName }[];

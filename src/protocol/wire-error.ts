@@ -1,17 +1,29 @@
 import { SteadfastError, ValidationError } from '../retry/errors.ts';
 import {
-  SERVICE_ERROR_CODES, ServiceError, WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError,
-  type ServiceErrorCode,
-} from './errors.ts';
+  SERVICE_ERROR_CODE_NAMES, ServiceError, WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type ServiceErrorCode,
+} from '../common/errors.ts';
+import { SERVICE_ERROR_CODES } from './error-codes.ts';
+
+/** A code this version does not know reads as Internal. */
+function knownCode(code: string): ServiceErrorCode {
+  return (SERVICE_ERROR_CODE_NAMES as readonly string[]).includes(code) ? code as ServiceErrorCode : 'Internal';
+}
 
 /** An error as the HTTP API sends it: `{ error: WireError }` with the code's status. */
 export interface WireError {
+  /** The condition; its HTTP status is SERVICE_ERROR_CODES[code]. */
   code: ServiceErrorCode;
+  /** For InvalidArgument: names the field, the rule and the value. */
   message: string;
+  /** For InvalidArgument: the offending field's path (`retryPolicy.maximumAttempts`, `commands[2].attributes.taskQueue`). */
   field?: string;
+  /** For InvalidArgument: the rule the value broke (`must be >= 0`). */
   rule?: string;
+  /** For AlreadyStarted and NotFound: the workflow concerned. */
   workflowId?: string;
+  /** For AlreadyStarted: the workflow type of the start that was refused. */
   workflowType?: string;
+  /** For AlreadyStarted and NotFound: the run concerned, when there is one. */
   runId?: string;
   /** For Internal (500): the id under which the server logged the detail; the message says nothing else. */
   errorId?: string;
@@ -19,6 +31,7 @@ export interface WireError {
   retryAfterMs?: number;
   /** For a visibility query that cannot run: the query and the 1-based column of the offending text. */
   query?: string;
+  /** See `query`. */
   column?: number;
 }
 
@@ -69,7 +82,7 @@ export function fromWireError(error: WireError): SteadfastError {
         : new ServiceError('NotFound', error.message);
     default:
       return new ServiceError(
-        (error.code in SERVICE_ERROR_CODES ? error.code : 'Internal') as ServiceErrorCode, error.message,
+        knownCode(error.code), error.message,
         typeof error.retryAfterMs === 'number' && error.retryAfterMs >= 0 ? { retryAfterMs: error.retryAfterMs } : undefined,
       );
   }

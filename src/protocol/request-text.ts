@@ -45,8 +45,10 @@ function shown(value: string, at: number): string {
  * {@link PAYLOAD_FIELDS}. Every service request goes through here (see `requireRequest`), so
  * a new field is covered without a check of its own. Errors name the path:
  * `commands[2].attributes.taskQueue must not contain NUL (U+0000), got …`.
+ * @returns whether a `null` was met outside the payload fields (see {@link withoutNulls}).
  */
-export function checkRequestText(request: Record<string, unknown>): void {
+export function checkRequestText(request: Record<string, unknown>): boolean {
+  let sawNull = false;
   // Iterative: a deeply nested body must give a named error, not a stack overflow.
   const stack: [string, unknown][] = Object.entries(request).filter(([key]) => !PAYLOAD_FIELDS.has(key)).reverse();
   while (stack.length > 0) {
@@ -55,7 +57,9 @@ export function checkRequestText(request: Record<string, unknown>): void {
       checkText(path, value);
     } else if (Array.isArray(value)) {
       for (let i = value.length - 1; i >= 0; i--) stack.push([`${path}[${i}]`, value[i]]);
-    } else if (typeof value === 'object' && value !== null) {
+    } else if (value === null) {
+      sawNull = true;
+    } else if (typeof value === 'object') {
       const entries = Object.entries(value);
       for (let i = entries.length - 1; i >= 0; i--) {
         const [key, v] = entries[i]!;
@@ -63,4 +67,21 @@ export function checkRequestText(request: Record<string, unknown>): void {
       }
     }
   }
+  return sawNull;
+}
+
+/**
+ * The request with its `null` fields left out, at the top level and in the objects it holds
+ * directly (a schedule's action, policies, state): JSON clients write `null` for "not given".
+ * Payload fields keep their nulls. Copies only what it changes.
+ */
+export function withoutNulls(request: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(request)) {
+    if (value === null) continue;
+    out[key] = !PAYLOAD_FIELDS.has(key) && typeof value === 'object' && !Array.isArray(value)
+      ? Object.fromEntries(Object.entries(value).filter(([k, v]) => v !== null || PAYLOAD_FIELDS.has(k)))
+      : value;
+  }
+  return out;
 }

@@ -1,7 +1,10 @@
-/* The service contract of schedules: requests and answers of the schedule calls. Times are ms
- * since the epoch on the way in and ISO strings on the way out; durations are ms. */
 import type { FailureInfo } from '../common/failure.ts';
 import type { RetryPolicyData } from '../retry/policy-data.ts';
+import type { ScheduleIncidentKind, ScheduleOverlapPolicy } from './enums.ts';
+import type { SearchAttributeWireValue } from './visibility.ts';
+
+/* The schedule calls' requests and answers. Times are ms since the epoch on the way in and ISO
+ * strings on the way out; durations are ms. */
 
 /** A spec in canonical form (steadfast/schedule's CanonicalScheduleSpec; the schedule layer comes after this one). */
 export interface CanonicalSpecData {
@@ -14,23 +17,27 @@ export interface CanonicalSpecData {
   timezone: string;
 }
 
-/** What a schedule does when an action is due while a workflow it started still runs (the seed's six policies). */
-export const SCHEDULE_OVERLAP_POLICIES = ['Skip', 'BufferOne', 'BufferAll', 'CancelOther', 'TerminateOther', 'AllowAll'] as const;
-/** One of {@link SCHEDULE_OVERLAP_POLICIES}. @default "Skip" */
-export type ScheduleOverlapPolicy = (typeof SCHEDULE_OVERLAP_POLICIES)[number];
-
 /** The workflow a schedule starts; each start's id is `workflowId` + `-` + the action's nominal time (RFC 3339). */
 export interface ScheduleActionData {
+  /** The workflow function's name. */
   workflowType: string;
+  /** The task queue its workers poll. */
   taskQueue: string;
+  /** The prefix of each start's workflow id. */
   workflowId: string;
+  /** @default [] */
   args?: unknown[];
+  /** Each run's memo. */
   memo?: Record<string, unknown>;
   /** Custom search attributes of every started workflow, checked against the namespace's registered ones. */
-  searchAttributes?: Record<string, string | number | boolean | readonly string[]>;
+  searchAttributes?: Record<string, SearchAttributeWireValue>;
+  /** Each run's retry policy (workflows do not retry unless given one). */
   retryPolicy?: RetryPolicyData;
+  /** See StartWorkflowExecutionRequest. */
   workflowExecutionTimeoutMs?: number;
+  /** See StartWorkflowExecutionRequest. */
   workflowRunTimeoutMs?: number;
+  /** See StartWorkflowExecutionRequest. */
   workflowTaskTimeoutMs?: number;
 }
 
@@ -46,30 +53,45 @@ export interface SchedulePoliciesData {
 
 /** The operator-set state of a schedule. */
 export interface ScheduleStateData {
+  /** @default false */
   paused?: boolean;
+  /** Why it is paused, or any note. @default "" */
   note?: string;
   /** Scheduled actions left (manual triggers and backfills do not count); absent = unlimited. */
   remainingActions?: number;
 }
 
+/** Creates a schedule. */
 export interface CreateScheduleRequest {
+  /** @default "default" */
   namespace?: string;
+  /** Unique in the namespace; the timers' and the started workflows' ids derive from it. */
   scheduleId: string;
   /** A ScheduleSpec (steadfast/schedule) as JSON. */
   spec: unknown;
+  /** The workflow each action starts. */
   action: ScheduleActionData;
+  /** @default overlap Skip, a one-minute catchup window, no pause on failure */
   policies?: SchedulePoliciesData;
+  /** @default running, no note, unlimited actions */
   state?: ScheduleStateData;
 }
 
+/** Names a schedule. */
 export interface ScheduleRef {
+  /** @default "default" */
   namespace?: string;
+  /** The schedule's id. */
   scheduleId: string;
 }
 
+/** Replaces a schedule's spec, action and policies; its state and history stay. */
 export interface UpdateScheduleRequest extends ScheduleRef {
+  /** A ScheduleSpec (steadfast/schedule) as JSON. */
   spec: unknown;
+  /** The workflow each action starts. */
   action: ScheduleActionData;
+  /** @default overlap Skip, a one-minute catchup window, no pause on failure */
   policies?: SchedulePoliciesData;
   /** `conflictToken` of the describe the update was made from: refused if the schedule changed since. */
   conflictToken?: number;
@@ -77,7 +99,9 @@ export interface UpdateScheduleRequest extends ScheduleRef {
 
 /** One backfill: every nominal time of the spec in [startTime, endTime], ms. */
 export interface ScheduleBackfillData {
+  /** First nominal time, ms since the epoch. */
   startTime: number;
+  /** Last nominal time, ms since the epoch; not before startTime. */
   endTime: number;
   /** @default the schedule's overlap policy */
   overlap?: ScheduleOverlapPolicy;
@@ -91,6 +115,7 @@ export interface PatchScheduleRequest extends ScheduleRef {
   unpause?: string;
   /** Take one action now (also while paused). */
   trigger?: { overlap?: ScheduleOverlapPolicy };
+  /** Take the actions of past ranges. */
   backfill?: ScheduleBackfillData[];
 }
 
@@ -106,7 +131,7 @@ export interface ScheduleActionResult {
 
 /** An action not taken as planned: skipped, dropped from a full buffer, missed beyond the catchup window, or a failed workflow. */
 export interface ScheduleIncident {
-  kind: 'Skipped' | 'BufferOverrun' | 'MissedCatchup' | 'Failed';
+  kind: ScheduleIncidentKind;
   scheduledAt: string;
   at: string;
   detail: string;
@@ -121,6 +146,7 @@ export interface ScheduleCounters {
   failed: number;
 }
 
+/** The answer to describeSchedule. */
 export interface ScheduleDescription {
   scheduleId: string;
   spec: CanonicalSpecData;
@@ -150,13 +176,17 @@ export interface ScheduleDescription {
   conflictToken: number;
 }
 
+/** Lists a namespace's schedules by id. */
 export interface ListSchedulesRequest {
+  /** @default "default" */
   namespace?: string;
   /** @default 100 */
   pageSize?: number;
+  /** From the previous page's answer. */
   nextPageToken?: string;
 }
 
+/** One schedule as list shows it. */
 export interface ScheduleListEntry {
   scheduleId: string;
   workflowType: string;
@@ -168,22 +198,10 @@ export interface ScheduleListEntry {
   counters: ScheduleCounters;
 }
 
+/** One page of schedules. */
 export interface ListSchedulesResponse {
+  /** By schedule id. */
   schedules: ScheduleListEntry[];
+  /** Present when more schedules follow. */
   nextPageToken?: string;
 }
-
-/** The schedule calls of the service. */
-export interface ScheduleService {
-  createSchedule(req: CreateScheduleRequest): Promise<{ conflictToken: number }>;
-  describeSchedule(req: ScheduleRef): Promise<ScheduleDescription>;
-  updateSchedule(req: UpdateScheduleRequest): Promise<void>;
-  patchSchedule(req: PatchScheduleRequest): Promise<void>;
-  deleteSchedule(req: ScheduleRef): Promise<void>;
-  listSchedules(req: ListSchedulesRequest): Promise<ListSchedulesResponse>;
-}
-
-/** Calls of {@link ScheduleService}, listed in WORKFLOW_SERVICE_METHODS. */
-export const SCHEDULE_SERVICE_METHODS = [
-  'createSchedule', 'describeSchedule', 'updateSchedule', 'patchSchedule', 'deleteSchedule', 'listSchedules',
-] as const;

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { toWireError } from '../../src/common/wire-error.ts';
+import { toWireError } from '../../src/protocol/wire-error.ts';
 import { connectionLoss } from '../../src/store/errors.ts';
 
 test('a lost database connection is answered 503 Unavailable, so clients and workers try again', () => {

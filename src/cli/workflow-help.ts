@@ -1,0 +1,141 @@
+/** One action of `steadfast workflow`: its usage line, what it does, its own options and an example. */
+interface ActionHelp {
+  usage: string;
+  summary: string;
+  options?: string;
+  example: string;
+}
+
+const START_OPTIONS = `  --type <type>                      the workflow type, instead of the positional <type>
+  -t, --task-queue <q>               the queue a worker polls (required)
+  -w, --workflow-id <id>             business id (alias --id; default a random UUID)
+  -i, --input <json>                 one argument as JSON; repeat for more: --input '"o-1"' --input 100
+  --input-file <file>                one argument per file (repeatable); or --args '<json array>' / --args-file f.json
+  --execution-timeout <dur>          bounds the whole chain of runs (90s, 1h30m, 1.5h, 2 days)
+  --run-timeout <dur>                bounds one run
+  --task-timeout <dur>               bounds one workflow task (default 10s)
+  --retry-initial-interval <dur>     the workflow retry policy (workflows do not retry unless given one)
+  --retry-backoff-coefficient <n>
+  --retry-maximum-interval <dur>
+  --retry-maximum-attempts <n>       0 = unlimited, 1 = no retries
+  --retry-non-retryable-error-types <A,B>
+  --id-reuse-policy <policy>         AllowDuplicate | AllowDuplicateFailedOnly | RejectDuplicate | TerminateIfRunning
+  --cron '<spec>'                    a cron job: '30 2 * * *', '@daily', '@every 1h', 'CRON_TZ=Europe/Paris 0 8 * * *'
+  --memo key=<json>                  repeatable: --memo customer='"c-9"'
+  --search-attribute key=<json>      repeatable; the attribute must be registered (steadfast search-attribute create)`;
+
+const BULK_OPTIONS = `  -q, --query '<filter>'  act on every run the filter matches, instead of one workflow id
+  -y, --yes               do not ask for confirmation (required when stdin is not a terminal)
+  --concurrency <n>       calls in flight at once (default 8)`;
+
+/** Every action, in the order `steadfast workflow --help` lists them. */
+export const ACTIONS: Record<string, ActionHelp> = {
+  start: {
+    usage: 'start <type> --task-queue <q> [start options] [--wait]',
+    summary: 'start a workflow; --wait waits for its result',
+    options: START_OPTIONS,
+    example: `steadfast workflow start order --task-queue orders --workflow-id order-1 --input '"o-1"' --input 100 \\
+      --retry-maximum-attempts 3 --execution-timeout 1h --memo customer='"c-9"'`,
+  },
+  execute: {
+    usage: 'execute <type> --task-queue <q> [start options]',
+    summary: 'start a workflow and wait for its result; exits 1 printing the failure when it fails',
+    options: START_OPTIONS,
+    example: `steadfast workflow execute order --task-queue orders --input '"o-1"' --input 100`,
+  },
+  list: {
+    usage: "list [--query '<filter>'] [--type <t>] [--status <s>] [--id-prefix <p>] [--limit 50]",
+    summary: 'runs, newest first',
+    example: `steadfast workflow list --query "WorkflowType = 'order' AND ExecutionStatus = 'Running'"`,
+  },
+  count: {
+    usage: "count [--query '<filter>']",
+    summary: 'how many runs match; GROUP BY answers a count per value',
+    example: `steadfast workflow count --query 'GROUP BY ExecutionStatus'`,
+  },
+  describe: {
+    usage: 'describe <workflowId> [--run <runId>]',
+    summary: 'status, times, timeouts, retry policy, memo, search attributes, pending activities and children',
+    example: 'steadfast workflow describe order-1',
+  },
+  history: {
+    usage: 'history <workflowId> [--run <runId>] [--follow]',
+    summary: 'the run\'s events; --follow prints them as they are appended until the run closes',
+    example: 'steadfast workflow history order-1 --follow',
+  },
+  result: {
+    usage: 'result <workflowId>',
+    summary: 'wait for the outcome (follows retries and continue-as-new); exits 1 when the workflow fails',
+    example: 'steadfast workflow result order-1 --json',
+  },
+  signal: {
+    usage: "signal (<workflowId> | --query '<filter>') <name> [--input <json> ...]",
+    summary: 'send a signal to one workflow, or to every running one a query matches (the name may be given as --name)',
+    options: BULK_OPTIONS,
+    example: `steadfast workflow signal order-1 addItem --input '"pen"'
+  steadfast workflow signal --query "WorkflowType = 'order'" finish --yes`,
+  },
+  query: {
+    usage: 'query <workflowId> <name> [--input <json> ...]',
+    summary: 'ask a query (__stack_trace shows where the workflow waits; the name may be given as --name)',
+    example: 'steadfast workflow query order-1 __stack_trace',
+  },
+  update: {
+    usage: 'update <workflowId> <name> [--input <json> ...]',
+    summary: 'send an update and print its result; exits 1 when its validator or handler rejects it (the name may be given as --name)',
+    example: `steadfast workflow update order-1 setLimit --input 5`,
+  },
+  cancel: {
+    usage: "cancel (<workflowId> | --query '<filter>') [--reason <text>]",
+    summary: 'ask the workflow to cancel',
+    options: BULK_OPTIONS,
+    example: `steadfast workflow cancel order-1
+  steadfast workflow cancel --query "WorkflowType = 'order' AND ExecutionStatus = 'Running'" --reason 'bad deploy'`,
+  },
+  terminate: {
+    usage: "terminate (<workflowId> | --query '<filter>') [--reason <text>]",
+    summary: 'end the run at once',
+    options: BULK_OPTIONS,
+    example: `steadfast workflow terminate order-1 --reason 'duplicate'
+  steadfast workflow terminate --query "WorkflowType = 'order' AND StartTime < '2026-01-01T00:00:00Z'" --yes --json`,
+  },
+  reset: {
+    usage: "reset (<workflowId> (--event-id <n> | --to first|last) [--run <runId>] | --query '<filter>' --to first|last) [--reason <text>]",
+    summary: 'terminate the open run; a new run replays up to that workflow task and carries on',
+    options: BULK_OPTIONS,
+    example: `steadfast workflow reset order-1 --to last
+  steadfast workflow reset --query "WorkflowType = 'order' AND ExecutionStatus = 'Failed'" --to last --yes`,
+  },
+};
+
+const COMMON = `Common options:
+  -w, --workflow-id <id>  the workflow, instead of the positional <workflowId> (start: the new workflow's id)
+  -r, --run-id <runId>    a run of it (alias --run; default the latest)
+  --address <url>         server address (default $STEADFAST_ADDRESS or http://127.0.0.1:7233)
+  --retry-for <dur>       how long to keep retrying while the server is unavailable (default 10s)
+  --namespace <ns>        namespace (default "default")
+  --api-key <key>         credential sent as a bearer token (default $STEADFAST_API_KEY)
+  --ca-file <pem>         CA certificate trusted for an https:// server (default $STEADFAST_CA_FILE)
+  --json                  print JSON for scripts instead of a table
+  -h, --help              show this help`;
+
+/** `steadfast workflow --help`: every action with its usage, and an example. */
+export function workflowHelp(): string {
+  const lines = ['Usage: steadfast workflow <action> [options]', '', 'Actions:'];
+  for (const a of Object.values(ACTIONS)) lines.push(`  ${a.usage}`, `      ${a.summary}`);
+  lines.push('', 'Run `steadfast workflow <action> --help` for the options and an example of each.', '',
+    'Example:', `  ${ACTIONS.start!.example}`, '', COMMON,
+    '', 'Exit codes: 0 done, 1 the operation failed (or the workflow did), 2 bad usage.');
+  return lines.join('\n');
+}
+
+/** `steadfast workflow <action> --help`. */
+export function actionHelp(action: string): string | undefined {
+  const a = ACTIONS[action];
+  if (!a) return undefined;
+  return [
+    `Usage: steadfast workflow ${a.usage}`, '', `${a.summary[0]!.toUpperCase()}${a.summary.slice(1)}.`,
+    ...(a.options ? ['', 'Options:', a.options] : []),
+    '', 'Example:', `  ${a.example}`, '', COMMON,
+  ].join('\n');
+}

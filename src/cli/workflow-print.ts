@@ -1,0 +1,105 @@
+import type { WorkflowExecutionDescription } from '../client/index.ts';
+import type { HistoryEvent } from '../history/events.ts';
+import type { WorkflowExecutionInfo } from '../protocol/index.ts';
+import type { FailureInfo } from '../common/failure.ts';
+import { formatMs } from '../retry/duration.ts';
+import { renderTable } from './table.ts';
+import { colourOn, paint, STATUS_COLOUR } from './colour.ts';
+import { workflowTaskLines } from './workflow-task-lines.ts';
+
+/** Prints `value` as JSON for scripts, or the human text. */
+export function print(json: boolean, value: unknown, human: () => string): void {
+  console.log(json ? JSON.stringify(value, null, 2) : human());
+}
+
+/** The table of `steadfast workflow list`; statuses in colour when `colour` is on. */
+export function executionRows(list: WorkflowExecutionInfo[], colour = colourOn()): string {
+  return renderTable(
+    ['WORKFLOW ID', 'TYPE', 'STATUS', 'STARTED', 'CLOSED', 'RUN ID'],
+    list.map((e) => [e.workflowId, e.workflowType, e.status, e.startTime, e.closeTime ?? '', e.runId]),
+    colour ? (_, column, value) => (column === 2 ? STATUS_COLOUR[value] : undefined) : undefined,
+  );
+}
+
+/** One event as a row of the history table: id, time, type, and its attributes cut to 90 characters. */
+function eventRow(e: HistoryEvent): (string | number)[] {
+  const details = JSON.stringify(e.attributes);
+  return [e.eventId, e.eventTime, e.eventType, details.length > 90 ? `${details.slice(0, 87)}...` : details];
+}
+
+const EVENT_HEADERS = ['ID', 'TIME', 'TYPE', 'DETAILS'];
+
+/** The table of `steadfast workflow history`. */
+export function eventRows(events: HistoryEvent[]): string {
+  return renderTable(EVENT_HEADERS, events.map(eventRow));
+}
+
+/**
+ * One event as a line of `history --follow`, in fixed columns: the table's widths cannot be
+ * known before the last event, so ids are padded to 6, times are ISO (fixed width) and types to 40.
+ */
+export function eventLine(e: HistoryEvent): string {
+  const [id, time, type, details] = eventRow(e);
+  return `${String(id).padStart(6)}  ${time}  ${String(type).padEnd(40)}  ${details}`.trimEnd();
+}
+
+/** The header of `history --follow`, aligned with {@link eventLine}. */
+export function eventLineHeader(): string {
+  return `${'ID'.padStart(6)}  ${'TIME'.padEnd(24)}  ${'TYPE'.padEnd(40)}  DETAILS`;
+}
+
+/** The text of `steadfast workflow describe`; the status in colour when `colour` is on. */
+export function describeText(d: WorkflowExecutionDescription, colour = colourOn()): string {
+  const size = d.historySize === undefined ? '' : `, ${d.historySize} bytes`;
+  const config = d.raw.config;
+  const lines = [
+    `Workflow ${d.workflowId}  (${d.type}, run ${d.runId})`,
+    `  status     ${paint(colour, STATUS_COLOUR[d.status], d.status)}`,
+    `  started    ${d.startTime.toISOString()}${d.closeTime ? `\n  closed     ${d.closeTime.toISOString()}` : ''}`,
+    `  task queue ${d.taskQueue}`,
+    `  history    ${d.historyLength} events${size}, attempt ${d.attempt}`,
+  ];
+  const timeouts = [
+    config.workflowExecutionTimeoutMs !== undefined ? `execution ${formatMs(config.workflowExecutionTimeoutMs)}` : '',
+    config.workflowRunTimeoutMs !== undefined ? `run ${formatMs(config.workflowRunTimeoutMs)}` : '',
+    `task ${formatMs(config.workflowTaskTimeoutMs)}`,
+  ].filter(Boolean);
+  lines.push(`  timeouts   ${timeouts.join(', ')}`);
+  const r = config.retryPolicy;
+  if (r) {
+    lines.push(`  retry      initial ${formatMs(r.initialIntervalMs)}, coefficient ${r.backoffCoefficient}, maximum ${formatMs(r.maximumIntervalMs)}, `
+      + `${r.maximumAttempts === 0 ? 'unlimited attempts' : `at most ${r.maximumAttempts} attempts`}`
+      + `${r.nonRetryableErrorTypes.length ? `, non-retryable ${r.nonRetryableErrorTypes.join(', ')}` : ''}`);
+  }
+  if (d.cronSchedule !== undefined) lines.push(`  cron       ${d.cronSchedule} (this run scheduled for ${d.executionTime.toISOString()})`);
+  if (d.parentExecution) lines.push(`  parent     ${d.parentExecution.workflowId} (run ${d.parentExecution.runId})`);
+  if (d.memo && Object.keys(d.memo).length) lines.push(`  memo       ${JSON.stringify(d.memo)}`);
+  if (d.searchAttributes) lines.push(`  search attributes ${JSON.stringify(d.searchAttributes)}`);
+  if (d.pendingActivities.length) {
+    lines.push('', 'Pending activities:', renderTable(
+      ['ID', 'TYPE', 'STATE', 'ATTEMPT', 'NEXT ATTEMPT', 'LAST FAILURE'],
+      d.pendingActivities.map((a) => [a.activityId, a.activityType, a.state, a.attempt, a.nextAttemptScheduleTime ?? '', a.lastFailure?.message ?? '']),
+    ));
+  }
+  if (d.pendingChildren.length) {
+    lines.push('', 'Pending children:', renderTable(
+      ['WORKFLOW ID', 'TYPE', 'RUN', 'PARENT CLOSE POLICY'],
+      d.pendingChildren.map((c) => [c.workflowId, c.workflowType, c.runId ?? '', c.parentClosePolicy]),
+    ));
+  }
+  lines.push(...workflowTaskLines(d));
+  return lines.join('\n');
+}
+
+/**
+ * A workflow's failure on one line, its causes joined by `: `:
+ * `activity charge failed: card declined (CardDeclined, non-retryable)`.
+ */
+export function failureText(failure: FailureInfo | undefined): string {
+  const parts: string[] = [];
+  for (let f = failure; f; f = f.cause) {
+    const tags = [f.type, f.nonRetryable ? 'non-retryable' : ''].filter(Boolean).join(', ');
+    parts.push(`${f.message.replace(/\s*\n\s*/g, ' ')}${tags ? ` (${tags})` : ''}`);
+  }
+  return parts.join(': ');
+}

@@ -1,0 +1,53 @@
+/*
+ * The closed sets of names the wire contract uses, as `as const` arrays: each type is derived
+ * from its array, and each request schema checks with `z.enum` over the same array.
+ */
+
+/**
+ * When a query is refused without asking a worker (Temporal's QueryRejectCondition):
+ * `NotOpen` refuses any closed run, `NotCompletedCleanly` any run closed otherwise than
+ * Completed; `None` refuses nothing.
+ */
+export const QUERY_REJECT_CONDITIONS = ['None', 'NotOpen', 'NotCompletedCleanly'] as const;
+/** One of {@link QUERY_REJECT_CONDITIONS}. @default "None" */
+export type QueryRejectCondition = (typeof QUERY_REJECT_CONDITIONS)[number];
+
+/** Stages an update goes through, as callers see them. */
+export const UPDATE_STAGES = ['Rejected', 'Accepted', 'Completed'] as const;
+/** One of {@link UPDATE_STAGES}. */
+export type UpdateStage = (typeof UPDATE_STAGES)[number];
+
+/** The stages an update request may wait for. */
+export const UPDATE_WAIT_STAGES = ['Accepted', 'Completed'] as const;
+/** One of {@link UPDATE_WAIT_STAGES}. @default "Accepted" */
+export type UpdateWaitStage = (typeof UPDATE_WAIT_STAGES)[number];
+
+/** Which WorkflowTaskCompleted event a reset without an event id goes back to. */
+export const RESET_TYPES = ['FirstWorkflowTask', 'LastWorkflowTask'] as const;
+/** One of {@link RESET_TYPES}. */
+export type ResetType = (typeof RESET_TYPES)[number];
+
+/** What a schedule does when an action is due while a workflow it started still runs (the seed's six policies). */
+export const SCHEDULE_OVERLAP_POLICIES = ['Skip', 'BufferOne', 'BufferAll', 'CancelOther', 'TerminateOther', 'AllowAll'] as const;
+/** One of {@link SCHEDULE_OVERLAP_POLICIES}. @default "Skip" */
+export type ScheduleOverlapPolicy = (typeof SCHEDULE_OVERLAP_POLICIES)[number];
+
+/** Why an action was not taken as planned: skipped, dropped from a full buffer, missed beyond the catchup window, or a failed workflow. */
+export const SCHEDULE_INCIDENT_KINDS = ['Skipped', 'BufferOverrun', 'MissedCatchup', 'Failed'] as const;
+/** One of {@link SCHEDULE_INCIDENT_KINDS}. */
+export type ScheduleIncidentKind = (typeof SCHEDULE_INCIDENT_KINDS)[number];
+
+/** Search attribute types, as Temporal names them. */
+export const SEARCH_ATTRIBUTE_TYPES = ['Keyword', 'Text', 'Int', 'Double', 'Bool', 'Datetime', 'KeywordList'] as const;
+/** One of {@link SEARCH_ATTRIBUTE_TYPES}. */
+export type SearchAttributeTypeName = (typeof SEARCH_ATTRIBUTE_TYPES)[number];
+
+/** States of a pending activity, as describe shows them. */
+export const PENDING_ACTIVITY_STATES = ['Scheduled', 'Started', 'CancelRequested'] as const;
+/** One of {@link PENDING_ACTIVITY_STATES}. */
+export type PendingActivityState = (typeof PENDING_ACTIVITY_STATES)[number];
+
+/** States of a pending workflow task, as describe shows them. */
+export const PENDING_WORKFLOW_TASK_STATES = ['Scheduled', 'Started'] as const;
+/** One of {@link PENDING_WORKFLOW_TASK_STATES}. */
+export type PendingWorkflowTaskState = (typeof PENDING_WORKFLOW_TASK_STATES)[number];

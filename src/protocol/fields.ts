@@ -1,0 +1,117 @@
+import { z } from 'zod';
+import { DEFAULT_NAMESPACE } from '../common/ids.ts';
+import { FAILURE_KINDS, type FailureInfo } from '../common/failure.ts';
+import { checkPolicyDurations, MAX_DURATION_MS, MAX_DURATION_RULE } from '../common/max-duration.ts';
+import { encodePayload } from '../common/payload.ts';
+import { resolveRetryPolicy } from '../retry/index.ts';
+import type { RetryPolicyData } from '../retry/policy-data.ts';
+import { MAX_ID_LENGTH, MAX_IDENTITY_LENGTH, MAX_NAME_LENGTH } from './limits.ts';
+
+/*
+ * The building blocks of the request schemas. Each carries the rule as its message, so that an
+ * error reads `<field path> <rule>, got <value>` (see fromZodError): `taskQueue must be a
+ * non-empty string, got ""`. A check that a lower layer owns (a retry policy, a payload's
+ * size) runs inside the schema and throws that layer's ValidationError, which parsing passes on.
+ */
+
+const NON_EMPTY = 'must be a non-empty string';
+
+/** A non-empty string of at most `max` characters. */
+export function text(max: number = MAX_NAME_LENGTH) {
+  return z.string({ error: NON_EMPTY }).min(1, NON_EMPTY).max(max, `must be at most ${max} characters`);
+}
+
+/** Any string (a filter, a note that may be empty). */
+export const anyText = z.string({ error: 'must be a string' });
+
+/**
+ * A field that may be left out. A `null` counts as left out, as JSON clients write it:
+ * parseRequest drops null fields before the schema runs (withoutNulls), which keeps this a plain
+ * `.optional()`; a preprocessing step here doubled the cost of parsing a poll (measured: about
+ * 1.5 µs against 0.8 µs).
+ */
+export function optional<S extends z.ZodType>(schema: S) {
+  return schema.optional();
+}
+
+/** An integer in [min, max]. */
+export function int(min = -Infinity, max = Infinity) {
+  let s = z.number({ error: 'must be an integer' }).refine(Number.isInteger, 'must be an integer');
+  if (min > -Infinity) s = s.min(min, `must be >= ${min}`);
+  if (max < Infinity) s = s.max(max, `must be <= ${max}`);
+  return s;
+}
+
+/** A duration in whole ms from `min` to MAX_DURATION_MS (100 years): a timer, a backoff, a timeout. */
+export function durationMs(min: number) {
+  return int(min).max(MAX_DURATION_MS, MAX_DURATION_RULE);
+}
+
+/** A positive timeout in ms, at most MAX_DURATION_MS. */
+export const timeoutMs = durationMs(1);
+
+/** true or false. */
+export const bool = z.boolean({ error: 'must be true or false' });
+
+/** One of `values`, named in the message. */
+export function oneOf<const T extends readonly [string, ...string[]]>(values: T) {
+  return z.enum(values, { error: `must be one of ${values.join(', ')}` });
+}
+
+/** A plain object of any values. */
+export const record = z.record(z.string(), z.unknown(), { error: 'must be an object' });
+
+/** A namespace, `"default"` when left out. */
+export const namespace = optional(text(MAX_ID_LENGTH)).default(DEFAULT_NAMESPACE);
+
+/** An id the stores index: a run id, a request id, an update id. */
+export const id = text(MAX_ID_LENGTH);
+
+/** A worker's or client's identity (also the limit of signal, query and update names). */
+export const identity = text(MAX_IDENTITY_LENGTH);
+
+/** Throws encodePayload's ValidationError (not serializable, over the size limit) for the field. */
+function encodable(field: string) {
+  return (value: unknown) => (encodePayload(field, value), true);
+}
+
+/** User data of any shape at `field`, or left out: JSON-serializable and within the payload size limit. */
+export function payload(field: string) {
+  const encode = encodable(field);
+  return z.unknown().refine((v) => v === undefined || encode(v)).optional();
+}
+
+/**
+ * A field whose rules a later layer owns (a cron spec, a visibility query, a search attribute,
+ * a task token): passed through as given, typed as `T`, for the engine to check with that
+ * layer's validator. Left out is allowed here; the later check decides.
+ */
+export function checkedLater<T>(): z.ZodType<T> {
+  return z.unknown().optional() as unknown as z.ZodType<T>;
+}
+
+/** Arguments at `field`: an array, `[]` when left out, encodable as a payload. */
+export function payloadArray(field: string) {
+  return z.array(z.unknown(), { error: 'must be an array' }).refine(encodable(field)).default([]);
+}
+
+/** A memo or other user record at `field`: an object, encodable as a payload. */
+export function payloadRecord(field: string) {
+  return optional(record.refine(encodable(field)));
+}
+
+/** A failure in its stored form at `field`: an object with `kind` and `message`, encodable as a payload. */
+export function failure(field: string): z.ZodType<FailureInfo> {
+  return z.looseObject({
+    kind: oneOf(FAILURE_KINDS),
+    message: z.string({ error: 'must be a string' }),
+    nextRetryDelayMs: durationMs(0).optional(),
+  }, { error: 'must be an object' }).refine(encodable(field)) as z.ZodType<FailureInfo>;
+}
+
+/** A workflow's retry policy at `field` (Temporal's fields), with the retry library's rules and intervals at most MAX_DURATION_MS. */
+export function retryPolicy(field: string) {
+  return optional(z.unknown().transform((v): RetryPolicyData | undefined => (v === null ? undefined
+    : checkPolicyDurations(field, resolveRetryPolicy(v as RetryPolicyData, field), 'wire'))));
+}
+

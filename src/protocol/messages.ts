@@ -1,0 +1,122 @@
+import type { FailureInfo } from '../common/failure.ts';
+import type { WorkflowExecutionStatus } from '../history/events.ts';
+import type { UpdateOutcome } from '../history/message-types.ts';
+import type { QueryRejectCondition, UpdateStage, UpdateWaitStage } from './enums.ts';
+import type { ExecutionRequest, StartWorkflowExecutionRequest } from './executions.ts';
+
+/* Signals, queries and updates: the requests and answers of their service calls. */
+
+/** Sends a signal to a run. */
+export interface SignalWorkflowRequest extends ExecutionRequest {
+  /** The handler's name. */
+  signalName: string;
+  /** The handler's arguments. @default [] */
+  args?: unknown[];
+  /** Who sent it, for history. */
+  identity?: string;
+  /** Deduplicates retries of the same signal. @default a random UUID (no deduplication) */
+  requestId?: string;
+}
+
+/** Signals the open run of the workflow id, or starts a run with the signal as its first event. */
+export interface SignalWithStartRequest extends StartWorkflowExecutionRequest {
+  /** The handler's name. */
+  signalName: string;
+  /** The handler's arguments. @default [] */
+  signalArgs?: unknown[];
+}
+
+/** Asks a worker to answer a query from the run's state. */
+export interface QueryWorkflowRequest extends ExecutionRequest {
+  /** The handler's name (`__stack_trace` for the built-in one). */
+  queryType: string;
+  /** The handler's arguments. @default [] */
+  args?: unknown[];
+  /** How long to wait for a worker's answer, ms. @default 10 000 */
+  timeoutMs?: number;
+  /** @default "None" */
+  queryRejectCondition?: QueryRejectCondition;
+}
+
+/** A query's answer: the handler's result, the failure the worker reported, or the rejection. */
+export interface QueryWorkflowResponse {
+  /** The handler's result. */
+  result?: unknown;
+  /** The handler threw, or no handler exists. */
+  failure?: FailureInfo;
+  /** Set when the request's queryRejectCondition refused the query: the run's status. */
+  queryRejected?: { status: WorkflowExecutionStatus };
+}
+
+/**
+ * A query or an update validation for a worker. The worker answers from the run's state after
+ * applying every event up to `lastEventId` (all events committed before the request arrived).
+ */
+export interface QueryTask {
+  /** Opaque; hand it back with the answer. */
+  taskToken: string;
+  /** The run's namespace. */
+  namespace: string;
+  /** The workflow id. */
+  workflowId: string;
+  /** The run. */
+  runId: string;
+  /** The workflow function. */
+  workflowType: string;
+  /** The queue the task came from. */
+  taskQueue: string;
+  /** Answer from the state after this event. */
+  lastEventId: number;
+  /** Set for a query. */
+  query?: { queryType: string; args: unknown[] };
+  /** Set for an update's validation: run the validator read-only, reject when it throws or no handler exists. */
+  updateValidation?: { updateId: string; updateName: string; args: unknown[] };
+}
+
+/** A worker's answer to a {@link QueryTask}. */
+export interface RespondQueryTaskCompletedRequest {
+  /** The task's token. */
+  taskToken: string;
+  /** The worker. */
+  identity: string;
+  /** The query's result (absent for an accepted validation). */
+  result?: unknown;
+  /** Set when the handler threw, was missing, or the validator rejected. */
+  failure?: FailureInfo;
+}
+
+/** Sends an update: admitted, validated by a worker, accepted into history, then run. */
+export interface UpdateWorkflowRequest extends ExecutionRequest {
+  /** The handler's name. */
+  updateName: string;
+  /** The handler's arguments. @default [] */
+  args?: unknown[];
+  /** Deduplicates: a repeated id returns the first update's outcome. @default a random UUID */
+  updateId?: string;
+  /** Who sent it, for history. */
+  identity?: string;
+  /** @default "Accepted" */
+  waitForStage?: UpdateWaitStage;
+  /** Bound on the validation round trip to a worker, ms. @default 10 000 */
+  timeoutMs?: number;
+}
+
+/** Where an update is, and its outcome once it has one. */
+export interface UpdateWorkflowResponse {
+  /** The update's id (given or generated). */
+  updateId: string;
+  /** The run that took it. */
+  runId: string;
+  /** Rejected, Accepted or Completed. */
+  stage: UpdateStage;
+  /** Present when Rejected (the validator's failure) or Completed. */
+  outcome?: UpdateOutcome;
+}
+
+/** Waits for an accepted update's outcome. */
+export interface PollUpdateRequest extends ExecutionRequest {
+  /** The update's id. */
+  updateId: string;
+  /** @default 30 000 */
+  waitTimeoutMs?: number;
+}

@@ -1,0 +1,170 @@
+import type {
+  CancelWorkflowRequest, ExecutionRequest, GetHistoryRequest, GetHistoryResponse, ListWorkflowExecutionsRequest, ResetWorkflowRequest,
+  ResetWorkflowResponse, StartWorkflowExecutionRequest, StartWorkflowExecutionResponse, TerminateWorkflowRequest,
+} from './executions.ts';
+import type { ListWorkflowExecutionsResponse, WorkflowExecutionDescription } from './describe.ts';
+import type {
+  PollUpdateRequest, QueryTask, QueryWorkflowRequest, QueryWorkflowResponse, RespondQueryTaskCompletedRequest, SignalWithStartRequest,
+  SignalWorkflowRequest, UpdateWorkflowRequest, UpdateWorkflowResponse,
+} from './messages.ts';
+import type {
+  CreateScheduleRequest, ListSchedulesRequest, ListSchedulesResponse, PatchScheduleRequest, ScheduleDescription, ScheduleRef,
+  UpdateScheduleRequest,
+} from './schedules.ts';
+import type {
+  ActivityTask, PollRequest, RecordHeartbeatRequest, RecordHeartbeatResponse, RespondActivityTaskCanceledRequest,
+  RespondActivityTaskCompletedRequest, RespondActivityTaskFailedRequest, RespondWorkflowTaskCompletedRequest,
+  RespondWorkflowTaskFailedRequest, ShutdownWorkerRequest, WorkflowTask,
+} from './tasks.ts';
+import type {
+  CountWorkflowExecutionsRequest, CountWorkflowExecutionsResponse, CreateSearchAttributeRequest, ListSearchAttributesRequest,
+  ListSearchAttributesResponse,
+} from './visibility.ts';
+
+/** Per-call options that do not travel in the request body. */
+export interface CallOptions {
+  /** Ends a long poll early; the call then resolves with its empty answer. */
+  signal?: AbortSignal;
+}
+
+/** Service calls of signals, queries and updates; part of WorkflowService. */
+export interface MessageService {
+  /** Persists a signal (WorkflowExecutionSignaled) before it returns; a repeated request id is a no-op. */
+  signalWorkflowExecution(req: SignalWorkflowRequest): Promise<void>;
+  /** Signals the open run of the workflow id, or starts a run with the signal as its first event. */
+  signalWithStartWorkflowExecution(req: SignalWithStartRequest): Promise<StartWorkflowExecutionResponse>;
+  /** Asks a worker to answer a query from the run's state; nothing is written to history. */
+  queryWorkflow(req: QueryWorkflowRequest): Promise<QueryWorkflowResponse>;
+  /** Long-polls for queries (and update validations) addressed to runs of a task queue. */
+  pollQueryTaskQueue(req: PollRequest, opts?: CallOptions): Promise<QueryTask | null>;
+  /** A worker's answer to a {@link QueryTask}. */
+  respondQueryTaskCompleted(req: RespondQueryTaskCompletedRequest): Promise<void>;
+  /** Admits, validates and accepts an update; with `waitForStage: "Completed"` also waits for its outcome. */
+  updateWorkflowExecution(req: UpdateWorkflowRequest): Promise<UpdateWorkflowResponse>;
+  /** Long-polls until an accepted update completes (or the wait ends). */
+  pollWorkflowExecutionUpdate(req: PollUpdateRequest, opts?: CallOptions): Promise<UpdateWorkflowResponse>;
+}
+
+/** The schedule calls of the service. */
+export interface ScheduleService {
+  /** Creates a schedule; its first action is due by its spec. */
+  createSchedule(req: CreateScheduleRequest): Promise<{ conflictToken: number }>;
+  /** The schedule's settings, state, next and recent actions. */
+  describeSchedule(req: ScheduleRef): Promise<ScheduleDescription>;
+  /** Replaces spec, action and policies (conditional on `conflictToken` when given). */
+  updateSchedule(req: UpdateScheduleRequest): Promise<void>;
+  /** Pause, unpause, trigger, backfill. */
+  patchSchedule(req: PatchScheduleRequest): Promise<void>;
+  /** Removes the schedule; workflows it started keep running. */
+  deleteSchedule(req: ScheduleRef): Promise<void>;
+  /** A page of the namespace's schedules. */
+  listSchedules(req: ListSchedulesRequest): Promise<ListSchedulesResponse>;
+}
+
+/** The visibility calls of the service. */
+export interface VisibilityService {
+  /** How many runs a query selects; with `GROUP BY`, how many per value. */
+  countWorkflowExecutions(req: CountWorkflowExecutionsRequest): Promise<CountWorkflowExecutionsResponse>;
+  /** Registers a custom search attribute in a namespace. */
+  createSearchAttribute(req: CreateSearchAttributeRequest): Promise<void>;
+  /** The search attributes of a namespace: the built-in ones and the registered ones. */
+  listSearchAttributes(req: ListSearchAttributesRequest): Promise<ListSearchAttributesResponse>;
+}
+
+/**
+ * The service contract between the engine and everything that talks to it: the HTTP server
+ * exposes exactly these calls, the HTTP client transport implements them, and the worker and
+ * `Client` use them without knowing which side of a socket the engine is on.
+ *
+ * Times are ISO-8601 strings; durations are milliseconds in fields ending in `Ms`.
+ */
+export interface WorkflowService extends MessageService, ScheduleService, VisibilityService {
+  /** Starts a workflow (its id reuse policy decides whether an earlier one with the id allows it). */
+  startWorkflowExecution(req: StartWorkflowExecutionRequest): Promise<StartWorkflowExecutionResponse>;
+  /** A run's status, settings, and what it waits on. */
+  describeWorkflowExecution(req: ExecutionRequest): Promise<WorkflowExecutionDescription>;
+  /** A page of a run's history, or (long poll) its close event once it closes. */
+  getWorkflowExecutionHistory(req: GetHistoryRequest, opts?: CallOptions): Promise<GetHistoryResponse>;
+  /** A page of the runs a query selects. */
+  listWorkflowExecutions(req: ListWorkflowExecutionsRequest): Promise<ListWorkflowExecutionsResponse>;
+  /** Asks a run to cancel. */
+  requestCancelWorkflowExecution(req: CancelWorkflowRequest): Promise<void>;
+  /** Ends a run at once. */
+  terminateWorkflowExecution(req: TerminateWorkflowRequest): Promise<void>;
+  /** Starts a new run from a WorkflowTaskCompleted of an earlier one. */
+  resetWorkflowExecution(req: ResetWorkflowRequest): Promise<ResetWorkflowResponse>;
+
+  /** Long-polls a task queue for a workflow task. */
+  pollWorkflowTaskQueue(req: PollRequest, opts?: CallOptions): Promise<WorkflowTask | null>;
+  /** A workflow task's commands. */
+  respondWorkflowTaskCompleted(req: RespondWorkflowTaskCompletedRequest): Promise<void>;
+  /** A workflow task that could not produce commands; it is retried. */
+  respondWorkflowTaskFailed(req: RespondWorkflowTaskFailedRequest): Promise<void>;
+
+  /** Long-polls a task queue for an activity task. */
+  pollActivityTaskQueue(req: PollRequest, opts?: CallOptions): Promise<ActivityTask | null>;
+  /**
+   * A worker is stopping: its waiting polls are answered empty now, and late ones at once, so it
+   * can let its polls finish rather than cut them (a task handed out meanwhile still reaches it).
+   */
+  shutdownWorker?(req: ShutdownWorkerRequest): Promise<void>;
+
+  /** An activity attempt is alive; answers whether the workflow asked to cancel it. */
+  recordActivityTaskHeartbeat(req: RecordHeartbeatRequest): Promise<RecordHeartbeatResponse>;
+  /** An activity attempt's result. */
+  respondActivityTaskCompleted(req: RespondActivityTaskCompletedRequest): Promise<void>;
+  /** An activity attempt's failure; the retry policy decides what comes next. */
+  respondActivityTaskFailed(req: RespondActivityTaskFailedRequest): Promise<void>;
+  /** An activity attempt ended on the cancellation asked for. */
+  respondActivityTaskCanceled(req: RespondActivityTaskCanceledRequest): Promise<void>;
+}
+
+/** Calls of {@link MessageService}, listed in WORKFLOW_SERVICE_METHODS. */
+export const MESSAGE_SERVICE_METHODS = [
+  'signalWorkflowExecution', 'signalWithStartWorkflowExecution', 'queryWorkflow', 'pollQueryTaskQueue',
+  'respondQueryTaskCompleted', 'updateWorkflowExecution', 'pollWorkflowExecutionUpdate',
+] as const satisfies readonly (keyof MessageService)[];
+
+/** Long polls among {@link MESSAGE_SERVICE_METHODS}. */
+export const MESSAGE_LONG_POLL_METHODS = ['pollQueryTaskQueue', 'pollWorkflowExecutionUpdate'] as const;
+
+/** Calls of {@link ScheduleService}, listed in WORKFLOW_SERVICE_METHODS. */
+export const SCHEDULE_SERVICE_METHODS = [
+  'createSchedule', 'describeSchedule', 'updateSchedule', 'patchSchedule', 'deleteSchedule', 'listSchedules',
+] as const satisfies readonly (keyof ScheduleService)[];
+
+/** Calls of {@link VisibilityService}, listed in WORKFLOW_SERVICE_METHODS. */
+export const VISIBILITY_SERVICE_METHODS = [
+  'countWorkflowExecutions', 'createSearchAttribute', 'listSearchAttributes',
+] as const satisfies readonly (keyof VisibilityService)[];
+
+/** Every call of the contract, in the order the HTTP API lists them. */
+export const WORKFLOW_SERVICE_METHODS = [
+  'startWorkflowExecution',
+  'describeWorkflowExecution',
+  'getWorkflowExecutionHistory',
+  'listWorkflowExecutions',
+  'requestCancelWorkflowExecution',
+  'terminateWorkflowExecution',
+  'resetWorkflowExecution',
+  'pollWorkflowTaskQueue',
+  'respondWorkflowTaskCompleted',
+  'respondWorkflowTaskFailed',
+  'pollActivityTaskQueue',
+  'shutdownWorker',
+  'recordActivityTaskHeartbeat',
+  'respondActivityTaskCompleted',
+  'respondActivityTaskFailed',
+  'respondActivityTaskCanceled',
+  ...MESSAGE_SERVICE_METHODS,
+  ...SCHEDULE_SERVICE_METHODS,
+  ...VISIBILITY_SERVICE_METHODS,
+] as const satisfies readonly (keyof WorkflowService)[];
+
+/** One of {@link WORKFLOW_SERVICE_METHODS}. */
+export type WorkflowServiceMethod = (typeof WORKFLOW_SERVICE_METHODS)[number];
+
+/** Calls that may hold the request open (long polls); they take CallOptions. */
+export const LONG_POLL_METHODS: readonly WorkflowServiceMethod[] = [
+  'getWorkflowExecutionHistory', 'pollWorkflowTaskQueue', 'pollActivityTaskQueue', ...MESSAGE_LONG_POLL_METHODS,
+];

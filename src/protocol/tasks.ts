@@ -1,0 +1,189 @@
+import type { FailureInfo } from '../common/failure.ts';
+import type { Command } from '../history/commands.ts';
+import type { HistoryEvent, WorkflowTaskFailedCause } from '../history/events.ts';
+import type { SdkMetadata } from '../common/sdk-metadata.ts';
+
+/* Workflow and activity tasks: the polls of workers and their answers. Task tokens are opaque. */
+
+/** Long-polls a task queue for a workflow, activity or query task. */
+export interface PollRequest {
+  /** @default "default" */
+  namespace?: string;
+  /** The queue to take tasks from. */
+  taskQueue: string;
+  /** The worker, as history records it. */
+  identity: string;
+  /** How long to hold the poll open when there is no task. @default 30 000 */
+  pollTimeoutMs?: number;
+  /**
+   * Tells apart workers that share an identity (several in one process); `shutdownWorker`
+   * ends the polls of this instance only.
+   */
+  workerInstanceId?: string;
+  /**
+   * Most tasks one answer may carry: the task itself plus up to `maxTasks - 1` more in its
+   * `moreTasks`, taken only when they are ready at once (a poll never waits to fill up).
+   * @default 1
+   */
+  maxTasks?: number;
+}
+
+/** A worker is stopping: its waiting polls are answered empty now. */
+export interface ShutdownWorkerRequest {
+  /** @default "default" */
+  namespace?: string;
+  /** The queue the worker polls. */
+  taskQueue: string;
+  /** The worker's identity, as in its polls. */
+  identity: string;
+  /** Only the polls of this instance (see PollRequest.workerInstanceId). */
+  workerInstanceId?: string;
+}
+
+/** New history for a worker to run workflow code on; answered with commands. */
+export interface WorkflowTask {
+  /** Opaque; hand it back with the response. */
+  taskToken: string;
+  /** The run's namespace. */
+  namespace: string;
+  /** The workflow id. */
+  workflowId: string;
+  /** The run. */
+  runId: string;
+  /** The workflow function to run. */
+  workflowType: string;
+  /** The queue the task came from. */
+  taskQueue: string;
+  /** Workflow task attempt: 1, then 2, 3, … after failures or timeouts. */
+  attempt: number;
+  /**
+   * Started-event id of the last workflow task that completed; 0 for a run's first task.
+   * `history` holds every event after it. A worker whose cached state of this run is not at
+   * exactly this event id fetches the whole history instead.
+   */
+  previousStartedEventId: number;
+  /** This task's WorkflowTaskStarted event id. */
+  startedEventId: number;
+  /** The events after previousStartedEventId, up to startedEventId. */
+  history: HistoryEvent[];
+  /** How long the worker has to answer before the task times out, ms (the run's workflowTaskTimeout). */
+  workflowTaskTimeoutMs?: number;
+  /** Further tasks started for the same poll (see PollRequest.maxTasks); each is answered on its own. */
+  moreTasks?: WorkflowTask[];
+}
+
+/** The commands a workflow task produced. */
+export interface RespondWorkflowTaskCompletedRequest {
+  /** The task's token. */
+  taskToken: string;
+  /** In the order the workflow code issued them; at most one closes the run, and it comes last. */
+  commands: Command[];
+  /** The worker. */
+  identity: string;
+  /** Recorded on the task's WorkflowTaskCompleted event: the replay flags the task used first. */
+  sdkMetadata?: SdkMetadata;
+}
+
+/** A workflow task that could not produce commands (a bug, non-determinism). */
+export interface RespondWorkflowTaskFailedRequest {
+  /** The task's token. */
+  taskToken: string;
+  /** Why it failed. */
+  cause: WorkflowTaskFailedCause;
+  /** The error, for describe and history. */
+  failure: FailureInfo;
+  /** The worker. */
+  identity: string;
+}
+
+/** One attempt of an activity, for a worker to run. */
+export interface ActivityTask {
+  /** Opaque; hand it back with the response. */
+  taskToken: string;
+  /** The run's namespace. */
+  namespace: string;
+  /** The workflow that scheduled it. */
+  workflowId: string;
+  /** The run that scheduled it. */
+  runId: string;
+  /** That run's workflow type. */
+  workflowType: string;
+  /** The id the workflow gave the activity. */
+  activityId: string;
+  /** The activity function to run. */
+  activityType: string;
+  /** The queue the task came from. */
+  taskQueue: string;
+  /** The activity function's arguments. */
+  args: unknown[];
+  /** 1 for the first attempt. */
+  attempt: number;
+  /** The ActivityTaskScheduled event's id. */
+  scheduledEventId: number;
+  /** When the activity was scheduled. */
+  scheduledTime: string;
+  /** When this attempt was scheduled (after its backoff). */
+  currentAttemptScheduledTime: string;
+  /** When this attempt started. */
+  startedTime: string;
+  /** Details of the last heartbeat of an earlier attempt (or this one). */
+  heartbeatDetails?: unknown;
+  /** Heartbeat at least this often, ms. */
+  heartbeatTimeoutMs?: number;
+  /** This attempt's bound, ms. */
+  startToCloseTimeoutMs?: number;
+  /** The bound on all attempts, ms. */
+  scheduleToCloseTimeoutMs?: number;
+  /** Further tasks started for the same poll (see PollRequest.maxTasks); each is answered on its own. */
+  moreTasks?: ActivityTask[];
+  /** Trace context of the run's start (see StartWorkflowExecutionRequest.header). */
+  header?: Record<string, string>;
+}
+
+/** An activity attempt is alive, with progress to keep. */
+export interface RecordHeartbeatRequest {
+  /** The task's token. */
+  taskToken: string;
+  /** Progress the next attempt receives. */
+  details?: unknown;
+  /** The worker. */
+  identity?: string;
+}
+
+/** The answer to a heartbeat. */
+export interface RecordHeartbeatResponse {
+  /** The workflow asked for this activity to be cancelled. */
+  cancelRequested: boolean;
+}
+
+/** An activity attempt returned. */
+export interface RespondActivityTaskCompletedRequest {
+  /** The task's token. */
+  taskToken: string;
+  /** The activity function's result. */
+  result?: unknown;
+  /** The worker. */
+  identity: string;
+}
+
+/** An activity attempt threw; the retry policy decides what comes next. */
+export interface RespondActivityTaskFailedRequest {
+  /** The task's token. */
+  taskToken: string;
+  /** The error. */
+  failure: FailureInfo;
+  /** The worker. */
+  identity: string;
+  /** Progress the next attempt receives. */
+  lastHeartbeatDetails?: unknown;
+}
+
+/** An activity attempt ended on the cancellation the workflow asked for. */
+export interface RespondActivityTaskCanceledRequest {
+  /** The task's token. */
+  taskToken: string;
+  /** Recorded in ActivityTaskCanceled. */
+  details?: unknown;
+  /** The worker. */
+  identity: string;
+}
