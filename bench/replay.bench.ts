@@ -52,10 +52,10 @@ export async function run(argv: string[]): Promise<number> {
 
   const info = { namespace: 'default', workflowId: 'w', runId: 'r', workflowType: 'sequential', taskQueue: 'q', attempt: 1, firstExecutionRunId: 'r', startTime: new Date(0).toISOString() };
   /** ms per new run: in the bundle's shared realm (the default), or in a realm of its own. */
-  const perRun = (reuseContext: boolean, count: number) => {
-    WorkflowSandbox.create(bundle, { info, randomnessSeed: 'r', now: 0 }, { reuseContext });
+  const perRun = (reuseV8Context: boolean, count: number) => {
+    WorkflowSandbox.create(bundle, { info, randomnessSeed: 'r', now: 0 }, { reuseV8Context });
     const t1 = performance.now();
-    for (let i = 0; i < count; i++) WorkflowSandbox.create(bundle, { info, randomnessSeed: 'r', now: 0 }, { reuseContext });
+    for (let i = 0; i < count; i++) WorkflowSandbox.create(bundle, { info, randomnessSeed: 'r', now: 0 }, { reuseV8Context });
     return (performance.now() - t1) / count;
   };
   const perSharedRun = perRun(true, 2000);

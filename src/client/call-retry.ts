@@ -163,7 +163,7 @@ export async function callWithRetry<T>(
   } catch (err) {
     // Not a RetryError: the closing reason, from a backoff wait that close() ended.
     if (!(err instanceof RetryError)) throw err;
-    if (err.reason === 'Aborted' && stops.aborted) return stops.aborted() as T;
+    if (err.retryState === 'CancelRequested' && stops.aborted) return stops.aborted() as T;
     if (!retryable(err.lastError)) throw err.lastError;
     if (closed?.aborted) throw closed.reason;
     const forMs = clock.now() - (outageStart ?? clock.now());

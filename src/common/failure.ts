@@ -1,19 +1,12 @@
 import { brandClass, SteadfastError } from '../retry/errors.ts';
 import { toMs, type Duration } from '../retry/duration.ts';
 import { requireErrorCode, resolveErrorCode, UNHANDLED_EXCEPTION } from '../retry/error-codes.ts';
-import { timeoutFailureType } from '../retry/decide.ts';
+import { timeoutFailureType, type RetryState } from '../retry/decide.ts';
 
 /** Which timeout fired. */
 export type TimeoutType = 'StartToClose' | 'ScheduleToStart' | 'ScheduleToClose' | 'Heartbeat';
 
-/** Why a retried execution stopped retrying. */
-export type RetryState =
-  | 'InProgress'
-  | 'NonRetryableFailure'
-  | 'Timeout'
-  | 'MaximumAttemptsReached'
-  | 'RetryPolicyNotSet'
-  | 'CancelRequested';
+export type { RetryState } from '../retry/decide.ts';
 
 /** The kinds of failure, as {@link FailureInfo.kind} names them. */
 export const FAILURE_KINDS = ['Application', 'Timeout', 'Canceled', 'Terminated', 'Activity', 'ChildWorkflow', 'Server'] as const;

@@ -11,3 +11,4 @@ export * from './workflow-types.ts';
 export * from './message-definitions.ts';
 export * from './max-duration.ts';
 export type { Logger } from './logger.ts';
+export { HISTORY_FORMAT_VERSION, type SdkMetadata } from './sdk-metadata.ts';

@@ -5,6 +5,7 @@ import { systemClock, type Clock } from '../retry/clock.ts';
 import { ServiceError } from '../common/errors.ts';
 import { StoreConflictError, type ConflictReason } from '../store/errors.ts';
 import type { ExecutionRecord, Store, TaskKind, Transition } from '../store/types.ts';
+import { faults } from '../common/fault-points.ts';
 import { Handoffs } from './handoffs.ts';
 import { TransitionBuilder } from './transition.ts';
 import { Waiters } from './waiters.ts';
@@ -140,6 +141,7 @@ export class EngineCore {
           await this.commit(commit);
           return result;
         } catch (err) {
+          if (faults.armed && err instanceof StoreConflictError) await faults.hit('engine.conflict');
           if (!(err instanceof StoreConflictError) || !RETRIED_CONFLICTS.includes(err.reason)) throw err;
           if (i >= MAX_TRANSACT_ATTEMPTS) {
             throw new ServiceError('Unavailable', `${what} kept losing races with concurrent changes (${err.reason}, ${i} attempts); retry the call`);
@@ -176,11 +178,13 @@ export class EngineCore {
     }
     const handoff = this.eager?.(c);
     try {
+      if (faults.armed) await faults.hit('engine.commit.before');
       await this.store.commit(c.build());
     } catch (err) {
       handoff?.release();
       throw err;
     }
+    if (faults.armed) await faults.hit('engine.commit.after');
     handoff?.deliver();
   }
 

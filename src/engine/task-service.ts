@@ -1,3 +1,4 @@
+import { optionalSdkMetadata } from '../common/sdk-metadata.ts';
 import { ServiceError, WorkflowNotFoundError } from '../common/errors.ts';
 import type {
   ActivityTask, CallOptions, PollRequest, RecordHeartbeatRequest, RecordHeartbeatResponse, RespondActivityTaskCanceledRequest,
@@ -225,6 +226,7 @@ export class TaskService {
     const { commands: listed, ...envelope } = input;
     const { taskToken, identity } = parseRequest(COMPLETION_ENVELOPE, envelope);
     const token = this.core.tokens.decode(taskToken, 'workflow') as WorkflowToken;
+    const sdkMetadata = optionalSdkMetadata(envelope.sdkMetadata);
     this.core.inFlight.delete(wtKey(token));
     let bad: ValidationError | undefined;
     try {
@@ -240,7 +242,7 @@ export class TaskService {
           }, identity);
           return;
         }
-        applyCommands(b, commands, completeWorkflowTask(b, wt, identity), this.core.limits);
+        applyCommands(b, commands, completeWorkflowTask(b, wt, identity, sdkMetadata), this.core.limits);
         finishWorkflowTask(b);
       });
       return;

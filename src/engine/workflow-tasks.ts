@@ -1,3 +1,4 @@
+import type { SdkMetadata } from '../common/sdk-metadata.ts';
 import { ValidationError } from '../retry/errors.ts';
 import { ServiceError } from '../common/errors.ts';
 import type { FailureInfo } from '../common/failure.ts';
@@ -72,14 +73,14 @@ export function requireStartedTask(b: TransitionBuilder, token: Extract<TaskToke
 }
 
 /** Writes the (transient) Scheduled/Started and WorkflowTaskCompleted events; returns the completed event id. */
-export function completeWorkflowTask(b: TransitionBuilder, wt: WorkflowTaskInfo, identity: string): number {
+export function completeWorkflowTask(b: TransitionBuilder, wt: WorkflowTaskInfo, identity: string, sdkMetadata?: SdkMetadata): number {
   if (wt.transient) {
     // Stored exactly as the worker saw them (ids and times), so a replay sees the same history.
     const [scheduled, started] = transientEvents(wt, b.state.cfg.workflowTaskTimeoutMs) as [HistoryEvent<'WorkflowTaskScheduled'>, HistoryEvent<'WorkflowTaskStarted'>];
     b.appendAt('WorkflowTaskScheduled', scheduled.eventTime, scheduled.attributes);
     b.appendAt('WorkflowTaskStarted', started.eventTime, started.attributes);
   }
-  const completed = b.append('WorkflowTaskCompleted', { scheduledEventId: wt.scheduledEventId!, startedEventId: wt.startedEventId!, identity });
+  const completed = b.append('WorkflowTaskCompleted', { scheduledEventId: wt.scheduledEventId!, startedEventId: wt.startedEventId!, identity, ...(sdkMetadata?.langUsedFlags ? { sdkMetadata } : {}) });
   b.deleteTimer(wt.timeoutTimerId);
   b.state.wt = undefined;
   b.state.previousStartedEventId = wt.startedEventId!;

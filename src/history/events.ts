@@ -1,4 +1,5 @@
 import type { FailureInfo, RetryState, TimeoutType } from '../common/failure.ts';
+import type { SdkMetadata } from '../common/sdk-metadata.ts';
 import type { PolicyData, RetryPolicyData } from '../retry/policy-data.ts';
 import type { ChildEventAttributes } from './child-types.ts';
 import type { MessageEventAttributes } from './message-types.ts';
@@ -64,7 +65,13 @@ export interface EventAttributes extends ChildEventAttributes, MessageEventAttri
   };
   WorkflowTaskScheduled: { taskQueue: string; startToCloseTimeoutMs: number; attempt: number };
   WorkflowTaskStarted: { scheduledEventId: number; identity: string; requestId: string };
-  WorkflowTaskCompleted: { scheduledEventId: number; startedEventId: number; identity: string };
+  WorkflowTaskCompleted: {
+    scheduledEventId: number;
+    startedEventId: number;
+    identity: string;
+    /** The replay flags the task used first; absent in histories of format version 1 (see HISTORY_FORMAT_VERSION). */
+    sdkMetadata?: SdkMetadata;
+  };
   WorkflowTaskTimedOut: { scheduledEventId: number; startedEventId: number; timeoutType: TimeoutType };
   WorkflowTaskFailed: {
     scheduledEventId: number;

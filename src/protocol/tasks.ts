@@ -1,6 +1,7 @@
 import type { FailureInfo } from '../common/failure.ts';
 import type { Command } from '../history/commands.ts';
 import type { HistoryEvent, WorkflowTaskFailedCause } from '../history/events.ts';
+import type { SdkMetadata } from '../common/sdk-metadata.ts';
 
 /* Workflow and activity tasks: the polls of workers and their answers. Task tokens are opaque. */
 
@@ -79,6 +80,8 @@ export interface RespondWorkflowTaskCompletedRequest {
   commands: Command[];
   /** The worker. */
   identity: string;
+  /** Recorded on the task's WorkflowTaskCompleted event: the replay flags the task used first. */
+  sdkMetadata?: SdkMetadata;
 }
 
 /** A workflow task that could not produce commands (a bug, non-determinism). */

@@ -13,7 +13,9 @@ export {
 export {
   resolvePolicyData, scheduleOf, policyDelay, backoffInfo, isCurvePolicy, type BackoffInfo, type RetryPolicyInput,
 } from './policy-model.ts';
-export { decideRetry, timeoutFailureType, type RetryDecision, type RetryDecisionInput } from './decide.ts';
+export {
+  decideNext, decideRetry, timeoutFailureType, RETRY_STATES, type DelaySource, type NextAttemptInput, type RetryDecision, type RetryDecisionInput, type RetryState,
+} from './decide.ts';
 export {
   backoffDelay, backoffDelays, isRandomized, MAX_DELAY_MS, DECORRELATED_JITTER_SCALE,
   type BackoffCurve, type BackoffSchedule, type BackoffSource,
@@ -28,7 +30,7 @@ export {
   UNHANDLED_EXCEPTION, WORKER_CRASHED, CodedError, isErrorCode, resolveErrorCode, setGlobalExceptionMapper, globalExceptionMapper,
   type ErrorClass, type ExceptionMapper, type ErrorCodeConfig,
 } from './error-codes.ts';
-export { RetryError, AttemptTimeoutError, RetryTimeoutError, type RetryStopReason } from './retry-error.ts';
+export { RetryError, AttemptTimeoutError, RetryTimeoutError } from './retry-error.ts';
 export {
   type RetryOptions, type AttemptContext, type RetryEvent, type RetryVerdict,
 } from './retry-options.ts';

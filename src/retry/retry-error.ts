@@ -1,33 +1,27 @@
 import { SteadfastError, brandClass } from './errors.ts';
-
-/** Why `retry()` stopped trying. */
-export type RetryStopReason =
-  /** The policy's attempts (or retries) were used up. */
-  | 'MaximumAttemptsReached'
-  /** The error was not retryable: its flag or type, autoRetryFor, the predicate or the classifier said so. */
-  | 'NonRetryable'
-  /** The overall `timeout` ran out (or the next wait would end after it). */
-  | 'Timeout'
-  /** The caller's `signal` aborted. */
-  | 'Aborted'
-  /** The policy's expirationInterval (Cadence) would pass before the next attempt. */
-  | 'Expired';
+import type { RetryState } from './decide.ts';
 
 /** The rejection of `retry()`: how many attempts ran, why it stopped, and the last attempt's error. */
 export class RetryError extends SteadfastError {
   /** Attempts made, the first included (0 when aborted before the first). */
   readonly attempts: number;
-  readonly reason: RetryStopReason;
+  /**
+   * Why it stopped, in Temporal's RetryState names: `MaximumAttemptsReached`,
+   * `NonRetryableFailure` (the error's flag or type, autoRetryFor, the predicate or the
+   * classifier), `Timeout` (the overall `timeout`, or the expiration interval, would pass before
+   * the next attempt) or `CancelRequested` (the caller's `signal` aborted).
+   */
+  readonly retryState: RetryState;
   /** The error of the last attempt, if one failed. Also `cause`, unless the stop had its own cause. */
   readonly lastError: unknown;
   /** Time from the first attempt's start to the stop, ms, on the run's clock. */
   readonly elapsedMs: number;
-  constructor(reason: RetryStopReason, attempts: number, lastError: unknown, elapsedMs: number, cause?: unknown) {
+  constructor(retryState: RetryState, attempts: number, lastError: unknown, elapsedMs: number, cause?: unknown) {
     const last = lastError === undefined ? '' : `: ${lastError instanceof Error ? lastError.message : String(lastError)}`;
-    super(`${describe(reason)} after ${attempts} attempt${attempts === 1 ? '' : 's'}${last}`, {
+    super(`${describe(retryState)} after ${attempts} attempt${attempts === 1 ? '' : 's'}${last}`, {
       cause: cause ?? lastError,
     });
-    this.reason = reason;
+    this.retryState = retryState;
     this.attempts = attempts;
     this.lastError = lastError;
     this.elapsedMs = elapsedMs;
@@ -35,13 +29,13 @@ export class RetryError extends SteadfastError {
 }
 brandClass(RetryError, 'RetryError');
 
-function describe(reason: RetryStopReason): string {
-  switch (reason) {
+function describe(state: RetryState): string {
+  switch (state) {
     case 'MaximumAttemptsReached': return 'gave up (maximum attempts reached)';
-    case 'NonRetryable': return 'stopped on a non-retryable error';
-    case 'Timeout': return 'timed out';
-    case 'Aborted': return 'aborted';
-    case 'Expired': return 'gave up (expiration interval passed)';
+    case 'NonRetryableFailure': return 'stopped on a non-retryable error';
+    case 'Timeout': return 'timed out (the timeout or expiration interval would pass before the next attempt)';
+    case 'CancelRequested': return 'aborted';
+    default: return `stopped (${state})`;
   }
 }
 

@@ -1,9 +1,9 @@
 import { storedHistoryUpTo } from './history-pages.ts';
 import { toFailureInfo } from '../common/failure.ts';
-import { isCloseEvent } from '../history/events.ts';
 import type { QueryTask } from '../protocol/index.ts';
 import type { WorkflowService } from '../protocol/index.ts';
-import type { MessageAnswer, MessageRequest } from '../workflow/activation.ts';
+import type { MessageAnswer } from '../workflow/activation.ts';
+import { queryHistory, queryRequest } from './features/index.ts';
 import type { WorkflowBundle } from './bundler.ts';
 import type { Logger } from './logger.ts';
 import { WorkflowRun, WorkflowTaskFailedError } from './workflow-run.ts';
@@ -14,17 +14,15 @@ export interface QueryTaskHandlerDeps {
   bundle: WorkflowBundle;
   identity: string;
   logger: Logger;
-  /** See WorkerOptions.reuseContext. */
-  reuseContext: boolean;
+  /** See WorkerOptions.reuseV8Context. */
+  reuseV8Context: boolean;
 }
 
 
 /**
  * Answers queries and update validations. Each one replays the run's history up to the
- * request's `lastEventId` in a throwaway sandbox that records where each await was created
- * (for `__stack_trace`): events that no workflow task has delivered yet (a signal that just
- * arrived) are applied too, through a synthetic final workflow task whose commands are
- * discarded, so the answer reflects every event committed before the request. The worker's
+ * request's `lastEventId` (features/query.ts) in a throwaway sandbox that records where each
+ * await was created (for `__stack_trace`). The worker's
  * cached runs are never touched, so a handler that changes variables cannot change the run;
  * a handler that emits a command (schedules an activity or a timer, signals, completes) is
  * reported to the caller as an error.
@@ -50,20 +48,10 @@ export class QueryTaskHandler {
 
   /** The answer to one query task. */
   async answer(task: QueryTask): Promise<MessageAnswer> {
-    const events = await storedHistoryUpTo(this.deps.service, task, task.lastEventId);
-    const last = events[events.length - 1];
-    if (last && !events.some(isCloseEvent) && last.eventType !== 'WorkflowTaskStarted') {
-      events.push({
-        eventId: last.eventId + 1, eventType: 'WorkflowTaskStarted', eventTime: last.eventTime,
-        attributes: { scheduledEventId: 0, identity: 'query', requestId: 'query' },
-      });
-    }
+    const events = queryHistory(await storedHistoryUpTo(this.deps.service, task, task.lastEventId));
     const run = new WorkflowRun(this.deps.bundle, { namespace: task.namespace, workflowId: task.workflowId, runId: task.runId }, undefined,
-      { captureStacks: true, reuseContext: this.deps.reuseContext });
+      { captureStacks: true, reuseV8Context: this.deps.reuseV8Context });
     await run.apply(events);
-    const req: MessageRequest = task.query
-      ? { kind: 'query', queryType: task.query.queryType, args: task.query.args }
-      : { kind: 'validateUpdate', updateName: task.updateValidation!.updateName, args: task.updateValidation!.args };
-    return run.answer(req);
+    return run.answer(queryRequest(task));
   }
 }

@@ -75,7 +75,7 @@ export async function deliverReport<T>(send: () => Promise<T>, o: ReportOptions)
   } catch (err) {
     const e = err as RetryError;
     if (!(err instanceof RetryError)) throw err;
-    if (e.reason === 'Aborted') return { delivered: false, why: 'stopped' };
+    if (e.retryState === 'CancelRequested') return { delivered: false, why: 'stopped' };
     if (!isUnavailable(e.lastError)) {
       o.logger[o.refusedLevel ?? 'warn'](`the service refused ${o.what}; dropped: ${messageOf(e.lastError)}`, o.meta);
       return { delivered: false, why: 'refused', error: e.lastError };

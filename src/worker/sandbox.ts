@@ -111,7 +111,7 @@ export interface SandboxOptions {
    * `vm` context, runtime and globals for this run alone, ~1 ms more per run).
    * @default true
    */
-  reuseContext?: boolean;
+  reuseV8Context?: boolean;
 }
 
 /**
@@ -136,7 +136,7 @@ export class WorkflowSandbox {
   static create(bundle: WorkflowBundle, init: SandboxInit, options: SandboxOptions = {}): WorkflowSandbox {
     installRejectionHook();
     let realm: SandboxRealm;
-    if (options.reuseContext === false) {
+    if (options.reuseV8Context === false) {
       realm = new SandboxRealm(bundle);
     } else {
       realm = sharedRealms.get(bundle) ?? new SandboxRealm(bundle);

@@ -50,7 +50,7 @@ export interface WorkerOptions extends ConnectionOptions {
    * full isolation of built-in objects too, at about 1 ms and a few hundred KB more per run).
    * @default true
    */
-  reuseContext?: boolean;
+  reuseV8Context?: boolean;
   /** Names this worker in history events. @default "<pid>@<hostname>" */
   identity?: string;
   /** How long shutdown waits for running activities before aborting them. @default "10s" */
@@ -82,7 +82,7 @@ export interface ResolvedWorkerOptions {
   maxConcurrentWorkflowTaskPolls: number;
   maxConcurrentActivityTaskPolls: number;
   maxCachedWorkflows: number;
-  reuseContext: boolean;
+  reuseV8Context: boolean;
   identity: string;
   shutdownGraceTimeMs: number;
   logger: Logger;
@@ -95,7 +95,7 @@ const DEFAULT_POLLS = 10;
 
 const KEYS = new Set([
   ...CONNECTION_OPTION_KEYS, 'address', 'connection', 'namespace', 'taskQueue', 'workflowsPath', 'activities', 'maxConcurrentActivityTaskExecutions',
-  'maxConcurrentWorkflowTaskExecutions', 'maxConcurrentWorkflowTaskPolls', 'maxConcurrentActivityTaskPolls', 'maxCachedWorkflows', 'reuseContext', 'identity', 'shutdownGraceTime', 'logger', 'clock', 'metrics',
+  'maxConcurrentWorkflowTaskExecutions', 'maxConcurrentWorkflowTaskPolls', 'maxConcurrentActivityTaskPolls', 'maxCachedWorkflows', 'reuseV8Context', 'identity', 'shutdownGraceTime', 'logger', 'clock', 'metrics',
 ]);
 
 /**
@@ -104,6 +104,10 @@ const KEYS = new Set([
  */
 export function resolveWorkerOptions(options: WorkerOptions): ResolvedWorkerOptions {
   if (typeof options !== 'object' || options === null) throw new ValidationError('options', 'must be an object', options);
+  if ('reuseContext' in options) {
+    throw new ValidationError('reuseContext', 'was renamed reuseV8Context, Temporal\'s name for the same option: write reuseV8Context',
+      (options as { reuseContext?: unknown }).reuseContext);
+  }
   for (const key of Object.keys(options)) {
     if (!KEYS.has(key)) throw new ValidationError(key, `is not a worker option (known: ${[...KEYS].join(', ')})`, (options as unknown as Record<string, unknown>)[key]);
   }
@@ -158,7 +162,7 @@ export function resolveWorkerOptions(options: WorkerOptions): ResolvedWorkerOpti
     maxConcurrentWorkflowTaskPolls: optionalInt('maxConcurrentWorkflowTaskPolls', options.maxConcurrentWorkflowTaskPolls, 1, 1000) ?? DEFAULT_POLLS,
     maxConcurrentActivityTaskPolls: optionalInt('maxConcurrentActivityTaskPolls', options.maxConcurrentActivityTaskPolls, 1, 1000) ?? DEFAULT_POLLS,
     maxCachedWorkflows: optionalInt('maxCachedWorkflows', options.maxCachedWorkflows, 0) ?? 1000,
-    reuseContext: optionalBoolean('reuseContext', options.reuseContext) ?? true,
+    reuseV8Context: optionalBoolean('reuseV8Context', options.reuseV8Context) ?? true,
     identity: optionalString('identity', options.identity) ?? `${process.pid}@${hostname()}`,
     shutdownGraceTimeMs: optionalDuration('shutdownGraceTime', options.shutdownGraceTime) ?? 10_000,
     logger,

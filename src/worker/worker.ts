@@ -22,10 +22,10 @@ const QUERY_CONCURRENCY = 2;
 export type WorkerState = 'created' | 'running' | 'stopping' | 'stopped';
 
 /**
- * Most tasks the worker asks for in one poll (its PollRequest.maxTasks), bounded by free
- * execution slots; the engine accepts up to MAX_TASKS_PER_POLL_REQUEST.
+ * Most free execution slots one poll reserves, and so the most tasks it asks for
+ * (PollRequest.maxTasks); the service accepts up to its own, larger per-request bound.
  */
-const WORKER_TASKS_PER_POLL = 16;
+const MAX_SLOTS_HELD_PER_POLL = 16;
 
 /**
  * Polls one task queue for workflow tasks (answered by replaying workflow code in a sandbox)
@@ -71,10 +71,10 @@ export class Worker {
     if (bundle) {
       this.#workflows = new WorkflowTaskHandler({
         service, bundle, identity: options.identity, logger: options.logger, maxCachedWorkflows: options.maxCachedWorkflows,
-        reuseContext: options.reuseContext, clock: options.clock,
+        reuseV8Context: options.reuseV8Context, clock: options.clock,
       });
       this.#queries = new QueryTaskHandler({
-        service, bundle, identity: options.identity, logger: options.logger, reuseContext: options.reuseContext,
+        service, bundle, identity: options.identity, logger: options.logger, reuseV8Context: options.reuseV8Context,
       });
     }
   }
@@ -235,7 +235,7 @@ export class Worker {
         return;
       }
       // Free slots ride along, so a busy queue hands over several tasks per round trip.
-      const held = 1 + slots.tryAcquire(WORKER_TASKS_PER_POLL - 1);
+      const held = 1 + slots.tryAcquire(MAX_SLOTS_HELD_PER_POLL - 1);
       let task: T | null;
       try {
         task = await poll({ signal }, held);

@@ -6,11 +6,10 @@ import { isCloseEvent, type EventType, type HistoryEvent } from '../history/even
 import type { WorkflowTaskFailedCause } from '../history/events.ts';
 import type { ActivationJob, MessageAnswer, MessageRequest, SandboxCommand, WorkflowInfo } from '../workflow/activation.ts';
 import type { WorkflowBundle } from './bundler.ts';
-import { commandMismatch, describeCommand, describeEvent, isCommandEvent } from './command-matching.ts';
-import { EVENT_JOBS, type ActivityLookup } from './event-jobs.ts';
-import type { ChildLookup } from './child-jobs.ts';
-import { markerJobs, skipPatchMarkers } from './marker-jobs.ts';
+import { commandMismatch, describeCommand, describeEvent } from './command-matching.ts';
+import { EVENT_ROLES, markerJobs, ReplayIds, skipPatchMarkers, type EventRole } from './features/index.ts';
 import { WorkflowSandbox, type SandboxLog } from './sandbox.ts';
+import { assertKnownFlags } from '../workflow/flags.ts';
 
 /** The workflow task cannot complete; the worker answers respondWorkflowTaskFailed with this cause. */
 export class WorkflowTaskFailedError extends SteadfastError {
@@ -39,7 +38,7 @@ const TASK_CLOSE: readonly EventType[] = ['WorkflowTaskCompleted', 'WorkflowTask
  * produces are matched, in order, against the events that recorded them. The state survives
  * between tasks, so a cached run only needs the events after its last task.
  */
-export class WorkflowRun implements ActivityLookup, ChildLookup {
+export class WorkflowRun {
   readonly execution: RunExecution;
   #bundle: WorkflowBundle;
   #log: SandboxLog | undefined;
@@ -54,24 +53,20 @@ export class WorkflowRun implements ActivityLookup, ChildLookup {
   #expectedRecorded = false;
   #lastEventId = 0;
   #lastStartedEventId = 0;
-  #activities = new Map<number, { activityId: string; activityType: string }>();
-  #scheduledIds = new Map<string, number>();
-  /** Child sequence numbers by the id of their StartChildWorkflowExecutionInitiated event. */
-  #children = new Map<number, number>();
-  /** Controls of external cancel requests by the id of their Initiated event. */
-  #cancelRequests = new Map<number, string>();
+  readonly #ids = new ReplayIds();
   #closed = false;
+  #usedFlags: number[] = [];
   #captureStacks = false;
-  #reuseContext = true;
+  #reuseV8Context = true;
 
   constructor(
-    bundle: WorkflowBundle, execution: RunExecution, log?: SandboxLog, options?: { captureStacks?: boolean; reuseContext?: boolean },
+    bundle: WorkflowBundle, execution: RunExecution, log?: SandboxLog, options?: { captureStacks?: boolean; reuseV8Context?: boolean },
   ) {
     this.#bundle = bundle;
     this.execution = execution;
     this.#log = log;
     this.#captureStacks = options?.captureStacks ?? false;
-    this.#reuseContext = options?.reuseContext ?? true;
+    this.#reuseV8Context = options?.reuseV8Context ?? true;
   }
 
   /** Answers a query or an update validation from the state reached so far (read-only). */
@@ -95,30 +90,13 @@ export class WorkflowRun implements ActivityLookup, ChildLookup {
     return this.#closed;
   }
 
+  /** Replay flags the last activation used for the first time: its WorkflowTaskCompleted records them. */
+  get usedFlags(): readonly number[] {
+    return this.#usedFlags;
+  }
+
   get info(): WorkflowInfo | undefined {
     return this.#info;
-  }
-
-  activity(scheduledEventId: number): { activityId: string; activityType: string } {
-    const found = this.#activities.get(scheduledEventId);
-    if (!found) {
-      throw new DeterminismViolationError(
-        `history refers to activity scheduled at event ${scheduledEventId}, which this run did not schedule`, scheduledEventId);
-    }
-    return found;
-  }
-
-  child(initiatedEventId: number): number {
-    const seq = this.#children.get(initiatedEventId);
-    if (seq === undefined) {
-      throw new DeterminismViolationError(
-        `history refers to a child workflow initiated at event ${initiatedEventId}, which this run did not start`, initiatedEventId);
-    }
-    return seq;
-  }
-
-  cancelRequest(initiatedEventId: number): string | undefined {
-    return this.#cancelRequests.get(initiatedEventId);
   }
 
   /**
@@ -136,23 +114,23 @@ export class WorkflowRun implements ActivityLookup, ChildLookup {
       }
       this.#lastEventId = event.eventId;
       commands = undefined;
-      if (isCommandEvent(event)) {
-        this.#match(event);
+      const role = EVENT_ROLES[event.eventType] as EventRole<typeof event.eventType>;
+      if (role.role === 'records' && (event.attributes as { workflowTaskCompletedEventId?: number }).workflowTaskCompletedEventId !== undefined) {
+        this.#match(event, role);
       } else if (event.eventType === 'WorkflowTaskStarted') {
         const close = events.slice(i + 1).find((e) => TASK_CLOSE.includes(e.eventType)
           && (e.attributes as { startedEventId?: number }).startedEventId === event.eventId);
         if (close && close.eventType !== 'WorkflowTaskCompleted') continue;
         if (close) this.#jobs.unshift(...markerJobs(events, events.indexOf(close) + 1));
         this.#checkAllMatched(event);
-        commands = await this.#activate(event, close !== undefined);
+        commands = await this.#activate(event, close as HistoryEvent<'WorkflowTaskCompleted'> | undefined);
         this.#expected = commands;
         this.#expectedTask = event.eventId;
         this.#expectedRecorded = close !== undefined;
         if (commands.some((c) => TERMINAL_COMMAND_TYPES.includes(c.commandType))) this.#closed = true;
       } else {
         if (event.eventType === 'WorkflowExecutionStarted') this.#start(event as HistoryEvent<'WorkflowExecutionStarted'>);
-        const factory = EVENT_JOBS[event.eventType] as ((e: HistoryEvent, r: ActivityLookup & ChildLookup) => ActivationJob | undefined) | undefined;
-        const job = factory?.(event, this);
+        const job = role.role === 'wakes' ? role.job(event, this.#ids) : undefined;
         if (job) this.#jobs.push(job);
         if (isCloseEvent(event)) this.#closed = true;
       }
@@ -195,14 +173,14 @@ export class WorkflowRun implements ActivityLookup, ChildLookup {
     this.#seed = a.originalExecutionRunId || this.execution.runId;
   }
 
-  async #activate(started: HistoryEvent, replaying: boolean): Promise<Command[]> {
+  async #activate(started: HistoryEvent, completed: HistoryEvent<'WorkflowTaskCompleted'> | undefined): Promise<Command[]> {
     if (!this.#info) throw new SteadfastError('history does not start with WorkflowExecutionStarted');
     const timestamp = Date.parse(started.eventTime);
     if (!this.#sandbox) {
       try {
         this.#sandbox = WorkflowSandbox.create(this.#bundle, {
           info: this.#info, randomnessSeed: this.#seed, now: timestamp, ...(this.#captureStacks ? { captureStacks: true } : {}),
-        }, { reuseContext: this.#reuseContext, ...(this.#log ? { log: this.#log } : {}) });
+        }, { reuseV8Context: this.#reuseV8Context, ...(this.#log ? { log: this.#log } : {}) });
       } catch (err) {
         throw new WorkflowTaskFailedError(`the workflows module failed to load: ${(err as Error).message}`, 'WorkflowError',
           { kind: 'Application', message: (err as Error).message, type: (err as Error).name, stack: (err as Error).stack });
@@ -211,7 +189,10 @@ export class WorkflowRun implements ActivityLookup, ChildLookup {
     const jobs = this.#jobs;
     this.#jobs = [];
     this.#lastStartedEventId = started.eventId;
-    const result = await this.#sandbox.activate({ timestamp, isReplaying: replaying, jobs });
+    const flags = completed?.attributes.sdkMetadata?.langUsedFlags;
+    if (flags) assertKnownFlags(flags, completed.eventId);
+    const result = await this.#sandbox.activate({ timestamp, isReplaying: completed !== undefined, jobs, ...(flags ? { flags } : {}) });
+    this.#usedFlags = result.usedFlags ?? [];
     if (result.taskFailure) {
       throw new WorkflowTaskFailedError(`workflow task failed: ${result.taskFailure.message}`, 'WorkflowError', result.taskFailure);
     }
@@ -220,14 +201,14 @@ export class WorkflowRun implements ActivityLookup, ChildLookup {
 
   #toWire(command: SandboxCommand): Command {
     if (command.commandType !== 'RequestCancelActivityTask') return command;
-    const scheduledEventId = this.#scheduledIds.get(command.attributes.activityId);
+    const scheduledEventId = this.#ids.scheduledEventId(command.attributes.activityId);
     if (scheduledEventId === undefined) {
       throw new SteadfastError(`cannot cancel activity ${command.attributes.activityId}: its ActivityTaskScheduled event is unknown`);
     }
     return { commandType: 'RequestCancelActivityTask', attributes: { scheduledEventId } };
   }
 
-  #match(event: HistoryEvent): void {
+  #match(event: HistoryEvent, role: Extract<EventRole<EventType>, { role: 'records' }>): void {
     if (skipPatchMarkers(this.#expected, event)) return;
     const command = this.#expected.shift();
     if (!command) {
@@ -241,15 +222,7 @@ export class WorkflowRun implements ActivityLookup, ChildLookup {
         `non-deterministic workflow: history has ${describeEvent(event)}, but the code produced ${describeCommand(command)} ` +
         `(${mismatch}). The workflow code changed in a way that is incompatible with this run's history.`, event.eventId);
     }
-    if (event.eventType === 'ActivityTaskScheduled') {
-      const { activityId, activityType } = event.attributes;
-      this.#activities.set(event.eventId, { activityId, activityType });
-      this.#scheduledIds.set(activityId, event.eventId);
-    }
-    if (event.eventType === 'StartChildWorkflowExecutionInitiated') this.#children.set(event.eventId, Number(event.attributes.control));
-    if (event.eventType === 'RequestCancelExternalWorkflowExecutionInitiated' && event.attributes.control !== undefined) {
-      this.#cancelRequests.set(event.eventId, event.attributes.control);
-    }
+    role.remember?.(event, this.#ids);
     if (isCloseEvent(event)) this.#closed = true;
   }
 

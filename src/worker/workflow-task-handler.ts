@@ -23,8 +23,8 @@ export interface WorkflowTaskHandlerDeps {
   identity: string;
   logger: Logger;
   maxCachedWorkflows: number;
-  /** See WorkerOptions.reuseContext. */
-  reuseContext: boolean;
+  /** See WorkerOptions.reuseV8Context. */
+  reuseV8Context: boolean;
   /** Time source of the report retries' backoff and deadline. */
   clock: Clock;
 }
@@ -77,7 +77,7 @@ export class WorkflowTaskHandler {
         this.stats.cacheHits++;
       } else {
         run = new WorkflowRun(this.#deps.bundle, { namespace: task.namespace, workflowId: task.workflowId, runId: task.runId }, this.#log,
-          { reuseContext: this.#deps.reuseContext });
+          { reuseV8Context: this.#deps.reuseV8Context });
         if (events[0]?.eventId !== 1) events = await fetchHistory(service, task);
         this.stats.replays++;
       }
@@ -98,7 +98,8 @@ export class WorkflowTaskHandler {
     // stored this completion. A completion it refused (a stale task, or commands it failed the
     // task for) or could not take in time leaves the cached state ahead of the stored history.
     if (!run.closed) this.cache.put(key, run);
-    const sent = await deliverReport(() => service.respondWorkflowTaskCompleted({ taskToken: task.taskToken, commands, identity }),
+    const sdkMetadata = run.usedFlags.length ? { sdkMetadata: { langUsedFlags: [...run.usedFlags] } } : {};
+    const sent = await deliverReport(() => service.respondWorkflowTaskCompleted({ taskToken: task.taskToken, commands, identity, ...sdkMetadata }),
       { ...report, what: `the completion of workflow task ${task.startedEventId} of ${task.workflowId}`, refusedLevel: 'debug' });
     if (sent.delivered) return;
     this.cache.delete(key);

@@ -81,6 +81,8 @@ export interface Activation {
   /** True when the task already completed once (its commands are in history). */
   isReplaying: boolean;
   jobs: ActivationJob[];
+  /** Replay flags (flags.ts) the task being replayed recorded on its WorkflowTaskCompleted. */
+  flags?: number[];
 }
 
 /**
@@ -94,6 +96,8 @@ export type SandboxCommand =
 /** What the sandbox hands back after an activation has run to quiescence. */
 export interface ActivationResult {
   commands: SandboxCommand[];
+  /** Replay flags this activation used for the first time in the run: the task records them. */
+  usedFlags?: number[];
   /**
    * Set when the workflow task must fail instead of completing (a non-failure error thrown
    * by workflow code, an unknown workflow type, an unhandled rejection): the workflow stays

@@ -15,6 +15,7 @@ import { ChildState } from './child-state.ts';
 import { checkCommandPayloads } from './command-payloads.ts';
 import type { ActivityCancellationType } from './activity-cancellation.ts';
 import { ValidationError } from '../retry/errors.ts';
+import { ReplayFlags, ReplayFlagState } from './flags.ts';
 
 interface Completion {
   resolve(value: unknown): void;
@@ -43,6 +44,8 @@ export class Activator implements SandboxRuntime {
   readonly markers = new MarkerState();
   /** Child workflows started by this run, by sequence number. */
   readonly children = new ChildState();
+  /** Replay flags recorded by the history, and those first used by the current task. */
+  readonly flags = new ReplayFlagState();
   /** The scope the workflow function runs in (made on first use; see rootScope()). */
   rootScope: CancellationScope | undefined;
   /** Globals this run assigned, kept while other runs of the same realm execute. */
@@ -52,6 +55,9 @@ export class Activator implements SandboxRuntime {
   readonly #seq = { timer: 0, activity: 0, condition: 0 };
   readonly #conditions = new Map<number, { fn: () => boolean; resolve: () => void; reject: (e: unknown) => void }>();
   #commands: SandboxCommand[] = [];
+  /** The run's closing command, sent after the activation's other commands (ReplayFlags.CommandsAfterCloseKept). */
+  #closing: SandboxCommand | undefined;
+  /** True once an activation sent the closing command: nothing is added any more. */
   #closed = false;
   #taskFailure: FailureInfo | undefined;
 
@@ -103,6 +109,7 @@ export class Activator implements SandboxRuntime {
     const activation = JSON.parse(activationJson) as Activation;
     this.now = activation.timestamp;
     this.isReplaying = activation.isReplaying;
+    if (activation.flags) this.flags.addRecorded(activation.flags);
     for (const job of activation.jobs) {
       try {
         (this.#handlers[job.type] as (j: ActivationJob) => void)(job);
@@ -141,8 +148,12 @@ export class Activator implements SandboxRuntime {
   }
 
   conclude(): string {
-    const result: ActivationResult = { commands: this.#commands };
+    const result: ActivationResult = { commands: this.#closing ? [...this.#commands, this.#closing] : this.#commands };
     if (this.#taskFailure) result.taskFailure = this.#taskFailure;
+    if (this.#closing) this.#closed = true;
+    this.#closing = undefined;
+    const usedFlags = this.flags.takeFirstUsed();
+    if (usedFlags.length) result.usedFlags = usedFlags;
     this.#commands = [];
     return JSON.stringify(result);
   }
@@ -152,7 +163,11 @@ export class Activator implements SandboxRuntime {
     this.#taskFailure ??= toFailureInfo(err);
   }
 
-  /** Adds a command to this activation's batch. Nothing is added after the run closed. */
+  /**
+   * Adds a command to this activation's batch; a closing command is held back and sent last.
+   * After the run closed, later commands of the same activation are kept (dropped in histories
+   * without ReplayFlags.CommandsAfterCloseKept) and a second closing command is dropped.
+   */
   pushCommand(command: SandboxCommand): void {
     if (this.messages.readOnly) {
       // Not thrown: the awaitable would reject unhandled. The command is dropped (queries run in
@@ -161,9 +176,11 @@ export class Activator implements SandboxRuntime {
       return;
     }
     if (this.#closed) return;
+    const closing = TERMINAL_COMMAND_TYPES.includes(command.commandType);
+    if (this.#closing && (closing || !this.flags.has(ReplayFlags.CommandsAfterCloseKept, this.isReplaying))) return;
     checkCommandPayloads(command);
-    this.#commands.push(command);
-    if (TERMINAL_COMMAND_TYPES.includes(command.commandType)) this.#closed = true;
+    if (closing) this.#closing = command;
+    else this.#commands.push(command);
   }
 
   /**

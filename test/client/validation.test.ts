@@ -4,7 +4,7 @@ import { Client } from '../../src/client/index.ts';
 import { toStartRequest } from '../../src/client/start-options.ts';
 import { checkPayload, encodePayload } from '../../src/common/payload.ts';
 import { ValidationError } from '../../src/retry/errors.ts';
-import { setup } from '../engine/helpers.ts';
+import { fixtureTest } from '../helpers/fixture.ts';
 import { Replayer, TestEnvironment } from '../../src/testing/index.ts';
 import { MAX_DURATION_MS } from '../../src/common/max-duration.ts';
 import { MAX_TIMEOUT_MS } from '../../src/engine/requests.ts';
@@ -58,7 +58,7 @@ test('every other payload the client sends is checked the same way, under its ow
   await assert.rejects(handle.terminate('r', { at: big }), /^ValidationError: details\.at is a BigInt/);
 });
 
-test('a Date becomes its ISO string, and an undefined property is left out, as JSON (and Temporal) do', async () => {
+fixtureTest('a Date becomes its ISO string, and an undefined property is left out, as JSON (and Temporal) do', async (f) => {
   const birthday = new Date('1990-05-01T00:00:00.000Z');
   assert.doesNotThrow(() => checkPayload('args', [{ birthday, nickname: undefined }]));
   assert.equal(encodePayload('args', [{ birthday, nickname: undefined }]), '[{"birthday":"1990-05-01T00:00:00.000Z"}]');
@@ -67,25 +67,17 @@ test('a Date becomes its ISO string, and an undefined property is left out, as J
   const shared = { id: 1 };
   assert.equal(encodePayload('args', [shared, shared]), '[{"id":1},{"id":1}]');
 
-  const h = await setup();
-  try {
-    const local = new Client({ connection: h.engine });
-    const started = await local.workflow.start('wf', { taskQueue: 'q', workflowId: 'dates', args: [{ birthday, nickname: undefined }] });
-    const { events } = await started.fetchHistory();
-    assert.deepEqual((events[0]!.attributes as { args?: unknown }).args, [{ birthday: '1990-05-01T00:00:00.000Z' }]);
-  } finally {
-    await h.close();
-  }
+  const h = await f.engine();
+  const local = new Client({ connection: h.engine });
+  const started = await local.workflow.start('wf', { taskQueue: 'q', workflowId: 'dates', args: [{ birthday, nickname: undefined }] });
+  const { events } = await started.fetchHistory();
+  assert.deepEqual((events[0]!.attributes as { args?: unknown }).args, [{ birthday: '1990-05-01T00:00:00.000Z' }]);
 });
 
-test('the engine names a bad payload too, for callers in the same process', async () => {
-  const h = await setup();
-  try {
-    await assert.rejects(h.engine.startWorkflowExecution({ workflowId: 'w', workflowType: 't', taskQueue: 'q', args: [1n] } as never),
-      /^ValidationError: args\[0\] is a BigInt/);
-  } finally {
-    await h.close();
-  }
+fixtureTest('the engine names a bad payload too, for callers in the same process', async (f) => {
+  const h = await f.engine();
+  await assert.rejects(h.engine.startWorkflowExecution({ workflowId: 'w', workflowType: 't', taskQueue: 'q', args: [1n] } as never),
+    /^ValidationError: args\[0\] is a BigInt/);
 });
 
 test('unknown option keys are refused everywhere, listing the valid ones', async () => {
@@ -101,32 +93,29 @@ test('unknown option keys are refused everywhere, listing the valid ones', async
   await assert.rejects(handle.reset({ eventId: 3, reaplySignals: true } as never), /reaplySignals is not a reset option \(known: eventId, type, reason, reapplySignals\)/);
 });
 
-test('a bad cronSchedule is refused at start with its column, on the client and at the server (400)', async () => {
+fixtureTest('a bad cronSchedule is refused at start with its column, on the client and at the server (400)', async (f) => {
   const bad = /^CronSyntaxError: cronSchedule "0 25 \* \* \*" is not a valid cron spec: at column 3 expected an hour 0-23, got "25"$/;
   await assert.rejects(client.workflow.start('wf', { taskQueue: 'q', cronSchedule: '0 25 * * *' }), bad);
   await assert.rejects(client.workflow.signalWithStart('wf', { taskQueue: 'q', signal: 's', cronSchedule: '0 25 * * *' }), bad);
   await assert.rejects(client.workflow.start('wf', { taskQueue: 'q', cronSchedule: '@every 90' }),
     /^CronSyntaxError: cronSchedule "@every 90" is not a valid cron spec: at column 8 expected a duration of whole seconds/);
   const env = await TestEnvironment.createLocal();
-  try {
-    const res = await fetch(`${env.address}/api/v1/startWorkflowExecution`, {
-      method: 'POST', headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ workflowId: 'cron-bad', workflowType: 'wf', taskQueue: 'q', cronSchedule: 'CRON_TZ=Mars/Olympus 0 8 * * *' }),
-    });
-    assert.equal(res.status, 400);
-    const body = await res.json() as { error: { message: string } };
-    assert.match(body.error.message, /^cronSchedule /);
-    assert.match(body.error.message, /Mars\/Olympus/);
-    const res2 = await fetch(`${env.address}/api/v1/startWorkflowExecution`, {
-      method: 'POST', headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ workflowId: 'cron-bad', workflowType: 'wf', taskQueue: 'q', cronSchedule: '0 0 13 * 8' }),
-    });
-    assert.equal(res2.status, 400);
-    assert.equal((await res2.json() as { error: { message: string } }).error.message,
-      'cronSchedule "0 0 13 * 8" is not a valid cron spec: at column 10 expected a day of the week 0-6 or a name (Sun-Sat), got "8"');
-  } finally {
-    await env.teardown();
-  }
+  f.defer('test environment', () => env.teardown());
+  const res = await fetch(`${env.address}/api/v1/startWorkflowExecution`, {
+    method: 'POST', headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ workflowId: 'cron-bad', workflowType: 'wf', taskQueue: 'q', cronSchedule: 'CRON_TZ=Mars/Olympus 0 8 * * *' }),
+  });
+  assert.equal(res.status, 400);
+  const body = await res.json() as { error: { message: string } };
+  assert.match(body.error.message, /^cronSchedule /);
+  assert.match(body.error.message, /Mars\/Olympus/);
+  const res2 = await fetch(`${env.address}/api/v1/startWorkflowExecution`, {
+    method: 'POST', headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ workflowId: 'cron-bad', workflowType: 'wf', taskQueue: 'q', cronSchedule: '0 0 13 * 8' }),
+  });
+  assert.equal(res2.status, 400);
+  assert.equal((await res2.json() as { error: { message: string } }).error.message,
+    'cronSchedule "0 0 13 * 8" is not a valid cron spec: at column 10 expected a day of the week 0-6 or a name (Sun-Sat), got "8"');
 });
 
 test('a fractional duration in ms is accepted, as in Temporal\'s SDK, and rounded up to whole ms under the user\'s option name', () => {
@@ -140,16 +129,12 @@ test('a fractional duration in ms is accepted, as in Temporal\'s SDK, and rounde
     /^ValidationError: workflowRunTimeout must be greater than 0, got 0$/);
 });
 
-test('a fractional workflowExecutionTimeout reaches the server as whole ms and is accepted there', async () => {
-  const h = await setup();
-  try {
-    const local = new Client({ connection: h.engine });
-    const started = await local.workflow.start('wf', { taskQueue: 'q', workflowId: 'frac', workflowExecutionTimeout: 1.5 });
-    const { events } = await started.fetchHistory();
-    assert.equal((events[0]!.attributes as { workflowExecutionTimeoutMs?: number }).workflowExecutionTimeoutMs, 2);
-  } finally {
-    await h.close();
-  }
+fixtureTest('a fractional workflowExecutionTimeout reaches the server as whole ms and is accepted there', async (f) => {
+  const h = await f.engine();
+  const local = new Client({ connection: h.engine });
+  const started = await local.workflow.start('wf', { taskQueue: 'q', workflowId: 'frac', workflowExecutionTimeout: 1.5 });
+  const { events } = await started.fetchHistory();
+  assert.equal((events[0]!.attributes as { workflowExecutionTimeoutMs?: number }).workflowExecutionTimeoutMs, 2);
 });
 
 test('bounds the server enforces on durations are checked in the client, under the user\'s option names', async () => {

@@ -5,6 +5,7 @@ import type { TestEnvironment } from '../../src/testing/index.ts';
 import { WorkflowNotFoundError } from '../../src/common/index.ts';
 import * as activities from '../fixtures/workflows/composition-activities.ts';
 import { backends, COMPOSITION, types, waitFor, waitForEvent } from './helpers.ts';
+import { silentLogger } from '../helpers/logger.ts';
 
 for (const backend of backends('child_lifecycle')) {
   describe(`child lifecycle on ${backend.name}`, async () => {
@@ -22,7 +23,7 @@ for (const backend of backends('child_lifecycle')) {
 
     test('a child initiated but not started when its parent closes: Abandon still starts it, Terminate and RequestCancel drop it', { skip }, async () => {
       const tq = queue('unstarted');
-      const w = await Worker.create({ address: env.address, taskQueue: tq, workflowsPath: COMPOSITION, activities });
+      const w = await Worker.create({ address: env.address, taskQueue: tq, workflowsPath: COMPOSITION, activities, logger: silentLogger });
       const childId = (policy: string) => `unstarted-${policy}-${tq}`;
       const result = await w.runUntil(async () => {
         for (const policy of ['Terminate', 'RequestCancel', 'Abandon'] as const) {
@@ -47,7 +48,7 @@ for (const backend of backends('child_lifecycle')) {
 
     test('reset after a child started: the child moves to the new run, which completes with its result', { skip }, async () => {
       const tq = queue('reset-child');
-      const w = await Worker.create({ address: env.address, taskQueue: tq, workflowsPath: COMPOSITION, activities });
+      const w = await Worker.create({ address: env.address, taskQueue: tq, workflowsPath: COMPOSITION, activities, logger: silentLogger });
       const childId = `reset-child-${tq}`;
       const p = await env.client.workflow.start('parentAwaitsFinishingChild', { taskQueue: tq, workflowId: `reset-parent-${tq}`, args: [childId] });
       const child = env.client.workflow.getHandle(childId);

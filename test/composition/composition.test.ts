@@ -5,6 +5,7 @@ import type { TestEnvironment } from '../../src/testing/index.ts';
 import { WorkflowFailedError } from '../../src/common/index.ts';
 import * as activities from '../fixtures/workflows/composition-activities.ts';
 import { backends, COMPOSITION, fixture, types, waitFor, waitForEvent } from './helpers.ts';
+import { silentLogger } from '../helpers/logger.ts';
 
 for (const backend of backends('composition')) {
   describe(`composition on ${backend.name}`, async () => {
@@ -13,7 +14,7 @@ for (const backend of backends('composition')) {
     let q = 0;
     const queue = (name: string) => `${backend.name}-${name}-${++q}`;
     const worker = (taskQueue: string, workflowsPath = COMPOSITION, extra: Record<string, unknown> = {}) =>
-      Worker.create({ address: env.address, taskQueue, workflowsPath, activities, ...extra });
+      Worker.create({ address: env.address, taskQueue, workflowsPath, activities, logger: silentLogger, ...extra });
     before(async () => {
       if (!skip) env = await backend.env();
     });

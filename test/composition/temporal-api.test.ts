@@ -15,6 +15,7 @@ import { Worker } from '../../src/worker/index.ts';
 import * as activities from '../fixtures/workflows/composition-activities.ts';
 import { PG_URL, dropSchema, freshSchema, pgSkipReason } from '../store/pg-helpers.ts';
 import { fixture, types, waitFor, waitForEvent } from './helpers.ts';
+import { silentLogger } from '../helpers/logger.ts';
 
 const WORKFLOWS = fixture('temporal-api.ts');
 /** Small byte limits, so a few large activity results cross them. */
@@ -35,7 +36,7 @@ for (const backend of backends) {
     let env: TestEnvironment;
     let q = 0;
     const queue = (name: string) => `${backend.name}-${name}-${++q}`;
-    const worker = (taskQueue: string) => Worker.create({ address: env.address, taskQueue, workflowsPath: WORKFLOWS, activities });
+    const worker = (taskQueue: string) => Worker.create({ address: env.address, taskQueue, workflowsPath: WORKFLOWS, activities, logger: silentLogger });
     before(async () => {
       const database = backend.database(schema);
       if (!skip) env = await TestEnvironment.createTimeSkipping({ limits: LIMITS, ...(database ? { database } : {}) });

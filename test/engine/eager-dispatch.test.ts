@@ -1,8 +1,8 @@
-import { test } from 'node:test';
+import { fixtureTest } from '../helpers/fixture.ts';
 import assert from 'node:assert/strict';
 import type { HistoryEvent } from '../../src/history/events.ts';
 import type { StoreNotification } from '../../src/store/types.ts';
-import { assertContiguous, cmd, setup, type Harness } from './helpers.ts';
+import { assertContiguous, cmd, type Harness } from './helpers.ts';
 
 /** Task-row notifications per kind, to tell a task handed over in its commit from a written row. */
 function countRows(h: Harness): { workflow: number; activity: number; stop: () => void } {
@@ -19,73 +19,65 @@ const comparable = (events: HistoryEvent[]) => events.map((e) => {
   return { ...e, attributes };
 });
 
-test('a task made while a poll waits is started in the commit that made it, with the history a claimed task gets', async () => {
-  const h = await setup();
-  try {
-    const histories: ReturnType<typeof comparable>[] = [];
-    for (const waiting of [false, true]) {
-      const id = `eager-${waiting}`;
-      const rows = countRows(h);
-      await h.start(id);
-      const first = await h.pollWorkflow();
-      let activity;
-      if (waiting) {
-        const poll = h.pollActivity();
-        await h.settle();
-        await h.complete(first, [cmd.activity('a1')]);
-        activity = await poll;
-      } else {
-        await h.complete(first, [cmd.activity('a1')]);
-        activity = await h.pollActivity();
-      }
-      assert.equal(activity.activityId, 'a1');
-      let second;
-      if (waiting) {
-        const poll = h.pollWorkflow();
-        await h.settle();
-        await h.engine.respondActivityTaskCompleted({ taskToken: activity.taskToken, result: 'ok', identity: 'worker-1' });
-        second = await poll;
-      } else {
-        await h.engine.respondActivityTaskCompleted({ taskToken: activity.taskToken, result: 'ok', identity: 'worker-1' });
-        second = await h.pollWorkflow();
-      }
-      assert.deepEqual(second.history.map((e) => e.eventType),
-        ['WorkflowTaskCompleted', 'ActivityTaskScheduled', 'ActivityTaskStarted', 'ActivityTaskCompleted', 'WorkflowTaskScheduled', 'WorkflowTaskStarted']);
-      await h.complete(second, [cmd.complete('done')]);
-      rows.stop();
-      // The first workflow task is written as a row either way (no poll waited when the run started).
-      assert.deepEqual({ workflow: rows.workflow, activity: rows.activity }, waiting ? { workflow: 1, activity: 0 } : { workflow: 2, activity: 1 });
-      const events = await h.history(id);
-      assertContiguous(events);
-      histories.push(comparable(events));
+fixtureTest('a task made while a poll waits is started in the commit that made it, with the history a claimed task gets', async (f) => {
+  const h = await f.engine();
+  const histories: ReturnType<typeof comparable>[] = [];
+  for (const waiting of [false, true]) {
+    const id = `eager-${waiting}`;
+    const rows = countRows(h);
+    await h.start(id);
+    const first = await h.pollWorkflow();
+    let activity;
+    if (waiting) {
+      const poll = h.pollActivity();
+      await h.settle();
+      await h.complete(first, [cmd.activity('a1')]);
+      activity = await poll;
+    } else {
+      await h.complete(first, [cmd.activity('a1')]);
+      activity = await h.pollActivity();
     }
-    assert.deepEqual(histories[1], histories[0]);
-    assert.equal(h.engine.isIdle(), true);
-  } finally {
-    await h.close();
+    assert.equal(activity.activityId, 'a1');
+    let second;
+    if (waiting) {
+      const poll = h.pollWorkflow();
+      await h.settle();
+      await h.engine.respondActivityTaskCompleted({ taskToken: activity.taskToken, result: 'ok', identity: 'worker-1' });
+      second = await poll;
+    } else {
+      await h.engine.respondActivityTaskCompleted({ taskToken: activity.taskToken, result: 'ok', identity: 'worker-1' });
+      second = await h.pollWorkflow();
+    }
+    assert.deepEqual(second.history.map((e) => e.eventType),
+      ['WorkflowTaskCompleted', 'ActivityTaskScheduled', 'ActivityTaskStarted', 'ActivityTaskCompleted', 'WorkflowTaskScheduled', 'WorkflowTaskStarted']);
+    await h.complete(second, [cmd.complete('done')]);
+    rows.stop();
+    // The first workflow task is written as a row either way (no poll waited when the run started).
+    assert.deepEqual({ workflow: rows.workflow, activity: rows.activity }, waiting ? { workflow: 1, activity: 0 } : { workflow: 2, activity: 1 });
+    const events = await h.history(id);
+    assertContiguous(events);
+    histories.push(comparable(events));
   }
+  assert.deepEqual(histories[1], histories[0]);
+  assert.equal(h.engine.isIdle(), true);
 });
 
-test('a workflow task handed to a waiting poll that never answers times out and is handed out again', async () => {
-  const h = await setup();
-  try {
-    await h.start('eager-lost');
-    await h.complete(await h.pollWorkflow(), [cmd.activity('a1')]);
-    const activity = await h.pollActivity();
-    const poll = h.pollWorkflow();
-    await h.settle();
-    await h.engine.respondActivityTaskCompleted({ taskToken: activity.taskToken, result: 'ok', identity: 'worker-1' });
-    const lost = await poll;
-    assert.equal(lost.attempt, 1);
-    assert.equal(h.engine.isIdle(), false, 'a handed-out task is awaited');
-    await h.advance(10_000);
-    const retry = await h.pollWorkflow();
-    assert.equal(retry.attempt, 2);
-    await h.complete(retry, [cmd.complete('done')]);
-    const types = await h.types('eager-lost');
-    assert.ok(types.includes('WorkflowTaskTimedOut'), types.join(','));
-    assert.equal(types.at(-1), 'WorkflowExecutionCompleted');
-  } finally {
-    await h.close();
-  }
+fixtureTest('a workflow task handed to a waiting poll that never answers times out and is handed out again', async (f) => {
+  const h = await f.engine();
+  await h.start('eager-lost');
+  await h.complete(await h.pollWorkflow(), [cmd.activity('a1')]);
+  const activity = await h.pollActivity();
+  const poll = h.pollWorkflow();
+  await h.settle();
+  await h.engine.respondActivityTaskCompleted({ taskToken: activity.taskToken, result: 'ok', identity: 'worker-1' });
+  const lost = await poll;
+  assert.equal(lost.attempt, 1);
+  assert.equal(h.engine.isIdle(), false, 'a handed-out task is awaited');
+  await h.advance(10_000);
+  const retry = await h.pollWorkflow();
+  assert.equal(retry.attempt, 2);
+  await h.complete(retry, [cmd.complete('done')]);
+  const types = await h.types('eager-lost');
+  assert.ok(types.includes('WorkflowTaskTimedOut'), types.join(','));
+  assert.equal(types.at(-1), 'WorkflowExecutionCompleted');
 });

@@ -1,9 +1,9 @@
-import { test } from 'node:test';
+import { fixtureTest } from '../helpers/fixture.ts';
 import assert from 'node:assert/strict';
-import { cmd, setup } from './helpers.ts';
+import { cmd } from './helpers.ts';
 
-test('reset to a WorkflowTaskCompleted: history copied through its WorkflowTaskStarted, ResetWorkflow failure, pending work rebuilt', async () => {
-  const h = await setup();
+fixtureTest('reset to a WorkflowTaskCompleted: history copied through its WorkflowTaskStarted, ResetWorkflow failure, pending work rebuilt', async (f) => {
+  const h = await f.engine();
   const { runId } = await h.start('wf-reset');
   await h.complete(await h.pollWorkflow(), [cmd.activity('1')]);
   const at = await h.pollActivity();
@@ -35,11 +35,10 @@ test('reset to a WorkflowTaskCompleted: history copied through its WorkflowTaskS
   assert.equal(task.runId, next);
   await h.complete(task, [cmd.complete('done')]);
   assert.equal((await h.engine.describeWorkflowExecution({ workflowId: 'wf-reset' })).execution.status, 'Completed');
-  await h.close();
 });
 
-test('reset of a closed run re-dispatches pending activities; signals may be left out', async () => {
-  const h = await setup();
+fixtureTest('reset of a closed run re-dispatches pending activities; signals may be left out', async (f) => {
+  const h = await f.engine();
   const { runId } = await h.start('wf-reset-2');
   const first = await h.pollWorkflow();
   await h.complete(first, [cmd.activity('1'), cmd.timer('t', 5000)]);
@@ -57,11 +56,10 @@ test('reset of a closed run re-dispatches pending activities; signals may be lef
   await assert.rejects(h.engine.resetWorkflowExecution({ workflowId: 'wf-reset-2', runId: next, eventId: 2 }),
     /eventId must name a WorkflowTaskCompleted event of the run \(it has 4\), got 2/);
   await assert.rejects(h.engine.resetWorkflowExecution({ workflowId: 'wf-reset-2' } as never), /eventId or resetType/);
-  await h.close();
 });
 
-test('reset to a point after a child started, the child having closed since: the new run receives the child\'s close', async () => {
-  const h = await setup();
+fixtureTest('reset to a point after a child started, the child having closed since: the new run receives the child\'s close', async (f) => {
+  const h = await f.engine();
   const { runId } = await h.start('wf-reset-child');
   await h.complete(await h.pollWorkflow(), [{ commandType: 'StartChildWorkflowExecution', attributes: { workflowId: 'rc-kid', workflowType: 'kid', taskQueue: 'kq', args: [] } }]);
   await h.settle();
@@ -84,5 +82,4 @@ test('reset to a point after a child started, the child having closed since: the
   assert.equal(task.runId, next);
   await h.complete(task, [cmd.complete('parent-done')]);
   assert.equal((await h.engine.describeWorkflowExecution({ workflowId: 'wf-reset-child' })).execution.status, 'Completed');
-  await h.close();
 });

@@ -1,69 +1,61 @@
-import { test } from 'node:test';
+import { fixtureTest } from '../helpers/fixture.ts';
 import assert from 'node:assert/strict';
-import { cmd, setup } from './helpers.ts';
+import { cmd } from './helpers.ts';
 
 const stack = ['TypeError: x is not a function', ...Array.from({ length: 20 }, (_, i) => `    at frame${i} (workflows.ts:${i + 1}:1)`)].join('\n');
 
-test('describe shows the failing workflow task\'s attempt and last failure, cut to the first frames, until an attempt completes', async () => {
-  const h = await setup();
-  try {
-    await h.start('wt-fail-1');
-    const describeIt = () => h.engine.describeWorkflowExecution({ workflowId: 'wt-fail-1' });
-    assert.equal((await describeIt()).pendingWorkflowTask?.lastFailure, undefined);
+fixtureTest('describe shows the failing workflow task\'s attempt and last failure, cut to the first frames, until an attempt completes', async (f) => {
+  const h = await f.engine();
+  await h.start('wt-fail-1');
+  const describeIt = () => h.engine.describeWorkflowExecution({ workflowId: 'wt-fail-1' });
+  assert.equal((await describeIt()).pendingWorkflowTask?.lastFailure, undefined);
 
-    const first = await h.pollWorkflow();
-    await h.engine.respondWorkflowTaskFailed({
-      taskToken: first.taskToken, identity: 'worker-1', cause: 'WorkflowError',
-      failure: { kind: 'Application', message: 'x is not a function', type: 'TypeError', stack },
-    });
-    let wt = (await describeIt()).pendingWorkflowTask!;
-    assert.equal(wt.attempt, 2);
-    assert.deepEqual(wt.lastFailure, {
-      cause: 'WorkflowError', message: 'x is not a function', type: 'TypeError', attempt: 1, identity: 'worker-1',
-      failedTime: new Date(h.clock.now()).toISOString(),
-      stack: stack.split('\n').slice(0, 6).join('\n'),
-    });
+  const first = await h.pollWorkflow();
+  await h.engine.respondWorkflowTaskFailed({
+    taskToken: first.taskToken, identity: 'worker-1', cause: 'WorkflowError',
+    failure: { kind: 'Application', message: 'x is not a function', type: 'TypeError', stack },
+  });
+  let wt = (await describeIt()).pendingWorkflowTask!;
+  assert.equal(wt.attempt, 2);
+  assert.deepEqual(wt.lastFailure, {
+    cause: 'WorkflowError', message: 'x is not a function', type: 'TypeError', attempt: 1, identity: 'worker-1',
+    failedTime: new Date(h.clock.now()).toISOString(),
+    stack: stack.split('\n').slice(0, 6).join('\n'),
+  });
 
-    // The second attempt is transient (no history event): describe is where its failure shows.
-    const second = await h.pollWorkflow();
-    const before = (await h.history('wt-fail-1')).length;
-    await assert.rejects(h.complete(second, [cmd.timer('t', 1e20)]), /startToFireTimeoutMs must be at most 100 years/);
-    assert.equal((await h.history('wt-fail-1')).length, before);
-    wt = (await describeIt()).pendingWorkflowTask!;
-    assert.equal(wt.attempt, 3);
-    assert.equal(wt.lastFailure?.cause, 'BadCommand');
-    assert.equal(wt.lastFailure?.attempt, 2);
-    assert.match(wt.lastFailure!.message, /^commands\[0\]\.attributes\.startToFireTimeoutMs must be at most 100 years/);
+  // The second attempt is transient (no history event): describe is where its failure shows.
+  const second = await h.pollWorkflow();
+  const before = (await h.history('wt-fail-1')).length;
+  await assert.rejects(h.complete(second, [cmd.timer('t', 1e20)]), /startToFireTimeoutMs must be at most 100 years/);
+  assert.equal((await h.history('wt-fail-1')).length, before);
+  wt = (await describeIt()).pendingWorkflowTask!;
+  assert.equal(wt.attempt, 3);
+  assert.equal(wt.lastFailure?.cause, 'BadCommand');
+  assert.equal(wt.lastFailure?.attempt, 2);
+  assert.match(wt.lastFailure!.message, /^commands\[0\]\.attributes\.startToFireTimeoutMs must be at most 100 years/);
 
-    await h.advance(1_000);
-    const third = await h.pollWorkflow();
-    assert.equal(third.attempt, 3);
-    await h.complete(third, [cmd.timer('t', 1_000)]);
-    const d = await describeIt();
-    assert.equal(d.pendingWorkflowTask, undefined);
-    await h.advance(1_000);
-    wt = (await describeIt()).pendingWorkflowTask!;
-    assert.equal(wt.attempt, 1);
-    assert.equal(wt.lastFailure, undefined, 'a completed attempt clears the last failure');
-  } finally {
-    await h.close();
-  }
+  await h.advance(1_000);
+  const third = await h.pollWorkflow();
+  assert.equal(third.attempt, 3);
+  await h.complete(third, [cmd.timer('t', 1_000)]);
+  const d = await describeIt();
+  assert.equal(d.pendingWorkflowTask, undefined);
+  await h.advance(1_000);
+  wt = (await describeIt()).pendingWorkflowTask!;
+  assert.equal(wt.attempt, 1);
+  assert.equal(wt.lastFailure, undefined, 'a completed attempt clears the last failure');
 });
 
-test('a workflow task that gets no answer within its timeout shows as TimedOut in describe', async () => {
-  const h = await setup();
-  try {
-    await h.start('wt-timeout-1');
-    const task = await h.pollWorkflow();
-    assert.equal(task.attempt, 1);
-    await h.advance(10_000);
-    const wt = (await h.engine.describeWorkflowExecution({ workflowId: 'wt-timeout-1' })).pendingWorkflowTask!;
-    assert.equal(wt.attempt, 2);
-    assert.deepEqual(wt.lastFailure, {
-      cause: 'TimedOut', message: 'workflow task timed out: no answer within its 10000 ms workflowTaskTimeout', attempt: 1,
-      identity: 'worker-1', failedTime: new Date(h.clock.now()).toISOString(),
-    });
-  } finally {
-    await h.close();
-  }
+fixtureTest('a workflow task that gets no answer within its timeout shows as TimedOut in describe', async (f) => {
+  const h = await f.engine();
+  await h.start('wt-timeout-1');
+  const task = await h.pollWorkflow();
+  assert.equal(task.attempt, 1);
+  await h.advance(10_000);
+  const wt = (await h.engine.describeWorkflowExecution({ workflowId: 'wt-timeout-1' })).pendingWorkflowTask!;
+  assert.equal(wt.attempt, 2);
+  assert.deepEqual(wt.lastFailure, {
+    cause: 'TimedOut', message: 'workflow task timed out: no answer within its 10000 ms workflowTaskTimeout', attempt: 1,
+    identity: 'worker-1', failedTime: new Date(h.clock.now()).toISOString(),
+  });
 });

@@ -126,16 +126,16 @@ describe('horsies autoRetryFor', () => {
     assert.equal(retried.attempts, 3);
     assert.deepEqual(retried.waits, [1000, 2000]);
     const other = await runOnClock([new CodedError('RATE_LIMITED'), new CodedError('PERMISSION_DENIED')], { policy });
-    assert.equal(other.error?.reason, 'NonRetryable');
+    assert.equal(other.error?.retryState, 'NonRetryableFailure');
     assert.equal(other.attempts, 2);
     const unmapped = await runOnClock([new Error('plain')], { policy });
-    assert.equal(unmapped.error?.reason, 'NonRetryable', 'a plain error has the code UNHANDLED_EXCEPTION, which is not listed');
+    assert.equal(unmapped.error?.retryState, 'NonRetryableFailure', 'a plain error has the code UNHANDLED_EXCEPTION, which is not listed');
     assert.equal(unmapped.attempts, 1);
   });
 
   test('no autoRetryFor: a horsies policy retries nothing, as in horsies; library codes can be listed', async () => {
     const none = await runOnClock([new Error('x')], { policy: RetryPolicy.fixed([1], { jitter: false }) });
-    assert.equal(none.error?.reason, 'NonRetryable');
+    assert.equal(none.error?.retryState, 'NonRetryableFailure');
     assert.equal(none.attempts, 1);
     const unhandled = await runOnClock([new Error('x'), new TimeoutError('t')],
       { policy: RetryPolicy.fixed([1, 1], { jitter: false, autoRetryFor: [UNHANDLED_EXCEPTION] }) });

@@ -68,7 +68,7 @@ describe('retry()', () => {
     const run = retry(fn, { clock, policy: { maximumAttempts: 3, initialInterval: '100ms' } });
     await drive(clock, run);
     const err = await failure(run);
-    assert.equal(err.reason, 'MaximumAttemptsReached');
+    assert.equal(err.retryState, 'MaximumAttemptsReached');
     assert.equal(err.attempts, 3);
     assert.equal((err.lastError as Error).message, 'boom 3');
     assert.equal(err.cause, err.lastError);
@@ -96,7 +96,7 @@ describe('retry()', () => {
     for (const [options, error] of cases) {
       const { fn, calls } = failingTimes(5, 'x', () => error);
       const err = await failure(retry(fn, { ...options, clock: new ManualClock() }));
-      assert.equal(err.reason, 'NonRetryable');
+      assert.equal(err.retryState, 'NonRetryableFailure');
       assert.equal(err.attempts, 1);
       assert.equal(err.lastError, error);
       assert.deepEqual(calls, [1]);
@@ -126,7 +126,7 @@ describe('retry()', () => {
     assert.deepEqual(delays, [100, 3000, 400]);
 
     const stop = await failure(retry(failingTimes(3, 'x').fn, { clock, classify: () => 'fail' }));
-    assert.equal(stop.reason, 'NonRetryable');
+    assert.equal(stop.retryState, 'NonRetryableFailure');
     assert.equal(stop.attempts, 1);
 
     await assert.rejects(retry(failingTimes(3, 'x').fn, { clock, classify: () => 'maybe' as never }), ValidationError);
@@ -138,7 +138,7 @@ describe('retry()', () => {
     const run = retry(fn, { clock, retryIf: (err) => (err as Error).message === 'transient' });
     await drive(clock, run);
     const err = await failure(run);
-    assert.equal(err.reason, 'NonRetryable');
+    assert.equal(err.retryState, 'NonRetryableFailure');
     assert.equal(err.attempts, 2);
   });
 
@@ -154,7 +154,7 @@ describe('retry()', () => {
     });
     await drive(clock, run);
     const err = await failure(run);
-    assert.equal(err.reason, 'NonRetryable');
+    assert.equal(err.retryState, 'NonRetryableFailure');
     assert.deepEqual(calls, [1, 2, 3]);
     assert.ok(err.lastError instanceof PermissionError);
 
@@ -187,7 +187,7 @@ describe('retry()', () => {
     const run = retry(() => new Promise(() => {}), { clock, attemptTimeout: 50, policy: { maximumAttempts: 2, initialInterval: 10 } });
     await drive(clock, run);
     const err = await failure(run);
-    assert.equal(err.reason, 'MaximumAttemptsReached');
+    assert.equal(err.retryState, 'MaximumAttemptsReached');
     assert.ok(err.lastError instanceof AttemptTimeoutError);
     assert.equal(clock.now(), 110);
   });
@@ -202,7 +202,7 @@ describe('retry()', () => {
     }, { clock, policy: Backoff.exponential('1s', 5), timeout: '45s' });
     await drive(clock, run);
     const err = await failure(run);
-    assert.equal(err.reason, 'Timeout');
+    assert.equal(err.retryState, 'Timeout');
     assert.deepEqual(starts, [0, 6000, 13_000, 22_000, 35_000]);
     assert.equal(err.attempts, 5);
     assert.equal(clock.now(), 40_000, 'the next wait would end past the limit: stop at once');
@@ -217,7 +217,7 @@ describe('retry()', () => {
     });
     await drive(clock, run);
     const err = await failure(run);
-    assert.equal(err.reason, 'Timeout');
+    assert.equal(err.retryState, 'Timeout');
     assert.equal(err.attempts, 1);
     assert.ok(seen instanceof RetryTimeoutError);
     assert.equal(clock.now(), 500);
@@ -231,7 +231,7 @@ describe('retry()', () => {
     run.catch(() => {});
     await flushMicrotasks(50);
     const err = await failure(run);
-    assert.equal(err.reason, 'Aborted');
+    assert.equal(err.retryState, 'CancelRequested');
     assert.equal(err.attempts, 1);
     assert.equal((err.cause as Error).message, 'user');
     assert.equal((err.lastError as Error).message, 'boom 1');
@@ -242,7 +242,7 @@ describe('retry()', () => {
   test('an already aborted signal runs no attempt', async () => {
     let called = false;
     const err = await failure(retry(() => (called = true), { signal: AbortSignal.abort(), clock: new ManualClock() }));
-    assert.equal(err.reason, 'Aborted');
+    assert.equal(err.retryState, 'CancelRequested');
     assert.equal(err.attempts, 0);
     assert.equal(called, false);
   });
@@ -253,7 +253,7 @@ describe('retry()', () => {
     const run = retry(fn, { clock, policy: { expirationInterval: '2.5s' } });
     await drive(clock, run);
     const err = await failure(run);
-    assert.equal(err.reason, 'Expired');
+    assert.equal(err.retryState, 'Timeout');
     assert.deepEqual(calls, [1, 2]);
     assert.equal(clock.now(), 1000);
   });
@@ -325,7 +325,7 @@ describe('retry() leaves no timer behind (real clock)', () => {
       onRetry: () => void setImmediate(() => controller.abort()),
     });
     const err = await failure(run);
-    assert.equal(err.reason, 'Aborted');
+    assert.equal(err.retryState, 'CancelRequested');
     assert.equal(timers(), before);
   });
 
@@ -334,7 +334,7 @@ describe('retry() leaves no timer behind (real clock)', () => {
     assert.equal(await retry(() => 'ok', { timeout: '1h', attemptTimeout: '1h', signal: new AbortController().signal }), 'ok');
     assert.equal(timers(), before);
     const err = await failure(retry(async () => { throw new Error('x'); }, { timeout: '1h', attemptTimeout: '1h', policy: Backoff.constant(1, 2) }));
-    assert.equal(err.reason, 'MaximumAttemptsReached');
+    assert.equal(err.retryState, 'MaximumAttemptsReached');
     assert.equal(timers(), before);
   });
 });

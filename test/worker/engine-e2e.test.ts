@@ -11,6 +11,7 @@ import { activityInfo } from '../../src/activity/index.ts';
 import { Worker } from '../../src/worker/index.ts';
 import { startHttpServer } from '../../src/server/index.ts';
 import { Client } from '../../src/client/index.ts';
+import { silentLogger } from '../helpers/logger.ts';
 
 test('a worker on an in-process engine runs an activity that fails twice, then a sleep, on a real SQLite file', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'steadfast-e2e-'));
@@ -19,7 +20,7 @@ test('a worker on an in-process engine runs an activity that fails twice, then a
   try {
     const attempts: number[] = [];
     const worker = await Worker.create({
-      connection: engine, taskQueue: 'e2e',
+      connection: engine, taskQueue: 'e2e', logger: silentLogger,
       workflowsPath: fileURLToPath(new URL('../fixtures/workflows/e2e.ts', import.meta.url)),
       activities: {
         async flaky(name: string): Promise<string> {

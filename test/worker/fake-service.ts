@@ -7,6 +7,7 @@ import type {
   RespondActivityTaskCanceledRequest, RespondActivityTaskCompletedRequest, RespondActivityTaskFailedRequest,
   RespondWorkflowTaskCompletedRequest, RespondWorkflowTaskFailedRequest, WorkflowService, WorkflowTask,
 } from '../../src/protocol/index.ts';
+import type { QueryTask, RespondQueryTaskCompletedRequest } from '../../src/protocol/index.ts';
 import type { HistoryEvent } from '../../src/history/events.ts';
 import { ServiceError } from '../../src/common/errors.ts';
 
@@ -41,6 +42,7 @@ class TaskQueue<T> {
 export class FakeService implements Partial<WorkflowService> {
   readonly workflowTasks = new TaskQueue<WorkflowTask>();
   readonly activityTasks = new TaskQueue<ActivityTask>();
+  readonly queryTasks = new TaskQueue<QueryTask>();
   readonly responses: { method: string; req: unknown }[] = [];
   readonly heartbeats: RecordHeartbeatRequest[] = [];
   histories = new Map<string, HistoryEvent[]>();
@@ -74,6 +76,15 @@ export class FakeService implements Partial<WorkflowService> {
     return this.activityTasks.poll(opts);
   }
 
+  pollQueryTaskQueue(_req: PollRequest, opts?: CallOptions): Promise<QueryTask | null> {
+    if (this.down) return Promise.reject(new ServiceError('Unavailable', 'connect ECONNREFUSED 127.0.0.1:7233'));
+    return this.queryTasks.poll(opts);
+  }
+
+  respondQueryTaskCompleted(req: RespondQueryTaskCompletedRequest): Promise<void> {
+    return this.#record('respondQueryTaskCompleted', req);
+  }
+
   getWorkflowExecutionHistory(req: GetHistoryRequest): Promise<GetHistoryResponse> {
     const events = this.histories.get(req.workflowId) ?? [];
     const start = Number(req.nextPageToken ?? 0);
@@ -102,6 +113,7 @@ export class FakeService implements Partial<WorkflowService> {
     this.shutdownCalls++;
     this.workflowTasks.endWaiting();
     this.activityTasks.endWaiting();
+    this.queryTasks.endWaiting();
     return Promise.resolve();
   }
   recordActivityTaskHeartbeat(req: RecordHeartbeatRequest): Promise<RecordHeartbeatResponse> {

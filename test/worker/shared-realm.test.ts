@@ -9,11 +9,11 @@ import type { Command } from '../../src/history/commands.ts';
 
 const WORKFLOWS = fileURLToPath(new URL('../fixtures/workflows/shared-realm.ts', import.meta.url));
 
-/** One run driven by hand; `reuseContext` picks the shared realm or a realm of its own. */
-async function start(workflowType: string, runId: string, startTime: number, reuseContext = true) {
+/** One run driven by hand; `reuseV8Context` picks the shared realm or a realm of its own. */
+async function start(workflowType: string, runId: string, startTime: number, reuseV8Context = true) {
   const history = new HistoryBuilder({ workflowType, runId, startTime });
   const run = new WorkflowRun(await bundleWorkflows(WORKFLOWS), { namespace: 'default', workflowId: `wf-${runId}`, runId }, undefined,
-    { reuseContext });
+    { reuseV8Context });
   return {
     history,
     async next(): Promise<Command[]> {
@@ -30,10 +30,10 @@ function result(commands: Command[]): unknown {
   return (done.attributes as { result: unknown }).result;
 }
 
-for (const reuseContext of [true, false]) {
-  test(`reuseContext ${reuseContext}: each run has its own module state, time and randomness, activations interleaved`, async () => {
-    const a = await start('moduleState', 'run-a', Date.UTC(2024, 0, 1), reuseContext);
-    const b = await start('moduleState', 'run-b', Date.UTC(2025, 0, 1), reuseContext);
+for (const reuseV8Context of [true, false]) {
+  test(`reuseV8Context ${reuseV8Context}: each run has its own module state, time and randomness, activations interleaved`, async () => {
+    const a = await start('moduleState', 'run-a', Date.UTC(2024, 0, 1), reuseV8Context);
+    const b = await start('moduleState', 'run-b', Date.UTC(2025, 0, 1), reuseV8Context);
     await Promise.all([a.next(), b.next()]);
     a.history.timerFired('1');
     b.history.timerFired('1');
@@ -47,14 +47,14 @@ for (const reuseContext of [true, false]) {
     assert.equal(vb.loadedAt, Date.UTC(2025, 0, 1));
     assert.notEqual(va.firstDraw, vb.firstDraw);
     // The same run id draws the same number again (replay).
-    const again = await start('moduleState', 'run-a', Date.UTC(2024, 0, 1), reuseContext);
+    const again = await start('moduleState', 'run-a', Date.UTC(2024, 0, 1), reuseV8Context);
     await again.next();
     again.history.timerFired('1');
     assert.equal((result(await again.next()) as { firstDraw: number }).firstDraw, va.firstDraw);
   });
 
-  test(`reuseContext ${reuseContext}: a global a run assigns stays its own while other runs assign theirs`, async () => {
-    const runs = await Promise.all(['g-1', 'g-2', 'g-3'].map((id, i) => start('ownGlobal', id, Date.UTC(2024, 0, 1 + i), reuseContext)));
+  test(`reuseV8Context ${reuseV8Context}: a global a run assigns stays its own while other runs assign theirs`, async () => {
+    const runs = await Promise.all(['g-1', 'g-2', 'g-3'].map((id, i) => start('ownGlobal', id, Date.UTC(2024, 0, 1 + i), reuseV8Context)));
     await Promise.all(runs.map((r) => r.next()));
     for (const r of runs) r.history.timerFired('1');
     const results = await Promise.all(runs.map(async (r) => result(await r.next())));
@@ -62,9 +62,9 @@ for (const reuseContext of [true, false]) {
     assert.equal((globalThis as Record<string, unknown>).owner, undefined);
   });
 
-  test(`reuseContext ${reuseContext}: an unhandled rejection fails only the task of the run that made it`, async () => {
-    const bad = await start('rejectsUnhandled', 'bad', Date.UTC(2024, 0, 1), reuseContext);
-    const good = await start('moduleState', 'good', Date.UTC(2024, 0, 1), reuseContext);
+  test(`reuseV8Context ${reuseV8Context}: an unhandled rejection fails only the task of the run that made it`, async () => {
+    const bad = await start('rejectsUnhandled', 'bad', Date.UTC(2024, 0, 1), reuseV8Context);
+    const good = await start('moduleState', 'good', Date.UTC(2024, 0, 1), reuseV8Context);
     await Promise.all([bad.next(), good.next()]);
     bad.history.timerFired('1');
     good.history.timerFired('1');
@@ -87,7 +87,7 @@ for (const reuseContext of [true, false]) {
   });
 }
 
-test('built-in objects are shared by the runs of one realm, and not with reuseContext false', async () => {
+test('built-in objects are shared by the runs of one realm, and not with reuseV8Context false', async () => {
   const first = await start('patchesBuiltin', 'p-1', Date.UTC(2024, 0, 1));
   assert.equal(result(await first.next()), 'p-1');
   const second = await start('patchesBuiltin', 'p-2', Date.UTC(2024, 0, 1));

@@ -1,35 +1,30 @@
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
-import { TestEnvironment } from '../../src/testing/index.ts';
 import { Worker } from '../../src/worker/index.ts';
 import * as activities from '../fixtures/crash/activities.ts';
+import { fixtureTest } from '../helpers/fixture.ts';
 
 const workflowsPath = fileURLToPath(new URL('../fixtures/crash/workflows.ts', import.meta.url));
 
 // Regression: a worker without the run in its cache fetched only the stored history for a
 // retried workflow task, whose own Scheduled/Started events are transient (sent in the task,
 // stored on completion), so every retry failed with "history ended before workflow task".
-test('a retried workflow task is replayed from stored history plus the task\'s transient events', { timeout: 30_000 }, async () => {
-  const env = await TestEnvironment.createTimeSkipping();
-  try {
-    const handle = await env.client.workflow.start('timerThenActivity', { taskQueue: 'transient', workflowId: 'transient-1', args: [21] });
-    const first = await Worker.create({ address: env.address, taskQueue: 'transient', workflowsPath, activities });
-    // The first worker runs the first workflow task (StartTimer) and stops.
-    await first.runUntil(async () => {
-      for (let i = 0; i < 200 && (await handle.describe()).historyLength < 5; i++) await new Promise((r) => setTimeout(r, 10));
-    });
-    await env.sleep('150ms');
-    // A worker that vanishes takes the next task and never answers: the task times out and is retried.
-    const lost = await env.connection.pollWorkflowTaskQueue({ taskQueue: 'transient', identity: 'vanishing' });
-    assert.ok(lost);
-    await env.sleep('10s');
-    const fresh = await Worker.create({ address: env.address, taskQueue: 'transient', workflowsPath, activities });
-    assert.equal(await fresh.runUntil(handle.result()), 42);
-    const types = (await handle.fetchHistory()).events.map((e) => e.eventType);
-    assert.ok(types.includes('WorkflowTaskTimedOut'));
-    assert.equal(fresh.workflowStats.replays, 1, 'the fresh worker replayed the run from history');
-  } finally {
-    await env.teardown();
-  }
+fixtureTest('a retried workflow task is replayed from stored history plus the task\'s transient events', { timeout: 30_000 }, async (f) => {
+  const env = await f.env();
+  const handle = await env.client.workflow.start('timerThenActivity', { taskQueue: 'transient', workflowId: 'transient-1', args: [21] });
+  const first = await Worker.create({ address: env.address, taskQueue: 'transient', workflowsPath, activities });
+  // The first worker runs the first workflow task (StartTimer) and stops.
+  await first.runUntil(async () => {
+    for (let i = 0; i < 200 && (await handle.describe()).historyLength < 5; i++) await new Promise((r) => setTimeout(r, 10));
+  });
+  await env.sleep('150ms');
+  // A worker that vanishes takes the next task and never answers: the task times out and is retried.
+  const lost = await env.connection.pollWorkflowTaskQueue({ taskQueue: 'transient', identity: 'vanishing' });
+  assert.ok(lost);
+  await env.sleep('10s');
+  const fresh = await Worker.create({ address: env.address, taskQueue: 'transient', workflowsPath, activities });
+  assert.equal(await fresh.runUntil(handle.result()), 42);
+  const types = (await handle.fetchHistory()).events.map((e) => e.eventType);
+  assert.ok(types.includes('WorkflowTaskTimedOut'));
+  assert.equal(fresh.workflowStats.replays, 1, 'the fresh worker replayed the run from history');
 });

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { ManualClock } from '../../src/retry/clock.ts';
 import { activityInfo, cancellationSignal, heartbeat } from '../../src/activity/index.ts';
 import type { Logger } from '../../src/worker/logger.ts';
+import { silentLogger } from '../helpers/logger.ts';
 import { Worker } from '../../src/worker/index.ts';
 import { HistoryBuilder } from '../workflow/history-builder.ts';
 import { FakeService, activityTask } from './fake-service.ts';
@@ -39,8 +40,10 @@ describe('Worker options', () => {
       /maxConcurrentActivityTaskPolls must be >= 1, got 0/);
     await assert.rejects(Worker.create({ connection, taskQueue: 'q', activities: { a: async () => 1 }, maxConcurrentWorkflowTaskPolls: 1.5 }),
       /maxConcurrentWorkflowTaskPolls must be an integer/);
-    await assert.rejects(Worker.create({ connection, taskQueue: 'q', activities: { a: async () => 1 }, reuseContext: 'yes' } as never),
-      /reuseContext must be true or false, got "yes"/);
+    await assert.rejects(Worker.create({ connection, taskQueue: 'q', activities: { a: async () => 1 }, reuseV8Context: 'yes' } as never),
+      /reuseV8Context must be true or false, got "yes"/);
+    await assert.rejects(Worker.create({ connection, taskQueue: 'q', activities: { a: async () => 1 }, reuseContext: false } as never),
+      /reuseContext was renamed reuseV8Context, Temporal's name for the same option: write reuseV8Context, got false/);
     await assert.rejects(Worker.create({ connection, taskQueue: 'q', activities: { a: async () => 1 }, pollers: 3 } as never),
       /pollers is not a worker option/);
     await assert.rejects(Worker.create({ connection, taskQueue: 'q', workflowsPath: fixture('imports-fs.ts') }), /may not import the Node built-in 'node:fs'/);
@@ -51,7 +54,7 @@ describe('Worker options', () => {
     assert.equal(w.options.maxConcurrentActivityTaskExecutions, 100);
     assert.equal(w.options.maxConcurrentWorkflowTaskExecutions, 40);
     assert.equal(w.options.maxCachedWorkflows, 1000);
-    assert.equal(w.options.reuseContext, true);
+    assert.equal(w.options.reuseV8Context, true);
     assert.equal(w.options.maxConcurrentWorkflowTaskPolls, 10);
     assert.equal(w.options.maxConcurrentActivityTaskPolls, 10);
     assert.equal(w.options.shutdownGraceTimeMs, 10_000);
@@ -61,7 +64,7 @@ describe('Worker options', () => {
 
   test('maxConcurrentActivityTaskPolls long polls are kept open, never more than the execution slots', async () => {
     const service = new FakeService();
-    const w = await Worker.create({ connection: service.asService(), taskQueue: 'q', activities: { a: async () => 1 }, maxConcurrentActivityTaskPolls: 3 });
+    const w = await Worker.create({ connection: service.asService(), logger: silentLogger, taskQueue: 'q', activities: { a: async () => 1 }, maxConcurrentActivityTaskPolls: 3 });
     const running = w.run();
     await until(() => service.activityTasks.waiters.length === 3);
     for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
@@ -70,7 +73,7 @@ describe('Worker options', () => {
     await running;
     const capped = new FakeService();
     const w2 = await Worker.create({
-      connection: capped.asService(), taskQueue: 'q', activities: { a: async () => 1 }, maxConcurrentActivityTaskPolls: 5, maxConcurrentActivityTaskExecutions: 2,
+      connection: capped.asService(), logger: silentLogger, taskQueue: 'q', activities: { a: async () => 1 }, maxConcurrentActivityTaskPolls: 5, maxConcurrentActivityTaskExecutions: 2,
     });
     const running2 = w2.run();
     await until(() => capped.activityTasks.waiters.length === 2);
@@ -85,7 +88,7 @@ describe('activities', () => {
   test('an activity runs with its info and its result is reported; shutdown ends in-flight long polls', async () => {
     const service = new FakeService();
     const worker = await Worker.create({
-      connection: service.asService(), taskQueue: 'q', activities: { async double(n: number) { return `${n * 2} on attempt ${activityInfo().attempt}`; } },
+      connection: service.asService(), logger: silentLogger, taskQueue: 'q', activities: { async double(n: number) { return `${n * 2} on attempt ${activityInfo().attempt}`; } },
     });
     const running = worker.run();
     service.activityTasks.push(activityTask('double', [21], { attempt: 3 }));
@@ -103,7 +106,7 @@ describe('activities', () => {
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
     const worker = await Worker.create({
-      connection: service.asService(), taskQueue: 'q', clock, activities: {
+      connection: service.asService(), logger: silentLogger, taskQueue: 'q', clock, activities: {
         async crunch() {
           assert.equal(activityInfo().heartbeatDetails, 4);
           heartbeat(5);
@@ -138,7 +141,7 @@ describe('activities', () => {
     const task = activityTask('waitForCancel', [], { heartbeatTimeoutMs: 10_000 });
     service.cancelRequested.add(task.taskToken);
     const worker = await Worker.create({
-      connection: service.asService(), taskQueue: 'q', activities: {
+      connection: service.asService(), logger: silentLogger, taskQueue: 'q', activities: {
         async waitForCancel() {
           heartbeat('started');
           const signal = cancellationSignal();
@@ -183,7 +186,7 @@ describe('activities', () => {
 
   test('an unknown activity type fails the attempt, naming what is registered', async () => {
     const service = new FakeService();
-    const worker = await Worker.create({ connection: service.asService(), taskQueue: 'q', activities: { a: async () => 1, b: async () => 2 } });
+    const worker = await Worker.create({ connection: service.asService(), logger: silentLogger, taskQueue: 'q', activities: { a: async () => 1, b: async () => 2 } });
     const running = worker.run();
     service.activityTasks.push(activityTask('c', []));
     await service.responsesReach(1);
@@ -230,7 +233,7 @@ describe('workflow tasks', () => {
 
   async function twoTasks(maxCachedWorkflows: number) {
     const service = new FakeService();
-    const worker = await Worker.create({ connection: service.asService(), taskQueue: 'q', workflowsPath: fixture('nondeterminism-v1.ts'), maxCachedWorkflows });
+    const worker = await Worker.create({ connection: service.asService(), logger: silentLogger, taskQueue: 'q', workflowsPath: fixture('nondeterminism-v1.ts'), maxCachedWorkflows });
     const running = worker.run();
     const h = new HistoryBuilder({ workflowType: 'timerThenActivity', args: ['ada'] });
     service.workflowTasks.push(task(h, h.startTask(), 0));
@@ -279,7 +282,7 @@ describe('workflow tasks', () => {
     assert.equal(req.cause, 'NonDeterminism');
     assert.match(req.failure.message, /history has event 5 TimerStarted \{ timerId: "1" \}, but the code produced ScheduleActivityTask/);
 
-    const fixed = await Worker.create({ connection: service.asService(), taskQueue: 'q', workflowsPath: fixture('nondeterminism-v1.ts') });
+    const fixed = await Worker.create({ connection: service.asService(), logger: silentLogger, taskQueue: 'q', workflowsPath: fixture('nondeterminism-v1.ts') });
     const r2 = fixed.run();
     service.workflowTasks.push(task(h, h.events.slice(4), 3, 2));
     await service.responsesReach(2);

@@ -27,7 +27,7 @@ export async function harness(options: HistoryBuilderOptions, workflowsPath = RU
     async next() {
       const commands = await run.apply(history.startTask());
       if (!commands) throw new Error('the task produced no answer');
-      history.completeTask(commands);
+      history.completeTask(commands, run.usedFlags);
       return commands;
     },
   };

@@ -66,9 +66,10 @@ export class HistoryBuilder {
   }
 
   /** Completes the started task and records its commands as the engine would. */
-  completeTask(commands: readonly Command[]): this {
+  completeTask(commands: readonly Command[], usedFlags: readonly number[] = []): this {
     const completed = this.add('WorkflowTaskCompleted', {
       scheduledEventId: this.#lastStarted - 1, startedEventId: this.#lastStarted, identity: 'test',
+      ...(usedFlags.length ? { sdkMetadata: { langUsedFlags: [...usedFlags] } } : {}),
     });
     const wtc = completed.eventId;
     this.#lastCompleted = wtc;
@@ -137,6 +138,9 @@ export class HistoryBuilder {
         break;
       case 'RecordMarker':
         this.add('MarkerRecorded', { ...c.attributes, workflowTaskCompletedEventId: wtc });
+        break;
+      case 'CompleteWorkflowExecutionUpdate':
+        this.add('WorkflowExecutionUpdateCompleted', { ...c.attributes, workflowTaskCompletedEventId: wtc });
         break;
       case 'CompleteWorkflowExecution':
         this.add('WorkflowExecutionCompleted', { result: c.attributes.result, workflowTaskCompletedEventId: wtc });

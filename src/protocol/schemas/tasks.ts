@@ -4,6 +4,7 @@ import { WORKFLOW_TASK_FAILED_CAUSES } from '../../history/events.ts';
 import { checkedLater, failure, id, identity, int, namespace, oneOf, optional, payload, text } from '../fields.ts';
 import { DEFAULT_LONG_POLL_MS, MAX_LONG_POLL_MS, MAX_TASKS_PER_POLL_REQUEST } from '../limits.ts';
 import { schemaOf } from '../parse.ts';
+import type { SdkMetadata } from '../../common/sdk-metadata.ts';
 import type {
   PollRequest, RecordHeartbeatRequest, RespondActivityTaskCanceledRequest, RespondActivityTaskCompletedRequest,
   RespondActivityTaskFailedRequest, RespondWorkflowTaskCompletedRequest, RespondWorkflowTaskFailedRequest, ShutdownWorkerRequest,
@@ -42,6 +43,8 @@ export const respondWorkflowTaskCompletedRequestSchema = schemaOf<RespondWorkflo
   taskToken,
   identity,
   commands: checkedLater<Command[]>(),
+  /** Checked by optionalSdkMetadata, whose messages name the flag. */
+  sdkMetadata: checkedLater<SdkMetadata>(),
 }));
 
 /** Schema of {@link RespondWorkflowTaskFailedRequest}. */

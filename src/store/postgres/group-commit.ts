@@ -4,6 +4,7 @@ import { checkEventIds } from '../transition-checks.ts';
 import type { Transition } from '../types.ts';
 import { hasSearchAttributes } from '../visibility-records.ts';
 import { BATCH_SQL, batchParams, batchPayloads, type BatchConflict } from './batch-sql.ts';
+import { faults } from '../../common/fault-points.ts';
 
 /** How the group committer reaches the database; the store supplies these. */
 export interface BatchTarget {
@@ -118,6 +119,7 @@ export class PgGroupCommitter {
       let row: { bad: BatchConflict[] | null; seqs: [string, string][] | null };
       try {
         const params = batchParams(this.target.channel, ts, batchPayloads(this.target.origin, ts));
+        if (faults.armed) await faults.hit('store.commit');
         row = (await this.target.query({ name: 'steadfast-batch', text: BATCH_SQL, values: params })).rows[0];
       } catch (err) {
         const lost = this.target.connectionLost(err);

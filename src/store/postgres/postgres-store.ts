@@ -18,6 +18,7 @@ import { applySchedules, getSchedule, listSchedules } from './schedule-queries.t
 import { postgresVisibilityStore as vis } from './visibility.ts';
 import type { SearchAttributeDefinition } from '../../visibility/types.ts';
 import type { VisibilityCount } from '../visibility/compile.ts';
+import { faults } from '../../common/fault-points.ts';
 
 type Row = Record<string, unknown>;
 
@@ -228,6 +229,7 @@ export class PostgresStore implements Store {
       await client.query('BEGIN');
       await this.#apply(client, t);
       for (const p of batchPayloads(this.#origin, [t])) await client.query(PQ.notify, [this.#channel, p]);
+      if (faults.armed) await faults.hit('store.commit');
       await client.query('COMMIT');
     } catch (err) {
       await client.query('ROLLBACK').catch((e: Error) => {

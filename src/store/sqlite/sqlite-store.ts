@@ -21,6 +21,7 @@ import type { SearchAttributeDefinition } from '../../visibility/types.ts';
 import type { VisibilityCount } from '../visibility/compile.ts';
 import { Q, SQLITE_PRAGMAS } from './queries.ts';
 import { SqliteSchedules } from './schedule-queries.ts';
+import { faults } from '../../common/fault-points.ts';
 
 type Row = Record<string, unknown>;
 
@@ -195,6 +196,7 @@ export class SqliteStore implements Store {
     const done = this.#write(() => {
       const seqs = applyTransition(q, transition, (rec, inserted) => this.#visibility.write(rec, inserted));
       sched.apply(transition);
+      if (faults.armed) faults.hitSync('store.commit');
       return seqs;
     }, () => checkTransition(q, transition) ?? sched.check(transition),
       (seqs) => this.#remember(transition, seqs));

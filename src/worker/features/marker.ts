@@ -1,7 +1,22 @@
-import type { Command } from '../history/commands.ts';
-import type { HistoryEvent } from '../history/events.ts';
-import type { ActivationJob } from '../workflow/activation.ts';
-import { SIDE_EFFECT_MARKER, VERSION_MARKER } from '../workflow/markers.ts';
+import type { Command } from '../../history/commands.ts';
+import type { HistoryEvent } from '../../history/events.ts';
+import type { ActivationJob } from '../../workflow/activation.ts';
+import { SIDE_EFFECT_MARKER, VERSION_MARKER } from '../../workflow/markers.ts';
+import { defineFeature, records } from './feature.ts';
+
+/**
+ * Markers (patches and side effects): a RecordMarker matches by marker name. Their jobs do not
+ * come from the event's position but from the task that recorded them (see {@link markerJobs}).
+ */
+export const markerFeature = defineFeature({
+  name: 'marker',
+  commands: {
+    RecordMarker: { events: ['MarkerRecorded'], keys: ['markerName'] },
+  },
+  events: {
+    MarkerRecorded: records(),
+  },
+});
 
 /**
  * Jobs from the markers a completed workflow task recorded, applied before that task's code is

@@ -1,0 +1,18 @@
+import { defineFeature, records, wakes } from './feature.ts';
+
+/**
+ * Updates: an accepted update runs its handler; the handler's outcome (CompleteWorkflowExecutionUpdate)
+ * matches by update id. Validation happens before acceptance, through a query task (query.ts).
+ */
+export const updateFeature = defineFeature({
+  name: 'update',
+  commands: {
+    CompleteWorkflowExecutionUpdate: { events: ['WorkflowExecutionUpdateCompleted'], keys: ['updateId'] },
+  },
+  events: {
+    WorkflowExecutionUpdateAccepted: wakes<'WorkflowExecutionUpdateAccepted'>((e) => ({
+      type: 'doUpdate', updateId: e.attributes.updateId, updateName: e.attributes.updateName, args: e.attributes.args ?? [], acceptedEventId: e.eventId,
+    })),
+    WorkflowExecutionUpdateCompleted: records(),
+  },
+});
