@@ -101,7 +101,10 @@ for (const store of stores) {
           assert.match(f.stack, expect.frame);
           assert.ok(f.stack.split('\n').length <= 6, 'only the first frames');
         }
-        const third = warnings.find((w) => w.meta?.workflowId === `${type}-1` && w.meta?.attempt === 3);
+        // The worker logs once the service took the failure report, which may be just after describe shows it.
+        const thirdWarning = () => warnings.find((w) => w.meta?.workflowId === `${type}-1` && w.meta?.attempt === 3);
+        for (let i = 0; i < 200 && !thirdWarning(); i++) await new Promise((r) => setTimeout(r, 10));
+        const third = thirdWarning();
         assert.ok(third, 'the worker warned at the third failure in a row');
         assert.match(third.message, /failed 3 times in a row/);
         const second = warnings.filter((w) => w.meta?.workflowId === `${type}-1` && w.meta?.attempt === 2 && w.message.startsWith('workflow task failed'));
