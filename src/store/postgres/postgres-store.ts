@@ -170,25 +170,7 @@ export class PostgresStore implements Store {
   }
 
   async createSearchAttribute(namespace: string, definition: SearchAttributeDefinition): Promise<void> {
-    let client: pg.PoolClient;
-    try {
-      client = await this.#pool.connect();
-    } catch (err) {
-      throw mapError(err);
-    }
-    let broken: Error | undefined;
-    try {
-      await client.query('BEGIN');
-      await vis.createAttribute(client, namespace, definition);
-      await client.query('COMMIT');
-    } catch (err) {
-      await client.query('ROLLBACK').catch((e: Error) => {
-        broken = e;
-      });
-      throw mapError(err);
-    } finally {
-      client.release(broken);
-    }
+    await this.#transaction((client) => vis.createAttribute(client, namespace, definition));
   }
 
   /** Runs reads on the pool; a lost connection becomes a StoreUnavailableError (503). */
@@ -209,7 +191,19 @@ export class PostgresStore implements Store {
   }
 
   /** Commits one transition in a transaction of its own (what the batch statement cannot take). */
-  async #commitAlone(t: Transition): Promise<void> {
+  #commitAlone(t: Transition): Promise<void> {
+    return this.#transaction(async (client) => {
+      await this.#apply(client, t);
+      for (const p of batchPayloads(this.#origin, [t])) await client.query(PQ.notify, [this.#channel, p]);
+      if (faults.armed) await faults.hit('store.commit');
+    });
+  }
+
+  /**
+   * Runs `work` in one transaction on a pooled client; any failure rolls back and is mapped
+   * (a lost connection becomes StoreUnavailableError).
+   */
+  async #transaction(work: (client: pg.PoolClient) => Promise<void>): Promise<void> {
     // A client that lost its connection (an 'error' between our statements, a failed ROLLBACK) is
     // released with the error, so the pool drops it. The listener is attached in the connect
     // callback itself: a session terminated while it connects reports in the same turn, and an
@@ -227,9 +221,7 @@ export class PostgresStore implements Store {
     });
     try {
       await client.query('BEGIN');
-      await this.#apply(client, t);
-      for (const p of batchPayloads(this.#origin, [t])) await client.query(PQ.notify, [this.#channel, p]);
-      if (faults.armed) await faults.hit('store.commit');
+      await work(client);
       await client.query('COMMIT');
     } catch (err) {
       await client.query('ROLLBACK').catch((e: Error) => {
