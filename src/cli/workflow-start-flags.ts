@@ -172,7 +172,7 @@ export function startOptionsFromFlags(v: StartFlagValues): WorkflowStartOptions 
     ...(exec !== undefined ? { workflowExecutionTimeout: exec } : {}),
     ...(run !== undefined ? { workflowRunTimeout: run } : {}),
     ...(task !== undefined ? { workflowTaskTimeout: task } : {}),
-    ...(v['id-reuse-policy'] !== undefined ? { workflowIdReusePolicy: v['id-reuse-policy'] as WorkflowStartOptions['workflowIdReusePolicy'] } : {}),
+    ...(v['id-reuse-policy'] !== undefined ? { workflowIdReusePolicy: v['id-reuse-policy'] as NonNullable<WorkflowStartOptions['workflowIdReusePolicy']> } : {}),
     ...(v.cron !== undefined ? { cronSchedule: v.cron } : {}),
     ...(memo ? { memo } : {}),
     ...(searchAttributes ? { searchAttributes } : {}),

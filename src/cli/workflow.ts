@@ -131,7 +131,7 @@ async function runAction(client: Client, action: string, values: Values, positio
       for await (const e of client.workflow.list({
         ...(values.query !== undefined ? { query: values.query } : {}),
         ...(values.type ? { workflowType: values.type } : {}),
-        ...(values.status ? { status: values.status as ListOptions['status'] } : {}),
+        ...(values.status ? { status: values.status as NonNullable<ListOptions['status']> } : {}),
         ...(values['id-prefix'] ? { workflowIdPrefix: values['id-prefix'] } : {}),
         pageSize: Math.min(limit, 1000),
       })) {

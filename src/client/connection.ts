@@ -18,11 +18,11 @@ export interface ConnectionOptions {
    * Sent as `Authorization: Bearer <apiKey>`; a JWT is sent the same way.
    * @default $STEADFAST_API_KEY, else no credential
    */
-  apiKey?: string;
+  apiKey?: string | undefined;
   /** Extra headers sent with every call (e.g. a proxy's). */
-  headers?: Record<string, string>;
+  headers?: Record<string, string> | undefined;
   /** For `https://` addresses. */
-  tls?: ClientTlsOptions;
+  tls?: ClientTlsOptions | undefined;
 }
 
 /** The keys of {@link ConnectionOptions}, for option checks. */

@@ -34,7 +34,7 @@ export interface FailureInfo {
   details?: unknown[];
   /** Overrides the retry policy's interval for the retry after this failure. */
   nextRetryDelayMs?: number;
-  stack?: string;
+  stack?: string | undefined;
   timeoutType?: TimeoutType;
   lastHeartbeatDetails?: unknown;
   activityType?: string;

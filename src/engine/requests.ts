@@ -100,9 +100,23 @@ export function validateStart(input: unknown): ValidStart {
 
 /** A start request its schema accepted (also signal-with-start's), with the cron spec checked and the defaults filled in. */
 export function validStart(parsed: z.output<typeof startWorkflowExecutionRequestSchema>): ValidStart {
-  const { searchAttributes: _attributes, cronSchedule, ...req } = parsed;
-  const out: ValidStart = { ...req, workflowTaskTimeoutMs: req.workflowTaskTimeoutMs ?? DEFAULT_WORKFLOW_TASK_TIMEOUT_MS };
-  for (const key of Object.keys(out) as (keyof ValidStart)[]) if (out[key] === undefined) delete out[key];
+  const {
+    searchAttributes: _attributes, cronSchedule, args, memo, namespace, workflowId, workflowType, taskQueue, workflowTaskTimeoutMs,
+    workflowIdReusePolicy, retryPolicy, workflowExecutionTimeoutMs, workflowRunTimeoutMs, requestId, identity, header,
+  } = parsed;
+  // In the parsed request's (the schema's) order; a field left out stays absent, and a defaulted
+  // workflowTaskTimeoutMs comes last, as it did when this spread the request.
+  const out: ValidStart = {
+    args, ...(memo !== undefined ? { memo } : {}), namespace, workflowId, workflowType, taskQueue,
+    ...(workflowTaskTimeoutMs !== undefined ? { workflowTaskTimeoutMs } : {}), workflowIdReusePolicy,
+    ...(retryPolicy !== undefined ? { retryPolicy } : {}),
+    ...(workflowExecutionTimeoutMs !== undefined ? { workflowExecutionTimeoutMs } : {}),
+    ...(workflowRunTimeoutMs !== undefined ? { workflowRunTimeoutMs } : {}),
+    ...(requestId !== undefined ? { requestId } : {}),
+    ...(identity !== undefined ? { identity } : {}),
+    ...(header !== undefined ? { header } : {}),
+    workflowTaskTimeoutMs: workflowTaskTimeoutMs ?? DEFAULT_WORKFLOW_TASK_TIMEOUT_MS,
+  };
   if (cronSchedule !== undefined) out.cronSchedule = parseCronSchedule(cronSchedule, 'cronSchedule').spec;
   return out;
 }

@@ -103,7 +103,7 @@ function rebuildState(b: TransitionBuilder, events: HistoryEvent[]): void {
 
 /** The new run: the history up to the reset task's WorkflowTaskStarted, the task failed with ResetWorkflow, re-applied events, a new task. */
 function buildResetRun(base: ExecutionRecord, events: HistoryEvent[], point: HistoryEvent<'WorkflowTaskCompleted'>, now: number,
-  o: { reason: string; identity?: string; reapply: boolean }): TransitionBuilder {
+  o: { reason: string; identity?: string | undefined; reapply: boolean }): TransitionBuilder {
   const runId = newUuid();
   const copied = events.filter((e) => e.eventId <= point.attributes.startedEventId);
   const started = copied[0] as HistoryEvent<'WorkflowExecutionStarted'>;

@@ -55,7 +55,7 @@ export interface CoreRunState {
   /** Last workflow task sequence number handed out; identifies a workflow task across attempts. */
   wtSeq: number;
   /** The scheduled or started workflow task, if any. */
-  wt?: WorkflowTaskInfo;
+  wt?: WorkflowTaskInfo | undefined;
   /** Attempt of the next workflow task: 1, or more after consecutive failures and timeouts. */
   wtAttempt: number;
   /**

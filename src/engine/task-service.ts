@@ -102,7 +102,7 @@ export class TaskService {
    * commit (group commit). While it waits, a transition may start a task for it directly
    * (eager dispatch, `handed`).
    */
-  async #poll<T extends { moreTasks?: T[] }>(p: ValidPoll, kind: TaskKind, signal: AbortSignal | undefined,
+  async #poll<T extends { moreTasks?: T[] | undefined }>(p: ValidPoll, kind: TaskKind, signal: AbortSignal | undefined,
     start: (task: TaskRecord) => Promise<T | null>, handed: (h: HandedTask) => Promise<T>): Promise<T | null> {
     const key = queueKey(p.namespace, p.taskQueue, kind);
     this.core.pollStarted(key);
@@ -113,7 +113,7 @@ export class TaskService {
     }
   }
 
-  async #pollQueue<T extends { moreTasks?: T[] }>(p: ValidPoll, key: string, kind: TaskKind, signal: AbortSignal | undefined,
+  async #pollQueue<T extends { moreTasks?: T[] | undefined }>(p: ValidPoll, key: string, kind: TaskKind, signal: AbortSignal | undefined,
     start: (task: TaskRecord) => Promise<T | null>, handed: (h: HandedTask) => Promise<T>): Promise<T | null> {
     const { core } = this;
     const deadline = core.waitClock.now() + p.pollTimeoutMs;
@@ -337,7 +337,7 @@ export class TaskService {
  * A task whose start failed stays claimable once its lease ends; the error is thrown only when
  * no task could be started, so tasks already started are never dropped.
  */
-async function startAll<T extends { moreTasks?: T[] }>(claimed: TaskRecord[], start: (task: TaskRecord) => Promise<T | null>): Promise<T | null> {
+async function startAll<T extends { moreTasks?: T[] | undefined }>(claimed: TaskRecord[], start: (task: TaskRecord) => Promise<T | null>): Promise<T | null> {
   if (claimed.length === 1) return start(claimed[0]!);
   const settled = await Promise.allSettled(claimed.map(start));
   const started: T[] = [];

@@ -12,7 +12,7 @@ import { DESCRIBE_SECTIONS } from './features/index.ts';
 const iso = (ms: number) => new Date(ms).toISOString();
 
 /** The run a request names: the given run id (which must belong to the workflow id) or the latest run. */
-export async function resolveRun(store: Store, ref: { namespace: string; workflowId: string; runId?: string }): Promise<ExecutionRecord> {
+export async function resolveRun(store: Store, ref: { namespace: string; workflowId: string; runId?: string | undefined }): Promise<ExecutionRecord> {
   const rec = ref.runId !== undefined ? await store.getExecution(ref.runId) : await store.getLatestExecution(ref.namespace, ref.workflowId);
   if (!rec || rec.namespace !== ref.namespace || rec.workflowId !== ref.workflowId) {
     throw new WorkflowNotFoundError(

@@ -28,13 +28,13 @@ export interface WorkflowExecutionInfo {
   /** When the first workflow task may run (start time + firstWorkflowTaskBackoff). */
   executionTime: string;
   /** When the run closed. */
-  closeTime?: string;
+  closeTime?: string | undefined;
   /** Events in the run's history. */
   historyLength: number;
   /** Bytes of the run's history (its events as UTF-8 JSON), as the history size limits count them. */
-  historySizeBytes?: number;
+  historySizeBytes?: number | undefined;
   /** The memo, as started or last modified. */
-  memo?: Record<string, unknown>;
+  memo?: Record<string, unknown> | undefined;
   /** 1 for the first run; counts runs made by the workflow retry policy. */
   attempt: number;
   /** The first run of the chain (retries, cron, continue-as-new). */
@@ -42,9 +42,9 @@ export interface WorkflowExecutionInfo {
   /** The run a reset started from, or the first run. */
   originalExecutionRunId: string;
   /** The parent, for a child workflow. */
-  parent?: ParentExecutionRef;
+  parent?: ParentExecutionRef | undefined;
   /** Custom search attributes, and TemporalScheduledById/StartTime for a run a schedule started. */
-  searchAttributes?: Record<string, SearchAttributeWireValue>;
+  searchAttributes?: Record<string, SearchAttributeWireValue> | undefined;
 }
 
 /** One page of runs. */
@@ -52,7 +52,7 @@ export interface ListWorkflowExecutionsResponse {
   /** In the query's order (start time, newest first, by default). */
   executions: WorkflowExecutionInfo[];
   /** Present when more runs follow; pass it to read the next page. */
-  nextPageToken?: string;
+  nextPageToken?: string | undefined;
 }
 
 /** An activity of a run that has not closed, as describe shows it. */
@@ -74,19 +74,19 @@ export interface PendingActivityInfo {
   /** When the activity was scheduled. */
   scheduledTime: string;
   /** When the last attempt started. */
-  lastStartedTime?: string;
+  lastStartedTime?: string | undefined;
   /** During a retry backoff: when the next attempt is dispatched. */
-  nextAttemptScheduleTime?: string;
+  nextAttemptScheduleTime?: string | undefined;
   /** How the previous attempt failed. */
-  lastFailure?: FailureInfo;
+  lastFailure?: FailureInfo | undefined;
   /** When the last heartbeat came. */
-  lastHeartbeatTime?: string;
+  lastHeartbeatTime?: string | undefined;
   /** What the last heartbeat carried; the next attempt gets it. */
-  heartbeatDetails?: unknown;
+  heartbeatDetails?: unknown | undefined;
   /** Schedule-to-close deadline. */
-  expirationTime?: string;
+  expirationTime?: string | undefined;
   /** The worker that took the last attempt. */
-  lastWorkerIdentity?: string;
+  lastWorkerIdentity?: string | undefined;
 }
 
 /** A child workflow a run started and that has not closed. */
@@ -94,7 +94,7 @@ export interface PendingChildInfo {
   /** The child's workflow id. */
   workflowId: string;
   /** The child's run, once started. */
-  runId?: string;
+  runId?: string | undefined;
   /** The child's workflow type. */
   workflowType: string;
   /** The StartChildWorkflowExecutionInitiated event's id. */
@@ -109,12 +109,12 @@ export interface WorkflowExecutionDescription {
   execution: WorkflowExecutionInfo;
   /** The run's settings, as resolved at start. */
   config: {
-    workflowExecutionTimeoutMs?: number;
-    workflowRunTimeoutMs?: number;
+    workflowExecutionTimeoutMs?: number | undefined;
+    workflowRunTimeoutMs?: number | undefined;
     workflowTaskTimeoutMs: number;
-    retryPolicy?: RetryPolicyData;
+    retryPolicy?: RetryPolicyData | undefined;
     /** The spec of a cron job, as given at start. */
-    cronSchedule?: string;
+    cronSchedule?: string | undefined;
   };
   /** In scheduled order. */
   pendingActivities: PendingActivityInfo[];
@@ -126,12 +126,12 @@ export interface WorkflowExecutionDescription {
     /** 1, then 2, 3, … while attempts keep failing or timing out. */
     attempt: number;
     scheduledTime: string;
-    startedTime?: string;
+    startedTime?: string | undefined;
     /** Why the previous attempt failed, while attempts keep failing; absent once one completes. */
-    lastFailure?: WorkflowTaskFailureInfo;
-  };
+    lastFailure?: WorkflowTaskFailureInfo | undefined;
+  } | undefined;
   /** The run this one continued (retry, cron, continue-as-new). */
-  continuedFromRunId?: string;
+  continuedFromRunId?: string | undefined;
   /** The run that continued this one. */
-  continuedAsNewToRunId?: string;
+  continuedAsNewToRunId?: string | undefined;
 }

@@ -9,7 +9,7 @@ import type { SearchAttributeWireValue } from './visibility.ts';
 /** Starts a workflow execution (the first run of a chain). */
 export interface StartWorkflowExecutionRequest {
   /** @default "default" */
-  namespace?: string;
+  namespace?: string | undefined;
   /** The workflow id: at most one open run has it. */
   workflowId: string;
   /** The workflow function's name, as the worker registered it. */
@@ -17,33 +17,33 @@ export interface StartWorkflowExecutionRequest {
   /** The task queue whose workers run the workflow. */
   taskQueue: string;
   /** The workflow function's arguments. @default [] */
-  args?: unknown[];
+  args?: unknown[] | undefined;
   /** Data shown by describe and list, not indexed. */
-  memo?: Record<string, unknown>;
+  memo?: Record<string, unknown> | undefined;
   /** Workflows do not retry unless given a policy. */
-  retryPolicy?: RetryPolicyData;
+  retryPolicy?: RetryPolicyData | undefined;
   /** Bound on the whole chain (retries, continue-as-new), ms. */
-  workflowExecutionTimeoutMs?: number;
+  workflowExecutionTimeoutMs?: number | undefined;
   /** Bound on one run, ms. @default the execution timeout */
-  workflowRunTimeoutMs?: number;
+  workflowRunTimeoutMs?: number | undefined;
   /** Bound on one workflow task, ms. @default 10 000 */
-  workflowTaskTimeoutMs?: number;
+  workflowTaskTimeoutMs?: number | undefined;
   /** @default "AllowDuplicate" */
-  workflowIdReusePolicy?: WorkflowIdReusePolicy;
+  workflowIdReusePolicy?: WorkflowIdReusePolicy | undefined;
   /** Makes the start idempotent: a second start with the same id returns the first run. */
-  requestId?: string;
+  requestId?: string | undefined;
   /** Who started it, for history. */
-  identity?: string;
+  identity?: string | undefined;
   /** Makes the workflow a cron job (classic five fields, `@every`, `CRON_TZ=`). */
-  cronSchedule?: string;
+  cronSchedule?: string | undefined;
   /**
    * Trace context to start the run under (W3C `traceparent`, `tracestate`): recorded in
    * WorkflowExecutionStarted and handed to the run's activity tasks, so the worker's spans join
    * the caller's trace. The client fills it from the active OpenTelemetry context.
    */
-  header?: Record<string, string>;
+  header?: Record<string, string> | undefined;
   /** Custom search attributes registered in the namespace, by name (Datetime as ISO 8601). */
-  searchAttributes?: Record<string, SearchAttributeWireValue>;
+  searchAttributes?: Record<string, SearchAttributeWireValue> | undefined;
 }
 
 /** The answer to a start. */
@@ -57,25 +57,25 @@ export interface StartWorkflowExecutionResponse {
 /** Names a workflow execution: its latest run, or the run given. */
 export interface ExecutionRequest {
   /** @default "default" */
-  namespace?: string;
+  namespace?: string | undefined;
   /** The workflow id. */
   workflowId: string;
   /** @default the latest run */
-  runId?: string;
+  runId?: string | undefined;
 }
 
 /** Reads a run's history, a page at a time, or waits for its close. */
 export interface GetHistoryRequest extends ExecutionRequest {
   /** @default 1000 */
-  pageSize?: number;
+  pageSize?: number | undefined;
   /** From the previous page's answer. */
-  nextPageToken?: string;
+  nextPageToken?: string | undefined;
   /** Return only the close event; with `waitForClose`, long-poll until the run closes. */
-  closeEventOnly?: boolean;
+  closeEventOnly?: boolean | undefined;
   /** Long-poll (up to `waitTimeoutMs`) until the run has closed; answers `{ events: [] }` on timeout. */
-  waitForClose?: boolean;
+  waitForClose?: boolean | undefined;
   /** @default 30 000 */
-  waitTimeoutMs?: number;
+  waitTimeoutMs?: number | undefined;
 }
 
 /** One page of a run's history. */
@@ -83,58 +83,58 @@ export interface GetHistoryResponse {
   /** In event id order. */
   events: HistoryEvent[];
   /** Present when more events follow; pass it to read the next page. */
-  nextPageToken?: string;
+  nextPageToken?: string | undefined;
 }
 
 /** Lists runs by a query in the filter language, or by its shorthands. */
 export interface ListWorkflowExecutionsRequest {
   /** @default "default" */
-  namespace?: string;
+  namespace?: string | undefined;
   /**
    * The filter language (docs/visibility.md), e.g. `WorkflowType = 'order' ORDER BY StartTime DESC`.
    * The filters below are shorthands for it and cannot be combined with it.
    */
-  query?: string;
+  query?: string | undefined;
   /** Runs of this workflow type. */
-  workflowType?: string;
+  workflowType?: string | undefined;
   /** Runs in this status. */
-  status?: WorkflowExecutionStatus;
+  status?: WorkflowExecutionStatus | undefined;
   /** Runs whose workflow id starts with this. */
-  workflowIdPrefix?: string;
+  workflowIdPrefix?: string | undefined;
   /** ISO time bounding the start time from below, inclusive. */
-  startTimeFrom?: string;
+  startTimeFrom?: string | undefined;
   /** ISO time bounding the start time from above, inclusive. */
-  startTimeTo?: string;
+  startTimeTo?: string | undefined;
   /** ISO time bounding the close time from below, inclusive. */
-  closeTimeFrom?: string;
+  closeTimeFrom?: string | undefined;
   /** ISO time bounding the close time from above, inclusive. */
-  closeTimeTo?: string;
+  closeTimeTo?: string | undefined;
   /** @default 100 */
-  pageSize?: number;
+  pageSize?: number | undefined;
   /** From the previous page's answer. */
-  nextPageToken?: string;
+  nextPageToken?: string | undefined;
 }
 
 /** Asks the run to cancel: WorkflowExecutionCancelRequested, which the workflow code handles. */
 export interface CancelWorkflowRequest extends ExecutionRequest {
   /** Recorded in the event. */
-  reason?: string;
+  reason?: string | undefined;
   /** Who asked, for history. */
-  identity?: string;
+  identity?: string | undefined;
   /** Makes a repeated request a no-op, also once the run closed because of it. */
-  requestId?: string;
+  requestId?: string | undefined;
 }
 
 /** Ends the run at once (Terminated), without running workflow code. */
 export interface TerminateWorkflowRequest extends ExecutionRequest {
   /** Recorded in the event. @default "" */
-  reason?: string;
+  reason?: string | undefined;
   /** Recorded in the event. */
-  details?: unknown;
+  details?: unknown | undefined;
   /** Who asked, for history. */
-  identity?: string;
+  identity?: string | undefined;
   /** Makes a repeated request a no-op once the run is terminated by it. */
-  requestId?: string;
+  requestId?: string | undefined;
 }
 
 /**
@@ -144,15 +144,15 @@ export interface TerminateWorkflowRequest extends ExecutionRequest {
  */
 export interface ResetWorkflowRequest extends ExecutionRequest {
   /** A WorkflowTaskCompleted event id of the run; or use `resetType`. */
-  eventId?: number;
+  eventId?: number | undefined;
   /** The first or the last WorkflowTaskCompleted; or use `eventId`. */
-  resetType?: ResetType;
+  resetType?: ResetType | undefined;
   /** Recorded in the events. @default "" */
-  reason?: string;
+  reason?: string | undefined;
   /** Who asked, for history. */
-  identity?: string;
+  identity?: string | undefined;
   /** Re-apply signals received after the reset point to the new run. @default true */
-  reapplySignals?: boolean;
+  reapplySignals?: boolean | undefined;
 }
 
 /** The answer to a reset. */

@@ -11,11 +11,11 @@ export interface SignalWorkflowRequest extends ExecutionRequest {
   /** The handler's name. */
   signalName: string;
   /** The handler's arguments. @default [] */
-  args?: unknown[];
+  args?: unknown[] | undefined;
   /** Who sent it, for history. */
-  identity?: string;
+  identity?: string | undefined;
   /** Deduplicates retries of the same signal. @default a random UUID (no deduplication) */
-  requestId?: string;
+  requestId?: string | undefined;
 }
 
 /** Signals the open run of the workflow id, or starts a run with the signal as its first event. */
@@ -23,7 +23,7 @@ export interface SignalWithStartRequest extends StartWorkflowExecutionRequest {
   /** The handler's name. */
   signalName: string;
   /** The handler's arguments. @default [] */
-  signalArgs?: unknown[];
+  signalArgs?: unknown[] | undefined;
 }
 
 /** Asks a worker to answer a query from the run's state. */
@@ -31,21 +31,21 @@ export interface QueryWorkflowRequest extends ExecutionRequest {
   /** The handler's name (`__stack_trace` for the built-in one). */
   queryType: string;
   /** The handler's arguments. @default [] */
-  args?: unknown[];
+  args?: unknown[] | undefined;
   /** How long to wait for a worker's answer, ms. @default 10 000 */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
   /** @default "None" */
-  queryRejectCondition?: QueryRejectCondition;
+  queryRejectCondition?: QueryRejectCondition | undefined;
 }
 
 /** A query's answer: the handler's result, the failure the worker reported, or the rejection. */
 export interface QueryWorkflowResponse {
   /** The handler's result. */
-  result?: unknown;
+  result?: unknown | undefined;
   /** The handler threw, or no handler exists. */
-  failure?: FailureInfo;
+  failure?: FailureInfo | undefined;
   /** Set when the request's queryRejectCondition refused the query: the run's status. */
-  queryRejected?: { status: WorkflowExecutionStatus };
+  queryRejected?: { status: WorkflowExecutionStatus } | undefined;
 }
 
 /**
@@ -68,9 +68,9 @@ export interface QueryTask {
   /** Answer from the state after this event. */
   lastEventId: number;
   /** Set for a query. */
-  query?: { queryType: string; args: unknown[] };
+  query?: { queryType: string; args: unknown[] } | undefined;
   /** Set for an update's validation: run the validator read-only, reject when it throws or no handler exists. */
-  updateValidation?: { updateId: string; updateName: string; args: unknown[] };
+  updateValidation?: { updateId: string; updateName: string; args: unknown[] } | undefined;
 }
 
 /** A worker's answer to a {@link QueryTask}. */
@@ -80,9 +80,9 @@ export interface RespondQueryTaskCompletedRequest {
   /** The worker. */
   identity: string;
   /** The query's result (absent for an accepted validation). */
-  result?: unknown;
+  result?: unknown | undefined;
   /** Set when the handler threw, was missing, or the validator rejected. */
-  failure?: FailureInfo;
+  failure?: FailureInfo | undefined;
 }
 
 /** Sends an update: admitted, validated by a worker, accepted into history, then run. */
@@ -90,15 +90,15 @@ export interface UpdateWorkflowRequest extends ExecutionRequest {
   /** The handler's name. */
   updateName: string;
   /** The handler's arguments. @default [] */
-  args?: unknown[];
+  args?: unknown[] | undefined;
   /** Deduplicates: a repeated id returns the first update's outcome. @default a random UUID */
-  updateId?: string;
+  updateId?: string | undefined;
   /** Who sent it, for history. */
-  identity?: string;
+  identity?: string | undefined;
   /** @default "Accepted" */
-  waitForStage?: UpdateWaitStage;
+  waitForStage?: UpdateWaitStage | undefined;
   /** Bound on the validation round trip to a worker, ms. @default 10 000 */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
 }
 
 /** Where an update is, and its outcome once it has one. */
@@ -110,7 +110,7 @@ export interface UpdateWorkflowResponse {
   /** Rejected, Accepted or Completed. */
   stage: UpdateStage;
   /** Present when Rejected (the validator's failure) or Completed. */
-  outcome?: UpdateOutcome;
+  outcome?: UpdateOutcome | undefined;
 }
 
 /** Waits for an accepted update's outcome. */
@@ -118,5 +118,5 @@ export interface PollUpdateRequest extends ExecutionRequest {
   /** The update's id. */
   updateId: string;
   /** @default 30 000 */
-  waitTimeoutMs?: number;
+  waitTimeoutMs?: number | undefined;
 }

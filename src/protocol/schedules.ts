@@ -11,8 +11,8 @@ export interface CanonicalSpecData {
   calendars: Record<string, string>[];
   intervals: { every: string; offset: string }[];
   skip: Record<string, string>[];
-  startAt?: string;
-  endAt?: string;
+  startAt?: string | undefined;
+  endAt?: string | undefined;
   jitter: string;
   timezone: string;
 }
@@ -26,45 +26,45 @@ export interface ScheduleActionData {
   /** The prefix of each start's workflow id. */
   workflowId: string;
   /** @default [] */
-  args?: unknown[];
+  args?: unknown[] | undefined;
   /** Each run's memo. */
-  memo?: Record<string, unknown>;
+  memo?: Record<string, unknown> | undefined;
   /** Custom search attributes of every started workflow, checked against the namespace's registered ones. */
-  searchAttributes?: Record<string, SearchAttributeWireValue>;
+  searchAttributes?: Record<string, SearchAttributeWireValue> | undefined;
   /** Each run's retry policy (workflows do not retry unless given one). */
-  retryPolicy?: RetryPolicyData;
+  retryPolicy?: RetryPolicyData | undefined;
   /** See StartWorkflowExecutionRequest. */
-  workflowExecutionTimeoutMs?: number;
+  workflowExecutionTimeoutMs?: number | undefined;
   /** See StartWorkflowExecutionRequest. */
-  workflowRunTimeoutMs?: number;
+  workflowRunTimeoutMs?: number | undefined;
   /** See StartWorkflowExecutionRequest. */
-  workflowTaskTimeoutMs?: number;
+  workflowTaskTimeoutMs?: number | undefined;
 }
 
 /** Policies of a schedule. */
 export interface SchedulePoliciesData {
   /** @default "Skip" */
-  overlap?: ScheduleOverlapPolicy;
+  overlap?: ScheduleOverlapPolicy | undefined;
   /** How late a due action may still be taken, ms. @default 60 000 (the seed's one minute) */
-  catchupWindowMs?: number;
+  catchupWindowMs?: number | undefined;
   /** Pause when a started workflow ends Failed or TimedOut. @default false */
-  pauseOnFailure?: boolean;
+  pauseOnFailure?: boolean | undefined;
 }
 
 /** The operator-set state of a schedule. */
 export interface ScheduleStateData {
   /** @default false */
-  paused?: boolean;
+  paused?: boolean | undefined;
   /** Why it is paused, or any note. @default "" */
-  note?: string;
+  note?: string | undefined;
   /** Scheduled actions left (manual triggers and backfills do not count); absent = unlimited. */
-  remainingActions?: number;
+  remainingActions?: number | undefined;
 }
 
 /** Creates a schedule. */
 export interface CreateScheduleRequest {
   /** @default "default" */
-  namespace?: string;
+  namespace?: string | undefined;
   /** Unique in the namespace; the timers' and the started workflows' ids derive from it. */
   scheduleId: string;
   /** A ScheduleSpec (steadfast/schedule) as JSON. */
@@ -72,15 +72,15 @@ export interface CreateScheduleRequest {
   /** The workflow each action starts. */
   action: ScheduleActionData;
   /** @default overlap Skip, a one-minute catchup window, no pause on failure */
-  policies?: SchedulePoliciesData;
+  policies?: SchedulePoliciesData | undefined;
   /** @default running, no note, unlimited actions */
-  state?: ScheduleStateData;
+  state?: ScheduleStateData | undefined;
 }
 
 /** Names a schedule. */
 export interface ScheduleRef {
   /** @default "default" */
-  namespace?: string;
+  namespace?: string | undefined;
   /** The schedule's id. */
   scheduleId: string;
 }
@@ -92,9 +92,9 @@ export interface UpdateScheduleRequest extends ScheduleRef {
   /** The workflow each action starts. */
   action: ScheduleActionData;
   /** @default overlap Skip, a one-minute catchup window, no pause on failure */
-  policies?: SchedulePoliciesData;
+  policies?: SchedulePoliciesData | undefined;
   /** `conflictToken` of the describe the update was made from: refused if the schedule changed since. */
-  conflictToken?: number;
+  conflictToken?: number | undefined;
 }
 
 /** One backfill: every nominal time of the spec in [startTime, endTime], ms. */
@@ -104,19 +104,19 @@ export interface ScheduleBackfillData {
   /** Last nominal time, ms since the epoch; not before startTime. */
   endTime: number;
   /** @default the schedule's overlap policy */
-  overlap?: ScheduleOverlapPolicy;
+  overlap?: ScheduleOverlapPolicy | undefined;
 }
 
 /** Pause, unpause, trigger and backfill (Temporal's PatchSchedule); each part optional. */
 export interface PatchScheduleRequest extends ScheduleRef {
   /** Pause with this note. */
-  pause?: string;
+  pause?: string | undefined;
   /** Unpause with this note. */
-  unpause?: string;
+  unpause?: string | undefined;
   /** Take one action now (also while paused). */
-  trigger?: { overlap?: ScheduleOverlapPolicy };
+  trigger?: { overlap?: ScheduleOverlapPolicy | undefined } | undefined;
   /** Take the actions of past ranges. */
-  backfill?: ScheduleBackfillData[];
+  backfill?: ScheduleBackfillData[] | undefined;
 }
 
 /** An action the schedule took. */
@@ -151,8 +151,8 @@ export interface ScheduleDescription {
   scheduleId: string;
   spec: CanonicalSpecData;
   action: ScheduleActionData;
-  policies: Required<SchedulePoliciesData>;
-  state: { paused: boolean; note: string; remainingActions?: number };
+  policies: { overlap: ScheduleOverlapPolicy; catchupWindowMs: number; pauseOnFailure: boolean };
+  state: { paused: boolean; note: string; remainingActions?: number | undefined };
   info: {
     createTime: string;
     updateTime: string;
@@ -169,8 +169,8 @@ export interface ScheduleDescription {
     incidents: ScheduleIncident[];
     /** False when the next fire is overdue by more than the catchup window. */
     healthy: boolean;
-    unhealthyReason?: string;
-    lastFailure?: FailureInfo;
+    unhealthyReason?: string | undefined;
+    lastFailure?: FailureInfo | undefined;
   };
   /** Pass to update to make it conditional on nothing having changed since. */
   conflictToken: number;
@@ -179,11 +179,11 @@ export interface ScheduleDescription {
 /** Lists a namespace's schedules by id. */
 export interface ListSchedulesRequest {
   /** @default "default" */
-  namespace?: string;
+  namespace?: string | undefined;
   /** @default 100 */
-  pageSize?: number;
+  pageSize?: number | undefined;
   /** From the previous page's answer. */
-  nextPageToken?: string;
+  nextPageToken?: string | undefined;
 }
 
 /** One schedule as list shows it. */
@@ -192,7 +192,7 @@ export interface ScheduleListEntry {
   workflowType: string;
   paused: boolean;
   note: string;
-  nextActionTime?: string;
+  nextActionTime?: string | undefined;
   recentActions: ScheduleActionResult[];
   healthy: boolean;
   counters: ScheduleCounters;
@@ -203,5 +203,5 @@ export interface ListSchedulesResponse {
   /** By schedule id. */
   schedules: ScheduleListEntry[];
   /** Present when more schedules follow. */
-  nextPageToken?: string;
+  nextPageToken?: string | undefined;
 }

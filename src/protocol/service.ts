@@ -24,7 +24,7 @@ import type {
 /** Per-call options that do not travel in the request body. */
 export interface CallOptions {
   /** Ends a long poll early; the call then resolves with its empty answer. */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
 }
 
 /** Service calls of signals, queries and updates; part of WorkflowService. */

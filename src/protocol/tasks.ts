@@ -8,36 +8,36 @@ import type { SdkMetadata } from '../common/sdk-metadata.ts';
 /** Long-polls a task queue for a workflow, activity or query task. */
 export interface PollRequest {
   /** @default "default" */
-  namespace?: string;
+  namespace?: string | undefined;
   /** The queue to take tasks from. */
   taskQueue: string;
   /** The worker, as history records it. */
   identity: string;
   /** How long to hold the poll open when there is no task. @default 30 000 */
-  pollTimeoutMs?: number;
+  pollTimeoutMs?: number | undefined;
   /**
    * Tells apart workers that share an identity (several in one process); `shutdownWorker`
    * ends the polls of this instance only.
    */
-  workerInstanceId?: string;
+  workerInstanceId?: string | undefined;
   /**
    * Most tasks one answer may carry: the task itself plus up to `maxTasks - 1` more in its
    * `moreTasks`, taken only when they are ready at once (a poll never waits to fill up).
    * @default 1
    */
-  maxTasks?: number;
+  maxTasks?: number | undefined;
 }
 
 /** A worker is stopping: its waiting polls are answered empty now. */
 export interface ShutdownWorkerRequest {
   /** @default "default" */
-  namespace?: string;
+  namespace?: string | undefined;
   /** The queue the worker polls. */
   taskQueue: string;
   /** The worker's identity, as in its polls. */
   identity: string;
   /** Only the polls of this instance (see PollRequest.workerInstanceId). */
-  workerInstanceId?: string;
+  workerInstanceId?: string | undefined;
 }
 
 /** New history for a worker to run workflow code on; answered with commands. */
@@ -67,9 +67,9 @@ export interface WorkflowTask {
   /** The events after previousStartedEventId, up to startedEventId. */
   history: HistoryEvent[];
   /** How long the worker has to answer before the task times out, ms (the run's workflowTaskTimeout). */
-  workflowTaskTimeoutMs?: number;
+  workflowTaskTimeoutMs?: number | undefined;
   /** Further tasks started for the same poll (see PollRequest.maxTasks); each is answered on its own. */
-  moreTasks?: WorkflowTask[];
+  moreTasks?: WorkflowTask[] | undefined;
 }
 
 /** The commands a workflow task produced. */
@@ -81,7 +81,7 @@ export interface RespondWorkflowTaskCompletedRequest {
   /** The worker. */
   identity: string;
   /** Recorded on the task's WorkflowTaskCompleted event: the replay flags the task used first. */
-  sdkMetadata?: SdkMetadata;
+  sdkMetadata?: SdkMetadata | undefined;
 }
 
 /** A workflow task that could not produce commands (a bug, non-determinism). */
@@ -127,17 +127,17 @@ export interface ActivityTask {
   /** When this attempt started. */
   startedTime: string;
   /** Details of the last heartbeat of an earlier attempt (or this one). */
-  heartbeatDetails?: unknown;
+  heartbeatDetails?: unknown | undefined;
   /** Heartbeat at least this often, ms. */
-  heartbeatTimeoutMs?: number;
+  heartbeatTimeoutMs?: number | undefined;
   /** This attempt's bound, ms. */
-  startToCloseTimeoutMs?: number;
+  startToCloseTimeoutMs?: number | undefined;
   /** The bound on all attempts, ms. */
-  scheduleToCloseTimeoutMs?: number;
+  scheduleToCloseTimeoutMs?: number | undefined;
   /** Further tasks started for the same poll (see PollRequest.maxTasks); each is answered on its own. */
-  moreTasks?: ActivityTask[];
+  moreTasks?: ActivityTask[] | undefined;
   /** Trace context of the run's start (see StartWorkflowExecutionRequest.header). */
-  header?: Record<string, string>;
+  header?: Record<string, string> | undefined;
 }
 
 /** An activity attempt is alive, with progress to keep. */
@@ -145,9 +145,9 @@ export interface RecordHeartbeatRequest {
   /** The task's token. */
   taskToken: string;
   /** Progress the next attempt receives. */
-  details?: unknown;
+  details?: unknown | undefined;
   /** The worker. */
-  identity?: string;
+  identity?: string | undefined;
 }
 
 /** The answer to a heartbeat. */
@@ -161,7 +161,7 @@ export interface RespondActivityTaskCompletedRequest {
   /** The task's token. */
   taskToken: string;
   /** The activity function's result. */
-  result?: unknown;
+  result?: unknown | undefined;
   /** The worker. */
   identity: string;
 }
@@ -175,7 +175,7 @@ export interface RespondActivityTaskFailedRequest {
   /** The worker. */
   identity: string;
   /** Progress the next attempt receives. */
-  lastHeartbeatDetails?: unknown;
+  lastHeartbeatDetails?: unknown | undefined;
 }
 
 /** An activity attempt ended on the cancellation the workflow asked for. */
@@ -183,7 +183,7 @@ export interface RespondActivityTaskCanceledRequest {
   /** The task's token. */
   taskToken: string;
   /** Recorded in ActivityTaskCanceled. */
-  details?: unknown;
+  details?: unknown | undefined;
   /** The worker. */
   identity: string;
 }

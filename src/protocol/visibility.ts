@@ -9,9 +9,9 @@ export type SearchAttributeWireValue = string | number | boolean | readonly stri
 /** Counts the runs a query selects. */
 export interface CountWorkflowExecutionsRequest {
   /** @default "default" */
-  namespace?: string;
+  namespace?: string | undefined;
   /** The filter language; `GROUP BY <attribute>` counts per value. @default "" (every run) */
-  query?: string;
+  query?: string | undefined;
 }
 
 /** How many runs a query selects. */
@@ -19,13 +19,13 @@ export interface CountWorkflowExecutionsResponse {
   /** All the runs the query selects. */
   count: number;
   /** With GROUP BY: one entry per value, ordered by value, runs without a value last (value null). */
-  groups?: { value: string | number | boolean | null; count: number }[];
+  groups?: { value: string | number | boolean | null; count: number }[] | undefined;
 }
 
 /** Registers a custom search attribute in a namespace. */
 export interface CreateSearchAttributeRequest {
   /** @default "default" */
-  namespace?: string;
+  namespace?: string | undefined;
   /** Letters, digits and underscores, at most 64 characters; not a built-in name, not starting with `Temporal`. */
   name: string;
   /** The attribute's type, fixed once registered. */
@@ -35,7 +35,7 @@ export interface CreateSearchAttributeRequest {
 /** Lists a namespace's search attributes. */
 export interface ListSearchAttributesRequest {
   /** @default "default" */
-  namespace?: string;
+  namespace?: string | undefined;
 }
 
 /** A namespace's search attributes. */

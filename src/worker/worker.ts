@@ -221,7 +221,7 @@ export class Worker {
     else if (loop.startsWith('activity-')) this.#telemetry.polled('activity', outcome);
   }
 
-  async #pollLoop<T extends { moreTasks?: T[] }>(
+  async #pollLoop<T extends { moreTasks?: T[] | undefined }>(
     name: string, slots: Slots, poll: (opts: CallOptions, maxTasks: number) => Promise<T | null>, handle: (task: T) => Promise<void>,
   ): Promise<void> {
     const signal = this.#stop.signal;

@@ -3,7 +3,7 @@ import { fromFailureInfo, type FailureInfo } from '../common/failure.ts';
 /** One child workflow of the run, from its command until its close event. */
 export interface PendingChild {
   workflowId: string;
-  runId?: string;
+  runId?: string | undefined;
   /** Resolves with the child's first run id once ChildWorkflowExecutionStarted is applied. */
   onStarted(runId: string): void;
   /** Rejects startChild(): the start failed (id taken) or was cancelled before it was sent. */

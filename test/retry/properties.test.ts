@@ -9,7 +9,7 @@ const ms = fc.integer({ min: 0, max: 120_000 });
 const count = fc.integer({ min: 0, max: 40 });
 const seed = fc.integer({ min: 0, max: 2 ** 32 - 1 });
 const jitter = fc.oneof(fc.constant(false), fc.double({ min: 0, max: 1, noNaN: true }));
-const polly = fc.record({ fastFirst: fc.boolean(), ceiling: fc.option(ms, { nil: undefined }), jitter });
+const polly = fc.record({ fastFirst: fc.boolean(), ceiling: ms, jitter }, { requiredKeys: ['fastFirst', 'jitter'] });
 
 /** Any schedule any builder can make, with the bound its delays must respect. */
 const schedules: fc.Arbitrary<{ schedule: BackoffSchedule; bound: number; retries: number }> = fc.oneof(

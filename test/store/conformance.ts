@@ -233,7 +233,9 @@ export function registerStoreConformance(name: string, factory: StoreFactory, op
     assert.deepEqual(await ids({ startTimeFrom: 1001, startTimeTo: 1002 }), ['order-2', 'order-1']);
     assert.deepEqual(await ids({ closeTimeFrom: 4000, closeTimeTo: 6000 }), ['order-1']);
     const page1 = await store.listExecutions({ namespace: ns, limit: 2 });
-    const page2 = await store.listExecutions({ namespace: ns, limit: 2, beforeSeq: page1[1]!.seq });
+    const cursor = page1[1]!.seq;
+    assert.ok(cursor !== undefined, 'a listed execution carries its seq (the page cursor)');
+    const page2 = await store.listExecutions({ namespace: ns, limit: 2, beforeSeq: cursor });
     assert.deepEqual([...page1, ...page2].map((r) => r.workflowId), ['order-4', 'order-3', 'order-2', 'order-1']);
   });
 
