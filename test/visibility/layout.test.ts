@@ -12,7 +12,7 @@ import { SEARCH_ATTRIBUTE_TYPES } from '../../src/visibility/index.ts';
 test('layout: docs/visibility.md shows the layout the tests run, verbatim, for both stores', () => {
   const doc = readFileSync(new URL('../../docs/visibility.md', import.meta.url), 'utf8');
   for (const dialect of ['sqlite', 'postgres'] as const) {
-    assert.ok(doc.includes(visibilityLayoutSql(dialect).trim()), `docs/visibility.md lacks the ${dialect} layout; copy src/store/visibility/sql/visibility.${dialect}.sql`);
+    assert.ok(doc.includes(visibilityLayoutSql(dialect).trim()), `docs/visibility.md lacks the ${dialect} layout; copy the layout of src/store/sql/${dialect}/0004-visibility.sql`);
   }
 });
 

@@ -1,5 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { loadMigrations } from '../migrations.ts';
 import { ValidationError } from '../../retry/errors.ts';
 import type { BuiltInAttributeName, SearchAttributeDefinition, SearchAttributeType } from '../../visibility/types.ts';
 
@@ -67,12 +66,23 @@ export function customColumn(definition: CustomAttributeColumn): string {
   return definition.column;
 }
 
-/** The CREATE statements of the visibility layout for a dialect (the sketch in docs/visibility.md). */
+const LAYOUT_HEADER = `-- Visibility records: one row per run, written in the same transaction as the run's
+-- execution row. Times are epoch milliseconds. Custom search attributes live in typed slot
+-- columns; search_attribute_columns maps each namespace's attribute names to its slots.
+-- See docs/visibility.md for the reasons behind each choice.
+
+`;
+
+/**
+ * The CREATE statements of the visibility layout for a dialect (the sketch in docs/visibility.md),
+ * taken from migration 0004 itself (its tables and indexes, without the back-fill), made
+ * idempotent with IF NOT EXISTS, so the layout the tests and docs show is the one a database gets.
+ */
 export function visibilityLayoutSql(dialect: 'sqlite' | 'postgres'): string {
-  // Beside this module in the source tree; a built copy in dist/ reads the shipped src/.
-  const candidates = [`./sql/visibility.${dialect}.sql`, `../../../src/store/visibility/sql/visibility.${dialect}.sql`]
-    .map((rel) => fileURLToPath(new URL(rel, import.meta.url)));
-  const path = candidates.find((p) => existsSync(p));
-  if (path === undefined) throw new Error(`the visibility layout for ${dialect} was not found beside ${fileURLToPath(import.meta.url)}`);
-  return readFileSync(path, 'utf8');
+  const migration = loadMigrations(dialect).find((m) => m.name === 'visibility');
+  const sql = migration?.sql ?? '';
+  const from = sql.indexOf(`CREATE TABLE ${VISIBILITY_TABLE} (`);
+  const to = sql.indexOf(`\nINSERT INTO ${VISIBILITY_TABLE}`);
+  if (from < 0 || to < from) throw new Error(`migration ${dialect}/0004-visibility.sql no longer holds the visibility layout`);
+  return LAYOUT_HEADER + sql.slice(from, to).replace(/^CREATE (TABLE|INDEX) /gm, 'CREATE $1 IF NOT EXISTS ');
 }
