@@ -141,11 +141,16 @@ export function limitService(service: WorkflowService, options: NamespaceLimitOp
     };
   }
   // Every other method (unlimited calls, an Engine's own such as returnUndeliveredTask) passes through.
+  // Bound once per function: every API call reads its method through this view.
+  const bound = new WeakMap<object, unknown>();
   return new Proxy(service, {
     get(target, key, receiver) {
       if (typeof key === 'string' && key in limited) return limited[key as WorkflowServiceMethod];
       const value: unknown = Reflect.get(target, key, receiver);
-      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+      if (typeof value !== 'function') return value;
+      let fn = bound.get(value);
+      if (!fn) bound.set(value, (fn = (value as (...a: unknown[]) => unknown).bind(target)));
+      return fn;
     },
   });
 }
