@@ -5,25 +5,29 @@
  * On PostgreSQL it also reports the CPU of the database's backends and the statements and
  * transactions the server sent, per workflow.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir, cpus } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { freePort, spawnNode, startServerProcess, type Child } from '../test/helpers/processes.ts';
 import { SqliteStore } from '../src/store/sqlite/sqlite-store.ts';
+import { hashApiKey, newApiKey } from '../src/server/index.ts';
 import { PostgresStore } from '../src/store/postgres/postgres-store.ts';
 import { bulkLoadPostgres, bulkLoadSqlite } from './fixtures/bulk-load.ts';
 
 const HELP = `Usage: npm run bench -- engine [--database sqlite|postgres|both] [--workload one|five|both]
                                [--workflows 3000] [--concurrency 200] [--idle 200] [--metrics on|off]
-                               [--preload 0] [--json]
+                               [--security on|off] [--preload 0] [--json]
 
 --workload one runs oneActivity, five runs fiveActivities (five activities one after another).
 --preload N bulk-loads N completed one-activity workflows (bench/fixtures/bulk-load.ts) before
 the server starts, to measure the cost as work grows.
 --metrics off runs the server with --no-metrics and the worker without a metrics registry
-(both are on by default, as in production).`;
+(both are on by default, as in production).
+--security on runs the server with an API-key file instead of --insecure, and the worker and the
+load generator send a key (every call authenticated and authorized); task tokens are signed
+either way. Off by default.`;
 
 const WORKFLOW_TYPES = { one: 'oneActivity', five: 'fiveActivities' } as const;
 type Workload = keyof typeof WORKFLOW_TYPES;
@@ -99,7 +103,15 @@ async function pgCounts(server: Child): Promise<{ statements: number; transactio
   return JSON.parse(last) as { statements: number; transactions: number };
 }
 
-interface Options { workflows: number; concurrency: number; idle: number; metrics: boolean; workloads: Workload[]; preload: number }
+interface Options { workflows: number; concurrency: number; idle: number; metrics: boolean; security: boolean; workloads: Workload[]; preload: number }
+
+/** An API-key file granting one key `system:admin`, written beside the database; returns the server flags and the key. */
+function apiKeyFlags(dir: string): { args: string[]; key: string } {
+  const key = newApiKey();
+  const file = join(dir, 'api-keys.json');
+  writeFileSync(file, JSON.stringify({ keys: [{ sha256: hashApiKey(key), identity: 'bench', permissions: ['system:admin'] }] }));
+  return { args: ['--api-keys', file], key };
+}
 
 /** Migrates the database and bulk-loads `o.preload` completed workflows; returns the seconds it took. */
 async function preload(database: string, o: Options): Promise<number> {
@@ -127,8 +139,12 @@ async function measure(database: string, o: Options, pgDatabase?: { admin: pg.Cl
     console.error(`preloaded ${o.preload} completed workflows in ${seconds.toFixed(0)} s`);
   }
   const port = await freePort();
-  const server = await startServerProcess(database, port, o.metrics ? [] : ['--no-metrics'], pgDatabase ? ['--import', 'tsx', '--import', COUNTER] : []);
-  const worker = spawnNode(['--import', 'tsx', 'bench/fixtures/worker.ts'], { STEADFAST_ADDRESS: server.address, BENCH_METRICS: o.metrics ? '1' : '0' });
+  const keyDir = mkdtempSync(join(tmpdir(), 'steadfast-bench-keys-'));
+  const auth = o.security ? apiKeyFlags(keyDir) : undefined;
+  const credentials: Record<string, string> = auth ? { STEADFAST_API_KEY: auth.key } : {};
+  const server = await startServerProcess(database, port, [...(o.metrics ? [] : ['--no-metrics']), ...(auth?.args ?? [])],
+    pgDatabase ? ['--import', 'tsx', '--import', COUNTER] : []);
+  const worker = spawnNode(['--import', 'tsx', 'bench/fixtures/worker.ts'], { STEADFAST_ADDRESS: server.address, BENCH_METRICS: o.metrics ? '1' : '0', ...credentials });
   const backends = pgDatabase ? new BackendCpu(pgDatabase.admin, pgDatabase.name) : undefined;
   try {
     await worker.waitFor(/worker ready/);
@@ -139,7 +155,7 @@ async function measure(database: string, o: Options, pgDatabase?: { admin: pg.Cl
       const before = { server: cpuTimeMs(server.proc.pid), worker: cpuTimeMs(worker.proc.pid), pg: backends ? await pgCounts(server) : undefined };
       await backends?.start();
       const load = spawnNode(['--import', 'tsx', 'bench/fixtures/load.ts', phase === 'warmup' ? 'throughput' : phase, String(count), String(conc),
-        WORKFLOW_TYPES[workload]], { STEADFAST_ADDRESS: server.address });
+        WORKFLOW_TYPES[workload]], { STEADFAST_ADDRESS: server.address, ...credentials });
       const code = await load.exited;
       if (code !== 0) throw new Error(`load generator failed (${code}):\n${load.output()}\nserver:\n${server.output()}\nworker:\n${worker.output()}`);
       const per = (b: number | undefined, a: number | undefined) => (a === undefined || b === undefined ? undefined : (a - b) / count);
@@ -162,6 +178,7 @@ async function measure(database: string, o: Options, pgDatabase?: { admin: pg.Cl
   } finally {
     await worker.kill('SIGTERM');
     await server.kill('SIGTERM');
+    rmSync(keyDir, { recursive: true, force: true });
   }
 }
 
@@ -171,6 +188,7 @@ export async function run(argv: string[]): Promise<number> {
     options: {
       database: { type: 'string', default: 'both' }, workload: { type: 'string', default: 'both' }, workflows: { type: 'string', default: '3000' },
       concurrency: { type: 'string', default: '200' }, idle: { type: 'string', default: '200' }, metrics: { type: 'string', default: 'on' },
+      security: { type: 'string', default: 'off' },
       preload: { type: 'string', default: '0' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
     },
   });
@@ -186,10 +204,12 @@ export async function run(argv: string[]): Promise<number> {
   if (!['sqlite', 'postgres', 'both'].includes(values.database!)) {
     throw new Error(`--database must be sqlite, postgres or both, got ${JSON.stringify(values.database)}`);
   }
-  if (values.metrics !== 'on' && values.metrics !== 'off') throw new Error(`--metrics must be on or off, got ${JSON.stringify(values.metrics)}`);
+  for (const flag of ['metrics', 'security'] as const) {
+    if (values[flag] !== 'on' && values[flag] !== 'off') throw new Error(`--${flag} must be on or off, got ${JSON.stringify(values[flag])}`);
+  }
   if (!['one', 'five', 'both'].includes(values.workload!)) throw new Error(`--workload must be one, five or both, got ${JSON.stringify(values.workload)}`);
   const o: Options = {
-    workflows: count('workflows'), concurrency: count('concurrency'), idle: count('idle'), metrics: values.metrics === 'on',
+    workflows: count('workflows'), concurrency: count('concurrency'), idle: count('idle'), metrics: values.metrics === 'on', security: values.security === 'on',
     workloads: values.workload === 'both' ? ['one', 'five'] : [values.workload as Workload], preload: count('preload', 0),
   };
   const rows: (Figures & { database: string })[] = [];
@@ -214,10 +234,10 @@ export async function run(argv: string[]): Promise<number> {
     }
   }
   if (values.json) {
-    console.log(JSON.stringify({ node: process.version, cores: cpus().length, preload: o.preload, rows }, null, 2));
+    console.log(JSON.stringify({ node: process.version, cores: cpus().length, preload: o.preload, metrics: o.metrics, security: o.security, rows }, null, 2));
     return 0;
   }
-  console.log(`engine benchmark: workflows of one or five activities, server + worker + load generator as processes (${cpus().length} cores, node ${process.version}, metrics ${values.metrics}, ${o.preload} workflows preloaded)`);
+  console.log(`engine benchmark: workflows of one or five activities, server + worker + load generator as processes (${cpus().length} cores, node ${process.version}, metrics ${values.metrics}, security ${values.security}, ${o.preload} workflows preloaded)`);
   console.log('database  workload  phase       workflows  in flight  workflows/s  p50 ms  p99 ms  CPU ms/workflow: server  worker    load  postgres' +
     '  statements/wf  transactions/wf');
   const ms = (v: number | undefined) => (v === undefined ? '-' : v.toFixed(2)).padStart(6);

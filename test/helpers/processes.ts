@@ -77,9 +77,10 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** Starts `steadfast server` and waits until it listens. */
+/** Starts `steadfast server` and waits until it listens; open (`--insecure`) unless `extraArgs` configure credentials. */
 export async function startServerProcess(database: string, port: number, extraArgs: readonly string[] = [], nodeArgs: readonly string[] = []): Promise<Child & { address: string }> {
-  const child = spawnNode([...nodeArgs, BIN, 'server', '--insecure', '--database', database, '--port', String(port), ...extraArgs]);
+  const open = extraArgs.some((a) => a === '--api-keys' || a === '--jwt-public-key' || a === '--jwks') ? [] : ['--insecure'];
+  const child = spawnNode([...nodeArgs, BIN, 'server', ...open, '--database', database, '--port', String(port), ...extraArgs]);
   const m = await child.waitFor(/listening on (http:\/\/\S+)/);
   return Object.assign(child, { address: m[1]! });
 }
