@@ -43,7 +43,9 @@ export function parseFlags<const T extends FlagOptions>(
 export function parsePort(value: string | undefined, fallback: number): number {
   if (value === undefined) return fallback;
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new UsageError(`--port must be an integer from 0 to 65535, got "${value}"`);
+  const rule = '--port must be an integer from 0 to 65535';
+  if (value.trim() === '' || !Number.isInteger(n)) throw new UsageError(`${rule}, got "${value}"`);
+  if (n < 0 || n > 65535) throw new UsageError(`${rule}, got ${n}`);
   return n;
 }
 

@@ -47,13 +47,16 @@ const KEYS = new Set(['initialInterval', 'backoffCoefficient', 'maximumInterval'
  * Calls the client retries on Unavailable. Each is safe to repeat: reads change nothing; a start,
  * signal, signal-with-start, cancel and terminate carry a request id made once per logical call
  * (the body is serialized once and resent as is), and an update carries its update id, so the
- * server applies a repeated one once. Not here: reset (no request id), the worker's polls and
- * reports (the worker retries those itself, within the task's deadline).
+ * server applies a repeated one once. Not here: reset and the schedule and search-attribute
+ * writes (no request id: a repeat of one that took effect would reset twice, trigger twice, or
+ * answer AlreadyExists / NotFound for a call that succeeded), the worker's polls and reports (the
+ * worker retries those itself, within the task's deadline).
  */
 export const RETRIED_METHODS: ReadonlySet<WorkflowServiceMethod> = new Set<WorkflowServiceMethod>([
   'startWorkflowExecution', 'describeWorkflowExecution', 'getWorkflowExecutionHistory', 'listWorkflowExecutions',
   'requestCancelWorkflowExecution', 'terminateWorkflowExecution', 'signalWorkflowExecution', 'signalWithStartWorkflowExecution',
   'queryWorkflow', 'updateWorkflowExecution', 'pollWorkflowExecutionUpdate', 'countWorkflowExecutions', 'listSearchAttributes',
+  'describeSchedule', 'listSchedules',
 ]);
 
 /**

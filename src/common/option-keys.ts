@@ -52,7 +52,8 @@ export function optionKeys<T>(keys: { [K in keyof Required<T>]: true }): string[
 export function refuseUnknownKeys(kind: string, options: object, known: readonly string[]): void {
   for (const key of Object.keys(options)) {
     if (!known.includes(key)) {
-      throw new ValidationError(key, `is not a ${kind} option (known: ${known.join(', ')})`, (options as Record<string, unknown>)[key]);
+      const article = /^[aeiou]/i.test(kind) ? 'an' : 'a';
+      throw new ValidationError(key, `is not ${article} ${kind} option (known: ${known.join(', ')})`, (options as Record<string, unknown>)[key]);
     }
   }
 }

@@ -96,6 +96,7 @@ export class EngineCore {
   #sweepAt = MIN_IN_FLIGHT_SWEEP;
   /** Worker polls per queue key: how many run now, and when the last one ended (real time). */
   readonly #polls = new Map<string, { active: number; endedAt: number }>();
+  #pollSweepAt = MIN_IN_FLIGHT_SWEEP;
 
   /**
    * @param clock time for everything the engine records or decides on (event times, timers,
@@ -213,7 +214,12 @@ export class EngineCore {
     const p = this.#polls.get(key);
     if (!p) return;
     p.active = Math.max(0, p.active - 1);
-    p.endedAt = this.waitClock.now();
+    const now = (p.endedAt = this.waitClock.now());
+    // An idle entry older than POLL_GAP_MS answers isPolled() as no entry does: dropped whenever
+    // the table doubles, so queues polled once (a worker per queue, then gone) do not pile up.
+    if (this.#polls.size <= this.#pollSweepAt) return;
+    for (const [k, q] of this.#polls) if (q.active === 0 && now - q.endedAt >= POLL_GAP_MS) this.#polls.delete(k);
+    this.#pollSweepAt = Math.max(MIN_IN_FLIGHT_SWEEP, 2 * this.#polls.size);
   }
 
   /**

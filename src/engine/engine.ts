@@ -2,6 +2,7 @@ import { hostname } from 'node:os';
 import type { UndeliveredTask, UndeliveredTaskReturn } from './undelivered-tasks.ts';
 import { ServiceError } from '../common/errors.ts';
 import { newUuid } from '../common/ids.ts';
+import { optionKeys, refuseUnknownKeys } from '../common/option-keys.ts';
 import { validatePoll } from './requests.ts';
 import type {
   ActivityTask, CallOptions, CancelWorkflowRequest, ExecutionRequest, GetHistoryRequest, GetHistoryResponse,
@@ -85,6 +86,11 @@ export interface EngineOptions {
  * of a run is one store transaction; timers fire from the store; long polls are woken by
  * in-process notification and, on PostgreSQL, LISTEN/NOTIFY from other servers.
  */
+/** Keys of {@link EngineOptions}. */
+const ENGINE_OPTION_KEYS = optionKeys<EngineOptions>({
+  store: true, clock: true, waitClock: true, identity: true, logger: true, ownsStore: true, limits: true, messageLimits: true, taskTokenKeys: true,
+});
+
 export class Engine implements WorkflowService, UndeliveredTaskReturn {
   readonly #core: EngineCore;
   readonly #tasks: TaskService;
@@ -114,6 +120,7 @@ export class Engine implements WorkflowService, UndeliveredTaskReturn {
   /** Creates an engine over a store and starts its timer loop. */
   static async create(opts: EngineOptions): Promise<Engine> {
     if (!opts || typeof opts !== 'object' || !opts.store) throw new ValidationError('store', 'is required', undefined);
+    refuseUnknownKeys('Engine', opts, ENGINE_OPTION_KEYS);
     const keys = opts.taskTokenKeys
       ?? [parseStoredTokenKey(await opts.store.sharedSecret(STORED_TOKEN_KEY_NAME, newStoredTokenKey()))];
     const engine = new Engine(opts, new TaskTokens(keys));

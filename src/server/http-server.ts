@@ -10,6 +10,8 @@ import { instrumentService } from './metrics/instrumented-service.ts';
 import { answerMetrics, METRICS_PATH } from './metrics/metrics-route.ts';
 import { grants, SYSTEM_SCOPE } from './method-roles.ts';
 import { ServiceError } from '../common/errors.ts';
+import { optionKeys, refuseUnknownKeys } from '../common/option-keys.ts';
+import { ValidationError } from '../retry/errors.ts';
 import type { ServerMetrics } from './metrics/server-metrics.ts';
 import type { Authenticator } from './auth.ts';
 import { createTlsServer, type TlsOptions } from './tls.ts';
@@ -61,6 +63,9 @@ const LONG_POLLS = new Set<string>(LONG_POLL_METHODS);
 const TASK_POLLS = new Set<string>(['pollWorkflowTaskQueue', 'pollActivityTaskQueue']);
 type PolledTask = { taskToken: string; activityId?: string; moreTasks?: PolledTask[] };
 const API_PREFIX = '/api/v1/';
+const HTTP_SERVER_OPTION_KEYS = optionKeys<HttpServerOptions>({
+  service: true, port: true, host: true, maxBodyBytes: true, fallback: true, logger: true, metrics: true, auth: true, tls: true, limits: true,
+});
 
 /**
  * Serves the WorkflowService contract as JSON over HTTP: `POST /api/v1/<method>` with the
@@ -71,6 +76,10 @@ const API_PREFIX = '/api/v1/';
  * lines (see batch-route.ts and docs/http-api.md).
  */
 export async function startHttpServer(options: HttpServerOptions): Promise<HttpServer> {
+  if (typeof options !== 'object' || options === null || typeof options.service !== 'object' || options.service === null) {
+    throw new ValidationError('service', 'is required (the Engine, or another WorkflowService, the server answers for)', options?.service);
+  }
+  refuseUnknownKeys('startHttpServer', options, HTTP_SERVER_OPTION_KEYS);
   // Limits inside the metrics: a refused call is counted under its 429.
   const service = instrumentService(limitService(options.service, options.limits), options.metrics);
   const logger = options.logger ?? jsonLogger({ component: 'server' });

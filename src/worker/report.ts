@@ -58,11 +58,13 @@ const messageOf = (err: unknown) => (err instanceof Error ? err.message : String
 export async function deliverReport<T>(send: () => Promise<T>, o: ReportOptions): Promise<ReportOutcome<T>> {
   let warned = false;
   try {
+    // The window is the policy's expiration: no try starts after the deadline, none waits past it.
+    const windowMs = o.deadline - o.clock.now();
     const value = await retry(() => send(), {
-      policy: REPORT_BACKOFF,
+      policy: windowMs > 0 ? { ...REPORT_BACKOFF, expirationIntervalMs: windowMs } : { ...REPORT_BACKOFF, maximumAttempts: 1 },
       clock: o.clock,
       ...(o.signal ? { signal: o.signal } : {}),
-      retryIf: (err) => isUnavailable(err) && o.clock.now() < o.deadline,
+      retryIf: (err) => isUnavailable(err),
       onRetry: ({ error, delayMs }) => {
         if (warned) return;
         warned = true;

@@ -86,8 +86,9 @@ test('failures without a server are one line too: unreachable server, bad port, 
   const nobody = `http://127.0.0.1:${await freePort()}`;
   const cases: [string[], 1 | 2, RegExp][] = [
     [['workflow', 'list', '--address', nobody, '--retry-for', '300ms'], 1, /^steadfast workflow: listWorkflowExecutions: the steadfast server at http:\/\/127\.0\.0\.1:\d+ was unavailable for [\d.]+s over \d+ attempts: connect ECONNREFUSED .*\(is a server running there\? `steadfast dev` starts one/m],
-    [['server', '--port', '-1', '--database', `sqlite:${join(dir, 'x.sqlite')}`], 2, /^--port must be an integer from 0 to 65535, got "-1"$/m],
-    [['dev', '--port', '-1', '--db', join(dir, 'dev.sqlite')], 2, /^--port must be an integer from 0 to 65535, got "-1"$/m],
+    [['server', '--port', '-1', '--database', `sqlite:${join(dir, 'x.sqlite')}`], 2, /^--port must be an integer from 0 to 65535, got -1$/m],
+    [['dev', '--port', '-1', '--db', join(dir, 'dev.sqlite')], 2, /^--port must be an integer from 0 to 65535, got -1$/m],
+    [['dev', '--port', 'abc', '--db', join(dir, 'dev.sqlite')], 2, /^--port must be an integer from 0 to 65535, got "abc"$/m],
     [['server'], 2, /^steadfast server: --database is required/m],
     [['server', '--database', `sqlite:${join(dir, 'open.sqlite')}`], 2, /^steadfast server: authentication is on by default and no credentials are configured: give --api-keys keys\.json .* or run open with --insecure$/m],
     [['server', '--insecure', '--api-keys', 'k.json', '--database', 'sqlite:x'], 2, /^steadfast server: --insecure cannot be combined with --api-keys/m],

@@ -35,6 +35,28 @@ describe('client calls while the server is unavailable', () => {
     }
   });
 
+  test('schedule reads ride through a gap too; schedule writes are not repeated', async () => {
+    const h = await setup();
+    const port = await freePort();
+    const client = new Client({ address: `http://127.0.0.1:${port}`, retry: FAST });
+    let server: HttpServer | undefined;
+    try {
+      const described = client.schedule.getHandle('no-such-schedule').describe().catch((e: unknown) => e);
+      await sleep(300);
+      server = await startHttpServer({ service: h.engine, port });
+      const answer = await described;
+      assert.ok(answer instanceof ServiceError && answer.code === 'NotFound', `answered by the server once it is up: ${String(answer)}`);
+      await server.close();
+      server = undefined;
+      await assert.rejects(client.schedule.getHandle('no-such-schedule').delete(), (err: unknown) =>
+        unavailable(err) && /cannot reach the steadfast server/.test((err as Error).message) && !/attempts/.test((err as Error).message));
+    } finally {
+      client.close();
+      await server?.close();
+      await h.close();
+    }
+  });
+
   test('result() resumes its wait on the same run when the server goes away and comes back', async () => {
     const h = await setup();
     const port = await freePort();

@@ -6,6 +6,8 @@ import { checkPayload, encodePayload } from '../../src/common/payload.ts';
 import { ValidationError } from '../../src/retry/errors.ts';
 import { fixtureTest } from '../helpers/fixture.ts';
 import { Replayer, TestEnvironment } from '../../src/testing/index.ts';
+import { Engine } from '../../src/engine/index.ts';
+import { startHttpServer } from '../../src/server/index.ts';
 import { MAX_DURATION_MS } from '../../src/common/max-duration.ts';
 import { MAX_TIMEOUT_MS } from '../../src/engine/requests.ts';
 import { MAX_QUERY_TIMEOUT_MS } from '../../src/engine/queries.ts';
@@ -150,4 +152,13 @@ test('the testing entry points refuse unknown option keys too', async () => {
     /^ValidationError: databse is not a TestEnvironment option \(known: database, namespace, limits\)/);
   await assert.rejects(Replayer.replayHistory({ events: [] }, { workflowsPath: 'w.ts', runID: 'r' } as never),
     /^ValidationError: runID is not a replay option \(known: workflowsPath, workflowId, runId, namespace\)/);
+});
+
+fixtureTest('the server entry points refuse unknown option keys too, and a missing service by name', async (f) => {
+  const h = await f.engine();
+  await assert.rejects(Engine.create({ store: h.store, clok: 1 } as never),
+    /^ValidationError: clok is not an Engine option \(known: store, clock, waitClock, identity, logger, ownsStore, limits, messageLimits, taskTokenKeys\)/);
+  await assert.rejects(startHttpServer({ service: h.engine, prot: 7233 } as never),
+    /^ValidationError: prot is not a startHttpServer option \(known: service, port, host, maxBodyBytes, fallback, logger, metrics, auth, tls, limits\)/);
+  await assert.rejects(startHttpServer({ port: 7233 } as never), /^ValidationError: service is required/);
 });

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Engine, type EngineLimits } from '../../src/engine/index.ts';
+import { DEFAULT_LIMITS, Engine, type EngineLimits } from '../../src/engine/index.ts';
 import { SqliteStore } from '../../src/store/index.ts';
 import { ManualClock } from '../../src/retry/clock.ts';
 import type { Command } from '../../src/history/commands.ts';
@@ -105,6 +105,11 @@ test('a history past historyWarnBytes is logged at each multiple; past historyMa
   assert.ok(byteWarnings.length >= 2, warnings.join('\n'));
   assert.match(byteWarnings[0]!, /has [3-5]\d{3} bytes of history \(warning every 3000; terminated past 9000\); consider continue-as-new/);
   await h.close();
+});
+
+test('by default a history warns at 10 MiB and is terminated past 50 MiB', () => {
+  assert.equal(DEFAULT_LIMITS.historyWarnBytes, 10 * 1024 * 1024);
+  assert.equal(DEFAULT_LIMITS.historyMaxBytes, 50 * 1024 * 1024);
 });
 
 test('limits are validated', async () => {

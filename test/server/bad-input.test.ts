@@ -121,6 +121,28 @@ const CASES: Case[] = [
           retryPolicy: { initialIntervalMs: 1000, backoffCoefficient: 2, maximumIntervalMs: 1e20, maximumAttempts: 0, nonRetryableErrorTypes: [] } } }] });
     },
     expect: { status: 400, message: `commands[0].attributes.retryPolicy.maximumIntervalMs ${MAX} (when not given it is 100 × initialInterval), got 100000000000000000000` } },
+  { name: 'an activity start-to-close timeout of 1e20 ms is a bad command',
+    run: async (a) => {
+      const task = await firstTask(a, 'act-stc');
+      return answer(a, 'respondWorkflowTaskCompleted', { taskToken: task.taskToken, identity: 'scripted',
+        commands: [{ commandType: 'ScheduleActivityTask', attributes: { activityId: '1', activityType: 'a', args: [], startToCloseTimeoutMs: 1e20 } }] });
+    },
+    expect: { status: 400, message: `commands[0].attributes.startToCloseTimeoutMs ${MAX}, got 100000000000000000000` } },
+  { name: 'an activity heartbeat timeout over the maximum is a bad command',
+    run: async (a) => {
+      const task = await firstTask(a, 'act-hb');
+      return answer(a, 'respondWorkflowTaskCompleted', { taskToken: task.taskToken, identity: 'scripted',
+        commands: [{ commandType: 'ScheduleActivityTask', attributes: { activityId: '1', activityType: 'a', args: [], startToCloseTimeoutMs: 1000,
+          heartbeatTimeoutMs: MAX_DURATION_MS + 1 } }] });
+    },
+    expect: { status: 400, message: `commands[0].attributes.heartbeatTimeoutMs ${MAX}, got ${MAX_DURATION_MS + 1}` } },
+  { name: 'a child workflow run timeout of 1e20 ms is a bad command',
+    run: async (a) => {
+      const task = await firstTask(a, 'child-run');
+      return answer(a, 'respondWorkflowTaskCompleted', { taskToken: task.taskToken, identity: 'scripted',
+        commands: [{ commandType: 'StartChildWorkflowExecution', attributes: { workflowId: 'c', workflowType: 'c', args: [], workflowRunTimeoutMs: 1e20 } }] });
+    },
+    expect: { status: 400, message: `commands[0].attributes.workflowRunTimeoutMs ${MAX}, got 100000000000000000000` } },
   { name: 'NUL in an activity command taskQueue',
     run: async (a) => {
       const task = await firstTask(a, 'act-nul');

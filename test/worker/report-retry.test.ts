@@ -27,6 +27,41 @@ function losing(h: Harness, method: 'respondWorkflowTaskCompleted' | 'recordActi
   }) as WorkflowService;
 }
 
+/** The engine, answering every call to `method` Unavailable, noting the engine clock's time of each try. */
+function unreachableFor(h: Harness, method: 'respondActivityTaskCompleted' | 'respondWorkflowTaskCompleted', tries: number[]): WorkflowService {
+  return new Proxy(h.engine, {
+    get(target, prop) {
+      const value = Reflect.get(target, prop, target) as unknown;
+      const fn = typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+      if (prop !== method) return fn;
+      return () => {
+        tries.push(h.clock.now());
+        return Promise.reject(new ServiceError('Unavailable', `${method}: cannot reach the steadfast server (connect ECONNREFUSED)`));
+      };
+    },
+  }) as WorkflowService;
+}
+
+/** Moves the engine's (and the worker's) clock a second at a time until `check` holds. */
+async function advanceUntil(h: Harness, check: () => boolean, what: string, maxSeconds = 60): Promise<void> {
+  for (let i = 0; i < maxSeconds && !check(); i++) {
+    await h.advance(1_000);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  assert.ok(check(), `timed out waiting for ${what}`);
+}
+
+/** Shuts a worker on the harness's clock down, moving the clock so its report retries end. */
+async function shutdownOnClock(h: Harness, worker: Worker, running: Promise<void>): Promise<void> {
+  let done = false;
+  const stopped = worker.shutdown().then(() => running).finally(() => (done = true));
+  for (let i = 0; i < 120 && !done; i++) {
+    await h.advance(1_000);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  await stopped;
+}
+
 function capture(): Logger & { lines: string[] } {
   const lines: string[] = [];
   const add = (level: string) => (m: string) => void lines.push(`${level} ${m}`);
@@ -166,6 +201,87 @@ describe('the worker keeps the reports it could not deliver', () => {
     } finally {
       await worker.shutdown();
       await running;
+      await h.close();
+    }
+  });
+
+  test('an activity outcome the service never takes is tried until the attempt\'s start-to-close deadline, then given up and logged', async () => {
+    const h = await setup();
+    const logger = capture();
+    const tries: number[] = [];
+    let ranAt = 0;
+    const worker = await Worker.create({
+      connection: unreachableFor(h, 'respondActivityTaskCompleted', tries), taskQueue: 'q', logger, clock: h.clock,
+      activities: { charge: async (id: string) => { ranAt = h.clock.now(); return `charged ${id}`; } },
+    });
+    const running = worker.run();
+    try {
+      await h.start('dl-1');
+      await h.complete(await h.pollWorkflow(), [cmd.activity('act-1', { retryPolicy: { maximumAttempts: 1 } as never })]);
+      await waitFor(() => tries.length > 0, 'the first try');
+      const gaveUp = () => logger.lines.some((l) => /^warn gave up reporting the outcome of activity charge \(act-1\) after \d+ tries: the service stayed unavailable until the attempt's deadline/.test(l));
+      await advanceUntil(h, gaveUp, 'the worker to give up');
+      const deadline = ranAt + 10_000;
+      assert.ok(tries.length >= 5, `tried again and again (${tries.length} tries)`);
+      assert.ok(tries.every((t) => t <= deadline), `no try after the 10 s start-to-close deadline: ${tries.map((t) => t - ranAt).join(', ')}`);
+      assert.ok(tries.at(-1)! >= deadline - 3_000, `tried until close to the deadline, last at +${tries.at(-1)! - ranAt} ms`);
+      assert.equal(logger.lines.filter((l) => /could not report the outcome of activity charge \(act-1\) yet/.test(l)).length, 1, 'the delay is logged once');
+      const triesAtGiveUp = tries.length;
+      await h.advance(10_000);
+      assert.equal(tries.length, triesAtGiveUp, 'nothing is tried after giving up');
+    } finally {
+      await shutdownOnClock(h, worker, running);
+      await h.close();
+    }
+  });
+
+  test('a workflow task answer the service never takes is tried until the workflow task timeout, then given up', async () => {
+    const h = await setup();
+    const logger = capture();
+    const tries: number[] = [];
+    const worker = await Worker.create({
+      connection: unreachableFor(h, 'respondWorkflowTaskCompleted', tries), taskQueue: 'wq', workflowsPath: CRASH_WORKFLOWS,
+      activities: crashActivities, logger, clock: h.clock,
+    });
+    const running = worker.run();
+    try {
+      const startedAt = h.clock.now();
+      await h.engine.startWorkflowExecution({ workflowId: 'wt-dl', workflowType: 'twoSteps', taskQueue: 'wq', args: [5], workflowTaskTimeoutMs: 4_000 });
+      await waitFor(() => tries.length > 0, 'the first try');
+      const gaveUp = () => logger.lines.some((l) => /^warn gave up reporting the completion of workflow task 3 of wt-dl after \d+ tries/.test(l));
+      await advanceUntil(h, gaveUp, 'the worker to give up', 20);
+      const firstTaskTries = tries.filter((t) => t <= startedAt + 4_000);
+      assert.ok(firstTaskTries.length >= 3, `tried again within the 4 s workflow task timeout (${firstTaskTries.length} tries)`);
+      assert.ok(firstTaskTries.at(-1)! >= startedAt + 2_000, `tried until close to the timeout, last at +${firstTaskTries.at(-1)! - startedAt} ms`);
+      await advanceUntil(h, () => tries.some((t) => t > startedAt + 4_000), 'the next workflow task', 10);
+      assert.ok((await h.types('wt-dl')).includes('WorkflowTaskTimedOut'), 'the service timed the task out and scheduled another');
+    } finally {
+      await shutdownOnClock(h, worker, running);
+      await h.close();
+    }
+  });
+
+  test('an outcome for a run that closed meanwhile is refused, logged once and dropped', async () => {
+    const h = await setup();
+    const server = await startHttpServer({ service: h.engine, port: 0 });
+    const logger = capture();
+    const act = gatedActivity();
+    const worker = await Worker.create({ address: server.address, taskQueue: 'q', activities: { charge: act.charge }, logger });
+    const running = worker.run();
+    try {
+      await scheduleActivity(h, 'closed-1');
+      await act.running;
+      await h.engine.terminateWorkflowExecution({ workflowId: 'closed-1', reason: 'closed while the activity ran' });
+      act.open();
+      await waitFor(() => logger.lines.some((l) => /the service refused the outcome of activity charge \(act-1\); dropped/.test(l)), 'the refusal');
+      await new Promise((r) => setTimeout(r, 300));
+      assert.equal(logger.lines.filter((l) => /refused the outcome/.test(l)).length, 1);
+      assert.ok(!logger.lines.some((l) => /could not report/.test(l)), 'a refusal is not retried');
+      assert.ok(!(await h.types('closed-1')).includes('ActivityTaskCompleted'));
+    } finally {
+      await worker.shutdown();
+      await running;
+      await server.close();
       await h.close();
     }
   });
