@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { Client } from '../../src/client/index.ts';
 import { ServiceError } from '../../src/common/errors.ts';
 import { WORKFLOW_SERVICE_METHODS } from '../../src/protocol/index.ts';
-import { METHOD_ROLES, ROLES, type Role } from '../../src/server/index.ts';
+import { CROSS_NAMESPACE_ROLES, METHOD_ROLES, ROLES, type Role } from '../../src/server/index.ts';
 import { authServer, KEYS, post } from './auth-helpers.ts';
 
 let server: Awaited<ReturnType<typeof authServer>>;
@@ -23,7 +23,9 @@ const probe = (namespace = 'default') => ({ namespace, taskToken: fakeTaskToken(
 test('every method is allowed to exactly the roles at or above the one it needs, and refused to the others by name', async () => {
   const rank = (r: Role) => ROLES.indexOf(r);
   const rows: string[] = [];
-  for (const method of WORKFLOW_SERVICE_METHODS) {
+  const methods = Object.keys(METHOD_ROLES) as (keyof typeof METHOD_ROLES)[];
+  assert.deepEqual([...methods, ...Object.keys(CROSS_NAMESPACE_ROLES)].sort(), [...WORKFLOW_SERVICE_METHODS].sort());
+  for (const method of methods) {
     const needed = METHOD_ROLES[method];
     for (const role of ROLES) {
       const { status, json } = await post(server.http.address, method, probe(), KEYS[role]);
@@ -40,7 +42,7 @@ test('every method is allowed to exactly the roles at or above the one it needs,
     const other = await post(server.http.address, method, probe(), KEYS.otherWriter);
     assert.equal(other.status, 403, `other:writer must not call ${method} on default`);
   }
-  assert.equal(rows.length, WORKFLOW_SERVICE_METHODS.length * ROLES.length);
+  assert.equal(rows.length, methods.length * ROLES.length);
   assert.equal(METHOD_ROLES.resetWorkflowExecution, 'admin');
   assert.equal(METHOD_ROLES.pollActivityTaskQueue, 'worker');
 });
