@@ -2,7 +2,10 @@ import { NamespaceAlreadyExistsError, NamespaceNotFoundError } from '../common/e
 import { DEFAULT_NAMESPACE } from '../common/ids.ts';
 import type { Clock } from '../retry/clock.ts';
 import { ValidationError } from '../retry/errors.ts';
-import { parseRequest } from '../protocol/parse.ts';
+import { parseField, parseRequest } from '../protocol/parse.ts';
+import { text } from '../protocol/fields.ts';
+import { MAX_ID_LENGTH } from '../protocol/limits.ts';
+import { checkText } from '../protocol/request-text.ts';
 import {
   DEFAULT_RETENTION_MS, type DescribeNamespaceRequest, type ListNamespacesRequest, type ListNamespacesResponse, type NamespaceDescription,
   type RegisterNamespaceRequest, type UpdateNamespaceRequest,
@@ -12,6 +15,8 @@ import {
 } from '../protocol/schemas/namespaces.ts';
 import { StoreConflictError } from '../store/errors.ts';
 import type { NamespaceRecord, Store } from '../store/types.ts';
+
+const NAMESPACE_TEXT = text(MAX_ID_LENGTH);
 
 /** Names read per store call when the registry loads. */
 const LOAD_PAGE = 1000;
@@ -50,6 +55,8 @@ export class NamespaceRegistry {
     const given = typeof req === 'object' && req !== null ? (req as { namespace?: unknown }).namespace : undefined;
     const name = given === undefined || given === null ? DEFAULT_NAMESPACE : given;
     if (typeof name !== 'string' || this.#known.has(name)) return undefined;
+    // The request's own rules first: a name that breaks them is InvalidArgument, and is never sent to the store.
+    checkText('namespace', parseField(NAMESPACE_TEXT, 'namespace', name));
     let lookup = this.#lookups.get(name);
     if (!lookup) {
       lookup = this.store.getNamespace(name).then((found) => {
