@@ -1,7 +1,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Client } from '../../src/client/index.ts';
-import { ServiceError } from '../../src/common/errors.ts';
+import { NamespaceAlreadyExistsError, NamespaceNotFoundError, ServiceError } from '../../src/common/errors.ts';
 import { WORKFLOW_SERVICE_METHODS } from '../../src/protocol/index.ts';
 import { CROSS_NAMESPACE_ROLES, METHOD_ROLES, ROLES, type Role } from '../../src/server/index.ts';
 import { authServer, KEYS, post } from './auth-helpers.ts';
@@ -121,4 +121,38 @@ test('GET /metrics needs system:reader when authentication is on: 401 without cr
   const system = await scrape(KEYS.systemAdmin);
   assert.equal(system.status, 200);
   assert.match(await system.text(), /steadfast_requests_total/);
+});
+
+test('namespace calls: create and update need system:admin, describe the reader role, list answers what the caller may read', async () => {
+  const create = { namespace: 'team-x', workflowExecutionRetentionPeriodMs: 86_400_000 };
+  for (const key of [KEYS.admin, KEYS.writer, KEYS.reader, KEYS.otherWriter]) {
+    const refused = await post(server.http.address, 'registerNamespace', create, key);
+    assert.equal(refused.status, 403);
+    assert.deepEqual(refused.json.error, { code: 'PermissionDenied', message: 'registerNamespace needs the admin role on the system scope ("system:admin")' });
+    const update = await post(server.http.address, 'updateNamespace', { namespace: 'default', description: 'x' }, key);
+    assert.deepEqual(update.json.error, { code: 'PermissionDenied', message: 'updateNamespace needs the admin role on the system scope ("system:admin")' });
+  }
+  assert.equal((await post(server.http.address, 'registerNamespace', create, KEYS.systemAdmin)).status, 200);
+  const taken = await post(server.http.address, 'registerNamespace', create, KEYS.systemAdmin);
+  assert.deepEqual([taken.status, taken.json.error], [409, { code: 'AlreadyExists', message: 'namespace "team-x" is registered already', namespace: 'team-x' }]);
+  assert.equal((await post(server.http.address, 'registerNamespace', { namespace: 'other' }, KEYS.systemAdmin)).status, 200);
+  assert.equal((await post(server.http.address, 'updateNamespace', { namespace: 'team-x', description: 'x' }, KEYS.systemAdmin)).json.description, 'x');
+
+  assert.equal((await post(server.http.address, 'describeNamespace', { namespace: 'default' }, KEYS.reader)).json.name, 'default');
+  const hidden = await post(server.http.address, 'describeNamespace', { namespace: 'team-x' }, KEYS.reader);
+  assert.deepEqual(hidden.json.error, { code: 'PermissionDenied', message: 'describeNamespace needs the reader role on namespace "team-x"' });
+  const names = async (key: string) => ((await post(server.http.address, 'listNamespaces', {}, key)).json.namespaces as { name: string }[]).map((n) => n.name);
+  assert.deepEqual(await names(KEYS.reader), ['default']);
+  assert.deepEqual(await names(KEYS.otherWriter), ['other']);
+  assert.deepEqual(await names(KEYS.systemAdmin), ['default', 'other', 'team-x']);
+  const client = new Client({ address: server.http.address, apiKey: KEYS.systemAdmin });
+  try {
+    await assert.rejects(client.namespace.create({ name: 'team-x' }), NamespaceAlreadyExistsError);
+    await assert.rejects(client.namespace.describe('nowhere'), (e) => e instanceof NamespaceNotFoundError && e.namespace === 'nowhere');
+    const elsewhere = new Client({ address: server.http.address, apiKey: KEYS.systemAdmin, namespace: 'nowhere' });
+    await assert.rejects(elsewhere.workflow.start('t', { taskQueue: 'q', workflowId: 'w' }).finally(() => elsewhere.close()),
+      (e) => e instanceof NamespaceNotFoundError && e.message === 'namespace "nowhere" is not registered; create it with steadfast namespace create --name nowhere');
+  } finally {
+    client.close();
+  }
 });
