@@ -45,7 +45,7 @@ const BACKENDS = [
 async function servers(backend: (typeof BACKENDS)[number]) {
   const { stores, close } = await backend.open();
   const clock = new ManualClock(T0);
-  const engines = [];
+  const engines: Engine[] = [];
   for (const [i, store] of stores.entries()) engines.push(await Engine.create({ store, clock, identity: `server-${i}`, retentionSweepIntervalMs: 0 }));
   return {
     engines, clock,
