@@ -8,3 +8,4 @@ export * from './protocol/limits.ts';
 export * from './protocol/service.ts';
 export * from './protocol/error-codes.ts';
 export * from './protocol/wire-error.ts';
+export * from './protocol/namespaces.ts';

@@ -1,10 +1,11 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { parseFlags, parsePort } from './args.ts';
+import { parseFlags, parsePort, UsageError } from './args.ts';
+import { validateNamespaceName } from '../protocol/namespaces.ts';
 import { register } from './main.ts';
 
 
-const HELP = `Usage: steadfast dev [--port 7233] [--host 127.0.0.1] [--db ./.steadfast/dev.sqlite]
+const HELP = `Usage: steadfast dev [--port 7233] [--host 127.0.0.1] [--db ./.steadfast/dev.sqlite] [--namespace <ns> ...]
 
 Starts a local steadfast server on an embedded SQLite file, with the web UI at its address:
 nothing else to install.
@@ -13,10 +14,13 @@ Options:
   --port <n>     port to listen on (default 7233)
   --host <addr>  address to bind (default 127.0.0.1)
   --db <path>    SQLite file (default ./.steadfast/dev.sqlite, created if missing)
+  --namespace <ns>
+                 register this namespace at start if it is missing (repeatable; "default"
+                 always exists)
   -h, --help     show this help
 
 Example:
-  steadfast dev --port 7233 --db ./.steadfast/dev.sqlite`;
+  steadfast dev --port 7233 --db ./.steadfast/dev.sqlite --namespace orders --namespace billing`;
 
 register({
   name: 'dev',
@@ -24,14 +28,22 @@ register({
   async run(argv) {
     const { values } = parseFlags('dev', argv, {
       port: { type: 'string' }, host: { type: 'string' }, db: { type: 'string' }, help: { type: 'boolean', short: 'h' },
+      namespace: { type: 'string', multiple: true },
     });
     if (values.help) {
       console.log(HELP);
       return 0;
     }
+    const namespaces = (values.namespace ?? []).map((n) => {
+      try {
+        return validateNamespaceName(n, '--namespace');
+      } catch (err) {
+        throw new UsageError((err as Error).message);
+      }
+    });
     const file = resolve(values.db ?? '.steadfast/dev.sqlite');
     mkdirSync(dirname(file), { recursive: true });
     const { serve } = await import('./serve.ts');
-    return serve({ database: `sqlite:${file}`, port: parsePort(values.port, 7233), host: values.host ?? '127.0.0.1', label: 'steadfast dev', warmUi: true });
+    return serve({ database: `sqlite:${file}`, port: parsePort(values.port, 7233), host: values.host ?? '127.0.0.1', label: 'steadfast dev', warmUi: true, namespaces });
   },
 });

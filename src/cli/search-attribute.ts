@@ -49,7 +49,7 @@ register({
         case 'create': {
           if (!values.name || !values.type) throw new UsageError('steadfast search-attribute create: --name and --type are required');
           await client.searchAttributes.create({ name: values.name, type: values.type as SearchAttributeTypeName });
-          console.log(json ? JSON.stringify({ name: values.name, type: values.type }) : `registered ${values.name} (${values.type}) in namespace ${client.namespace}`);
+          console.log(json ? JSON.stringify({ name: values.name, type: values.type }) : `registered ${values.name} (${values.type}) in namespace ${client.namespace.name}`);
           return 0;
         }
         case 'list': {

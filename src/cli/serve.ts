@@ -6,6 +6,7 @@ import {
 import type { TaskTokenKey } from '../engine/index.ts';
 import { ValidationError } from '../retry/errors.ts';
 import { errorLine } from './error-line.ts';
+import { NamespaceAlreadyExistsError } from '../common/errors.ts';
 
 /** What `steadfast server` and `steadfast dev` run: store, engine and HTTP API, until a signal. */
 export interface ServeOptions {
@@ -28,6 +29,10 @@ export interface ServeOptions {
   limits?: NamespaceLimitOptions;
   /** Bundle the web UI at start instead of on its first request. @default false */
   warmUi?: boolean;
+  /** Namespaces registered at start when missing (`steadfast dev --namespace`). @default none */
+  namespaces?: string[];
+  /** How often closed runs past retention are deleted, ms; 0 turns the sweep off. @default the engine's */
+  retentionSweepIntervalMs?: number;
 }
 
 /** Opens the store, starts the engine and the API, and shuts all down cleanly on SIGTERM/SIGINT. */
@@ -44,8 +49,17 @@ export async function serve(options: ServeOptions): Promise<number> {
   if (metrics) store = instrumentStore(store, metrics);
   let engine;
   try {
-    engine = await Engine.create({ store, ...(options.taskTokenKeys ? { taskTokenKeys: options.taskTokenKeys } : {}) });
+    engine = await Engine.create({
+      store, ...(options.taskTokenKeys ? { taskTokenKeys: options.taskTokenKeys } : {}),
+      ...(options.retentionSweepIntervalMs !== undefined ? { retentionSweepIntervalMs: options.retentionSweepIntervalMs } : {}),
+    });
+    for (const namespace of options.namespaces ?? []) {
+      await engine.registerNamespace({ namespace }).catch((err: unknown) => {
+        if (!(err instanceof NamespaceAlreadyExistsError)) throw err;
+      });
+    }
   } catch (err) {
+    await engine?.shutdown();
     await store.close().catch(() => undefined);
     console.error(`${options.label}: cannot start on the database ${redact(options.database)}: ${errorLine(err)}`);
     return 1;

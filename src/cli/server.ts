@@ -1,4 +1,5 @@
-import { parseFlags, parseIntFlag, parsePort } from './args.ts';
+import { parseFlags, parseIntFlag, parsePort, UsageError } from './args.ts';
+import { toMs, type Duration } from '../retry/duration.ts';
 import type { NamespaceLimitOptions } from '../server/index.ts';
 import { register } from './main.ts';
 import { resolveServerSecurity, SECURITY_FLAG_OPTIONS, SECURITY_HELP } from './server-security.ts';
@@ -14,6 +15,9 @@ Options:
   --port <n>        port to listen on (default 7233; 0 picks a free one)
   --host <addr>     address to bind (default 127.0.0.1)
   --no-metrics      do not count requests, store calls and runs, nor serve GET /metrics
+  --retention-sweep-interval <dur>
+                    how often closed runs past their namespace's retention are deleted
+                    (default 1m; 0 turns this server's sweep off)
   -h, --help        show this help
 
 Limits per namespace and server process (0 turns one off; refused calls get 429 ResourceExhausted
@@ -33,7 +37,7 @@ register({
   async run(argv) {
     const { values } = parseFlags('server', argv, {
       database: { type: 'string' }, port: { type: 'string' }, host: { type: 'string' }, help: { type: 'boolean', short: 'h' },
-      'no-metrics': { type: 'boolean' },
+      'no-metrics': { type: 'boolean' }, 'retention-sweep-interval': { type: 'string' },
       'starts-per-second': { type: 'string' }, 'signals-per-second': { type: 'string' }, 'max-long-polls': { type: 'string' },
       ...SECURITY_FLAG_OPTIONS,
     });
@@ -53,9 +57,11 @@ register({
       ...limitFlag('signals-per-second', 'signalsPerSecond', values['signals-per-second']),
       ...limitFlag('max-long-polls', 'maxLongPolls', values['max-long-polls']),
     };
+    const sweep = values['retention-sweep-interval'];
     const { serve } = await import('./serve.ts');
     return serve({
       database, port, host: values.host ?? '127.0.0.1', label: 'steadfast server', ...security, metrics: !values['no-metrics'], limits,
+      ...(sweep !== undefined ? { retentionSweepIntervalMs: sweepInterval(sweep) } : {}),
       ...(values.insecure ? { insecure: true } : {}),
     });
   },
@@ -65,4 +71,13 @@ register({
 function limitFlag(flag: string, key: keyof NamespaceLimitOptions, value: string | undefined): NamespaceLimitOptions {
   const n = parseIntFlag(flag, value, 0);
   return n === undefined ? {} : { [key]: n };
+}
+
+/** The --retention-sweep-interval flag in ms; UsageError names the flag. */
+function sweepInterval(text: string): number {
+  try {
+    return Math.ceil(toMs(text as Duration, '--retention-sweep-interval'));
+  } catch {
+    throw new UsageError(`--retention-sweep-interval must be a duration such as 30s, 5m or 1h (0 turns the sweep off), got "${text}"`);
+  }
 }

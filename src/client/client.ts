@@ -20,6 +20,7 @@ import { ScheduleClient } from './schedule-client.ts';
 import type { CountWorkflowExecutionsResponse } from '../protocol/index.ts';
 import { parseQuery } from '../visibility/parser.ts';
 import { SearchAttributeClient } from './search-attribute-client.ts';
+import { NamespaceClient } from './namespace-client.ts';
 import { runBulk, type BulkOptions, type BulkResult } from './bulk.ts';
 
 /** Options of {@link Client}: an `address` to talk HTTP, or a `connection` in-process. */
@@ -191,7 +192,8 @@ export function workflowTypeOf(workflow: Workflow | string): string {
  * `new Client({ connection: engine })` in-process.
  */
 export class Client {
-  readonly namespace: string;
+  /** Namespaces: create, describe, list, update; `client.namespace.name` is the namespace this client's calls name. */
+  readonly namespace: NamespaceClient;
   readonly workflow: WorkflowClient;
   /** Schedules: create, getHandle, list. */
   readonly schedule: ScheduleClient;
@@ -206,7 +208,7 @@ export class Client {
       throw new ValidationError('options', 'must be { address } or { connection }', options);
     }
     refuseUnknownKeys('client', options, CLIENT_OPTION_KEYS);
-    this.namespace = optionalString('namespace', options.namespace) ?? DEFAULT_NAMESPACE;
+    const namespace = optionalString('namespace', options.namespace) ?? DEFAULT_NAMESPACE;
     const identity = optionalString('identity', options.identity) ?? `client@${hostname()}:${process.pid}`;
     if (options.connection) {
       resolveCallRetry(options.retry);
@@ -220,9 +222,10 @@ export class Client {
     } else {
       throw new ValidationError('address', 'must be given (or a connection)', undefined);
     }
-    this.workflow = new WorkflowClient(this.connection, this.namespace, identity);
-    this.schedule = new ScheduleClient(this.connection, this.namespace);
-    this.searchAttributes = new SearchAttributeClient(this.connection, this.namespace);
+    this.namespace = new NamespaceClient(this.connection, namespace);
+    this.workflow = new WorkflowClient(this.connection, namespace, identity);
+    this.schedule = new ScheduleClient(this.connection, namespace);
+    this.searchAttributes = new SearchAttributeClient(this.connection, namespace);
   }
 
   /** Closes the HTTP connections this client opened. */

@@ -7,12 +7,14 @@ export {
 } from './bulk.ts';
 export type { WorkflowExecutionDescription } from './describe.ts';
 export { SearchAttributeClient } from './search-attribute-client.ts';
+export { NamespaceClient, type NamespaceCreateOptions, type NamespaceUpdateOptions } from './namespace-client.ts';
 export { HttpWorkflowService, parseAddress, type HttpServiceOptions } from './http-service.ts';
 export { RETRIED_METHODS, DEFAULT_CALL_RETRY_TIMEOUT_MS, type ClientRetryOptions } from './call-retry.ts';
 export type { WorkflowStartOptions, BaseStartOptions } from './start-options.ts';
 export { WorkflowIdReusePolicy, type WorkflowIdReusePolicyOption } from '../history/id-reuse-policy.ts';
 export {
-  WorkflowFailedError, WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, ServiceError,
+  WorkflowFailedError, WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, ServiceError, NamespaceNotFoundError,
+  NamespaceAlreadyExistsError,
 } from '../common/errors.ts';
 export { QueryFailedError, QueryRejectedError, WorkflowUpdateFailedError } from './message-errors.ts';
 export {
@@ -25,6 +27,7 @@ export { ScheduleHandle, type ScheduleUpdateOptions, type Backfill } from './sch
 export type {
   ScheduleOptions, ScheduleStartWorkflowAction, SchedulePolicies, ScheduleOptionsState,
 } from './schedule-options.ts';
+export type { NamespaceDescription, NamespaceState } from '../protocol/index.ts';
 export type {
   ScheduleDescription, ScheduleListEntry, ScheduleOverlapPolicy, ScheduleIncident, ScheduleCounters, ScheduleActionResult,
 } from '../protocol/index.ts';

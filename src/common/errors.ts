@@ -6,7 +6,7 @@ import type { FailureInfo } from './failure.ts';
  * (protocol/error-codes.ts, where each is described) and back to the same class in the client.
  */
 export const SERVICE_ERROR_CODE_NAMES = [
-  'InvalidArgument', 'NotFound', 'AlreadyStarted', 'FailedPrecondition', 'Unauthenticated', 'PermissionDenied',
+  'InvalidArgument', 'NotFound', 'AlreadyStarted', 'AlreadyExists', 'FailedPrecondition', 'Unauthenticated', 'PermissionDenied',
   'ResourceExhausted', 'Unavailable', 'Internal',
 ] as const;
 
@@ -61,6 +61,30 @@ export class WorkflowNotFoundError extends ServiceError {
   }
 }
 brandClass(WorkflowNotFoundError, 'WorkflowNotFoundError');
+
+/**
+ * A call named a namespace that is not registered (`steadfast namespace create` registers one),
+ * or asked about one.
+ */
+export class NamespaceNotFoundError extends ServiceError {
+  constructor(readonly namespace: string, message = namespaceNotRegistered(namespace)) {
+    super('NotFound', message);
+  }
+}
+brandClass(NamespaceNotFoundError, 'NamespaceNotFoundError');
+
+/** The message of {@link NamespaceNotFoundError}: what is wrong and the command that fixes it. */
+export function namespaceNotRegistered(namespace: string): string {
+  return `namespace "${namespace}" is not registered; create it with steadfast namespace create --name ${namespace}`;
+}
+
+/** Registering a namespace whose name is taken. */
+export class NamespaceAlreadyExistsError extends ServiceError {
+  constructor(readonly namespace: string) {
+    super('AlreadyExists', `namespace "${namespace}" is registered already`);
+  }
+}
+brandClass(NamespaceAlreadyExistsError, 'NamespaceAlreadyExistsError');
 
 /** The workflow's last run closed without completing: failed, timed out, canceled or terminated. */
 export class WorkflowFailedError extends SteadfastError {

@@ -49,6 +49,12 @@ import type {
   CountWorkflowExecutionsRequest, CountWorkflowExecutionsResponse, CreateSearchAttributeRequest, ListSearchAttributesRequest,
   ListSearchAttributesResponse,
 } from '../protocol/index.ts';
+import type {
+  DescribeNamespaceRequest, ListNamespacesRequest, ListNamespacesResponse, NamespaceDescription, RegisterNamespaceRequest,
+  UpdateNamespaceRequest,
+} from '../protocol/index.ts';
+import { NamespaceRegistry } from './namespaces.ts';
+import { DEFAULT_RETENTION_SWEEP_INTERVAL_MS, RetentionSweeper } from './retention.ts';
 
 /** Options of {@link Engine.create}. */
 export interface EngineOptions {
@@ -79,6 +85,12 @@ export interface EngineOptions {
    * @default one random key generated once and kept in the store, shared by its servers
    */
   taskTokenKeys?: readonly TaskTokenKey[];
+  /**
+   * How often this engine deletes closed runs past their namespace's retention, ms of `waitClock`
+   * time; 0 turns the sweep off (another server of the database may still sweep).
+   * @default 60 000 (DEFAULT_RETENTION_SWEEP_INTERVAL_MS)
+   */
+  retentionSweepIntervalMs?: number;
 }
 
 /**
@@ -89,6 +101,7 @@ export interface EngineOptions {
 /** Keys of {@link EngineOptions}. */
 const ENGINE_OPTION_KEYS = optionKeys<EngineOptions>({
   store: true, clock: true, waitClock: true, identity: true, logger: true, ownsStore: true, limits: true, messageLimits: true, taskTokenKeys: true,
+  retentionSweepIntervalMs: true,
 });
 
 export class Engine implements WorkflowService, UndeliveredTaskReturn {
@@ -99,6 +112,8 @@ export class Engine implements WorkflowService, UndeliveredTaskReturn {
   readonly #ownsStore: boolean;
   readonly #messages: Messages;
   readonly #schedules: ScheduleOps;
+  readonly #namespaces: NamespaceRegistry;
+  readonly #retention: RetentionSweeper;
   #stopped = false;
 
   private constructor(opts: EngineOptions, tokens: TaskTokens) {
@@ -111,6 +126,9 @@ export class Engine implements WorkflowService, UndeliveredTaskReturn {
     this.#messages = new Messages(this.#core, opts.messageLimits);
     this.#schedules = new ScheduleOps(this.#core);
     this.#ownsStore = opts.ownsStore ?? false;
+    this.#namespaces = new NamespaceRegistry(opts.store, this.#core.clock);
+    this.#retention = new RetentionSweeper(opts.store, this.#core.clock, this.#core.waitClock,
+      opts.retentionSweepIntervalMs ?? DEFAULT_RETENTION_SWEEP_INTERVAL_MS, this.#core.logger);
     this.#loop = new TimerLoop(opts.store, this.#core.clock, identity, (t) => fireTimer(this.#core, t),
       (q) => this.#taskReady(queueKey(q.namespace, q.taskQueue, q.kind), q.count, false),
       (err) => this.#core.logger.error('timer loop failed; retrying in 1s', { err: String(err) }));
@@ -121,10 +139,16 @@ export class Engine implements WorkflowService, UndeliveredTaskReturn {
   static async create(opts: EngineOptions): Promise<Engine> {
     if (!opts || typeof opts !== 'object' || !opts.store) throw new ValidationError('store', 'is required', undefined);
     refuseUnknownKeys('Engine', opts, ENGINE_OPTION_KEYS);
+    const interval = opts.retentionSweepIntervalMs;
+    if (interval !== undefined && (typeof interval !== 'number' || !Number.isInteger(interval) || interval < 0)) {
+      throw new ValidationError('retentionSweepIntervalMs', 'must be a whole number of milliseconds >= 0', interval);
+    }
     const keys = opts.taskTokenKeys
       ?? [parseStoredTokenKey(await opts.store.sharedSecret(STORED_TOKEN_KEY_NAME, newStoredTokenKey()))];
     const engine = new Engine(opts, new TaskTokens(keys));
+    await engine.#namespaces.load();
     engine.#loop.start();
+    engine.#retention.start();
     return engine;
   }
 
@@ -167,6 +191,7 @@ export class Engine implements WorkflowService, UndeliveredTaskReturn {
     this.#core.queueWaiters.notifyAll();
     this.#core.closeWaiters.notifyAll();
     await this.#loop.stop();
+    await this.#retention.stop();
     this.#unsubscribe();
     if (this.#ownsStore) await this.#core.store.close();
   }
@@ -193,6 +218,7 @@ export class Engine implements WorkflowService, UndeliveredTaskReturn {
   }
 
   async startWorkflowExecution(req: StartWorkflowExecutionRequest): Promise<StartWorkflowExecutionResponse> {
+    await this.#namespaces.check(req);
     const s = validateStart(req);
     const searchAttributes = await validateStartAttributes(this.#core.store, s.namespace, req.searchAttributes);
     if (searchAttributes) s.searchAttributes = searchAttributes;
@@ -200,27 +226,33 @@ export class Engine implements WorkflowService, UndeliveredTaskReturn {
   }
 
   async describeWorkflowExecution(req: ExecutionRequest): Promise<WorkflowExecutionDescription> {
+    await this.#namespaces.check(req);
     const rec = await resolveRun(this.#core.store, parseRequest(executionRequestSchema, req));
     return describe(rec, this.#core.clock.now());
   }
 
   async listWorkflowExecutions(req: ListWorkflowExecutionsRequest): Promise<ListWorkflowExecutionsResponse> {
+    await this.#namespaces.check(req);
     return listExecutions(this.#core.store, req);
   }
 
   async countWorkflowExecutions(req: CountWorkflowExecutionsRequest): Promise<CountWorkflowExecutionsResponse> {
+    await this.#namespaces.check(req);
     return countExecutions(this.#core.store, req);
   }
 
   async createSearchAttribute(req: CreateSearchAttributeRequest): Promise<void> {
+    await this.#namespaces.check(req);
     return createSearchAttribute(this.#core.store, req);
   }
 
   async listSearchAttributes(req: ListSearchAttributesRequest): Promise<ListSearchAttributesResponse> {
+    await this.#namespaces.check(req);
     return listSearchAttributes(this.#core.store, req);
   }
 
   async getWorkflowExecutionHistory(input: GetHistoryRequest, opts?: CallOptions): Promise<GetHistoryResponse> {
+    await this.#namespaces.check(input);
     const ref = parseRequest(getHistoryRequestSchema, input);
     const { pageSize, closeEventOnly, waitForClose, waitTimeoutMs: waitMs, nextPageToken: token } = ref;
     let from = 1;
@@ -258,6 +290,7 @@ export class Engine implements WorkflowService, UndeliveredTaskReturn {
   }
 
   async requestCancelWorkflowExecution(input: CancelWorkflowRequest): Promise<void> {
+    await this.#namespaces.check(input);
     const { reason, identity, requestId, ...ref } = parseRequest(cancelWorkflowRequestSchema, input);
     const rec = await resolveRun(this.#core.store, ref);
     await this.#core.mutate(rec.runId, (b) => {
@@ -272,6 +305,7 @@ export class Engine implements WorkflowService, UndeliveredTaskReturn {
   }
 
   async terminateWorkflowExecution(input: TerminateWorkflowRequest): Promise<void> {
+    await this.#namespaces.check(input);
     const req = parseRequest(terminateWorkflowRequestSchema, input);
     const rec = await resolveRun(this.#core.store, req);
     const { reason, identity, requestId } = req;
@@ -284,10 +318,12 @@ export class Engine implements WorkflowService, UndeliveredTaskReturn {
   }
 
   async resetWorkflowExecution(req: ResetWorkflowRequest): Promise<ResetWorkflowResponse> {
+    await this.#namespaces.check(req);
     return resetWorkflowExecution(this.#core, req);
   }
 
   async pollWorkflowTaskQueue(req: PollRequest, opts?: CallOptions): Promise<WorkflowTask | null> {
+    await this.#namespaces.check(req);
     return this.#tasks.pollWorkflowTaskQueue(req, opts);
   }
 
@@ -300,6 +336,7 @@ export class Engine implements WorkflowService, UndeliveredTaskReturn {
   }
 
   async pollActivityTaskQueue(req: PollRequest, opts?: CallOptions): Promise<ActivityTask | null> {
+    await this.#namespaces.check(req);
     return this.#tasks.pollActivityTaskQueue(req, opts);
   }
 
@@ -315,7 +352,8 @@ export class Engine implements WorkflowService, UndeliveredTaskReturn {
     return this.#tasks.respondActivityTaskFailed(req);
   }
 
-  shutdownWorker(req: ShutdownWorkerRequest): Promise<void> {
+  async shutdownWorker(req: ShutdownWorkerRequest): Promise<void> {
+    await this.#namespaces.check(req);
     return this.#tasks.shutdownWorker(req);
   }
 
@@ -328,18 +366,22 @@ export class Engine implements WorkflowService, UndeliveredTaskReturn {
     return this.#tasks.respondActivityTaskCanceled(req);
   }
   async signalWorkflowExecution(req: SignalWorkflowRequest): Promise<void> {
+    await this.#namespaces.check(req);
     return this.#messages.signal(req);
   }
 
   async signalWithStartWorkflowExecution(req: SignalWithStartRequest): Promise<StartWorkflowExecutionResponse> {
+    await this.#namespaces.check(req);
     return this.#messages.signalWithStart(req);
   }
 
   async queryWorkflow(req: QueryWorkflowRequest): Promise<QueryWorkflowResponse> {
+    await this.#namespaces.check(req);
     return this.#messages.query(req);
   }
 
   async pollQueryTaskQueue(req: PollRequest, opts?: CallOptions): Promise<QueryTask | null> {
+    await this.#namespaces.check(req);
     return this.#tasks.withPoll(validatePoll(req), opts?.signal, (signal) => this.#messages.pollQuery(req, { signal }));
   }
 
@@ -348,34 +390,67 @@ export class Engine implements WorkflowService, UndeliveredTaskReturn {
   }
 
   async updateWorkflowExecution(req: UpdateWorkflowRequest): Promise<UpdateWorkflowResponse> {
+    await this.#namespaces.check(req);
     return this.#messages.update(req);
   }
 
   async pollWorkflowExecutionUpdate(req: PollUpdateRequest, opts?: CallOptions): Promise<UpdateWorkflowResponse> {
+    await this.#namespaces.check(req);
     return this.#messages.pollUpdate(req, opts);
   }
 
-  createSchedule(req: CreateScheduleRequest): Promise<{ conflictToken: number }> {
+  async createSchedule(req: CreateScheduleRequest): Promise<{ conflictToken: number }> {
+    await this.#namespaces.check(req);
     return this.#schedules.createSchedule(req);
   }
 
-  describeSchedule(req: ScheduleRef): Promise<ScheduleDescription> {
+  async describeSchedule(req: ScheduleRef): Promise<ScheduleDescription> {
+    await this.#namespaces.check(req);
     return this.#schedules.describeSchedule(req);
   }
 
-  updateSchedule(req: UpdateScheduleRequest): Promise<void> {
+  async updateSchedule(req: UpdateScheduleRequest): Promise<void> {
+    await this.#namespaces.check(req);
     return this.#schedules.updateSchedule(req);
   }
 
-  patchSchedule(req: PatchScheduleRequest): Promise<void> {
+  async patchSchedule(req: PatchScheduleRequest): Promise<void> {
+    await this.#namespaces.check(req);
     return this.#schedules.patchSchedule(req);
   }
 
-  deleteSchedule(req: ScheduleRef): Promise<void> {
+  async deleteSchedule(req: ScheduleRef): Promise<void> {
+    await this.#namespaces.check(req);
     return this.#schedules.deleteSchedule(req);
   }
 
-  listSchedules(req: ListSchedulesRequest): Promise<ListSchedulesResponse> {
+  async listSchedules(req: ListSchedulesRequest): Promise<ListSchedulesResponse> {
+    await this.#namespaces.check(req);
     return this.#schedules.listSchedules(req);
+  }
+
+  registerNamespace(req: RegisterNamespaceRequest): Promise<NamespaceDescription> {
+    return this.#namespaces.register(req);
+  }
+
+  describeNamespace(req: DescribeNamespaceRequest): Promise<NamespaceDescription> {
+    return this.#namespaces.describe(req);
+  }
+
+  listNamespaces(req: ListNamespacesRequest): Promise<ListNamespacesResponse> {
+    return this.#namespaces.list(req);
+  }
+
+  updateNamespace(req: UpdateNamespaceRequest): Promise<NamespaceDescription> {
+    return this.#namespaces.update(req);
+  }
+
+  /**
+   * Deletes now the closed runs past their namespace's retention (what the periodic sweep does),
+   * judged by the engine's clock.
+   * @returns how many runs were deleted.
+   */
+  sweepRetention(): Promise<number> {
+    return this.#retention.sweep();
   }
 }

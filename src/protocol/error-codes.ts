@@ -8,6 +8,8 @@ export const SERVICE_ERROR_CODES = {
   NotFound: 404,
   /** A workflow with this id is already open (or the reuse policy forbids a new one). HTTP 409. */
   AlreadyStarted: 409,
+  /** What the call would create exists already (a namespace of that name). HTTP 409. */
+  AlreadyExists: 409,
   /** The request came too late or too early for the execution's state (stale attempt, closed run). HTTP 412. */
   FailedPrecondition: 412,
   /** The server requires credentials and the call carried none it accepts. HTTP 401. */

@@ -13,5 +13,6 @@ export * from './tasks.ts';
 export * from './messages.ts';
 export * from './schedules.ts';
 export * from './visibility.ts';
+export * from './namespaces.ts';
 export * from './error-codes.ts';
 export * from './wire-error.ts';

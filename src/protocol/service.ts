@@ -17,6 +17,10 @@ import type {
   RespondWorkflowTaskFailedRequest, ShutdownWorkerRequest, WorkflowTask,
 } from './tasks.ts';
 import type {
+  DescribeNamespaceRequest, ListNamespacesRequest, ListNamespacesResponse, NamespaceDescription, RegisterNamespaceRequest,
+  UpdateNamespaceRequest,
+} from './namespaces.ts';
+import type {
   CountWorkflowExecutionsRequest, CountWorkflowExecutionsResponse, CreateSearchAttributeRequest, ListSearchAttributesRequest,
   ListSearchAttributesResponse,
 } from './visibility.ts';
@@ -71,6 +75,18 @@ export interface VisibilityService {
   listSearchAttributes(req: ListSearchAttributesRequest): Promise<ListSearchAttributesResponse>;
 }
 
+/** The namespace calls of the service: every other call names a registered namespace. */
+export interface NamespaceService {
+  /** Registers a namespace; refused with AlreadyExists when the name is taken. */
+  registerNamespace(req: RegisterNamespaceRequest): Promise<NamespaceDescription>;
+  /** A registered namespace; NotFound for any other name. */
+  describeNamespace(req: DescribeNamespaceRequest): Promise<NamespaceDescription>;
+  /** A page of the registered namespaces, in name order. */
+  listNamespaces(req: ListNamespacesRequest): Promise<ListNamespacesResponse>;
+  /** Changes a namespace's description, owner or retention. */
+  updateNamespace(req: UpdateNamespaceRequest): Promise<NamespaceDescription>;
+}
+
 /**
  * The service contract between the engine and everything that talks to it: the HTTP server
  * exposes exactly these calls, the HTTP client transport implements them, and the worker and
@@ -78,7 +94,7 @@ export interface VisibilityService {
  *
  * Times are ISO-8601 strings; durations are milliseconds in fields ending in `Ms`.
  */
-export interface WorkflowService extends MessageService, ScheduleService, VisibilityService {
+export interface WorkflowService extends MessageService, ScheduleService, VisibilityService, NamespaceService {
   /** Starts a workflow (its id reuse policy decides whether an earlier one with the id allows it). */
   startWorkflowExecution(req: StartWorkflowExecutionRequest): Promise<StartWorkflowExecutionResponse>;
   /** A run's status, settings, and what it waits on. */
@@ -138,6 +154,11 @@ export const VISIBILITY_SERVICE_METHODS = [
   'countWorkflowExecutions', 'createSearchAttribute', 'listSearchAttributes',
 ] as const satisfies readonly (keyof VisibilityService)[];
 
+/** Calls of {@link NamespaceService}, listed in WORKFLOW_SERVICE_METHODS. */
+export const NAMESPACE_SERVICE_METHODS = [
+  'registerNamespace', 'describeNamespace', 'listNamespaces', 'updateNamespace',
+] as const satisfies readonly (keyof NamespaceService)[];
+
 /** Every call of the contract, in the order the HTTP API lists them. */
 export const WORKFLOW_SERVICE_METHODS = [
   'startWorkflowExecution',
@@ -159,6 +180,7 @@ export const WORKFLOW_SERVICE_METHODS = [
   ...MESSAGE_SERVICE_METHODS,
   ...SCHEDULE_SERVICE_METHODS,
   ...VISIBILITY_SERVICE_METHODS,
+  ...NAMESPACE_SERVICE_METHODS,
 ] as const satisfies readonly (keyof WorkflowService)[];
 
 /** One of {@link WORKFLOW_SERVICE_METHODS}. */

@@ -1,6 +1,7 @@
 import { SteadfastError, ValidationError } from '../retry/errors.ts';
 import {
-  SERVICE_ERROR_CODE_NAMES, ServiceError, WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type ServiceErrorCode,
+  NamespaceAlreadyExistsError, NamespaceNotFoundError, SERVICE_ERROR_CODE_NAMES, ServiceError, WorkflowExecutionAlreadyStartedError,
+  WorkflowNotFoundError, type ServiceErrorCode,
 } from '../common/errors.ts';
 import { SERVICE_ERROR_CODES } from './error-codes.ts';
 
@@ -21,6 +22,8 @@ export interface WireError {
   rule?: string;
   /** For AlreadyStarted and NotFound: the workflow concerned. */
   workflowId?: string;
+  /** For NotFound and AlreadyExists of a namespace: its name. */
+  namespace?: string;
   /** For AlreadyStarted: the workflow type of the start that was refused. */
   workflowType?: string;
   /** For AlreadyStarted and NotFound: the run concerned, when there is one. */
@@ -53,6 +56,8 @@ export function toWireError(err: unknown): { status: number; error: WireError } 
     };
   } else if (err instanceof WorkflowNotFoundError) {
     error = { code: 'NotFound', message: err.message, workflowId: err.workflowId, ...(err.runId ? { runId: err.runId } : {}) };
+  } else if (err instanceof NamespaceNotFoundError || err instanceof NamespaceAlreadyExistsError) {
+    error = { code: err.code, message: err.message, namespace: err.namespace };
   } else if (err instanceof ServiceError) {
     error = {
       code: err.code, message: err.message, ...(err.field ? { field: err.field } : {}),
@@ -77,9 +82,10 @@ export function fromWireError(error: WireError): SteadfastError {
     case 'AlreadyStarted':
       return new WorkflowExecutionAlreadyStartedError(error.message, error.workflowId ?? '', error.workflowType ?? '', error.runId);
     case 'NotFound':
-      return error.workflowId !== undefined
-        ? new WorkflowNotFoundError(error.message, error.workflowId, error.runId)
-        : new ServiceError('NotFound', error.message);
+      if (error.workflowId !== undefined) return new WorkflowNotFoundError(error.message, error.workflowId, error.runId);
+      return error.namespace !== undefined ? new NamespaceNotFoundError(error.namespace, error.message) : new ServiceError('NotFound', error.message);
+    case 'AlreadyExists':
+      return error.namespace !== undefined ? new NamespaceAlreadyExistsError(error.namespace) : new ServiceError('AlreadyExists', error.message);
     default:
       return new ServiceError(
         knownCode(error.code), error.message,

@@ -4,7 +4,8 @@ import { ValidationError } from '../retry/errors.ts';
 import { WORKFLOW_SERVICE_METHODS, type WorkflowService, type WorkflowServiceMethod } from '../protocol/index.ts';
 import type { ApiKeys, Principal } from './api-keys.ts';
 import { JwtVerifier, type JwtOptions } from './jwt-verifier.ts';
-import { AUDITED_METHODS, grants, METHOD_ROLES } from './method-roles.ts';
+import { AUDITED_METHODS, CROSS_NAMESPACE_ROLES, grants, METHOD_ROLES, SYSTEM_SCOPE } from './method-roles.ts';
+import type { ListNamespacesResponse } from '../protocol/index.ts';
 
 /** Options of {@link Authenticator.create}: at least one source of credentials. */
 export interface AuthOptions {
@@ -70,13 +71,25 @@ export class Authenticator {
     const made = new Map<WorkflowServiceMethod, unknown>();
     const guarded = (method: WorkflowServiceMethod) => async (body: unknown, opts?: unknown) => {
       const request = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
+      const fn = service[method] as ((req: unknown, opts?: unknown) => Promise<unknown>) | undefined;
+      if (method in CROSS_NAMESPACE_ROLES) {
+        const { scope, role } = CROSS_NAMESPACE_ROLES[method as keyof typeof CROSS_NAMESPACE_ROLES];
+        if (scope === 'system' && !grants(principal.permissions, SYSTEM_SCOPE, role)) {
+          throw new ServiceError('PermissionDenied', `${method} needs the ${role} role on the ${SYSTEM_SCOPE} scope ("${SYSTEM_SCOPE}:${role}")`);
+        }
+        if (!fn) throw new ServiceError('NotFound', `this server does not offer ${method}`);
+        const answer = await fn.call(service, body, opts);
+        if (scope === 'system') return answer;
+        // A page may come back shorter than asked (or empty, with a token): it holds what the caller may read.
+        const page = answer as ListNamespacesResponse;
+        return { ...page, namespaces: page.namespaces.filter((ns) => grants(principal.permissions, ns.name, role)) };
+      }
       const namespace = callNamespace(method, request);
-      const role = METHOD_ROLES[method];
+      const role = METHOD_ROLES[method as keyof typeof METHOD_ROLES];
       if (!grants(principal.permissions, namespace, role)) {
         throw new ServiceError('PermissionDenied', `${method} needs the ${role} role on namespace "${namespace}"`);
       }
       const sent = AUDITED_METHODS.has(method) ? { ...request, identity: principal.identity } : body;
-      const fn = service[method] as ((req: unknown, opts?: unknown) => Promise<unknown>) | undefined;
       if (!fn) throw new ServiceError('NotFound', `this server does not offer ${method}`);
       return fn.call(service, sent, opts);
     };

@@ -5,7 +5,7 @@ export { jsonLogger, type JsonLoggerOptions, type Logger } from '../common/logge
 export { Authenticator, CREDENTIAL_HEADER, type AuthOptions } from './auth.ts';
 export { ApiKeys, hashApiKey, newApiKey, type ApiKeyEntry, type Principal } from './api-keys.ts';
 export { JwtVerifier, type JwtOptions } from './jwt-verifier.ts';
-export { METHOD_ROLES, ROLES, SYSTEM_SCOPE, grants, parsePermissions, type Permission, type Role } from './method-roles.ts';
+export { CROSS_NAMESPACE_ROLES, METHOD_ROLES, ROLES, type CrossNamespaceMethod, SYSTEM_SCOPE, grants, parsePermissions, type Permission, type Role } from './method-roles.ts';
 export { readTlsFiles, type TlsOptions } from './tls.ts';
 export { uiRoute, buildUiAssets, type UiAsset, type UiRouteOptions } from './ui-route.ts';
 export { DEFAULT_NAMESPACE_LIMITS, limitService, resolveNamespaceLimits, type NamespaceLimitOptions } from './namespace-limits.ts';

@@ -18,10 +18,25 @@ export const ROLES: readonly Role[] = ['reader', 'worker', 'writer', 'admin'];
 export const SYSTEM_SCOPE = 'system';
 
 /**
- * The role each call needs on its namespace. Typed over every method of the contract, so a
- * method added without a role here does not compile.
+ * Calls that act on namespaces themselves rather than inside one, and how each is authorized:
+ * `system` needs the role on the {@link SYSTEM_SCOPE} (registering and changing namespaces is the
+ * operator's, as in Temporal); `each` is open to every caller and answers only the namespaces on
+ * which the caller holds the role.
  */
-export const METHOD_ROLES: { readonly [M in WorkflowServiceMethod]: Role } = {
+export const CROSS_NAMESPACE_ROLES = {
+  registerNamespace: { scope: 'system', role: 'admin' },
+  updateNamespace: { scope: 'system', role: 'admin' },
+  listNamespaces: { scope: 'each', role: 'reader' },
+} as const satisfies Partial<Record<WorkflowServiceMethod, { scope: 'system' | 'each'; role: Role }>>;
+
+/** A method of {@link CROSS_NAMESPACE_ROLES}. */
+export type CrossNamespaceMethod = keyof typeof CROSS_NAMESPACE_ROLES;
+
+/**
+ * The role each call needs on its namespace. Typed over every method of the contract but those
+ * of {@link CROSS_NAMESPACE_ROLES}, so a method added without a role here does not compile.
+ */
+export const METHOD_ROLES: { readonly [M in Exclude<WorkflowServiceMethod, CrossNamespaceMethod>]: Role } = {
   describeWorkflowExecution: 'reader',
   getWorkflowExecutionHistory: 'reader',
   listWorkflowExecutions: 'reader',
@@ -54,6 +69,7 @@ export const METHOD_ROLES: { readonly [M in WorkflowServiceMethod]: Role } = {
   countWorkflowExecutions: 'reader',
   listSearchAttributes: 'reader',
   createSearchAttribute: 'admin',
+  describeNamespace: 'reader',
 };
 
 /**

@@ -14,7 +14,9 @@ export type ConflictReason =
   /** A schedule row's version moved since it was read (or it was deleted). */
   | 'scheduleVersion'
   /** A schedule with the id exists already. */
-  | 'scheduleExists';
+  | 'scheduleExists'
+  /** A namespace of that name is registered already. */
+  | 'namespaceExists';
 
 /** A transition lost a race; the engine re-reads and decides again. */
 export class StoreConflictError extends SteadfastError {

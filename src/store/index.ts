@@ -2,6 +2,7 @@
 export type {
   Store, ExecutionRecord, TaskRecord, TimerRecord, Transition, ExecutionWrite, ExecutionQuery, TaskKind, QueueRef,
   StoreNotification, ClaimTaskRequest, ClaimTimersRequest, ScheduleRecord, ScheduleWrite,
+  NamespaceRecord, NamespaceChanges,
 } from './types.ts';
 export {
   StoreConflictError, StoreUnavailableError, connectionLoss, PG_ERROR_CODES, PG_CONNECTION_ERROR_CODES, NETWORK_ERROR_CODES, SQLITE_ERROR_CODES,

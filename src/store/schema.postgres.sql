@@ -77,6 +77,16 @@ CREATE TABLE history_events (
   attributes text NOT NULL
 );
 
+CREATE TABLE namespaces (
+  name text NOT NULL,
+  description text NOT NULL,
+  owner_email text,
+  retention_ms bigint NOT NULL,
+  state text NOT NULL,
+  create_time bigint NOT NULL,
+  update_time bigint NOT NULL
+);
+
 CREATE TABLE schedules (
   namespace text NOT NULL,
   schedule_id text NOT NULL,
@@ -125,6 +135,7 @@ CREATE TABLE timers (
   data text NOT NULL
 );
 
+CREATE INDEX executions_by_close ON executions USING btree (namespace, close_time) WHERE (close_time IS NOT NULL);
 CREATE INDEX executions_by_seq ON executions USING btree (namespace, seq);
 CREATE INDEX executions_by_workflow_id ON executions USING btree (namespace, workflow_id, seq);
 CREATE UNIQUE INDEX executions_one_open_run ON executions USING btree (namespace, workflow_id) WHERE (status = 'Running'::text);
@@ -158,6 +169,7 @@ CREATE INDEX executions_visibility_by_type ON executions_visibility USING btree 
 CREATE INDEX executions_visibility_by_workflow_id ON executions_visibility USING btree (namespace, workflow_id, start_time, run_id);
 CREATE UNIQUE INDEX executions_visibility_pkey ON executions_visibility USING btree (run_id);
 CREATE UNIQUE INDEX history_events_pkey ON history_events USING btree (run_id, event_id);
+CREATE UNIQUE INDEX namespaces_pkey ON namespaces USING btree (name);
 CREATE UNIQUE INDEX schedules_pkey ON schedules USING btree (namespace, schedule_id);
 CREATE UNIQUE INDEX schema_migrations_pkey ON schema_migrations USING btree (version);
 CREATE UNIQUE INDEX search_attribute_columns_namespace_column_name_key ON search_attribute_columns USING btree (namespace, column_name);

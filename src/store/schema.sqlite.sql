@@ -54,6 +54,16 @@ CREATE TABLE history_events (
   PRIMARY KEY (run_id, event_id)
 ) WITHOUT ROWID;
 
+CREATE TABLE namespaces (
+  name TEXT PRIMARY KEY,
+  description TEXT NOT NULL,
+  owner_email TEXT,
+  retention_ms INTEGER NOT NULL CHECK (retention_ms > 0),
+  state TEXT NOT NULL CHECK (state IN ('Registered')),
+  create_time INTEGER NOT NULL,
+  update_time INTEGER NOT NULL
+) WITHOUT ROWID;
+
 CREATE TABLE schedules (
   namespace TEXT NOT NULL,
   schedule_id TEXT NOT NULL,
@@ -101,6 +111,8 @@ CREATE TABLE timers (
   lease_owner TEXT,
   data TEXT NOT NULL
 );
+
+CREATE INDEX executions_by_close ON executions (namespace, close_time) WHERE close_time IS NOT NULL;
 
 CREATE INDEX executions_by_seq ON executions (namespace, seq);
 

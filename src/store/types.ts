@@ -3,6 +3,7 @@ import type { TimerRowKind } from '../history/timer-kinds.ts';
 import type { SearchAttributeValue } from '../visibility/attributes.ts';
 import type { SearchAttributeDefinition } from '../visibility/types.ts';
 import type { VisibilityCount } from './visibility/compile.ts';
+import type { NamespaceState } from '../protocol/namespaces.ts';
 
 /**
  * One run of a workflow as the store keeps it: the columns visibility queries filter on, plus
@@ -126,6 +127,26 @@ export interface ScheduleWrite {
   delete?: boolean;
 }
 
+/** A registered namespace as the store keeps it. Times are ms since the epoch. */
+export interface NamespaceRecord {
+  name: string;
+  /** Free text; empty when none was given. */
+  description: string;
+  ownerEmail?: string;
+  /** How long a closed run is kept before the retention sweep deletes it, ms (> 0). */
+  retentionMs: number;
+  state: NamespaceState;
+  createTime: number;
+  updateTime: number;
+}
+
+/** What an update of a namespace changes; a field left out keeps its value. */
+export interface NamespaceChanges {
+  description?: string;
+  ownerEmail?: string;
+  retentionMs?: number;
+}
+
 /** Filters of a visibility query; every time bound is inclusive, ms. */
 export interface ExecutionQuery {
   namespace: string;
@@ -235,6 +256,22 @@ export interface Store {
    * server of one database gets the same value, whichever started first.
    */
   sharedSecret(name: string, candidate: string): Promise<string>;
+  /** @throws StoreConflictError('namespaceExists') when a namespace of that name is registered. */
+  createNamespace(record: NamespaceRecord): Promise<void>;
+  /** The registered namespace of that name. */
+  getNamespace(name: string): Promise<NamespaceRecord | undefined>;
+  /** Registered namespaces in name order, those after `afterName`, at most `limit`. */
+  listNamespaces(afterName: string | undefined, limit: number): Promise<NamespaceRecord[]>;
+  /** Applies `changes` and sets `updateTime`; the updated row, or undefined when there is no such namespace. */
+  updateNamespace(name: string, changes: NamespaceChanges, updateTime: number): Promise<NamespaceRecord | undefined>;
+  /**
+   * Deletes, in one transaction, up to `limit` closed runs of `namespace` whose close time is
+   * before `closedBefore` (oldest first), with their history, visibility row, tasks and timers.
+   * Runs still open are never taken. Servers sweeping at once take different runs (PostgreSQL
+   * skips rows another transaction holds), so each run is deleted, and counted, once.
+   * @returns the run ids deleted.
+   */
+  deleteClosedRuns(namespace: string, closedBefore: number, limit: number): Promise<string[]>;
   /** Registers a listener for notifications; returns the unsubscribe function. */
   subscribe(listener: (n: StoreNotification) => void): () => void;
   /** Closes connections the store opened. */

@@ -10,12 +10,14 @@ import { toMs, type Duration } from '../retry/duration.ts';
 import type { CallOptions, GetHistoryRequest, WorkflowService } from '../protocol/index.ts';
 import { ValidationError } from '../retry/errors.ts';
 import { optionKeys, refuseUnknownKeys } from '../common/option-keys.ts';
+import { NamespaceAlreadyExistsError } from '../common/errors.ts';
+import { DEFAULT_NAMESPACE } from '../common/ids.ts';
 
 /** Options of the TestEnvironment factories. */
 export interface TestEnvironmentOptions {
   /** A store URL; @default a fresh SQLite file in a temporary folder, removed on teardown */
   database?: string;
-  /** Namespace of `env.client`. @default "default" */
+  /** Namespace of `env.client`, registered at start when it is not `default`. @default "default" */
   namespace?: string;
   /** Per-run limits of the engine (pending commands, history events and bytes). @default Temporal's */
   limits?: Partial<EngineLimits>;
@@ -74,6 +76,14 @@ export class TestEnvironment {
     const clock = skipping ? new ManualClock(Date.now()) : systemClock;
     const store = await openStore(database);
     const engine = await Engine.create({ store, clock, ...(options.limits ? { limits: options.limits } : {}) });
+    if (options.namespace !== undefined && options.namespace !== DEFAULT_NAMESPACE) {
+      await engine.registerNamespace({ namespace: options.namespace }).catch(async (err: unknown) => {
+        if (err instanceof NamespaceAlreadyExistsError) return;
+        await engine.shutdown();
+        await store.close();
+        throw err;
+      });
+    }
     const http = await startHttpServer({ service: engine, port: 0 });
     const skipper = clock instanceof ManualClock ? new TimeSkipper(clock, engine) : undefined;
     const connection = skipper ? skipper.wrap(engine) : engine;

@@ -34,6 +34,11 @@ export class Harness {
     if (this.ownsStore) await this.store.close();
   }
 
+  /** Registers namespaces besides `default` (every call names a registered one). */
+  async registerNamespaces(...names: string[]): Promise<void> {
+    for (const namespace of names) await this.engine.registerNamespace({ namespace });
+  }
+
   start(workflowId: string, extra: Record<string, unknown> = {}) {
     return this.engine.startWorkflowExecution({ workflowId, workflowType: 'order', taskQueue: 'q', args: ['o-1'], ...extra } as never);
   }

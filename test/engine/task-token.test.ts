@@ -51,6 +51,7 @@ test('a task token forged from what describe shows is refused and the activity s
 test('a task token with a rewritten namespace, attempt or kind is refused', async () => {
   const h = await setup();
   try {
+    await h.registerNamespaces('team-a', 'team-b');
     const task = await startedActivity(h, 'altered', 'team-a');
     await h.start('other', { namespace: 'team-b' });
     const altered = [

@@ -1,9 +1,9 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Client } from '../../src/client/index.ts';
-import { ServiceError } from '../../src/common/errors.ts';
+import { NamespaceAlreadyExistsError, NamespaceNotFoundError, ServiceError } from '../../src/common/errors.ts';
 import { WORKFLOW_SERVICE_METHODS } from '../../src/protocol/index.ts';
-import { METHOD_ROLES, ROLES, type Role } from '../../src/server/index.ts';
+import { CROSS_NAMESPACE_ROLES, METHOD_ROLES, ROLES, type Role } from '../../src/server/index.ts';
 import { authServer, KEYS, post } from './auth-helpers.ts';
 
 let server: Awaited<ReturnType<typeof authServer>>;
@@ -23,7 +23,9 @@ const probe = (namespace = 'default') => ({ namespace, taskToken: fakeTaskToken(
 test('every method is allowed to exactly the roles at or above the one it needs, and refused to the others by name', async () => {
   const rank = (r: Role) => ROLES.indexOf(r);
   const rows: string[] = [];
-  for (const method of WORKFLOW_SERVICE_METHODS) {
+  const methods = Object.keys(METHOD_ROLES) as (keyof typeof METHOD_ROLES)[];
+  assert.deepEqual([...methods, ...Object.keys(CROSS_NAMESPACE_ROLES)].sort(), [...WORKFLOW_SERVICE_METHODS].sort());
+  for (const method of methods) {
     const needed = METHOD_ROLES[method];
     for (const role of ROLES) {
       const { status, json } = await post(server.http.address, method, probe(), KEYS[role]);
@@ -40,7 +42,7 @@ test('every method is allowed to exactly the roles at or above the one it needs,
     const other = await post(server.http.address, method, probe(), KEYS.otherWriter);
     assert.equal(other.status, 403, `other:writer must not call ${method} on default`);
   }
-  assert.equal(rows.length, WORKFLOW_SERVICE_METHODS.length * ROLES.length);
+  assert.equal(rows.length, methods.length * ROLES.length);
   assert.equal(METHOD_ROLES.resetWorkflowExecution, 'admin');
   assert.equal(METHOD_ROLES.pollActivityTaskQueue, 'worker');
 });
@@ -119,4 +121,38 @@ test('GET /metrics needs system:reader when authentication is on: 401 without cr
   const system = await scrape(KEYS.systemAdmin);
   assert.equal(system.status, 200);
   assert.match(await system.text(), /steadfast_requests_total/);
+});
+
+test('namespace calls: create and update need system:admin, describe the reader role, list answers what the caller may read', async () => {
+  const create = { namespace: 'team-x', workflowExecutionRetentionPeriodMs: 86_400_000 };
+  for (const key of [KEYS.admin, KEYS.writer, KEYS.reader, KEYS.otherWriter]) {
+    const refused = await post(server.http.address, 'registerNamespace', create, key);
+    assert.equal(refused.status, 403);
+    assert.deepEqual(refused.json.error, { code: 'PermissionDenied', message: 'registerNamespace needs the admin role on the system scope ("system:admin")' });
+    const update = await post(server.http.address, 'updateNamespace', { namespace: 'default', description: 'x' }, key);
+    assert.deepEqual(update.json.error, { code: 'PermissionDenied', message: 'updateNamespace needs the admin role on the system scope ("system:admin")' });
+  }
+  assert.equal((await post(server.http.address, 'registerNamespace', create, KEYS.systemAdmin)).status, 200);
+  const taken = await post(server.http.address, 'registerNamespace', create, KEYS.systemAdmin);
+  assert.deepEqual([taken.status, taken.json.error], [409, { code: 'AlreadyExists', message: 'namespace "team-x" is registered already', namespace: 'team-x' }]);
+  assert.equal((await post(server.http.address, 'registerNamespace', { namespace: 'other' }, KEYS.systemAdmin)).status, 200);
+  assert.equal((await post(server.http.address, 'updateNamespace', { namespace: 'team-x', description: 'x' }, KEYS.systemAdmin)).json.description, 'x');
+
+  assert.equal((await post(server.http.address, 'describeNamespace', { namespace: 'default' }, KEYS.reader)).json.name, 'default');
+  const hidden = await post(server.http.address, 'describeNamespace', { namespace: 'team-x' }, KEYS.reader);
+  assert.deepEqual(hidden.json.error, { code: 'PermissionDenied', message: 'describeNamespace needs the reader role on namespace "team-x"' });
+  const names = async (key: string) => ((await post(server.http.address, 'listNamespaces', {}, key)).json.namespaces as { name: string }[]).map((n) => n.name);
+  assert.deepEqual(await names(KEYS.reader), ['default']);
+  assert.deepEqual(await names(KEYS.otherWriter), ['other']);
+  assert.deepEqual(await names(KEYS.systemAdmin), ['default', 'other', 'team-x']);
+  const client = new Client({ address: server.http.address, apiKey: KEYS.systemAdmin });
+  try {
+    await assert.rejects(client.namespace.create({ name: 'team-x' }), NamespaceAlreadyExistsError);
+    await assert.rejects(client.namespace.describe('nowhere'), (e) => e instanceof NamespaceNotFoundError && e.namespace === 'nowhere');
+    const elsewhere = new Client({ address: server.http.address, apiKey: KEYS.systemAdmin, namespace: 'nowhere' });
+    await assert.rejects(elsewhere.workflow.start('t', { taskQueue: 'q', workflowId: 'w' }).finally(() => elsewhere.close()),
+      (e) => e instanceof NamespaceNotFoundError && e.message === 'namespace "nowhere" is not registered; create it with steadfast namespace create --name nowhere');
+  } finally {
+    client.close();
+  }
 });

@@ -5,6 +5,7 @@ import pg from 'pg';
 import { PostgresStore } from '../../src/store/postgres/postgres-store.ts';
 import { openStore } from '../../src/store/open-store.ts';
 import { registerStoreConformance } from './conformance.ts';
+import { registerNamespaceConformance } from './namespace-conformance.ts';
 import { dropSchema, freshSchema, PG_URL, pgSkipReason } from './pg-helpers.ts';
 
 const skip = await pgSkipReason('the PostgreSQL store tests');
@@ -16,6 +17,13 @@ after(async () => {
 // One schema per test: every conformance test starts from empty tables.
 registerStoreConformance('postgres', async () => {
   const schema = freshSchema('sf_store');
+  schemas.push(schema);
+  const store = await PostgresStore.open(PG_URL, { schema, poolSize: 4 });
+  return { store, close: () => store.close() };
+}, { skip });
+
+registerNamespaceConformance('postgres', async () => {
+  const schema = freshSchema('sf_ns');
   schemas.push(schema);
   const store = await PostgresStore.open(PG_URL, { schema, poolSize: 4 });
   return { store, close: () => store.close() };

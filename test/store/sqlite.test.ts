@@ -9,6 +9,7 @@ import { SqliteStore } from '../../src/store/sqlite/sqlite-store.ts';
 import { Q } from '../../src/store/sqlite/queries.ts';
 import { toEvent, toExecution } from '../../src/store/rows.ts';
 import { registerStoreConformance } from './conformance.ts';
+import { registerNamespaceConformance } from './namespace-conformance.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'steadfast-sqlite-'));
 process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
@@ -16,6 +17,11 @@ let n = 0;
 
 registerStoreConformance('sqlite', async () => {
   const store = SqliteStore.open(join(dir, `store-${++n}.db`));
+  return { store, close: () => store.close() };
+});
+
+registerNamespaceConformance('sqlite', async () => {
+  const store = SqliteStore.open(join(dir, `ns-${++n}.db`));
   return { store, close: () => store.close() };
 });
 

@@ -5,7 +5,8 @@ import { isClosingStatus, type ServerMetrics } from './server-metrics.ts';
 /**
  * A view of `store` that reports to `metrics`: every asynchronous operation's time and errors,
  * and from what commits carry, the runs started and closed, state transitions and history sizes
- * at close. Behaviour is the store's own: every call goes through unchanged, and the backlog is
+ * at close, and the runs the retention sweep deleted. Behaviour is the store's own: every call
+ * goes through unchanged, and the backlog is
  * read from the store at scrape time.
  */
 export function instrumentStore<S extends Store>(store: S, metrics: ServerMetrics): S {
@@ -41,6 +42,7 @@ function timed(operation: string, fn: (...args: unknown[]) => unknown, target: S
       (value) => {
         metrics.storeOperation(operation, (performance.now() - begun) / 1000, false);
         if (isCommit) committed(metrics, args[0] as Transition);
+        else if (operation === 'deleteClosedRuns') metrics.runsDeleted(args[0] as string, (value as string[]).length);
         return value;
       },
       (err: unknown) => {

@@ -33,7 +33,8 @@ export interface ServerMetricsOptions {
 
 /**
  * The server's Prometheus series: HTTP requests, store operations, workflow starts and closes,
- * state transitions, history sizes at close, schedule-to-start latency and task backlog. Fed by
+ * runs deleted by the retention sweep, state transitions, history sizes at close,
+ * schedule-to-start latency and task backlog. Fed by
  * the HTTP server (one call per answered request) and by {@link instrumentStore} (one call per
  * store operation); the engine itself is not touched.
  */
@@ -49,6 +50,7 @@ export class ServerMetrics {
   readonly #historyEvents: Histogram<'namespace' | 'workflow_type'>;
   readonly #historyBytes: Histogram<'namespace' | 'workflow_type'>;
   readonly #scheduleToStart: Histogram<'namespace' | 'task_queue' | 'kind'>;
+  readonly #deleted: Counter<'namespace'>;
   #backlogSource: (() => Promise<(QueueRef & { count: number })[]>) | undefined;
 
   constructor(options: ServerMetricsOptions = {}) {
@@ -90,6 +92,10 @@ export class ServerMetrics {
     this.#scheduleToStart = new Histogram({
       name: 'steadfast_schedule_to_start_seconds', help: 'Time from a task being scheduled to a poll being handed it, seconds',
       labelNames: ['namespace', 'task_queue', 'kind'], buckets: WAIT_BUCKETS, registers,
+    });
+    this.#deleted = new Counter({
+      name: 'steadfast_workflows_deleted_total', help: 'Closed runs deleted with their history by the retention sweep',
+      labelNames: ['namespace'], registers,
     });
     const backlogSource = () => this.#backlogSource;
     const storeErrors = this.#storeErrors;
@@ -144,6 +150,11 @@ export class ServerMetrics {
     this.#closed[status].inc(labels);
     this.#historyEvents.observe(labels, events);
     if (bytes !== undefined) this.#historyBytes.observe(labels, bytes);
+  }
+
+  /** The retention sweep deleted `count` closed runs of a namespace. */
+  runsDeleted(namespace: string, count: number): void {
+    if (count > 0) this.#deleted.inc({ namespace }, count);
   }
 
   /** A poll was handed a task `seconds` after the task was scheduled. */

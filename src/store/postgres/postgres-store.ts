@@ -9,8 +9,9 @@ import { executionValues, searchAttributesJson, toEvent, toExecution, toQueueRef
 import { notificationsOf } from '../transition-checks.ts';
 import type {
   ClaimTaskRequest, ClaimTimersRequest, ExecutionQuery, ExecutionRecord, QueueRef, Store, StoreNotification,
-  ScheduleRecord, TaskRecord, TimerRecord, Transition, VisibilityQuery,
+  NamespaceChanges, NamespaceRecord, ScheduleRecord, TaskRecord, TimerRecord, Transition, VisibilityQuery,
 } from '../types.ts';
+import * as ns from './namespace-queries.ts';
 import { multiInsert, PQ, quoteIdent } from './queries.ts';
 import { batchPayloads, type BatchNotice } from './batch-sql.ts';
 import { PgGroupCommitter } from './group-commit.ts';
@@ -171,6 +172,30 @@ export class PostgresStore implements Store {
 
   async createSearchAttribute(namespace: string, definition: SearchAttributeDefinition): Promise<void> {
     await this.#transaction((client) => vis.createAttribute(client, namespace, definition));
+  }
+
+  createNamespace(record: NamespaceRecord): Promise<void> {
+    return ns.createNamespace((sql, params) => this.#query(sql, params), record);
+  }
+
+  getNamespace(name: string): Promise<NamespaceRecord | undefined> {
+    return ns.getNamespace((sql, params) => this.#query(sql, params), name);
+  }
+
+  listNamespaces(afterName: string | undefined, limit: number): Promise<NamespaceRecord[]> {
+    return ns.listNamespaces((sql, params) => this.#query(sql, params), afterName, limit);
+  }
+
+  updateNamespace(name: string, changes: NamespaceChanges, updateTime: number): Promise<NamespaceRecord | undefined> {
+    return ns.updateNamespace((sql, params) => this.#query(sql, params), name, changes, updateTime);
+  }
+
+  async deleteClosedRuns(namespace: string, closedBefore: number, limit: number): Promise<string[]> {
+    let runIds: string[] = [];
+    await this.#transaction(async (c) => {
+      runIds = await ns.deleteClosedRuns(c, namespace, closedBefore, limit);
+    });
+    return runIds;
   }
 
   /** Runs reads on the pool; a lost connection becomes a StoreUnavailableError (503). */

@@ -10,8 +10,9 @@ import { notificationsOf } from '../transition-checks.ts';
 import { toEvent, toExecution, toQueueRef, toTask } from '../rows.ts';
 import type {
   ClaimTaskRequest, ClaimTimersRequest, ExecutionQuery, ExecutionRecord, QueueRef, Store, StoreNotification,
-  ScheduleRecord, TaskRecord, TimerRecord, Transition, VisibilityQuery,
+  NamespaceChanges, NamespaceRecord, ScheduleRecord, TaskRecord, TimerRecord, Transition, VisibilityQuery,
 } from '../types.ts';
+import { SqliteNamespaces } from './namespace-queries.ts';
 import { GroupCommitter } from './group-commit.ts';
 import { applyTransition, checkTransition, claimTimers } from './writes.ts';
 import { TaskLeases } from './task-leases.ts';
@@ -81,6 +82,7 @@ export class SqliteStore implements Store {
   readonly #leases = new TaskLeases();
   readonly #schedules: SqliteSchedules;
   readonly #visibility: SqliteVisibility;
+  readonly #namespaces: SqliteNamespaces;
   /**
    * Execution rows as last committed by this process, by run id. One server process writes a
    * SQLite file, so a row read or written here stays current until this process changes it;
@@ -102,6 +104,7 @@ export class SqliteStore implements Store {
     this.#q.claimCandidates.pluck();
     this.#schedules = new SqliteSchedules(db);
     this.#visibility = new SqliteVisibility(db);
+    this.#namespaces = new SqliteNamespaces(db);
     this.#writer = (options.groupCommit ?? true) ? new GroupCommitter(db) : undefined;
   }
 
@@ -179,6 +182,31 @@ export class SqliteStore implements Store {
 
   createSearchAttribute(namespace: string, definition: SearchAttributeDefinition): Promise<void> {
     return this.#write(() => this.#visibility.createAttribute(namespace, definition));
+  }
+
+  createNamespace(record: NamespaceRecord): Promise<void> {
+    return this.#write(() => this.#namespaces.create(record));
+  }
+
+  async getNamespace(name: string): Promise<NamespaceRecord | undefined> {
+    return this.#namespaces.get(name);
+  }
+
+  async listNamespaces(afterName: string | undefined, limit: number): Promise<NamespaceRecord[]> {
+    return this.#namespaces.list(afterName, limit);
+  }
+
+  updateNamespace(name: string, changes: NamespaceChanges, updateTime: number): Promise<NamespaceRecord | undefined> {
+    return this.#write(() => this.#namespaces.update(name, changes, updateTime));
+  }
+
+  deleteClosedRuns(namespace: string, closedBefore: number, limit: number): Promise<string[]> {
+    return this.#write(() => this.#namespaces.deleteClosedRuns(namespace, closedBefore, limit), undefined, (runIds) => {
+      for (const runId of runIds) {
+        this.#rows.delete(runId);
+        this.#leases.dropRun(runId);
+      }
+    });
   }
 
   async readHistory(runId: string, fromEventId: number, limit: number): Promise<HistoryEvent[]> {

@@ -1,0 +1,62 @@
+/* The PostgreSQL store's namespace statements and the retention sweep's deletion. */
+import type pg from 'pg';
+import { StoreConflictError } from '../errors.ts';
+import { namespaceValues, toNamespace } from '../namespace-rows.ts';
+import type { NamespaceChanges, NamespaceRecord } from '../types.ts';
+
+/** Each namespace query's one home. */
+export const NAMESPACE_SQL = {
+  insert: `INSERT INTO namespaces (name, description, owner_email, retention_ms, state, create_time, update_time)
+    VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (name) DO NOTHING`,
+  get: 'SELECT * FROM namespaces WHERE name = $1',
+  list: 'SELECT * FROM namespaces WHERE name > $1 ORDER BY name LIMIT $2',
+  update: `UPDATE namespaces SET description = COALESCE($2, description), owner_email = COALESCE($3, owner_email),
+    retention_ms = COALESCE($4, retention_ms), update_time = $5 WHERE name = $1 RETURNING *`,
+  // executions_by_close. SKIP LOCKED: two servers sweeping at once take different runs, and a run
+  // a transition holds (a reset reading it) is left for the next sweep.
+  lockExpired: `SELECT run_id FROM executions WHERE namespace = $1 AND close_time IS NOT NULL AND close_time < $2
+    AND status <> 'Running' ORDER BY close_time, run_id LIMIT $3 FOR UPDATE SKIP LOCKED`,
+  deleteHistory: 'DELETE FROM history_events WHERE run_id = ANY($1::text[])',
+  deleteVisibility: 'DELETE FROM executions_visibility WHERE run_id = ANY($1::text[])',
+  deleteTasks: 'DELETE FROM tasks WHERE run_id = ANY($1::text[])',
+  deleteTimers: 'DELETE FROM timers WHERE run_id = ANY($1::text[])',
+  deleteExecutions: 'DELETE FROM executions WHERE run_id = ANY($1::text[])',
+} as const;
+
+type Query = (sql: string, params: unknown[]) => Promise<pg.QueryResult>;
+
+/** Inserts a namespace row. */
+export async function createNamespace(query: Query, r: NamespaceRecord): Promise<void> {
+  if ((await query(NAMESPACE_SQL.insert, namespaceValues(r))).rowCount !== 1) {
+    throw new StoreConflictError('namespaceExists', `namespace ${r.name} is registered already`);
+  }
+}
+
+/** The namespace of that name. */
+export async function getNamespace(query: Query, name: string): Promise<NamespaceRecord | undefined> {
+  const row = (await query(NAMESPACE_SQL.get, [name])).rows[0] as Record<string, unknown> | undefined;
+  return row ? toNamespace(row) : undefined;
+}
+
+/** A page of namespaces in name order. */
+export async function listNamespaces(query: Query, afterName: string | undefined, limit: number): Promise<NamespaceRecord[]> {
+  return (await query(NAMESPACE_SQL.list, [afterName ?? '', limit])).rows.map((r) => toNamespace(r as Record<string, unknown>));
+}
+
+/** Applies changes to a namespace row. */
+export async function updateNamespace(query: Query, name: string, c: NamespaceChanges, updateTime: number): Promise<NamespaceRecord | undefined> {
+  const row = (await query(NAMESPACE_SQL.update, [name, c.description ?? null, c.ownerEmail ?? null, c.retentionMs ?? null, updateTime]))
+    .rows[0] as Record<string, unknown> | undefined;
+  return row ? toNamespace(row) : undefined;
+}
+
+/** Deletes a batch of expired closed runs and every row keyed by them, inside the caller's transaction. */
+export async function deleteClosedRuns(c: pg.PoolClient, namespace: string, closedBefore: number, limit: number): Promise<string[]> {
+  const runIds = (await c.query(NAMESPACE_SQL.lockExpired, [namespace, closedBefore, limit])).rows.map((r: { run_id: string }) => r.run_id);
+  if (runIds.length === 0) return runIds;
+  for (const sql of [NAMESPACE_SQL.deleteHistory, NAMESPACE_SQL.deleteVisibility, NAMESPACE_SQL.deleteTasks, NAMESPACE_SQL.deleteTimers,
+    NAMESPACE_SQL.deleteExecutions]) {
+    await c.query(sql, [runIds]);
+  }
+  return runIds;
+}

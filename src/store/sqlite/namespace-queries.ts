@@ -1,0 +1,70 @@
+/* The SQLite store's namespace statements and the retention sweep's deletion. */
+import type BetterSqlite3 from 'better-sqlite3';
+import { StoreConflictError } from '../errors.ts';
+import { namespaceValues, toNamespace } from '../namespace-rows.ts';
+import type { NamespaceChanges, NamespaceRecord } from '../types.ts';
+
+type Row = Record<string, unknown>;
+
+const SQL = {
+  insert: `INSERT INTO namespaces (name, description, owner_email, retention_ms, state, create_time, update_time)
+    VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (name) DO NOTHING`,
+  get: 'SELECT * FROM namespaces WHERE name = @name',
+  list: 'SELECT * FROM namespaces WHERE name > @afterName ORDER BY name LIMIT @limit',
+  update: `UPDATE namespaces SET description = COALESCE(@description, description),
+    owner_email = COALESCE(@ownerEmail, owner_email), retention_ms = COALESCE(@retentionMs, retention_ms),
+    update_time = @updateTime WHERE name = @name RETURNING *`,
+  // executions_by_close; a closed run's close_time is set, a running one's is NULL.
+  expired: `SELECT run_id FROM executions WHERE namespace = @namespace AND close_time IS NOT NULL
+    AND close_time < @closedBefore AND status <> 'Running' ORDER BY close_time, run_id LIMIT @limit`,
+  deleteExecutions: 'DELETE FROM executions WHERE run_id IN (SELECT value FROM json_each(@runIds))',
+  deleteHistory: 'DELETE FROM history_events WHERE run_id IN (SELECT value FROM json_each(@runIds))',
+  deleteVisibility: 'DELETE FROM executions_visibility WHERE run_id IN (SELECT value FROM json_each(@runIds))',
+  deleteTasks: 'DELETE FROM tasks WHERE run_id IN (SELECT value FROM json_each(@runIds))',
+  deleteTimers: 'DELETE FROM timers WHERE run_id IN (SELECT value FROM json_each(@runIds))',
+} as const;
+
+type Statements = { [K in keyof typeof SQL]: BetterSqlite3.Statement };
+
+/** The namespace statements of one connection, prepared once. */
+export class SqliteNamespaces {
+  readonly #q: Statements;
+
+  constructor(db: BetterSqlite3.Database) {
+    this.#q = Object.fromEntries(Object.entries(SQL).map(([k, sql]) => [k, db.prepare(sql)])) as Statements;
+    this.#q.expired.pluck();
+  }
+
+  /** Inserts the row; to run inside a write. */
+  create(r: NamespaceRecord): void {
+    if (this.#q.insert.run(...namespaceValues(r)).changes !== 1) {
+      throw new StoreConflictError('namespaceExists', `namespace ${r.name} is registered already`);
+    }
+  }
+
+  get(name: string): NamespaceRecord | undefined {
+    const row = this.#q.get.get({ name }) as Row | undefined;
+    return row ? toNamespace(row) : undefined;
+  }
+
+  list(afterName: string | undefined, limit: number): NamespaceRecord[] {
+    return (this.#q.list.all({ afterName: afterName ?? '', limit }) as Row[]).map(toNamespace);
+  }
+
+  /** Updates the row; to run inside a write. */
+  update(name: string, c: NamespaceChanges, updateTime: number): NamespaceRecord | undefined {
+    const row = this.#q.update.get({
+      name, updateTime, description: c.description ?? null, ownerEmail: c.ownerEmail ?? null, retentionMs: c.retentionMs ?? null,
+    }) as Row | undefined;
+    return row ? toNamespace(row) : undefined;
+  }
+
+  /** Deletes a batch of expired closed runs and every row keyed by them; to run inside a write. */
+  deleteClosedRuns(namespace: string, closedBefore: number, limit: number): string[] {
+    const runIds = (this.#q.expired.all({ namespace, closedBefore, limit }) as unknown[]).map(String);
+    if (runIds.length === 0) return runIds;
+    const p = { runIds: JSON.stringify(runIds) };
+    for (const s of [this.#q.deleteHistory, this.#q.deleteVisibility, this.#q.deleteTasks, this.#q.deleteTimers, this.#q.deleteExecutions]) s.run(p);
+    return runIds;
+  }
+}

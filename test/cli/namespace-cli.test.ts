@@ -1,0 +1,51 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { BIN, freePort, spawnNode } from '../helpers/processes.ts';
+import { assertExit, assertOneLine, cliAt } from './cli-helpers.ts';
+
+test('steadfast namespace create, describe, list and update, with tables and --json; dev --namespace registers at start', { timeout: 90_000 }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'steadfast-ns-cli-'));
+  const port = await freePort();
+  const dev = spawnNode([BIN, 'dev', '--port', String(port), '--db', join(dir, 'dev.sqlite'), '--namespace', 'orders', '--namespace', 'billing']);
+  const cli = cliAt(`http://127.0.0.1:${port}`);
+  try {
+    await dev.waitFor(/steadfast dev listening on/);
+    const created = await cli('namespace', 'create', '--name', 'reports', '--retention', '30d', '--description', 'monthly reports', '--owner-email', 'ops@example.com');
+    assertExit(created, 0, 'namespace create');
+    assert.equal(created.stdout, 'registered namespace reports (retention 30d)\n');
+    assertOneLine(await cli('namespace', 'create', '--name', 'reports'), 1, /^steadfast namespace: namespace "reports" is registered already$/, 'a taken name');
+    assertOneLine(await cli('namespace', 'create', '--name', 'a b'), 2, /^name must start with a letter or digit/, 'a bad name');
+    assertOneLine(await cli('namespace', 'create', '--name', 'x', '--retention', '1h'), 2, /^retention must be at least 1 day, got "1h"$/, 'a short retention');
+
+    const described = await cli('namespace', 'describe', '--name', 'reports', '--json');
+    assertExit(described, 0, 'namespace describe --json');
+    const d = JSON.parse(described.stdout) as Record<string, unknown>;
+    assert.deepEqual([d.name, d.state, d.description, d.ownerEmail, d.workflowExecutionRetentionPeriodMs],
+      ['reports', 'Registered', 'monthly reports', 'ops@example.com', 30 * 86_400_000]);
+    assert.match((await cli('namespace', 'describe', 'default')).stdout, /^Name: +default\nState: +Registered\nRetention: +3d \(259200000 ms\)/);
+    assertOneLine(await cli('namespace', 'describe', '--name', 'nowhere'), 1,
+      /^steadfast namespace: namespace "nowhere" is not registered; create it with steadfast namespace create --name nowhere$/, 'an unknown one');
+
+    const updated = await cli('namespace', 'update', '--name', 'reports', '--retention', '7 days');
+    assertExit(updated, 0, 'namespace update');
+    assert.equal(updated.stdout, 'updated namespace reports (retention 7d)\n');
+    assertOneLine(await cli('namespace', 'update', '--name', 'reports'), 2, /--retention, --description, --owner-email/, 'an update of nothing');
+
+    const table = await cli('namespace', 'list');
+    assertExit(table, 0, 'namespace list');
+    assert.match(table.stdout, /^NAME +STATE +RETENTION +OWNER +DESCRIPTION\n/);
+    assert.match(table.stdout, /\nreports +Registered +7d +ops@example.com +monthly reports\n/);
+    const listed = JSON.parse((await cli('namespace', 'list', '--json')).stdout) as { name: string }[];
+    assert.deepEqual(listed.map((n) => n.name), ['billing', 'default', 'orders', 'reports']);
+
+    assertExit(await cli('workflow', 'start', 'order', '--namespace', 'orders', '--task-queue', 'q', '--id', 'o-1'), 0, 'a start in a namespace dev registered');
+    assertOneLine(await cli('workflow', 'start', 'order', '--namespace', 'elsewhere', '--task-queue', 'q', '--id', 'o-1'), 1,
+      /namespace "elsewhere" is not registered; create it with steadfast namespace create --name elsewhere$/, 'a start in an unknown one');
+  } finally {
+    await dev.kill('SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -1,0 +1,107 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { StoreConflictError } from '../../src/store/errors.ts';
+import type { ExecutionRecord, NamespaceRecord, Store } from '../../src/store/types.ts';
+import type { HistoryEvent } from '../../src/history/events.ts';
+import type { StoreFactory } from './conformance.ts';
+
+const DAY = 86_400_000;
+let counter = 0;
+
+function ns(name: string, overrides: Partial<NamespaceRecord> = {}): NamespaceRecord {
+  return { name, description: '', retentionMs: 7 * DAY, state: 'Registered', createTime: 1000, updateTime: 1000, ...overrides };
+}
+
+/** A run of `namespace` with two events, a task and a timer; closed at `closeTime` when given. */
+async function run(store: Store, namespace: string, closeTime?: number): Promise<string> {
+  const runId = `run-${process.pid}-${++counter}`;
+  const rec: ExecutionRecord = {
+    namespace, workflowId: `wf-${counter}`, runId, workflowType: 'order', taskQueue: 'q', status: closeTime === undefined ? 'Running' : 'Completed',
+    startTime: 1000, executionTime: 1000, nextEventId: 3, attempt: 1, firstExecutionRunId: runId, originalExecutionRunId: runId,
+    version: 1, state: {}, ...(closeTime !== undefined ? { closeTime } : {}),
+  };
+  const events: HistoryEvent[] = [1, 2].map((eventId) => ({
+    eventId, eventType: 'WorkflowTaskScheduled', eventTime: new Date(1000).toISOString(), attributes: { taskQueue: 'q', startToCloseTimeoutMs: 10, attempt: 1 },
+  }));
+  await store.commit({
+    executions: [{ record: rec, events }],
+    createTasks: [{ id: `task-${runId}`, namespace, taskQueue: 'q', kind: 'workflow', runId, visibleAt: 1000, data: {} }],
+    createTimers: [{ id: `timer-${runId}`, namespace, runId, kind: 'UserTimer', dueAt: 10 * DAY * 1000, data: { timerId: 't' } }],
+  });
+  return runId;
+}
+
+/** Whether anything of the run is left: its row, its history, its visibility row. */
+async function present(store: Store, runId: string, namespace: string): Promise<boolean> {
+  const row = await store.getExecution(runId);
+  const history = await store.readHistory(runId, 1, 10);
+  const { count } = await store.countExecutions({ namespace, query: `RunId = '${runId}'` });
+  assert.ok(Boolean(row) === (history.length > 0) && Boolean(row) === (count === 1), `run ${runId} is wholly there or wholly gone`);
+  return Boolean(row);
+}
+
+/** The namespace and retention contract, run against both stores. */
+export function registerNamespaceConformance(name: string, factory: StoreFactory, options: { skip?: string | false } = {}): void {
+  const t = (title: string, fn: (store: Store) => Promise<void>) =>
+    test(`${name}: ${title}`, { skip: options.skip ?? false }, async () => {
+      const { store, close } = await factory();
+      try {
+        await fn(store);
+      } finally {
+        await close();
+      }
+    });
+
+  t('namespaces: default exists from the start; create, get, list, update; a taken name is a conflict', async (store) => {
+    const def = await store.getNamespace('default');
+    assert.equal(def?.retentionMs, 3 * DAY);
+    assert.equal(def?.state, 'Registered');
+    await store.createNamespace(ns('orders', { ownerEmail: 'ops@example.com', description: 'orders' }));
+    await assert.rejects(store.createNamespace(ns('orders')), (e) => e instanceof StoreConflictError && e.reason === 'namespaceExists');
+    assert.deepEqual(await store.getNamespace('orders'), ns('orders', { ownerEmail: 'ops@example.com', description: 'orders' }));
+    await store.createNamespace(ns('billing'));
+    assert.deepEqual((await store.listNamespaces(undefined, 10)).map((n) => n.name), ['billing', 'default', 'orders']);
+    assert.deepEqual((await store.listNamespaces('billing', 1)).map((n) => n.name), ['default']);
+    const updated = await store.updateNamespace('orders', { retentionMs: DAY }, 5000);
+    assert.deepEqual(updated, ns('orders', { ownerEmail: 'ops@example.com', description: 'orders', retentionMs: DAY, updateTime: 5000 }));
+    assert.equal(await store.updateNamespace('nowhere', { retentionMs: DAY }, 5000), undefined);
+    assert.equal(await store.getNamespace('nowhere'), undefined);
+  });
+
+  t('deleteClosedRuns: exactly the runs closed before the cutoff, oldest first, in batches, with every row keyed by them', async (store) => {
+    await store.createNamespace(ns('other'));
+    const expired = [await run(store, 'default', 100), await run(store, 'default', 200), await run(store, 'default', 300)];
+    const kept = [await run(store, 'default', 5000), await run(store, 'default'), await run(store, 'other', 100)];
+    assert.deepEqual(await store.deleteClosedRuns('default', 1000, 2), expired.slice(0, 2));
+    assert.deepEqual(await store.deleteClosedRuns('default', 1000, 2), expired.slice(2));
+    assert.deepEqual(await store.deleteClosedRuns('default', 1000, 2), []);
+    for (const id of expired) assert.equal(await present(store, id, 'default'), false);
+    assert.equal(await present(store, kept[0]!, 'default'), true);
+    assert.equal(await present(store, kept[1]!, 'default'), true);
+    assert.equal(await present(store, kept[2]!, 'other'), true);
+    // The tasks and timers of the deleted runs went with them; the kept runs' are still claimable.
+    const claimed = await store.claimTasks({ namespace: 'default', taskQueue: 'q', kind: 'workflow', now: 2000, leaseMs: 1000, owner: 'o' }, 100);
+    assert.deepEqual(claimed.map((k) => k.runId).sort(), kept.slice(0, 2).sort());
+    const timers = await store.claimDueTimers({ now: 10 * DAY * 1000, limit: 100, leaseMs: 1000, owner: 'o' });
+    assert.deepEqual(timers.map((k) => k.runId).sort(), kept.slice().sort());
+    assert.deepEqual(await store.deleteClosedRuns('default', Number.MAX_SAFE_INTEGER, 100), [kept[0]], 'a running run is never taken');
+  });
+
+  t('deleteClosedRuns: concurrent sweeps delete each run once between them', async (store) => {
+    const expired = new Set<string>();
+    for (let i = 0; i < 60; i++) expired.add(await run(store, 'default', 100 + i));
+    const running = await run(store, 'default');
+    const sweep = async () => {
+      const mine: string[] = [];
+      for (;;) {
+        const batch = await store.deleteClosedRuns('default', 1000, 7);
+        mine.push(...batch);
+        if (batch.length === 0) return mine;
+      }
+    };
+    const all = (await Promise.all([sweep(), sweep(), sweep()])).flat();
+    assert.equal(all.length, expired.size, 'no run is deleted (or counted) twice');
+    assert.deepEqual(new Set(all), expired);
+    assert.equal(await present(store, running, 'default'), true);
+  });
+}
