@@ -157,7 +157,7 @@ test('the testing entry points refuse unknown option keys too', async () => {
 fixtureTest('the server entry points refuse unknown option keys too, and a missing service by name', async (f) => {
   const h = await f.engine();
   await assert.rejects(Engine.create({ store: h.store, clok: 1 } as never),
-    /^ValidationError: clok is not an Engine option \(known: store, clock, waitClock, identity, logger, ownsStore, limits, messageLimits, taskTokenKeys\)/);
+    /^ValidationError: clok is not an Engine option \(known: store, clock, waitClock, identity, logger, ownsStore, limits, messageLimits, taskTokenKeys, retentionSweepIntervalMs\)/);
   await assert.rejects(startHttpServer({ service: h.engine, prot: 7233 } as never),
     /^ValidationError: prot is not a startHttpServer option \(known: service, port, host, maxBodyBytes, fallback, logger, metrics, auth, tls, limits\)/);
   await assert.rejects(startHttpServer({ port: 7233 } as never), /^ValidationError: service is required/);
