@@ -71,6 +71,33 @@ export function validateSearchAttributes(
   return out;
 }
 
+/**
+ * Validates the values of an upsert from workflow code (Temporal's shape) and returns them as
+ * {@link validateSearchAttributes} does: a value may also be an array of one value for a
+ * single-valued type, and `null` or `[]` removes the attribute (kept as `null`). The names are
+ * checked either way: a built-in or unregistered name fails, even to remove it.
+ * @throws InvalidSearchAttributeError naming `field.<attribute>`.
+ */
+export function validateUpsertAttributes(
+  definitions: readonly SearchAttributeDefinition[],
+  values: unknown,
+  field = 'searchAttributes',
+): Record<string, SearchAttributeValue | null> {
+  if (typeof values !== 'object' || values === null || Array.isArray(values)) {
+    throw new ValidationError(field, 'must be an object of attribute name to value', values);
+  }
+  const byName = new Map(definitions.map((d) => [d.name, d]));
+  const single: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(values)) {
+    const def = byName.get(name);
+    if (value === null || (Array.isArray(value) && value.length === 0)) single[name] = null;
+    else if (!Array.isArray(value) || !def || def.type === 'KeywordList') single[name] = value;
+    else if (value.length === 1) single[name] = value[0];
+    else throw new InvalidSearchAttributeError(name, `is ${withArticle(def.type)} attribute and takes one value, not an array of ${value.length}`, value, def.type, field);
+  }
+  return validateSearchAttributes(definitions, single, field);
+}
+
 function normalizeValue(def: SearchAttributeDefinition, value: unknown, field: string): SearchAttributeValue {
   const fail = (rule: string): never => {
     throw new InvalidSearchAttributeError(def.name, `is ${withArticle(def.type)} attribute and ${rule}`, value, def.type, field);
