@@ -8,7 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { WorkflowHandle } from '../../src/client/index.ts';
 import { DeterminismViolationError } from '../../src/common/errors.ts';
-import { TestEnvironment, Replayer } from '../../src/testing/index.ts';
+import { Replayer, type TestEnvironment } from '../../src/testing/index.ts';
 import { Worker } from '../../src/worker/index.ts';
 import { silentLogger } from '../helpers/logger.ts';
 import { backends, fixture, waitFor } from './helpers.ts';
