@@ -66,7 +66,7 @@ for (const backend of backends('upsert_attrs')) {
       ]);
     });
 
-    test('an unregistered or built-in name, or a value of the wrong type, fails the workflow task and leaves the run open', { skip }, async () => {
+    test('an unregistered or built-in name, or a value of the wrong type, fails the workflow task and leaves the run open until fixed', { skip }, async () => {
       const tq = queue('bad');
       const w = await worker(tq);
       const cases = [
@@ -91,6 +91,13 @@ for (const backend of backends('upsert_attrs')) {
           assert.ok(failed?.eventType === 'WorkflowTaskFailed' && failed.attributes.cause === 'BadSearchAttributes');
           await h.terminate('checked');
         }
+        const late = await env.client.workflow.start('upsertGiven', { taskQueue: tq, workflowId: `late-${tq}`, args: [{ LateName: 'x' }] });
+        await waitFor('the failed task', async () => (await late.describe()).pendingWorkflowTask?.lastFailure);
+        await env.client.searchAttributes.create({ name: 'LateName', type: 'Keyword' });
+        await env.sleep('10m'); // the longest delay between attempts of a failing workflow task
+        await waitFor('the retried task', async () => (await late.describe()).searchAttributes?.LateName === 'x');
+        await late.signal('go');
+        assert.deepEqual(await late.result(), { LateName: 'x' }, 'registering the attribute lets the retried task through');
       });
     });
 
