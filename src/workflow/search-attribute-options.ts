@@ -14,7 +14,10 @@ function scalar(field: string, value: unknown): string | number | boolean {
   if (typeof value === 'string' || typeof value === 'boolean') return value;
   // JSON would turn NaN and Infinity into null, which removes the attribute.
   if (typeof value === 'number' && Number.isFinite(value)) return value;
-  if (value instanceof Date && Number.isFinite(value.getTime())) return value.toISOString();
+  if (value instanceof Date) {
+    if (Number.isFinite(value.getTime())) return value.toISOString();
+    throw new ValidationError(field, 'must be a valid Date', value, `${field} must be a valid Date, got Invalid Date`);
+  }
   throw new ValidationError(field, RULE, value);
 }
 
