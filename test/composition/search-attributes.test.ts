@@ -72,7 +72,7 @@ for (const backend of backends('upsert_attrs')) {
       const cases = [
         [{ Nope: 'x' }, 'upsertSearchAttributes.Nope is not a registered search attribute of this namespace, got "x"'],
         [{ Amount: 'lots' }, 'upsertSearchAttributes.Amount is an Int attribute and must be an integer between -(2^53 - 1) and 2^53 - 1, got "lots"'],
-        [{ Amount: [1, 2] }, 'upsertSearchAttributes.Amount is an Int attribute and takes one value, not an array of 2'],
+        [{ Amount: [1, 2] }, 'upsertSearchAttributes.Amount is an Int attribute and takes a single value, got array of 2'],
         [{ WorkflowId: 'x' }, 'upsertSearchAttributes.WorkflowId is a built-in attribute and cannot be set, got "x"'],
         [{ ExecutionStatus: [] }, 'upsertSearchAttributes.ExecutionStatus is a built-in attribute and cannot be set'],
       ] as const;
