@@ -52,3 +52,17 @@ fixtureTest('an upsert without an object of attributes fails the task naming the
   assert.equal(d.execution.status, 'Running');
   assert.equal(d.pendingWorkflowTask?.lastFailure?.cause, 'BadCommand');
 });
+
+fixtureTest('continue-as-new with searchAttributes {} starts the next run without any; without the option it keeps them', async (f) => {
+  const h = await f.engine();
+  await h.engine.createSearchAttribute({ namespace: 'default', name: 'CustomerId', type: 'Keyword' });
+  await h.start('wf-can', { searchAttributes: { CustomerId: 'c1' } });
+  const can = (attributes: Record<string, unknown>): Command => ({ commandType: 'ContinueAsNewWorkflowExecution', attributes: { args: [], ...attributes } });
+  await h.complete(await h.pollWorkflow(), [can({})]);
+  const second = await h.engine.describeWorkflowExecution({ workflowId: 'wf-can' });
+  assert.deepEqual(second.execution.searchAttributes, { CustomerId: 'c1' });
+  await h.complete(await h.pollWorkflow(), [can({ searchAttributes: {} })]);
+  const third = await h.engine.describeWorkflowExecution({ workflowId: 'wf-can' });
+  assert.notEqual(third.execution.runId, second.execution.runId);
+  assert.equal(third.execution.searchAttributes, undefined);
+});
