@@ -30,7 +30,7 @@ export const UPDATE_OPTION_KEYS = ['args', 'updateId'];
 export const RESET_OPTION_KEYS = ['eventId', 'type', 'reason', 'reapplySignals'];
 
 /** Keys of `makeContinueAsNewFunc()` options. */
-export const CONTINUE_AS_NEW_OPTION_KEYS = ['workflowType', 'taskQueue', 'workflowRunTimeout', 'workflowTaskTimeout', 'memo'];
+export const CONTINUE_AS_NEW_OPTION_KEYS = ['workflowType', 'taskQueue', 'workflowRunTimeout', 'workflowTaskTimeout', 'memo', 'searchAttributes'];
 
 
 /** Keys of `Replayer.replayHistory()` / `replayHistories()` options. */

@@ -2,7 +2,10 @@ import { encodePayload } from '../common/payload.ts';
 import { optionalArray, optionalBoolean, optionalRecord, optionalString, requireOneOf, requireString } from '../common/validate.ts';
 import { PARENT_CLOSE_POLICIES } from '../history/child-types.ts';
 import { WORKFLOW_ID_REUSE_POLICIES } from '../history/id-reuse-policy.ts';
+import { mergeSearchAttributes } from '../history/search-attribute-values.ts';
+import type { SearchAttributeValue } from '../visibility/attributes.ts';
 import { checkPending, type EngineLimits } from './limits.ts';
+import { commandSearchAttributes, type AttributeDefinitions } from './search-attributes.ts';
 import { namespaceOf, optionalRetryPolicy, optionalTimeout } from './requests.ts';
 import type { TransitionBuilder } from './transition.ts';
 import { parseCronSchedule } from '../schedule/index.ts';
@@ -12,6 +15,7 @@ interface Ctx {
   completedEventId: number;
   field: string;
   limits: EngineLimits;
+  definitions: AttributeDefinitions;
 }
 
 /**
@@ -19,7 +23,7 @@ interface Ctx {
  * delivery that starts the child in a later transaction (child-timers.ts), where the id reuse
  * policy may make it StartChildWorkflowExecutionFailed instead.
  */
-export function startChildCommand({ b, completedEventId, field, limits }: Ctx, a: Record<string, unknown>): void {
+export function startChildCommand({ b, completedEventId, field, limits, definitions }: Ctx, a: Record<string, unknown>): void {
   const s = b.state;
   const workflowId = requireString(`${field}.workflowId`, a.workflowId, 1000);
   const workflowType = requireString(`${field}.workflowType`, a.workflowType, 1000);
@@ -29,6 +33,8 @@ export function startChildCommand({ b, completedEventId, field, limits }: Ctx, a
   encodePayload(`${field}.args`, args);
   const memo = optionalRecord(`${field}.memo`, a.memo);
   if (memo) encodePayload(`${field}.memo`, memo);
+  const searchAttributes = a.searchAttributes === undefined ? undefined
+    : mergeSearchAttributes<SearchAttributeValue>(undefined, commandSearchAttributes(definitions, namespace, a.searchAttributes, 'startChild.searchAttributes'));
   const retryPolicy = optionalRetryPolicy(`${field}.retryPolicy`, a.retryPolicy);
   const exec = optionalTimeout(`${field}.workflowExecutionTimeoutMs`, a.workflowExecutionTimeoutMs);
   const run = optionalTimeout(`${field}.workflowRunTimeoutMs`, a.workflowRunTimeoutMs);
@@ -43,7 +49,7 @@ export function startChildCommand({ b, completedEventId, field, limits }: Ctx, a
   checkPending(field, Object.keys(children).length, limits, 'maxPendingChildren');
   const ev = b.append('StartChildWorkflowExecutionInitiated', {
     namespace, workflowId, workflowType, taskQueue, args, parentClosePolicy, workflowTaskCompletedEventId: completedEventId,
-    ...(memo ? { memo } : {}), ...(retryPolicy ? { retryPolicy } : {}),
+    ...(memo ? { memo } : {}), ...(searchAttributes ? { searchAttributes } : {}), ...(retryPolicy ? { retryPolicy } : {}),
     ...(exec !== undefined ? { workflowExecutionTimeoutMs: exec } : {}), ...(run !== undefined ? { workflowRunTimeoutMs: run } : {}),
     ...(task !== undefined ? { workflowTaskTimeoutMs: task } : {}), ...(control !== undefined ? { control } : {}),
     ...(reuse !== undefined ? { workflowIdReusePolicy: reuse } : {}),

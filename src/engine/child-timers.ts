@@ -6,6 +6,7 @@ import { runStateOf } from './state.ts';
 import type { Attempt, EngineCore } from './core.ts';
 import { DEFAULT_WORKFLOW_TASK_TIMEOUT_MS } from './requests.ts';
 import { buildNewRun, terminateRun } from './runs.ts';
+import type { SearchAttributeValue } from '../visibility/attributes.ts';
 import { TransitionBuilder } from './transition.ts';
 
 /** The attempt that only consumes the timer: its target is gone or has nothing to do. */
@@ -21,7 +22,8 @@ async function newChildRun(core: EngineCore, parent: ExecutionRecord, initiatedE
     namespace: a.namespace, workflowId: a.workflowId, workflowType: a.workflowType, taskQueue: a.taskQueue, args: a.args,
     workflowTaskTimeoutMs: a.workflowTaskTimeoutMs ?? DEFAULT_WORKFLOW_TASK_TIMEOUT_MS, attempt: 1, backoffMs: 0,
     parent: { namespace: parent.namespace, workflowId: parent.workflowId, runId: parent.runId, initiatedEventId },
-    ...(a.memo ? { memo: a.memo } : {}), ...(a.retryPolicy ? { retryPolicy: a.retryPolicy } : {}),
+    ...(a.memo ? { memo: a.memo } : {}), ...(a.searchAttributes ? { searchAttributes: a.searchAttributes as Record<string, SearchAttributeValue> } : {}),
+    ...(a.retryPolicy ? { retryPolicy: a.retryPolicy } : {}),
     ...(a.workflowExecutionTimeoutMs !== undefined ? { workflowExecutionTimeoutMs: a.workflowExecutionTimeoutMs } : {}),
     ...(a.workflowRunTimeoutMs !== undefined ? { workflowRunTimeoutMs: a.workflowRunTimeoutMs } : {}),
     ...(a.cronSchedule !== undefined ? { cronSchedule: a.cronSchedule } : {}),

@@ -4,6 +4,7 @@ import { ValidationError } from '../retry/errors.ts';
 import { COMMAND_HANDLERS } from './features/index.ts';
 import { requireObject } from './requests.ts';
 import { DEFAULT_LIMITS, type EngineLimits } from './limits.ts';
+import type { AttributeDefinitions } from './search-attributes.ts';
 import type { TransitionBuilder } from './transition.ts';
 
 /** What a command handler works with. */
@@ -14,6 +15,8 @@ export interface CommandContext {
   /** `commands[i].attributes`, for error messages. */
   field: string;
   limits: EngineLimits;
+  /** The registered search attributes of the namespaces the commands name (search-attributes.ts); empty for most completions. */
+  definitions: AttributeDefinitions;
 }
 
 /**
@@ -39,9 +42,14 @@ export function hasTerminalCommand(commands: Command[]): boolean {
   return last !== undefined && TERMINAL_COMMAND_TYPES.includes(last.commandType);
 }
 
+const NO_DEFINITIONS: AttributeDefinitions = new Map();
+
 /** Applies the commands in order. @throws ValidationError for a command the run's state rejects. */
-export function applyCommands(b: TransitionBuilder, commands: Command[], completedEventId: number, limits: EngineLimits = DEFAULT_LIMITS): void {
+export function applyCommands(
+  b: TransitionBuilder, commands: Command[], completedEventId: number, limits: EngineLimits = DEFAULT_LIMITS,
+  definitions: AttributeDefinitions = NO_DEFINITIONS,
+): void {
   commands.forEach((c, i) => {
-    COMMAND_HANDLERS[c.commandType]({ b, completedEventId, field: `commands[${i}].attributes`, limits }, c.attributes as unknown as Record<string, unknown>);
+    COMMAND_HANDLERS[c.commandType]({ b, completedEventId, field: `commands[${i}].attributes`, limits, definitions }, c.attributes as unknown as Record<string, unknown>);
   });
 }

@@ -1,6 +1,7 @@
 import { newUuid } from '../common/ids.ts';
 import type { EventType, HistoryEvent } from '../history/events.ts';
 import { mergeMemo } from '../history/memo.ts';
+import { mergeSearchAttributes } from '../history/search-attribute-values.ts';
 import type { ResetWorkflowRequest, ResetWorkflowResponse } from '../protocol/index.ts';
 import { ValidationError } from '../retry/errors.ts';
 import type { ExecutionRecord } from '../store/types.ts';
@@ -129,6 +130,10 @@ function buildResetRun(base: ExecutionRecord, events: HistoryEvent[], point: His
   let memo = a.memo;
   for (const e of copied) if (e.eventType === 'WorkflowPropertiesModified') memo = mergeMemo(memo, e.attributes.upsertedMemo);
   if (memo) record.memo = memo;
+  // Search attributes likewise: the start's, with the copied history's upserts.
+  let attributes = a.searchAttributes;
+  for (const e of copied) if (e.eventType === 'UpsertWorkflowSearchAttributes') attributes = mergeSearchAttributes(attributes, e.attributes.searchAttributes);
+  if (attributes) record.searchAttributes = attributes;
   const b = new TransitionBuilder(record, now, true);
   for (const e of copied) {
     const attrs = e.eventType === 'WorkflowExecutionStarted' ? { ...a, firstExecutionRunId: runId } : e.attributes;

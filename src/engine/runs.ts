@@ -112,7 +112,7 @@ export interface ContinueOptions {
   taskQueue?: string;
   args?: unknown[];
   memo?: Record<string, unknown>;
-  /** The new run's search attributes (validated); absent: the closing run's. */
+  /** The new run's search attributes (validated; `{}` for none); absent: the closing run's. */
   searchAttributes?: Record<string, SearchAttributeValue>;
   retryPolicy?: RetryPolicyData;
   workflowRunTimeoutMs?: number;
@@ -137,7 +137,8 @@ export function continueAsNew(b: TransitionBuilder, o: ContinueOptions): string 
   const retryPolicy = o.retryPolicy ?? cfg.retryPolicy;
   const memo = o.memo ?? r.memo;
   const lastCompletionResult = o.lastCompletionResult !== undefined ? o.lastCompletionResult : b.state.lastCompletionResult;
-  const searchAttributes = o.searchAttributes ?? r.searchAttributes;
+  const given = o.searchAttributes;
+  const searchAttributes = given === undefined ? r.searchAttributes : Object.keys(given).length > 0 ? given : undefined;
   const next = buildNewRun({
     namespace: r.namespace, workflowId: r.workflowId, workflowType, taskQueue, args, workflowTaskTimeoutMs,
     attempt: o.attempt, initiator: o.initiator, backoffMs: o.backoffMs,

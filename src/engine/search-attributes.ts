@@ -5,7 +5,12 @@ import type {
 } from '../protocol/index.ts';
 import { ValidationError } from '../retry/errors.ts';
 import type { ExecutionRecord, Store } from '../store/types.ts';
-import { validateNewAttribute, validateSearchAttributes, type SearchAttributeValue } from '../visibility/attributes.ts';
+import type { Command } from '../history/commands.ts';
+import { mergeSearchAttributes } from '../history/search-attribute-values.ts';
+import {
+  validateNewAttribute, validateSearchAttributes, validateUpsertAttributes, type SearchAttributeValue,
+} from '../visibility/attributes.ts';
+import type { SearchAttributeDefinition } from '../visibility/types.ts';
 import { BUILT_IN_ATTRIBUTES } from '../visibility/types.ts';
 import { parseQuery } from '../visibility/parser.ts';
 import { parseRequest } from '../protocol/parse.ts';
@@ -80,20 +85,50 @@ export async function validateStartAttributes(
 ): Promise<Record<string, SearchAttributeValue> | undefined> {
   if (values === undefined || values === null) return undefined;
   const valid = validateSearchAttributes(await store.listSearchAttributes(namespace), values, field);
-  return mergeSearchAttributes(undefined, valid);
+  return mergeSearchAttributes<SearchAttributeValue>(undefined, valid);
 }
 
-/** The attributes after an upsert: `null` removes one; undefined when none are left. */
-export function mergeSearchAttributes(
-  current: Record<string, SearchAttributeValue> | undefined,
-  changes: Record<string, SearchAttributeValue | null>,
-): Record<string, SearchAttributeValue> | undefined {
-  const out: Record<string, SearchAttributeValue> = { ...current };
-  for (const [name, value] of Object.entries(changes)) {
-    if (value === null) delete out[name];
-    else out[name] = value;
+/**
+ * The namespaces whose registered attributes a completion's commands are checked against: the
+ * run's for an upsert or a continue-as-new that gives attributes, the child's for a child start
+ * that gives them. Empty for a completion without search attributes, which reads nothing more.
+ */
+export function searchAttributeNamespaces(commands: readonly Command[], runNamespace: string): string[] {
+  const out = new Set<string>();
+  for (const c of commands) {
+    const a = c.attributes as Record<string, unknown>;
+    if (c.commandType === 'UpsertWorkflowSearchAttributes') out.add(runNamespace);
+    else if (c.commandType === 'ContinueAsNewWorkflowExecution' && a.searchAttributes !== undefined) out.add(runNamespace);
+    else if (c.commandType === 'StartChildWorkflowExecution' && a.searchAttributes !== undefined) {
+      out.add(typeof a.namespace === 'string' ? a.namespace : runNamespace);
+    }
   }
-  return Object.keys(out).length > 0 ? out : undefined;
+  return [...out];
+}
+
+/** The registered attributes of each namespace named, read before a completion's transaction. */
+export async function loadAttributeDefinitions(store: Store, namespaces: readonly string[]): Promise<AttributeDefinitions> {
+  const out = new Map<string, readonly SearchAttributeDefinition[]>();
+  for (const namespace of namespaces) out.set(namespace, await store.listSearchAttributes(namespace));
+  return out;
+}
+
+/** Registered attributes by namespace, as {@link loadAttributeDefinitions} read them. */
+export type AttributeDefinitions = ReadonlyMap<string, readonly SearchAttributeDefinition[]>;
+
+/**
+ * Checks the search attributes a command gives (`field` names the workflow API that gave them)
+ * against `namespace`'s registered attributes, in Temporal's upsert shape (an array of one value
+ * for a single-valued type; `null` or `[]` removes). Answers them as stored, removals as `null`.
+ * @throws InvalidSearchAttributeError naming the attribute (the workflow task fails, BadSearchAttributes).
+ */
+export function commandSearchAttributes(
+  definitions: AttributeDefinitions, namespace: string, values: unknown, field: string,
+): Record<string, SearchAttributeValue | null> {
+  const registered = definitions.get(namespace);
+  // searchAttributeNamespaces names every namespace a command with attributes needs.
+  if (!registered) throw new Error(`the search attributes of namespace ${namespace} were not loaded for ${field}`);
+  return validateUpsertAttributes(registered, values, field);
 }
 
 /** The search attributes describe and list show for a run: its custom ones and the schedule's. */

@@ -16,6 +16,8 @@ import type { HandedTask, HandedWorkflowTask } from './handoffs.ts';
 import { LimitExceededError } from './limits.ts';
 import { queueKey, type EngineCore } from './core.ts';
 import { PollerStops } from './poller-stops.ts';
+import { loadAttributeDefinitions, searchAttributeNamespaces } from './search-attributes.ts';
+import { InvalidSearchAttributeError } from '../visibility/errors.ts';
 import { validatePoll, type ValidPoll } from './requests.ts';
 import { checkRequestText } from '../protocol/request-text.ts';
 import { parseRequest } from '../protocol/parse.ts';
@@ -232,6 +234,8 @@ export class TaskService {
     try {
       checkRequestText({ commands: listed });
       const commands = validateCommandList(listed);
+      const namespaces = searchAttributeNamespaces(commands, token.namespace);
+      const definitions = namespaces.length > 0 ? await loadAttributeDefinitions(this.core.store, namespaces) : undefined;
       await this.core.mutate(token.runId, (b) => {
         const wt = requireStartedTask(b, token);
         if (hasTerminalCommand(commands) && b.state.buffered.length > 0) {
@@ -242,7 +246,7 @@ export class TaskService {
           }, identity);
           return;
         }
-        applyCommands(b, commands, completeWorkflowTask(b, wt, identity, sdkMetadata), this.core.limits);
+        applyCommands(b, commands, completeWorkflowTask(b, wt, identity, sdkMetadata), this.core.limits, definitions);
         finishWorkflowTask(b);
       });
       return;
@@ -252,7 +256,7 @@ export class TaskService {
     }
     await this.core.mutate(token.runId, (b) => {
       const wt = requireStartedTask(b, token);
-      const cause = bad instanceof LimitExceededError ? 'LimitExceeded' : 'BadCommand';
+      const cause = bad instanceof LimitExceededError ? 'LimitExceeded' : bad instanceof InvalidSearchAttributeError ? 'BadSearchAttributes' : 'BadCommand';
       failWorkflowTask(b, wt, cause, { kind: 'Application', type: cause, message: bad.message, nonRetryable: true }, identity);
     });
     throw bad;

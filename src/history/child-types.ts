@@ -1,6 +1,7 @@
 import type { FailureInfo, RetryState } from '../common/failure.ts';
 import type { RetryPolicyData } from '../retry/policy-data.ts';
 import type { WorkflowIdReusePolicy } from './id-reuse-policy.ts';
+import type { SearchAttributesInput } from './search-attribute-values.ts';
 
 /** What happens to a child workflow when its parent closes. */
 export const PARENT_CLOSE_POLICIES = ['Terminate', 'RequestCancel', 'Abandon'] as const;
@@ -25,6 +26,11 @@ export interface ChildStartAttributes {
   /** @default "Terminate" */
   parentClosePolicy?: ParentClosePolicy;
   memo?: Record<string, unknown>;
+  /**
+   * The child's custom search attributes: as the workflow gave them in the command, as stored for
+   * their registered types in the Initiated event.
+   */
+  searchAttributes?: SearchAttributesInput;
   /** Whether the child may reuse the id of an earlier workflow. @default "AllowDuplicate" */
   workflowIdReusePolicy?: WorkflowIdReusePolicy;
   /** Makes the child a cron job (seed: "What is a Temporal Cron Job?"); its chain closes for the parent only when it ends. */

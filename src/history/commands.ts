@@ -2,6 +2,7 @@ import type { FailureInfo } from '../common/failure.ts';
 import type { PolicyData, RetryPolicyData } from '../retry/policy-data.ts';
 import type { ActivityTimeouts } from './events.ts';
 import type { ChildCommandAttributes } from './child-types.ts';
+import type { SearchAttributesInput } from './search-attribute-values.ts';
 import { MESSAGE_COMMAND_TYPES, type MessageCommandAttributes } from './message-types.ts';
 
 /**
@@ -37,6 +38,8 @@ export interface CommandAttributes extends ChildCommandAttributes, MessageComman
     workflowRunTimeoutMs?: number;
     workflowTaskTimeoutMs?: number;
     memo?: Record<string, unknown>;
+    /** The new run's search attributes, replacing the current run's. @default the current run's */
+    searchAttributes?: SearchAttributesInput;
     retryPolicy?: RetryPolicyData;
     backoffStartIntervalMs?: number;
   };
@@ -45,6 +48,11 @@ export interface CommandAttributes extends ChildCommandAttributes, MessageComman
    * value removes the key. Recorded as WorkflowPropertiesModified.
    */
   ModifyWorkflowProperties: { upsertedMemo: Record<string, unknown> };
+  /**
+   * Changes the run's custom search attributes (Temporal's UpsertWorkflowSearchAttributes):
+   * each named attribute is set; `[]` or `null` removes it. Recorded as UpsertWorkflowSearchAttributes.
+   */
+  UpsertWorkflowSearchAttributes: { searchAttributes: SearchAttributesInput };
 }
 
 export type CommandType = keyof CommandAttributes;
@@ -57,7 +65,7 @@ export type Command<T extends CommandType = CommandType> = {
 export const COMMAND_TYPES: readonly CommandType[] = [
   'ScheduleActivityTask', 'RequestCancelActivityTask', 'StartTimer', 'CancelTimer', 'RecordMarker',
   'CompleteWorkflowExecution', 'FailWorkflowExecution', 'CancelWorkflowExecution', 'ContinueAsNewWorkflowExecution',
-  'StartChildWorkflowExecution', 'RequestCancelExternalWorkflowExecution', 'ModifyWorkflowProperties',
+  'StartChildWorkflowExecution', 'RequestCancelExternalWorkflowExecution', 'ModifyWorkflowProperties', 'UpsertWorkflowSearchAttributes',
   ...MESSAGE_COMMAND_TYPES,
 ];
 

@@ -3,6 +3,7 @@ import type { SdkMetadata } from '../common/sdk-metadata.ts';
 import type { PolicyData, RetryPolicyData } from '../retry/policy-data.ts';
 import type { ChildEventAttributes } from './child-types.ts';
 import type { MessageEventAttributes } from './message-types.ts';
+import type { SearchAttributeStoredValue } from './search-attribute-values.ts';
 
 /** Why a run closed and another run of the same chain started. */
 export type ContinueAsNewInitiator = 'Workflow' | 'RetryPolicy' | 'CronSchedule';
@@ -61,7 +62,7 @@ export interface EventAttributes extends ChildEventAttributes, MessageEventAttri
     /** Trace context (W3C traceparent, tracestate) the run was started under; continue-as-new carries it on. */
     header?: Record<string, string>;
     /** Custom search attributes the run starts with (Datetime as ISO 8601). */
-    searchAttributes?: Record<string, string | number | boolean | readonly string[]>;
+    searchAttributes?: Record<string, SearchAttributeStoredValue>;
   };
   WorkflowTaskScheduled: { taskQueue: string; startToCloseTimeoutMs: number; attempt: number };
   WorkflowTaskStarted: { scheduledEventId: number; identity: string; requestId: string };
@@ -127,6 +128,11 @@ export interface EventAttributes extends ChildEventAttributes, MessageEventAttri
     workflowTaskCompletedEventId: number;
     failure?: FailureInfo;
   };
+  /**
+   * The run's search attributes changed (UpsertWorkflowSearchAttributes): each value as stored
+   * for its registered type (Datetime as ISO 8601), `null` for an attribute the upsert removed.
+   */
+  UpsertWorkflowSearchAttributes: { searchAttributes: Record<string, SearchAttributeStoredValue | null>; workflowTaskCompletedEventId: number };
   /** The memo changed (ModifyWorkflowProperties): `upsertedMemo` as the command gave it, `null` values removed keys. */
   WorkflowPropertiesModified: { upsertedMemo: Record<string, unknown>; workflowTaskCompletedEventId: number };
   WorkflowExecutionCancelRequested: { reason?: string; identity?: string };
@@ -163,7 +169,7 @@ export interface EventAttributes extends ChildEventAttributes, MessageEventAttri
 
 /** Why a workflow task failed. */
 export const WORKFLOW_TASK_FAILED_CAUSES = [
-  'NonDeterminism', 'WorkflowError', 'BadCommand', 'LimitExceeded', 'ResetWorkflow', 'UnhandledCommand',
+  'NonDeterminism', 'WorkflowError', 'BadCommand', 'BadSearchAttributes', 'LimitExceeded', 'ResetWorkflow', 'UnhandledCommand',
 ] as const;
 
 /** One of {@link WORKFLOW_TASK_FAILED_CAUSES}. */

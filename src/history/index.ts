@@ -4,5 +4,6 @@ export * from './child-types.ts';
 export * from './message-types.ts';
 export * from './workflow-task-failure.ts';
 export * from './memo.ts';
+export * from './search-attribute-values.ts';
 export * from './id-reuse-policy.ts';
 export * from './timer-kinds.ts';

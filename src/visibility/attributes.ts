@@ -61,14 +61,47 @@ export function validateSearchAttributes(
   const byName = new Map(definitions.map((d) => [d.name, d]));
   const out: Record<string, SearchAttributeValue | null> = {};
   for (const [name, value] of Object.entries(values)) {
-    if (isBuiltInAttribute(name)) {
-      throw new InvalidSearchAttributeError(name, 'is a built-in attribute and cannot be set', value, BUILT_IN_ATTRIBUTES[name].type, field);
-    }
-    const def = byName.get(name);
-    if (!def) throw new InvalidSearchAttributeError(name, 'is not a registered search attribute of this namespace', value, undefined, field);
+    const def = registered(byName, name, value, field);
     out[name] = value === null ? null : normalizeValue(def, value, field);
   }
   return out;
+}
+
+/** The definition of a name a start or upsert gives. @throws InvalidSearchAttributeError for a built-in or unregistered name. */
+function registered(byName: ReadonlyMap<string, SearchAttributeDefinition>, name: string, value: unknown, field: string): SearchAttributeDefinition {
+  if (isBuiltInAttribute(name)) {
+    throw new InvalidSearchAttributeError(name, 'is a built-in attribute and cannot be set', value, BUILT_IN_ATTRIBUTES[name].type, field);
+  }
+  const def = byName.get(name);
+  if (!def) throw new InvalidSearchAttributeError(name, 'is not a registered search attribute of this namespace', value, undefined, field);
+  return def;
+}
+
+/**
+ * Validates the values of an upsert from workflow code (Temporal's shape) and returns them as
+ * {@link validateSearchAttributes} does: a value may also be an array of one value for a
+ * single-valued type, and `null` or `[]` removes the attribute (kept as `null`). The names are
+ * checked either way: a built-in or unregistered name fails, even to remove it.
+ * @throws InvalidSearchAttributeError naming `field.<attribute>`.
+ */
+export function validateUpsertAttributes(
+  definitions: readonly SearchAttributeDefinition[],
+  values: unknown,
+  field = 'searchAttributes',
+): Record<string, SearchAttributeValue | null> {
+  if (typeof values !== 'object' || values === null || Array.isArray(values)) {
+    throw new ValidationError(field, 'must be an object of attribute name to value', values);
+  }
+  const byName = new Map(definitions.map((d) => [d.name, d]));
+  const single: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(values)) {
+    const def = registered(byName, name, value, field);
+    if (value === null || (Array.isArray(value) && value.length === 0)) single[name] = null;
+    else if (!Array.isArray(value) || def.type === 'KeywordList') single[name] = value;
+    else if (value.length === 1) single[name] = value[0];
+    else throw new InvalidSearchAttributeError(name, `is ${withArticle(def.type)} attribute and takes a single value`, value, def.type, field);
+  }
+  return validateSearchAttributes(definitions, single, field);
 }
 
 function normalizeValue(def: SearchAttributeDefinition, value: unknown, field: string): SearchAttributeValue {

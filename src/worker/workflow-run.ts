@@ -162,6 +162,7 @@ export class WorkflowRun {
       startTime: event.eventTime,
     };
     if (a.memo) info.memo = a.memo;
+    if (a.searchAttributes) info.searchAttributes = a.searchAttributes;
     if (a.continuedExecutionRunId) info.continuedFromExecutionRunId = a.continuedExecutionRunId;
     if (a.workflowRunTimeoutMs !== undefined) info.workflowRunTimeoutMs = a.workflowRunTimeoutMs;
     if (a.workflowExecutionTimeoutMs !== undefined) info.workflowExecutionTimeoutMs = a.workflowExecutionTimeoutMs;

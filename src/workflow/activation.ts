@@ -14,6 +14,11 @@ export interface WorkflowInfo {
   /** Run attempt under the workflow retry policy: 1 for the first run. */
   attempt: number;
   memo?: Record<string, unknown>;
+  /**
+   * The run's custom search attributes: those it started with (as stored for their types), then
+   * each `upsertSearchAttributes` change as the workflow gave it (Dates as ISO strings).
+   */
+  searchAttributes?: Record<string, string | number | boolean | readonly (string | number | boolean)[]>;
   /** Run id of the first run of the chain (continue-as-new, retries, cron). */
   firstExecutionRunId: string;
   /** Run id of the run this one continued from, when it continued from one. */

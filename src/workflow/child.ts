@@ -1,3 +1,4 @@
+import { searchAttributesToCommand, type SearchAttributesOption } from './search-attribute-options.ts';
 import { ChildWorkflowFailure, CancelledFailure } from '../common/failure.ts';
 import { messageNameOf, type SignalDefinition } from '../common/message-definitions.ts';
 import { optionalArray, optionalPositiveDuration, optionalRecord, optionalString, requireOneOf } from '../common/validate.ts';
@@ -32,6 +33,12 @@ export interface ChildWorkflowOptions<W extends Workflow = Workflow> {
   parentClosePolicy?: ParentClosePolicy;
   memo?: Record<string, unknown>;
   /**
+   * The child's custom search attributes, registered in the child's namespace; the same values
+   * as `upsertSearchAttributes` takes. A name or value the namespace refuses fails this
+   * workflow's task (BadSearchAttributes).
+   */
+  searchAttributes?: SearchAttributesOption;
+  /**
    * Whether the child may start when a workflow with its id ran before (our names or Temporal's
    * spellings). A running workflow with the id fails the start unless "TerminateIfRunning".
    * @default "AllowDuplicate"
@@ -61,7 +68,7 @@ export interface ChildWorkflowHandle<W extends Workflow = Workflow> {
 
 const OPTION_KEYS = new Set([
   'workflowId', 'args', 'taskQueue', 'workflowExecutionTimeout', 'workflowRunTimeout', 'workflowTaskTimeout', 'retry',
-  'parentClosePolicy', 'memo', 'workflowIdReusePolicy', 'cronSchedule',
+  'parentClosePolicy', 'memo', 'searchAttributes', 'workflowIdReusePolicy', 'cronSchedule',
 ]);
 
 function typeName(workflow: Workflow | string): string {
@@ -95,6 +102,7 @@ export function resolveChildOptions(workflowType: string, options: ChildWorkflow
   }
   const memo = optionalRecord('memo', options.memo);
   if (memo !== undefined) attrs.memo = memo;
+  if (options.searchAttributes !== undefined) attrs.searchAttributes = searchAttributesToCommand('searchAttributes', options.searchAttributes);
   if (options.workflowIdReusePolicy !== undefined) {
     attrs.workflowIdReusePolicy = resolveWorkflowIdReusePolicy('workflowIdReusePolicy', options.workflowIdReusePolicy);
   }

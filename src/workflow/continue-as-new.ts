@@ -4,6 +4,7 @@ import { optionalPositiveDuration, optionalRecord, optionalString } from '../com
 import type { Duration } from '../retry/duration.ts';
 import type { CommandAttributes } from '../history/commands.ts';
 import type { Workflow } from '../common/workflow-types.ts';
+import { searchAttributesToCommand, type SearchAttributesOption } from './search-attribute-options.ts';
 
 /**
  * Thrown by {@link continueAsNew}: not a failure but a request to close this run and start a
@@ -25,6 +26,11 @@ export interface ContinueAsNewOptions {
   workflowRunTimeout?: Duration;
   workflowTaskTimeout?: Duration;
   memo?: Record<string, unknown>;
+  /**
+   * The new run's custom search attributes, replacing this run's (`{}` for none); the same
+   * values as `upsertSearchAttributes` takes. @default this run's current attributes, upserts included
+   */
+  searchAttributes?: SearchAttributesOption;
 }
 
 /**
@@ -39,6 +45,8 @@ export function makeContinueAsNewFunc<F extends Workflow>(options: ContinueAsNew
   const workflowRunTimeoutMs = optionalPositiveDuration('continueAsNew.workflowRunTimeout', options.workflowRunTimeout);
   const workflowTaskTimeoutMs = optionalPositiveDuration('continueAsNew.workflowTaskTimeout', options.workflowTaskTimeout);
   const memo = optionalRecord('continueAsNew.memo', options.memo);
+  const searchAttributes = options.searchAttributes === undefined ? undefined
+    : searchAttributesToCommand('continueAsNew.searchAttributes', options.searchAttributes);
   return (...args: Parameters<F>): Promise<never> => {
     const attributes: CommandAttributes['ContinueAsNewWorkflowExecution'] = { args };
     if (workflowType !== undefined) attributes.workflowType = workflowType;
@@ -46,6 +54,7 @@ export function makeContinueAsNewFunc<F extends Workflow>(options: ContinueAsNew
     if (workflowRunTimeoutMs !== undefined) attributes.workflowRunTimeoutMs = workflowRunTimeoutMs;
     if (workflowTaskTimeoutMs !== undefined) attributes.workflowTaskTimeoutMs = workflowTaskTimeoutMs;
     if (memo !== undefined) attributes.memo = memo;
+    if (searchAttributes !== undefined) attributes.searchAttributes = searchAttributes;
     return Promise.reject(new ContinueAsNew(attributes));
   };
 }

@@ -17,6 +17,8 @@ export type { SignalDefinition, QueryDefinition, UpdateDefinition } from '../com
 export { patched, deprecatePatch } from './patch.ts';
 export { sideEffect } from './side-effect.ts';
 export { upsertMemo } from './memo.ts';
+export { upsertSearchAttributes } from './search-attributes.ts';
+export type { SearchAttributesOption, SearchAttributeOptionValue } from './search-attribute-options.ts';
 export { startChild, executeChild, type ChildWorkflowOptions, type ChildWorkflowHandle } from './child.ts';
 export type { ParentClosePolicy } from '../history/child-types.ts';
 export { WorkflowIdReusePolicy, type WorkflowIdReusePolicyOption } from '../history/id-reuse-policy.ts';

@@ -35,9 +35,10 @@ for (const [name, path, closedBy] of CORPUS) {
   });
 }
 
-/** Histories of the Temporal API's commands (record-temporal-histories.ts), replayed against their fixture. */
-const TEMPORAL_CORPUS: [name: string, commandEvent: string][] = [
+/** Histories of the Temporal API's commands (record-temporal-histories.ts), replayed against their fixture (temporal-api.ts unless named). */
+const TEMPORAL_CORPUS: [name: string, commandEvent: string, workflows?: string][] = [
   ['upsert-memo', 'WorkflowPropertiesModified'],
+  ['upsert-search-attributes', 'UpsertWorkflowSearchAttributes', 'search-attributes.ts'],
   ['cancel-try', 'ActivityTaskCancelRequested'],
   ['cancel-wait', 'ActivityTaskCanceled'],
   ['cancel-abandon', 'ActivityTaskScheduled'],
@@ -48,14 +49,29 @@ const TEMPORAL_CORPUS: [name: string, commandEvent: string][] = [
 const temporalHistory = (name: string) =>
   JSON.parse(readFileSync(new URL(`../histories/temporal-${name}.json`, import.meta.url), 'utf8')) as { events: HistoryEvent[] };
 
-for (const [name, commandEvent] of TEMPORAL_CORPUS) {
-  test(`history temporal-${name} replays against temporal-api.ts`, async () => {
+for (const [name, commandEvent, workflows = 'temporal-api.ts'] of TEMPORAL_CORPUS) {
+  test(`history temporal-${name} replays against ${workflows}`, async () => {
     const h = temporalHistory(name);
     assert.equal(h.events.at(-1)!.eventType, 'WorkflowExecutionCompleted');
     assert.ok(h.events.some((e) => e.eventType === commandEvent), `the history has ${commandEvent}`);
-    await Replayer.replayHistory(h, { workflowsPath: fixture('temporal-api.ts') });
+    await Replayer.replayHistory(h, { workflowsPath: fixture(workflows) });
   });
 }
+
+test('an upsertSearchAttributes call is matched against its UpsertWorkflowSearchAttributes event on replay', async () => {
+  const h = temporalHistory('upsert-search-attributes');
+  await assert.rejects(Replayer.replayHistory(h, { workflowsPath: fixture('search-attributes-no-upsert.ts') }), (err: unknown) => {
+    assert.ok(err instanceof DeterminismViolationError);
+    assert.match(err.message, /history has event \d+ UpsertWorkflowSearchAttributes, but the code produced no matching command/);
+    return true;
+  });
+  const changed = structuredClone(h);
+  const i = changed.events.findIndex((e) => e.eventType === 'UpsertWorkflowSearchAttributes');
+  const e = changed.events[i]!;
+  changed.events[i] = { eventId: e.eventId, eventTime: e.eventTime, eventType: 'TimerStarted', attributes: { timerId: '1', startToFireTimeoutMs: 1000, workflowTaskCompletedEventId: e.eventId - 1 } };
+  await assert.rejects(Replayer.replayHistory(changed, { workflowsPath: fixture('search-attributes.ts') }),
+    /history has event \d+ TimerStarted \{ timerId: "1" \}, but the code produced UpsertWorkflowSearchAttributes \(the event type differs\)/);
+});
 
 test('an upsertMemo call is matched against its WorkflowPropertiesModified event on replay', async () => {
   const h = structuredClone(temporalHistory('upsert-memo'));

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  InvalidSearchAttributeError, storedTextForm, validateAttributeDefinitions, validateSearchAttributes,
+  InvalidSearchAttributeError, storedTextForm, validateAttributeDefinitions, validateSearchAttributes, validateUpsertAttributes,
 } from '../../src/visibility/index.ts';
 import { ValidationError } from '../../src/common/index.ts';
 import { DEFS } from './definitions.ts';
@@ -40,6 +40,17 @@ test('attributes: wrong, unregistered and built-in values are refused with named
     });
   }
   assert.throws(() => validateSearchAttributes(DEFS, ['x']), /searchAttributes must be an object of attribute name to value/);
+});
+
+test('attributes: an upsert takes Temporal\'s arrays: one value for a single-valued type, a list for KeywordList, [] to remove', () => {
+  assert.deepEqual(validateUpsertAttributes(DEFS, { CustomerId: ['c1'], Priority: [2], Tags: ['red'], Vip: true, Notes: [], Amount: null }, 'upsertSearchAttributes'),
+    { CustomerId: 'c1', Priority: 2, Tags: ['red'], Vip: true, Notes: null, Amount: null });
+  assert.throws(() => validateUpsertAttributes(DEFS, { Priority: [1, 2] }, 'upsertSearchAttributes'),
+    (e: unknown) => e instanceof InvalidSearchAttributeError && e.field === 'upsertSearchAttributes.Priority'
+      && e.message === 'upsertSearchAttributes.Priority is an Int attribute and takes a single value, got array of 2');
+  assert.throws(() => validateUpsertAttributes(DEFS, { Nope: [] }), /searchAttributes\.Nope is not a registered search attribute of this namespace, got array of 0/);
+  assert.throws(() => validateUpsertAttributes(DEFS, { RunId: null }), /searchAttributes\.RunId is a built-in attribute and cannot be set, got null/);
+  assert.throws(() => validateUpsertAttributes(DEFS, { CustomerId: [5] }), /CustomerId is a Keyword attribute and must be a string, got 5/);
 });
 
 test('attributes: definitions are checked: names, reserved names, duplicates and types', () => {

@@ -43,7 +43,22 @@ test('a query handler returning a circular value answers with a named failure', 
 test('continueAsNew options with an unknown key are refused, listing the valid ones', async () => {
   const h = await harness({ workflowType: 'continueAsNewTypo' }, PAYLOADS);
   assert.equal(completed(await h.next()),
-    'taskQeue is not a continueAsNew option (known: workflowType, taskQueue, workflowRunTimeout, workflowTaskTimeout, memo), got "other"');
+    'taskQeue is not a continueAsNew option (known: workflowType, taskQueue, workflowRunTimeout, workflowTaskTimeout, memo, searchAttributes), got "other"');
+});
+
+test('search attribute values no attribute type takes are refused in workflow code, naming the attribute; no command is sent', async () => {
+  const h = await harness({ workflowType: 'badSearchAttributeValues' }, PAYLOADS);
+  const commands = await h.next();
+  assert.deepEqual(commands.map((c) => c.commandType), ['CompleteWorkflowExecution']);
+  const rule = 'must be a string, number, boolean or Date, an array of them, or [] (or null) to remove the attribute';
+  assert.deepEqual(completed(commands), [
+    `upsertSearchAttributes.Amount ${rule}, got NaN`,
+    `upsertSearchAttributes.Tags[1] ${rule}, got {"nested":true}`,
+    'upsertSearchAttributes.Due must be a valid Date, got Invalid Date',
+    `upsertSearchAttributes.Gone ${rule}, got undefined`,
+    'upsertSearchAttributes must be an object, got array of 1',
+    `continueAsNew.searchAttributes.Amount ${rule}, got Infinity`,
+  ]);
 });
 
 test('a child workflow\'s cronSchedule that is not a string is refused by name', async () => {

@@ -2,6 +2,9 @@ import { encodePayload } from '../../common/payload.ts';
 import { optionalArray, optionalRecord, optionalString } from '../../common/validate.ts';
 import { optionalRetryPolicy, optionalTimeout, requireDurationMs } from '../requests.ts';
 import { continueAsNew } from '../runs.ts';
+import { mergeSearchAttributes } from '../../history/search-attribute-values.ts';
+import type { SearchAttributeValue } from '../../visibility/attributes.ts';
+import { commandSearchAttributes } from '../search-attributes.ts';
 import { fireRunTimer } from '../timers.ts';
 import type { Feature } from './feature.ts';
 
@@ -12,7 +15,7 @@ import type { Feature } from './feature.ts';
  */
 export const continueAsNewFeature = {
   commands: {
-    ContinueAsNewWorkflowExecution({ b, completedEventId, field }, a) {
+    ContinueAsNewWorkflowExecution({ b, completedEventId, field, definitions }, a) {
       const args = optionalArray(`${field}.args`, a.args);
       encodePayload(`${field}.args`, args);
       const memo = optionalRecord(`${field}.memo`, a.memo);
@@ -21,10 +24,12 @@ export const continueAsNewFeature = {
       const taskQueue = optionalString(`${field}.taskQueue`, a.taskQueue);
       const workflowRunTimeoutMs = optionalTimeout(`${field}.workflowRunTimeoutMs`, a.workflowRunTimeoutMs);
       const workflowTaskTimeoutMs = optionalTimeout(`${field}.workflowTaskTimeoutMs`, a.workflowTaskTimeoutMs);
+      const searchAttributes = a.searchAttributes === undefined ? undefined
+        : mergeSearchAttributes<SearchAttributeValue>(undefined, commandSearchAttributes(definitions, b.record.namespace, a.searchAttributes, 'continueAsNew.searchAttributes')) ?? {};
       const backoff = a.backoffStartIntervalMs === undefined ? 0 : requireDurationMs(`${field}.backoffStartIntervalMs`, a.backoffStartIntervalMs, 0);
       continueAsNew(b, {
         initiator: 'Workflow', backoffMs: backoff, attempt: 1, args, workflowTaskCompletedEventId: completedEventId,
-        ...(memo ? { memo } : {}), ...(retryPolicy ? { retryPolicy } : {}), ...(workflowType ? { workflowType } : {}),
+        ...(memo ? { memo } : {}), ...(searchAttributes ? { searchAttributes } : {}), ...(retryPolicy ? { retryPolicy } : {}), ...(workflowType ? { workflowType } : {}),
         ...(taskQueue ? { taskQueue } : {}), ...(workflowRunTimeoutMs !== undefined ? { workflowRunTimeoutMs } : {}),
         ...(workflowTaskTimeoutMs !== undefined ? { workflowTaskTimeoutMs } : {}),
       });

@@ -8,6 +8,7 @@ import type { CommandHandler, DescribeSection, Feature, Fire } from './feature.t
 import { queryFeature } from './query.ts';
 import { resetFeature } from './reset.ts';
 import { scheduleStartFeature } from './schedule-start.ts';
+import { searchAttributesFeature } from './search-attributes.ts';
 import { signalFeature } from './signal.ts';
 import { timerFeature } from './timer.ts';
 import { updateFeature } from './update.ts';
@@ -18,13 +19,14 @@ export type { CommandHandler, DescribeSection, Feature, Fire } from './feature.t
 /** The engine's features, in the order their describe sections run. */
 export const FEATURES: readonly Feature[] = [
   workflowTaskFeature, activityFeature, timerFeature, childFeature, signalFeature, updateFeature, queryFeature, cancelFeature,
-  resetFeature, continueAsNewFeature, scheduleStartFeature,
+  resetFeature, continueAsNewFeature, scheduleStartFeature, searchAttributesFeature,
 ];
 
 /** Every command type and the feature handler that applies it; a command no feature handles fails to compile. */
 export const COMMAND_HANDLERS: { [K in CommandType]: CommandHandler } = {
   ...workflowTaskFeature.commands, ...activityFeature.commands, ...timerFeature.commands, ...childFeature.commands,
   ...signalFeature.commands, ...updateFeature.commands, ...cancelFeature.commands, ...continueAsNewFeature.commands,
+  ...searchAttributesFeature.commands,
 };
 
 /** Every true timer kind and the feature that fires it; a kind no feature fires fails to compile. */

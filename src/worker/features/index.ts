@@ -7,6 +7,7 @@ import { childFeature } from './child.ts';
 import { continueAsNewFeature } from './continue-as-new.ts';
 import type { CommandMatcher, EventRole } from './feature.ts';
 import { markerFeature } from './marker.ts';
+import { searchAttributesFeature } from './search-attributes.ts';
 import { signalFeature } from './signal.ts';
 import { timerFeature } from './timer.ts';
 import { updateFeature } from './update.ts';
@@ -20,6 +21,7 @@ export { queryHistory, queryRequest } from './query.ts';
 /** Every feature of the worker, each the one home of its commands and events. */
 export const WORKER_FEATURES = [
   workflowFeature, activityFeature, timerFeature, markerFeature, childFeature, signalFeature, updateFeature, cancelFeature, continueAsNewFeature,
+  searchAttributesFeature,
 ] as const;
 
 /**
@@ -36,6 +38,7 @@ export const COMMAND_MATCHERS: { readonly [K in CommandType]: CommandMatcher } =
   ...updateFeature.commands,
   ...cancelFeature.commands,
   ...continueAsNewFeature.commands,
+  ...searchAttributesFeature.commands,
 };
 
 /**
@@ -52,6 +55,7 @@ export const EVENT_ROLES: { readonly [K in EventType]: EventRole<K> } = {
   ...updateFeature.events,
   ...cancelFeature.events,
   ...continueAsNewFeature.events,
+  ...searchAttributesFeature.events,
 };
 
 /** Name of a feature of {@link WORKER_FEATURES}. */
