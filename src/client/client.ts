@@ -21,6 +21,9 @@ import type { CountWorkflowExecutionsResponse } from '../protocol/index.ts';
 import { parseQuery } from '../visibility/parser.ts';
 import { SearchAttributeClient } from './search-attribute-client.ts';
 import { runBulk, type BulkOptions, type BulkResult } from './bulk.ts';
+import { codecChainOf } from '../codec/codec-chain.ts';
+import { withPayloadCodecs } from '../codec/codec-service.ts';
+import type { DataConverter } from '../codec/payload-codec.ts';
 
 /** Options of {@link Client}: an `address` to talk HTTP, or a `connection` in-process. */
 export type ClientOptions = {
@@ -34,11 +37,17 @@ export type ClientOptions = {
    * @default retried with backoff for up to 90 s (see ClientRetryOptions)
    */
   retry?: ClientRetryOptions | false;
+  /**
+   * Payload codecs every payload sent passes through (and every payload received, in reverse), as
+   * Temporal's `dataConverter.payloadCodecs`; the server then stores only their output.
+   * @default no codecs: payloads travel and are stored as plain JSON
+   */
+  dataConverter?: DataConverter;
 } & ConnectionOptions & ({ address: string; connection?: never } | { connection: WorkflowService; address?: never });
 
 /** Every key of {@link ClientOptions}; the compiler fails when the type gains one this lacks. */
 const CLIENT_OPTION_KEYS = optionKeys<ClientOptions>({
-  address: true, connection: true, namespace: true, identity: true, retry: true, apiKey: true, headers: true, tls: true,
+  address: true, connection: true, namespace: true, identity: true, retry: true, dataConverter: true, apiKey: true, headers: true, tls: true,
 });
 
 /** Filters of {@link WorkflowClient.list}. */
@@ -220,8 +229,10 @@ export class Client {
     } else {
       throw new ValidationError('address', 'must be given (or a connection)', undefined);
     }
-    this.workflow = new WorkflowClient(this.connection, this.namespace, identity);
-    this.schedule = new ScheduleClient(this.connection, this.namespace);
+    const chain = codecChainOf(options.dataConverter);
+    const service = chain ? withPayloadCodecs(this.connection, chain) : this.connection;
+    this.workflow = new WorkflowClient(service, this.namespace, identity);
+    this.schedule = new ScheduleClient(service, this.namespace);
     this.searchAttributes = new SearchAttributeClient(this.connection, this.namespace);
   }
 

@@ -28,3 +28,4 @@ export type {
 export type {
   ScheduleDescription, ScheduleListEntry, ScheduleOverlapPolicy, ScheduleIncident, ScheduleCounters, ScheduleActionResult,
 } from '../protocol/index.ts';
+export type { DataConverter, PayloadCodec, Payload } from '../codec/payload-codec.ts';

@@ -166,3 +166,22 @@ export function deserializePayload(bytes: Uint8Array, what: string): Payload {
   }
   return fromJsonPayload(json, what);
 }
+
+/**
+ * Refuses values that hold an envelope at the top level, for a client or worker without codecs:
+ * a check of each value's shape, no walk and no copy, so the path without codecs stays as cheap.
+ * @throws PayloadNotDecodedError naming the payload's encoding and key id.
+ */
+export function refuseEnvelopes(values: readonly unknown[] | undefined, where: string): void {
+  if (values === undefined) return;
+  for (const v of values) {
+    if (!isEnvelope(v)) continue;
+    let p: Payload;
+    try {
+      p = fromJsonPayload(v.$payload);
+    } catch {
+      continue;
+    }
+    throw notDecoded(p, metaText(p, ENCODING_KEY) ?? '(none)', `${where} has no dataConverter.payloadCodecs to decode it`);
+  }
+}
