@@ -8,3 +8,4 @@ export { CompressionCodec, COMPRESSED_ENCODING, COMPRESSION_KEY, COMPRESSION_ALG
 export { CodecChain, codecChainOf } from './codec-chain.ts';
 export { withPayloadCodecs } from './codec-service.ts';
 export { walkEvents, walkCommands } from './payload-walk.ts';
+export { RemotePayloadCodec, type RemotePayloadCodecOptions } from './remote-codec.ts';

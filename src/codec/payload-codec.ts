@@ -29,7 +29,7 @@ export interface PayloadCodec {
  */
 export interface DataConverter {
   /** @default [] (payloads travel and are stored as plain JSON) */
-  payloadCodecs?: PayloadCodec[];
+  payloadCodecs?: readonly PayloadCodec[];
 }
 
 /** Metadata key of a payload's encoding, as Temporal names it. */
