@@ -6,3 +6,4 @@ import './workflow.ts';
 import './retry-simulate.ts';
 import './schedule.ts';
 import './search-attribute.ts';
+import './codec-server.ts';

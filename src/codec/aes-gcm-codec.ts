@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { brandClass } from '../retry/errors.ts';
 import { ValidationError } from '../retry/errors.ts';
@@ -82,6 +83,29 @@ export class AesGcmCodec implements PayloadCodec {
       throw new ValidationError('currentKeyId', `must be one of the key ids of keys (${[...this.#keys.keys()].join(', ')})`, currentKeyId);
     }
     this.currentKeyId = currentKeyId;
+  }
+
+  /**
+   * A codec from a key file: `{ "currentKeyId": "k2", "keys": { "k1": "<base64>", "k2": "<base64>" } }`,
+   * each key 32 bytes in base64 (`openssl rand -base64 32`).
+   * @throws ValidationError naming the file and the field that breaks a rule.
+   */
+  static fromKeyFile(path: string): AesGcmCodec {
+    let json: unknown;
+    try {
+      json = JSON.parse(readFileSync(path, 'utf8'));
+    } catch (err) {
+      throw new ValidationError('keyFile', 'must be a readable JSON file { currentKeyId, keys: { id: base64 } }', path,
+        `key file ${path} must be readable JSON { currentKeyId, keys: { id: base64 } }: ${(err as Error).message}`);
+    }
+    const { keys, currentKeyId } = (json ?? {}) as { keys?: unknown; currentKeyId?: unknown };
+    if (typeof keys !== 'object' || keys === null) throw new ValidationError('keys', `must be an object of key id to base64 key (in ${path})`, keys);
+    const bytes: Record<string, Uint8Array> = {};
+    for (const [id, text] of Object.entries(keys)) {
+      if (typeof text !== 'string' || !/^[A-Za-z0-9+/]+={0,2}$/.test(text)) throw new ValidationError(`keys.${id}`, `must be a base64 string (in ${path})`, text);
+      bytes[id] = Buffer.from(text, 'base64');
+    }
+    return new AesGcmCodec({ keys: bytes, currentKeyId: currentKeyId as string });
   }
 
   /** Ids of the keys this codec decrypts with. */
