@@ -5,7 +5,8 @@ import { Client, type WorkflowHandle } from '../../src/client/index.ts';
 import { Worker } from '../../src/worker/index.ts';
 import { fixtureTest } from '../helpers/fixture.ts';
 import { silentLogger } from '../helpers/logger.ts';
-import { CODEC_WORKFLOWS, codecK1, KEY_1, KEY_2, SECRET } from './helpers.ts';
+import { CODEC_WORKFLOWS, codecK1, keeperActivities, KEY_1, KEY_2, SECRET } from './helpers.ts';
+import { Replayer } from '../../src/testing/index.ts';
 
 /** The last failure of the run's workflow task, once one was reported (bounded wait of real time). */
 async function lastTaskFailure(handle: WorkflowHandle) {
@@ -93,4 +94,17 @@ fixtureTest('compression round trip through a worker: a large result is stored c
   const stored = JSON.stringify(done.attributes.result);
   assert.ok(stored.length < JSON.stringify(big).length / 10, `stored ${stored.length} bytes for ${JSON.stringify(big).length}`);
   assert.match(stored, /"compression":"YnJvdGxp"/, 'metadata marks brotli');
+});
+
+fixtureTest('Replayer replays a history recorded with codecs when given the same dataConverter, and names the key id a wrong key lacks', async (f) => {
+  const env = await f.env();
+  const dataConverter = { payloadCodecs: [codecK1()] };
+  const client = new Client({ connection: env.connection, dataConverter });
+  await f.worker({ connection: env.connection, taskQueue: 'replay', workflowsPath: CODEC_WORKFLOWS, logger: silentLogger, dataConverter,
+    activities: keeperActivities });
+  await client.workflow.execute('echo', { workflowId: 'replay-codec', taskQueue: 'replay', args: [SECRET] });
+  const recorded = await new Client({ connection: env.connection }).workflow.getHandle('replay-codec').fetchHistory();
+  await Replayer.replayHistory(recorded, { workflowsPath: CODEC_WORKFLOWS, dataConverter });
+  await assert.rejects(Replayer.replayHistory(recorded, { workflowsPath: CODEC_WORKFLOWS, dataConverter: { payloadCodecs: [
+    new AesGcmCodec({ keys: { k2: KEY_2 }, currentKeyId: 'k2' })] } }), /key id "k1", which this AesGcmCodec does not hold/);
 });
