@@ -97,15 +97,8 @@ function reportableFailure(err: unknown): FailureInfo {
   }
 }
 
-/**
- * The task with its arguments and heartbeat details decoded by the codecs; without codecs, the
- * task itself, refused when its arguments arrived encoded.
- */
-async function decodedInput(task: ActivityTask, codec: CodecChain | undefined): Promise<ActivityTask> {
-  if (!codec) {
-    refuseEnvelopes(task.args, 'this worker');
-    return task;
-  }
+/** The task with its arguments and heartbeat details decoded by the codecs. */
+async function decodedInput(task: ActivityTask, codec: CodecChain): Promise<ActivityTask> {
   const [args, details] = await Promise.all([
     codec.decodeValues(task.args),
     task.heartbeatDetails === undefined ? undefined : codec.decodeValues([task.heartbeatDetails]),
@@ -148,7 +141,9 @@ export function runActivityTask(task: ActivityTask, deps: ActivityExecutorDeps):
       throw ApplicationFailure.retryable(
         `activity type "${task.activityType}" is not registered on this worker; registered: ${known}`, 'NotFoundError');
     }
-    const input = await decodedInput(task, deps.codec);
+    let input = task;
+    if (deps.codec) input = await decodedInput(task, deps.codec);
+    else refuseEnvelopes(task.args, 'this worker');
     const ctx = new ActivityContext(infoOf(input, clock.now()), controller.signal, (d) => heartbeater.heartbeat(d));
     return runInActivityContext(ctx, () => fn(...input.args)) as Promise<void>;
   };
