@@ -7,3 +7,4 @@ import './retry-simulate.ts';
 import './schedule.ts';
 import './search-attribute.ts';
 import './namespace.ts';
+import './codec-server.ts';

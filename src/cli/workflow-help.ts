@@ -116,6 +116,8 @@ const COMMON = `Common options:
   --namespace <ns>        namespace (default "default")
   --api-key <key>         credential sent as a bearer token (default $STEADFAST_API_KEY)
   --ca-file <pem>         CA certificate trusted for an https:// server (default $STEADFAST_CA_FILE)
+  --codec-endpoint <url>  decode (and encode) payloads through this codec server, sent the same credential
+                          (default $STEADFAST_CODEC_ENDPOINT; without it encoded payloads print as <encoded …>)
   --json                  print JSON for scripts instead of a table
   -h, --help              show this help`;
 

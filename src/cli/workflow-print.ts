@@ -4,6 +4,7 @@ import type { WorkflowExecutionInfo } from '../protocol/index.ts';
 import type { FailureInfo } from '../common/failure.ts';
 import { formatMs } from '../retry/duration.ts';
 import { renderTable } from './table.ts';
+import { markEncoded } from './encoded.ts';
 import { colourOn, paint, STATUS_COLOUR } from './colour.ts';
 import { workflowTaskLines } from './workflow-task-lines.ts';
 
@@ -23,7 +24,7 @@ export function executionRows(list: WorkflowExecutionInfo[], colour = colourOn()
 
 /** One event as a row of the history table: id, time, type, and its attributes cut to 90 characters. */
 function eventRow(e: HistoryEvent): (string | number)[] {
-  const details = JSON.stringify(e.attributes);
+  const details = JSON.stringify(e.attributes, markEncoded);
   return [e.eventId, e.eventTime, e.eventType, details.length > 90 ? `${details.slice(0, 87)}...` : details];
 }
 
@@ -73,7 +74,7 @@ export function describeText(d: WorkflowExecutionDescription, colour = colourOn(
   }
   if (d.cronSchedule !== undefined) lines.push(`  cron       ${d.cronSchedule} (this run scheduled for ${d.executionTime.toISOString()})`);
   if (d.parentExecution) lines.push(`  parent     ${d.parentExecution.workflowId} (run ${d.parentExecution.runId})`);
-  if (d.memo && Object.keys(d.memo).length) lines.push(`  memo       ${JSON.stringify(d.memo)}`);
+  if (d.memo && Object.keys(d.memo).length) lines.push(`  memo       ${JSON.stringify(d.memo, markEncoded)}`);
   if (d.searchAttributes) lines.push(`  search attributes ${JSON.stringify(d.searchAttributes)}`);
   if (d.pendingActivities.length) {
     lines.push('', 'Pending activities:', renderTable(

@@ -7,6 +7,8 @@ import { renderTable } from './table.ts';
 import { actionHelp, ACTIONS, workflowHelp } from './workflow-help.ts';
 import { asFlagError, readInputs, START_FLAGS, startOptionsFromFlags } from './workflow-start-flags.ts';
 import { describeText, eventLine, eventLineHeader, eventRows, executionRows, failureText, print } from './workflow-print.ts';
+import { RemotePayloadCodec } from '../codec/remote-codec.ts';
+import { markEncoded } from './encoded.ts';
 import { runBulkCommand, type BulkCommand } from './workflow-bulk.ts';
 
 const FLAGS = {
@@ -14,7 +16,7 @@ const FLAGS = {
   'retry-for': { type: 'string' }, ...START_FLAGS,
   wait: { type: 'boolean' }, type: { type: 'string' }, status: { type: 'string' }, 'id-prefix': { type: 'string' },
   query: { type: 'string', short: 'q' }, limit: { type: 'string' }, run: { type: 'string' }, 'run-id': { type: 'string', short: 'r' }, reason: { type: 'string' }, 'event-id': { type: 'string' }, to: { type: 'string' },
-  follow: { type: 'boolean', short: 'f' }, yes: { type: 'boolean', short: 'y' }, name: { type: 'string' }, concurrency: { type: 'string' },
+  'codec-endpoint': { type: 'string' }, follow: { type: 'boolean', short: 'f' }, yes: { type: 'boolean', short: 'y' }, name: { type: 'string' }, concurrency: { type: 'string' },
 } as const;
 
 type Values = ReturnType<typeof parseFlags<typeof FLAGS>>['values'];
@@ -30,6 +32,20 @@ export function retryWindow(flag: string | undefined): number {
   }
   if (ms <= 0) throw new UsageError(`--retry-for must be greater than 0, got "${flag}"`);
   return ms;
+}
+
+/**
+ * The client's codecs for `--codec-endpoint`: payloads are encoded and decoded by that codec
+ * server, which is sent the same credential as the server.
+ */
+function codecEndpoint(endpoint: string | undefined, namespace: string | undefined, apiKey: string | undefined) {
+  if (endpoint === undefined) return {};
+  try {
+    const codec = new RemotePayloadCodec({ endpoint, namespace: namespace ?? 'default', apiKey: apiKey ?? (process.env.STEADFAST_API_KEY || undefined) });
+    return { dataConverter: { payloadCodecs: [codec] } };
+  } catch {
+    throw new UsageError(`--codec-endpoint must be an http:// or https:// URL, got "${endpoint}"`);
+  }
 }
 
 const RESET_TO = { first: 'FirstWorkflowTask', last: 'LastWorkflowTask' } as const;
@@ -50,7 +66,7 @@ async function printOutcome(action: string, handle: WorkflowHandle, runId: strin
   try {
     const result = await handle.result();
     print(json, { workflowId: handle.workflowId, ...(runId ? { runId } : {}), status: 'Completed', result },
-      () => (action === 'result' ? JSON.stringify(result, null, 2) : `completed ${handle.workflowId}: ${JSON.stringify(result)}`));
+      () => (action === 'result' ? JSON.stringify(result, markEncoded, 2) : `completed ${handle.workflowId}: ${JSON.stringify(result, markEncoded)}`));
     return 0;
   } catch (err) {
     if (!(err instanceof WorkflowFailedError)) throw err;
@@ -232,6 +248,7 @@ register({
       retry: { timeout: retryWindow(values['retry-for']) },
       ...(values.namespace ? { namespace: values.namespace } : {}),
       ...connectionFlags(address, values['api-key'], values['ca-file']),
+      ...codecEndpoint(values['codec-endpoint'] ?? (process.env.STEADFAST_CODEC_ENDPOINT || undefined), values.namespace, values['api-key']),
     });
     try {
       return bulk ? await runBulkCommand(client, bulk) : await runAction(client, action, values, rest);

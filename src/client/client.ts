@@ -22,6 +22,9 @@ import { parseQuery } from '../visibility/parser.ts';
 import { SearchAttributeClient } from './search-attribute-client.ts';
 import { NamespaceClient } from './namespace-client.ts';
 import { runBulk, type BulkOptions, type BulkResult } from './bulk.ts';
+import { codecChainOf } from '../codec/codec-chain.ts';
+import { withPayloadCodecs } from '../codec/codec-service.ts';
+import type { DataConverter } from '../codec/payload-codec.ts';
 
 /** Options of {@link Client}: an `address` to talk HTTP, or a `connection` in-process. */
 export type ClientOptions = {
@@ -35,11 +38,17 @@ export type ClientOptions = {
    * @default retried with backoff for up to 90 s (see ClientRetryOptions)
    */
   retry?: ClientRetryOptions | false;
+  /**
+   * Payload codecs every payload sent passes through (and every payload received, in reverse), as
+   * Temporal's `dataConverter.payloadCodecs`; the server then stores only their output.
+   * @default no codecs: payloads travel and are stored as plain JSON
+   */
+  dataConverter?: DataConverter;
 } & ConnectionOptions & ({ address: string; connection?: never } | { connection: WorkflowService; address?: never });
 
 /** Every key of {@link ClientOptions}; the compiler fails when the type gains one this lacks. */
 const CLIENT_OPTION_KEYS = optionKeys<ClientOptions>({
-  address: true, connection: true, namespace: true, identity: true, retry: true, apiKey: true, headers: true, tls: true,
+  address: true, connection: true, namespace: true, identity: true, retry: true, dataConverter: true, apiKey: true, headers: true, tls: true,
 });
 
 /** Filters of {@link WorkflowClient.list}. */
@@ -222,9 +231,11 @@ export class Client {
     } else {
       throw new ValidationError('address', 'must be given (or a connection)', undefined);
     }
+    const chain = codecChainOf(options.dataConverter);
+    const service = chain ? withPayloadCodecs(this.connection, chain) : this.connection;
     this.namespace = new NamespaceClient(this.connection, namespace);
-    this.workflow = new WorkflowClient(this.connection, namespace, identity);
-    this.schedule = new ScheduleClient(this.connection, namespace);
+    this.workflow = new WorkflowClient(service, namespace, identity);
+    this.schedule = new ScheduleClient(service, namespace);
     this.searchAttributes = new SearchAttributeClient(this.connection, namespace);
   }
 

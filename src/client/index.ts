@@ -31,3 +31,4 @@ export type { NamespaceDescription, NamespaceState } from '../protocol/index.ts'
 export type {
   ScheduleDescription, ScheduleListEntry, ScheduleOverlapPolicy, ScheduleIncident, ScheduleCounters, ScheduleActionResult,
 } from '../protocol/index.ts';
+export type { DataConverter, PayloadCodec, Payload } from '../codec/payload-codec.ts';

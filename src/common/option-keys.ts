@@ -34,7 +34,7 @@ export const CONTINUE_AS_NEW_OPTION_KEYS = ['workflowType', 'taskQueue', 'workfl
 
 
 /** Keys of `Replayer.replayHistory()` / `replayHistories()` options. */
-export const REPLAY_OPTION_KEYS = ['workflowsPath', 'workflowId', 'runId', 'namespace'];
+export const REPLAY_OPTION_KEYS = ['workflowsPath', 'workflowId', 'runId', 'namespace', 'dataConverter'];
 
 /**
  * The keys of an options type, listed once beside the type that owns them: the compiler fails

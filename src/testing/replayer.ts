@@ -4,6 +4,9 @@ import { REPLAY_OPTION_KEYS, refuseUnknownKeys } from '../common/option-keys.ts'
 import type { HistoryEvent } from '../history/events.ts';
 import { bundleWorkflows } from '../worker/bundler.ts';
 import { WorkflowRun } from '../worker/workflow-run.ts';
+import { codecChainOf } from '../codec/codec-chain.ts';
+import type { DataConverter } from '../codec/payload-codec.ts';
+import { walkEvents } from '../codec/payload-walk.ts';
 
 /** A history as `handle.fetchHistory()` returns it, or its bare event list. */
 export type ReplayableHistory = HistoryEvent[] | { events: HistoryEvent[] };
@@ -18,6 +21,8 @@ export interface ReplayOptions {
   runId?: string;
   /** @default "default" */
   namespace?: string;
+  /** The workers' payload codecs, for a history recorded with them: its payloads are decoded before the replay. @default none */
+  dataConverter?: DataConverter;
 }
 
 /** Outcome of one history in {@link Replayer.replayHistories}. */
@@ -53,7 +58,9 @@ export class Replayer {
   static async replayHistory(history: ReplayableHistory, options: ReplayOptions): Promise<void> {
     if (typeof options !== 'object' || options === null) throw new ValidationError('replay options', 'must be an object with workflowsPath', options);
     refuseUnknownKeys('replay', options, REPLAY_OPTION_KEYS);
-    const events = eventsOf(history, 'history');
+    const codec = codecChainOf(options.dataConverter);
+    const recorded = eventsOf(history, 'history');
+    const events = codec ? await codec.decode(recorded, walkEvents) : recorded;
     const workflowsPath = requireString('workflowsPath', options.workflowsPath, 4096);
     const started = events[0] as HistoryEvent<'WorkflowExecutionStarted'>;
     const run = new WorkflowRun(await bundleWorkflows(workflowsPath), {

@@ -7,6 +7,7 @@ import type {
   CreateScheduleRequest, ListSchedulesResponse, PatchScheduleRequest, ScheduleDescription, UpdateScheduleRequest,
 } from '../protocol/index.ts';
 import { getCredential, reportUnauthenticated } from './credential.ts';
+import { showPayloads } from './codec.ts';
 
 /**
  * An error answer of the HTTP API: its code and message, for a visibility query the 1-based
@@ -38,19 +39,22 @@ export type ListRequest = ListWorkflowExecutionsRequest & { query?: string };
 
 /** Typed calls of the API the UI uses. */
 export const api = {
-  list: (req: ListRequest, signal?: AbortSignal) => call<ListWorkflowExecutionsResponse>('listWorkflowExecutions', req, signal),
+  list: async (req: ListRequest, signal?: AbortSignal) =>
+    showPayloads(await call<ListWorkflowExecutionsResponse>('listWorkflowExecutions', req, signal), req.namespace ?? 'default'),
   count: (namespace: string, query: string) => call<CountWorkflowExecutionsResponse>('countWorkflowExecutions', { namespace, query }),
   searchAttributes: (namespace: string) => call<ListSearchAttributesResponse>('listSearchAttributes', { namespace }),
-  describe: (namespace: string, workflowId: string, runId?: string) =>
-    call<WorkflowExecutionDescription>('describeWorkflowExecution', { namespace, workflowId, ...(runId ? { runId } : {}) }),
+  describe: async (namespace: string, workflowId: string, runId?: string) =>
+    showPayloads(await call<WorkflowExecutionDescription>('describeWorkflowExecution', { namespace, workflowId, ...(runId ? { runId } : {}) }), namespace),
   history: (namespace: string, workflowId: string, runId: string, nextPageToken?: string, pageSize = 1000) =>
-    call<GetHistoryResponse>('getWorkflowExecutionHistory', { namespace, workflowId, runId, pageSize, ...(nextPageToken ? { nextPageToken } : {}) }),
+    call<GetHistoryResponse>('getWorkflowExecutionHistory', { namespace, workflowId, runId, pageSize, ...(nextPageToken ? { nextPageToken } : {}) })
+      .then((page) => showPayloads(page, namespace)),
   signal: (namespace: string, workflowId: string, runId: string, signalName: string, args: unknown[]) =>
     call<unknown>('signalWorkflowExecution', { namespace, workflowId, runId, signalName, args }),
   query: (namespace: string, workflowId: string, runId: string, queryType: string, args: unknown[]) =>
-    call<QueryWorkflowResponse>('queryWorkflow', { namespace, workflowId, runId, queryType, args }),
+    call<QueryWorkflowResponse>('queryWorkflow', { namespace, workflowId, runId, queryType, args }).then((r) => showPayloads(r, namespace)),
   update: (namespace: string, workflowId: string, runId: string, updateName: string, args: unknown[]) =>
-    call<UpdateWorkflowResponse>('updateWorkflowExecution', { namespace, workflowId, runId, updateName, args, waitForStage: 'Completed' }),
+    call<UpdateWorkflowResponse>('updateWorkflowExecution', { namespace, workflowId, runId, updateName, args, waitForStage: 'Completed' })
+      .then((r) => showPayloads(r, namespace)),
   cancel: (namespace: string, workflowId: string, runId: string, reason = 'canceled from the web UI') =>
     call<unknown>('requestCancelWorkflowExecution', { namespace, workflowId, runId, reason }),
   terminate: (namespace: string, workflowId: string, runId: string, reason: string) =>

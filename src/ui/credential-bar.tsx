@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { getCredential, onUnauthenticated, setCredential } from './credential.ts';
+import { getCodecEndpoint, setCodecEndpoint } from './codec.ts';
 
 /**
  * Asks for an API key or JWT when the server refuses a call with 401. The page reloads after,
@@ -18,6 +19,22 @@ export function CredentialPrompt() {
       <label><input type="checkbox" name="remember" checked={remember} onChange={(e) => setRemember(e.currentTarget.checked)} /> remember in this browser</label>
       <button type="submit">Use</button>
     </form>
+  );
+}
+
+/** Sets the codec endpoint (a `steadfast codec-server`) the UI decodes payloads through, or clears it. */
+export function CodecEndpointButton() {
+  const endpoint = getCodecEndpoint();
+  const change = () => {
+    const next = prompt('Codec endpoint (e.g. http://127.0.0.1:8089); empty to stop decoding', endpoint ?? '');
+    if (next === null) return;
+    setCodecEndpoint(next.trim() || undefined);
+    location.reload();
+  };
+  return (
+    <button type="button" class="toggle" data-testid="codec-endpoint" title={endpoint ? `payloads are decoded by ${endpoint}` : 'set a codec endpoint to show encoded payloads decoded'} onClick={change}>
+      {endpoint ? 'Codec: on' : 'Codec: off'}
+    </button>
   );
 }
 

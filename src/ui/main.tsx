@@ -10,7 +10,7 @@ import { SimulatorPage } from './simulator-page.tsx';
 import { SchedulesPage } from './schedules-page.tsx';
 import { SchedulePage } from './schedule-page.tsx';
 import { ScheduleFormPage } from './schedule-form.tsx';
-import { CredentialPrompt, SignOut } from './credential-bar.tsx';
+import { CodecEndpointButton, CredentialPrompt, SignOut } from './credential-bar.tsx';
 
 /** The current URL with its `ns` parameter set to `namespace` (left out for "default"). */
 function withNamespace(namespace: string): string {
@@ -46,6 +46,7 @@ function Header() {
         <label>namespace <input name="namespace" list="namespaces" value={ns} size={12} onInput={(e) => setNs(e.currentTarget.value)} onBlur={() => switchTo(ns)} /></label>
         <datalist id="namespaces">{recentNamespaces().map((n) => <option key={n} value={n} />)}</datalist>
       </form>
+      <CodecEndpointButton />
       <SignOut />
       <button type="button" class="toggle" title="show times in UTC or local time" onClick={() => set({ zone: s.zone === 'utc' ? 'local' : 'utc' })}>
         {s.zone === 'utc' ? 'UTC' : 'Local time'}

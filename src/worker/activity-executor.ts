@@ -8,6 +8,8 @@ import { ActivityContext, runInActivityContext, type ActivityInfo } from '../act
 import { Heartbeater, heartbeatThrottleMs } from './heartbeater.ts';
 import { toPayload } from '../common/payload.ts';
 import type { Logger } from './logger.ts';
+import type { CodecChain } from '../codec/codec-chain.ts';
+import { refuseEnvelopes } from '../codec/payload-codec.ts';
 import { DEFAULT_REPORT_WINDOW_MS, deliverReport } from './report.ts';
 
 /** One running activity attempt, as shutdown sees it. */
@@ -24,6 +26,8 @@ export interface ActivityExecutorDeps {
   identity: string;
   clock: Clock;
   logger: Logger;
+  /** The worker's payload codecs: the task's arguments and heartbeat details are decoded before the activity runs. */
+  codec?: CodecChain | undefined;
   /** Told once how the attempt ended, before the outcome is reported. */
   onOutcome?: (outcome: 'completed' | 'failed' | 'canceled', err?: unknown) => void;
 }
@@ -93,6 +97,15 @@ function reportableFailure(err: unknown): FailureInfo {
   }
 }
 
+/** The task with its arguments and heartbeat details decoded by the codecs. */
+async function decodedInput(task: ActivityTask, codec: CodecChain): Promise<ActivityTask> {
+  const [args, details] = await Promise.all([
+    codec.decodeValues(task.args),
+    task.heartbeatDetails === undefined ? undefined : codec.decodeValues([task.heartbeatDetails]),
+  ]);
+  return { ...task, args, heartbeatDetails: details?.[0] };
+}
+
 /**
  * Runs one activity attempt and reports its outcome: completed with the result; failed with
  * the error (and the latest heartbeat details, which reach the next attempt); or canceled
@@ -128,8 +141,11 @@ export function runActivityTask(task: ActivityTask, deps: ActivityExecutorDeps):
       throw ApplicationFailure.retryable(
         `activity type "${task.activityType}" is not registered on this worker; registered: ${known}`, 'NotFoundError');
     }
-    const ctx = new ActivityContext(infoOf(task, clock.now()), controller.signal, (d) => heartbeater.heartbeat(d));
-    return runInActivityContext(ctx, () => fn(...task.args)) as Promise<void>;
+    let input = task;
+    if (deps.codec) input = await decodedInput(task, deps.codec);
+    else refuseEnvelopes(task.args, 'this worker');
+    const ctx = new ActivityContext(infoOf(input, clock.now()), controller.signal, (d) => heartbeater.heartbeat(d));
+    return runInActivityContext(ctx, () => fn(...input.args)) as Promise<void>;
   };
 
   const done = (async () => {

@@ -6,6 +6,17 @@ import type { MessageAnswer } from '../workflow/activation.ts';
 import { queryHistory, queryRequest } from './features/index.ts';
 import type { WorkflowBundle } from './bundler.ts';
 import type { Logger } from './logger.ts';
+import type { CodecChain } from '../codec/codec-chain.ts';
+import { walkArgs, type PayloadMap } from '../codec/payload-walk.ts';
+
+/** The arguments of a query or of an update to validate. */
+function walkQueryTask(t: QueryTask, f: PayloadMap): QueryTask {
+  return {
+    ...t,
+    ...(t.query ? { query: { ...t.query, args: walkArgs(t.query.args, f) } } : {}),
+    ...(t.updateValidation ? { updateValidation: { ...t.updateValidation, args: walkArgs(t.updateValidation.args, f) } } : {}),
+  };
+}
 import { WorkflowRun, WorkflowTaskFailedError } from './workflow-run.ts';
 
 /** What {@link QueryTaskHandler} needs from its worker. */
@@ -16,6 +27,8 @@ export interface QueryTaskHandlerDeps {
   logger: Logger;
   /** See WorkerOptions.reuseV8Context. */
   reuseV8Context: boolean;
+  /** The worker's payload codecs: a query's arguments are decoded before its handler runs. */
+  codec?: CodecChain | undefined;
 }
 
 
@@ -47,7 +60,9 @@ export class QueryTaskHandler {
   }
 
   /** The answer to one query task. */
-  async answer(task: QueryTask): Promise<MessageAnswer> {
+  async answer(encoded: QueryTask): Promise<MessageAnswer> {
+    const { codec } = this.deps;
+    const task = codec ? await codec.decode(encoded, walkQueryTask) : encoded;
     const events = queryHistory(await storedHistoryUpTo(this.deps.service, task, task.lastEventId));
     const run = new WorkflowRun(this.deps.bundle, { namespace: task.namespace, workflowId: task.workflowId, runId: task.runId }, undefined,
       { captureStacks: true, reuseV8Context: this.deps.reuseV8Context });

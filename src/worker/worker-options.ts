@@ -8,6 +8,8 @@ import type { ActivityFunction } from '../common/workflow-types.ts';
 import type { WorkflowService } from '../protocol/index.ts';
 import { jsonLogger } from '../common/logger.ts';
 import type { Registry } from 'prom-client';
+import { codecChainOf, type CodecChain } from '../codec/codec-chain.ts';
+import type { DataConverter } from '../codec/payload-codec.ts';
 import { CONNECTION_OPTION_KEYS, type ConnectionOptions } from '../client/connection.ts';
 import type { Logger } from './logger.ts';
 
@@ -65,6 +67,13 @@ export interface WorkerOptions extends ConnectionOptions {
    * metrics (the worker opens no port). @default no metrics
    */
   metrics?: { registry: Registry };
+  /**
+   * Payload codecs, as Temporal's `dataConverter.payloadCodecs`: payloads the worker receives are
+   * decoded before activation and activity execution, and everything it sends is encoded. Give it
+   * the same codecs as the clients.
+   * @default no codecs
+   */
+  dataConverter?: DataConverter;
 }
 
 /** {@link WorkerOptions} validated, with defaults filled. */
@@ -88,6 +97,8 @@ export interface ResolvedWorkerOptions {
   logger: Logger;
   clock: Clock;
   metricsRegistry: Registry | undefined;
+  /** The payload codecs; undefined without any. */
+  codec: CodecChain | undefined;
 }
 
 /** Long polls per task kind when not configured; see {@link WorkerOptions.maxConcurrentWorkflowTaskPolls}. */
@@ -95,7 +106,7 @@ const DEFAULT_POLLS = 10;
 
 const KEYS = new Set([
   ...CONNECTION_OPTION_KEYS, 'address', 'connection', 'namespace', 'taskQueue', 'workflowsPath', 'activities', 'maxConcurrentActivityTaskExecutions',
-  'maxConcurrentWorkflowTaskExecutions', 'maxConcurrentWorkflowTaskPolls', 'maxConcurrentActivityTaskPolls', 'maxCachedWorkflows', 'reuseV8Context', 'identity', 'shutdownGraceTime', 'logger', 'clock', 'metrics',
+  'maxConcurrentWorkflowTaskExecutions', 'maxConcurrentWorkflowTaskPolls', 'maxConcurrentActivityTaskPolls', 'maxCachedWorkflows', 'reuseV8Context', 'identity', 'shutdownGraceTime', 'logger', 'clock', 'metrics', 'dataConverter',
 ]);
 
 /**
@@ -168,5 +179,6 @@ export function resolveWorkerOptions(options: WorkerOptions): ResolvedWorkerOpti
     logger,
     clock,
     metricsRegistry: metrics?.registry,
+    codec: codecChainOf(options.dataConverter),
   };
 }

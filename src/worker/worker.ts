@@ -6,6 +6,7 @@ import { IllegalStateError } from '../common/errors.ts';
 import { CancelledFailure } from '../common/failure.ts';
 import type { ActivityTask, CallOptions, WorkflowService, WorkflowTask } from '../protocol/index.ts';
 import { HttpWorkflowService } from '../client/http-service.ts';
+import { withPayloadCodecs } from '../codec/codec-service.ts';
 import { runActivityTask, type RunningActivity } from './activity-executor.ts';
 import { bundleWorkflows, type WorkflowBundle } from './bundler.ts';
 import { ConnectionMonitor, pollBackoffMs, Slots } from './poller.ts';
@@ -35,6 +36,8 @@ const MAX_SLOTS_HELD_PER_POLL = 16;
 export class Worker {
   readonly options: ResolvedWorkerOptions;
   readonly #service: WorkflowService;
+  /** #service, through the payload codecs when the worker has any: where reports and history fetches go. */
+  readonly #codecService: WorkflowService;
   readonly #ownsService: boolean;
   readonly #workflows: WorkflowTaskHandler | undefined;
   readonly #queries: QueryTaskHandler | undefined;
@@ -64,17 +67,20 @@ export class Worker {
       },
     });
     this.#telemetry = new WorkerTelemetry(options.logger, metrics);
-    const service = this.#telemetry.observeService(connection);
-    this.#service = service;
+    this.#service = this.#telemetry.observeService(connection);
+    // Polls go out on #service and come back as they are: the handlers decode what a task carries.
+    const { codec } = options;
+    const service = codec ? withPayloadCodecs(this.#service, codec) : this.#service;
+    this.#codecService = service;
     this.#ownsService = ownsService;
     this.#monitor = new ConnectionMonitor(options.logger, options.clock, options.address ?? 'in-process connection');
     if (bundle) {
       this.#workflows = new WorkflowTaskHandler({
         service, bundle, identity: options.identity, logger: options.logger, maxCachedWorkflows: options.maxCachedWorkflows,
-        reuseV8Context: options.reuseV8Context, clock: options.clock,
+        reuseV8Context: options.reuseV8Context, clock: options.clock, codec,
       });
       this.#queries = new QueryTaskHandler({
-        service, bundle, identity: options.identity, logger: options.logger, reuseV8Context: options.reuseV8Context,
+        service, bundle, identity: options.identity, logger: options.logger, reuseV8Context: options.reuseV8Context, codec,
       });
     }
   }
@@ -135,7 +141,7 @@ export class Worker {
     }
     if (Object.keys(this.options.activities).length > 0) {
       const slots = new Slots(maxConcurrentActivityTaskExecutions);
-      const deps = { service: this.#service, activities: this.options.activities, identity, clock: this.options.clock, logger: this.options.logger };
+      const deps = { service: this.#codecService, codec: this.options.codec, activities: this.options.activities, identity, clock: this.options.clock, logger: this.options.logger };
       for (let i = 0; i < Math.min(maxConcurrentActivityTaskPolls, maxConcurrentActivityTaskExecutions); i++) {
         loops.push(this.#pollLoop<ActivityTask>(`activity-${i}`, slots,
           (opts, maxTasks) => this.#service.pollActivityTaskQueue({ ...req, maxTasks }, opts),

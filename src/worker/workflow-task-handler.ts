@@ -11,6 +11,9 @@ import type { Command } from '../history/commands.ts';
 import { deliverReport } from './report.ts';
 import type { SandboxLog } from './sandbox.ts';
 import { WorkflowCache } from './workflow-cache.ts';
+import type { CodecChain } from '../codec/codec-chain.ts';
+import { refuseEnvelopes } from '../codec/payload-codec.ts';
+import { walkCommands, walkEvents } from '../codec/payload-walk.ts';
 import { WorkflowRun, WorkflowTaskFailedError } from './workflow-run.ts';
 
 /** Consecutive failures of one workflow task after which the worker warns again (the first one warns too). */
@@ -27,6 +30,8 @@ export interface WorkflowTaskHandlerDeps {
   reuseV8Context: boolean;
   /** Time source of the report retries' backoff and deadline. */
   clock: Clock;
+  /** The worker's payload codecs: a task's events are decoded before activation, its commands encoded after. */
+  codec?: CodecChain | undefined;
 }
 
 /** The workflow task timeout assumed when a task does not carry it (an older server), ms. */
@@ -72,18 +77,23 @@ export class WorkflowTaskHandler {
     let commands: Command[];
     try {
       run = this.cache.take(key);
-      let events = task.history;
+      const { codec } = this.#deps;
+      let events = codec ? await codec.decode(task.history, walkEvents) : task.history;
+      if (!codec && events[0]?.eventType === 'WorkflowExecutionStarted') refuseEnvelopes(events[0].attributes.args, 'this worker');
       if (run && run.lastStartedEventId === task.previousStartedEventId && events[0]?.eventId === run.lastEventId + 1) {
         this.stats.cacheHits++;
       } else {
         run = new WorkflowRun(this.#deps.bundle, { namespace: task.namespace, workflowId: task.workflowId, runId: task.runId }, this.#log,
           { reuseV8Context: this.#deps.reuseV8Context });
-        if (events[0]?.eventId !== 1) events = await fetchHistory(service, task);
+        if (events[0]?.eventId !== 1) {
+          events = await fetchHistory(service, { ...task, history: events });
+          if (!codec && events[0]?.eventType === 'WorkflowExecutionStarted') refuseEnvelopes(events[0].attributes.args, 'this worker');
+        }
         this.stats.replays++;
       }
       const out = await run.apply(events);
       if (!out) throw new Error(`history of ${task.workflowId} ended before workflow task ${task.startedEventId}`);
-      commands = out;
+      commands = codec ? await codec.encode(out, walkCommands) : out;
     } catch (err) {
       this.cache.delete(key);
       const cause = err instanceof DeterminismViolationError ? 'NonDeterminism'

@@ -23,6 +23,9 @@ test('the published build has a module and declarations for every export, and th
       if (subpath === './workflow') continue; // runs only inside a workflow sandbox
       const mod = await import(pathToFileURL(join(out, target.default!.replace(/^\.\/dist\//, ''))).href) as object;
       assert.ok(Object.keys(mod).length > 0, `${subpath} exports something`);
+      if (subpath === './codec') {
+        for (const name of ['AesGcmCodec', 'CompressionCodec', 'RemotePayloadCodec', 'UnknownEncryptionKeyError']) assert.ok(name in mod, `./codec exports ${name}`);
+      }
     }
   } finally {
     rmSync(out, { recursive: true, force: true });
