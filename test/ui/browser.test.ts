@@ -43,7 +43,7 @@ describe('the web UI in headless Chromium, against a steadfast dev server and a 
     dir = mkdtempSync(join(tmpdir(), 'steadfast-ui-'));
     const db = join(dir, 'dev.sqlite');
     await seedLongHistory(`sqlite:${db}`, 'long-history', LONG);
-    dev = spawnNode([BIN, 'dev', '--port', String(await freePort()), '--db', db]);
+    dev = spawnNode([BIN, 'dev', '--port', String(await freePort()), '--db', db, '--namespace', 'elsewhere']);
     address = (await dev.waitFor(/Web UI: (http:\/\/\S+)\//))[1]!;
     client = new Client({ address });
     worker = await Worker.create({
@@ -175,12 +175,15 @@ describe('the web UI in headless Chromium, against a steadfast dev server and a 
     await page.locator('pre.json', { hasText: '"reason": "enough"' }).waitFor();
   });
 
-  test('another namespace has its own list', async () => {
+  test('another namespace has its own list; an unregistered one is named', async () => {
     await page.goto(`${address}/`);
     await page.locator('tr', { hasText: 'ui-retry' }).waitFor();
     await page.locator('input[name="namespace"]').fill('elsewhere');
     await page.locator('input[name="namespace"]').press('Enter');
     await page.getByText('No workflows match.').waitFor();
+    await page.locator('input[name="namespace"]').fill('unheard-of');
+    await page.locator('input[name="namespace"]').press('Enter');
+    await page.getByText('namespace "unheard-of" is not registered', { exact: false }).waitFor();
     await page.locator('input[name="namespace"]').fill('default');
     await page.locator('input[name="namespace"]').press('Enter');
     await page.locator('tr', { hasText: 'ui-retry' }).waitFor();
