@@ -159,11 +159,25 @@ export class EngineCore {
 
   /**
    * Reads the run, lets `fn` build its transition, commits it through {@link transact}. `fn`
-   * must only change the builder.
+   * must only change the builder: it may run more than once (a lost race, or a decision on the
+   * store's cached row that its commit would not check).
    * @throws WorkflowNotFoundError when the run does not exist.
    */
   mutate<T>(runId: string, fn: (b: TransitionBuilder) => T): Promise<T> {
     return this.transact(`changing run ${runId}`, async () => {
+      const cached = this.store.cachedExecution?.(runId);
+      if (cached) {
+        // A decision on a row that may be stale stands only when its commit writes the row at
+        // the version read (a stale one conflicts and is read again): a refusal, nothing to
+        // write, or deletes alone (a task its run no longer lists) are decided again on a read.
+        const b = this.edit(cached);
+        try {
+          const result = fn(b);
+          if (b.writesRecord) return { result, commit: b };
+        } catch {
+          // decided again below, on the stored row
+        }
+      }
       const rec = await this.store.getExecution(runId);
       if (!rec) throw new WorkflowNotFoundError(`workflow run ${runId} not found`, '', runId);
       const b = this.edit(rec);

@@ -36,11 +36,8 @@ export function startBeside(
 /** startWorkflowExecution after validation: a repeated request id answers the run it started. */
 export function startWorkflow(core: EngineCore, s: ValidStart): Promise<StartWorkflowExecutionResponse> {
   return core.transact(`starting workflow ${s.workflowId}`, async () => {
-    if (s.requestId !== undefined) {
-      const prev = await core.store.findExecutionByRequestId(s.namespace, s.workflowId, s.requestId);
-      if (prev) return { result: { runId: prev.runId, started: false } };
-    }
-    const latest = await core.store.getLatestExecution(s.namespace, s.workflowId);
+    const { byRequestId: prev, latest } = await core.store.findStartRuns(s.namespace, s.workflowId, s.requestId);
+    if (prev) return { result: { runId: prev.runId, started: false } };
     return startBeside(core, s, latest, freshRun(core, s));
   });
 }

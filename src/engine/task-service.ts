@@ -37,7 +37,6 @@ import {
  * transition takes milliseconds, so this bounds how long a server's crash delays the task.
  */
 export const TASK_LEASE_MS = 5_000;
-const MAX_HISTORY_PAGE = 1_000_000;
 /** The envelope of a completion: its commands are checked apart, so that a bad one fails the task (BadCommand). */
 const COMPLETION_ENVELOPE = respondWorkflowTaskCompletedRequestSchema.omit({ commands: true });
 
@@ -188,7 +187,8 @@ export class TaskService {
   /** The answer to a poll for a started workflow task: the history since the previous started task. */
   async #workflowTask({ wt, rec, previousStartedEventId, timeoutMs }: HandedWorkflowTask): Promise<WorkflowTask> {
     const { core } = this;
-    const history = await core.store.readHistory(rec.runId, previousStartedEventId + 1, MAX_HISTORY_PAGE);
+    // The history as of the transition that started the task: later events are buffered while it runs.
+    const history = await core.store.readHistory(rec.runId, previousStartedEventId + 1, rec.nextEventId - 1 - previousStartedEventId);
     history.push(...transientEvents(wt, timeoutMs));
     const token = { kind: 'workflow' as const, namespace: rec.namespace, runId: rec.runId, seq: wt.seq, attempt: wt.attempt };
     core.addInFlight(wtKey(token), timeoutMs);

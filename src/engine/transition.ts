@@ -181,6 +181,11 @@ export class TransitionBuilder {
     scheduledRunClosed(this);
   }
 
+  /** True when the transition writes this run's row (so its commit checks the version it was read at). */
+  get writesRecord(): boolean {
+    return this.#touched || this.others.length > 0;
+  }
+
   /** True when nothing would be written. */
   isEmpty(): boolean {
     return !this.#touched && this.consumeTimerId === undefined && this.deleteTaskIds.length === 0

@@ -126,6 +126,12 @@ export interface ScheduleWrite {
   delete?: boolean;
 }
 
+/** What a start checks, read at once: the run its request id started, and the workflow id's latest run. */
+export interface StartRuns {
+  byRequestId?: ExecutionRecord;
+  latest?: ExecutionRecord;
+}
+
 /** Filters of a visibility query; every time bound is inclusive, ms. */
 export interface ExecutionQuery {
   namespace: string;
@@ -198,6 +204,15 @@ export interface Store {
   /** The most recently created run of a workflow id. */
   getLatestExecution(namespace: string, workflowId: string): Promise<ExecutionRecord | undefined>;
   findExecutionByRequestId(namespace: string, workflowId: string, requestId: string): Promise<ExecutionRecord | undefined>;
+  /** {@link findExecutionByRequestId} (when `requestId` is given) and {@link getLatestExecution} in one read. */
+  findStartRuns(namespace: string, workflowId: string, requestId: string | undefined): Promise<StartRuns>;
+  /**
+   * A row this store holds in memory that may be stale (PostgreSQL: another server may have
+   * changed it). Absent on a store whose {@link getExecution} is never stale. A caller acts on
+   * it only through a transition that writes the row at its version; anything else it would
+   * decide from it is decided again on {@link getExecution}.
+   */
+  cachedExecution?(runId: string): ExecutionRecord | undefined;
   /** Runs matching the query, newest first. */
   listExecutions(query: ExecutionQuery): Promise<ExecutionRecord[]>;
   /** One page of the runs a visibility query selects, in its order (docs/visibility.md). */
