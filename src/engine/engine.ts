@@ -232,8 +232,13 @@ export class Engine implements WorkflowService, UndeliveredTaskReturn {
     // Watching before the first read (when the run id is known) makes that read the check a wait needs.
     let watch = waitForClose && ref.runId !== undefined ? closeWaiters.watch(ref.runId) : undefined;
     let rec: ExecutionRecord;
+    let held: ExecutionRecord | undefined;
     try {
-      rec = await resolveRun(store, ref);
+      // A cached row only decides whether to wait: the watch, registered first, hears of a close
+      // by any server (another server's NOTIFY drops the row before it wakes anyone), and the
+      // answer comes from a closed row, which never changes again.
+      held = watch ? store.cachedExecution?.(ref.runId!) : undefined;
+      rec = held && held.namespace === ref.namespace && held.workflowId === ref.workflowId ? held : await resolveRun(store, ref);
     } catch (err) {
       watch?.cancel();
       throw err;
@@ -253,6 +258,8 @@ export class Engine implements WorkflowService, UndeliveredTaskReturn {
         watch = undefined;
       }
       watch?.cancel();
+      // "Still running" is answered from the stored row, never from a cached one.
+      if (rec === held && rec.status === 'Running') rec = (await store.getExecution(rec.runId)) ?? rec;
       if (rec.status === 'Running') return { events: [] };
     }
     if (closeEventOnly) {

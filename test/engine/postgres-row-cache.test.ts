@@ -114,3 +114,30 @@ test('postgres row cache: a refusal decided on a stale cached row is decided aga
     await closeAll(h);
   }
 });
+
+test('postgres row cache: a result wait on a run this server holds ends when another server closes it', { skip }, async () => {
+  const h = await twoServers();
+  const [storeA] = h.stores as [PostgresStore, PostgresStore];
+  try {
+    const { runId } = await h.a.start('cache-wait');
+    assert.equal(storeA.cachedExecution(runId)?.status, 'Running');
+    const waiting = h.a.engine.getWorkflowExecutionHistory({
+      workflowId: 'cache-wait', runId, closeEventOnly: true, waitForClose: true, waitTimeoutMs: 10_000,
+    });
+    const wt = await h.b.pollWorkflow();
+    await h.b.engine.respondWorkflowTaskCompleted({ taskToken: wt.taskToken, identity: 'w', commands: [cmd.complete('from-b')] });
+    const { events } = await waiting;
+    assert.equal(events[0]?.eventType, 'WorkflowExecutionCompleted');
+    assert.equal(storeA.cachedExecution(runId), undefined, "B's NOTIFY dropped A's row");
+    // With no wait, "still running" is never answered from a cached row.
+    const { runId: other } = await h.a.start('cache-nowait');
+    const stale = storeA.cachedExecution(other)!;
+    const wt2 = await h.b.pollWorkflow();
+    await h.b.engine.respondWorkflowTaskCompleted({ taskToken: wt2.taskToken, identity: 'w', commands: [cmd.complete('done')] });
+    staleOnce(storeA, other, stale);
+    const now = await h.a.engine.getWorkflowExecutionHistory({ workflowId: 'cache-nowait', runId: other, closeEventOnly: true, waitForClose: true, waitTimeoutMs: 0 });
+    assert.equal(now.events[0]?.eventType, 'WorkflowExecutionCompleted');
+  } finally {
+    await closeAll(h);
+  }
+});

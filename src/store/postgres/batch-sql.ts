@@ -94,8 +94,8 @@ export interface BatchNotice {
 }
 
 /**
- * The NOTIFY payloads of a batch, each under the size limit: every notification once (task
- * notifications of a queue summed into one), and every run written.
+ * The NOTIFY payloads of a batch, each under the size limit: every run written, then every
+ * notification once (task notifications of a queue summed into one).
  */
 export function batchPayloads(origin: string, transitions: readonly Transition[]): string[] {
   const notes: StoreNotification[] = [];
@@ -109,16 +109,18 @@ export function batchPayloads(origin: string, transitions: readonly Transition[]
     cur = { o: origin, n: [], r: [] };
     size = 64;
   };
+  // Runs first: payloads arrive in order, so a receiver has dropped every run of the batch from
+  // its cache before it hears any of the batch's notifications.
+  for (const r of runs) {
+    if (size + r.length + 3 > MAX_PAYLOAD) flush();
+    cur.r!.push(r);
+    size += r.length + 3;
+  }
   for (const n of notes) {
     const len = JSON.stringify(n).length + 1;
     if (size + len > MAX_PAYLOAD) flush();
     cur.n.push(n);
     size += len;
-  }
-  for (const r of runs) {
-    if (size + r.length + 3 > MAX_PAYLOAD) flush();
-    cur.r!.push(r);
-    size += r.length + 3;
   }
   flush();
   return payloads;
