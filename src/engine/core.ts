@@ -35,10 +35,10 @@ export const MAX_TRANSACT_ATTEMPTS = 100;
 /**
  * The conflicts after which {@link EngineCore.transact} re-reads and rebuilds: what was read
  * moved (`version`, `scheduleVersion`) or another run of the workflow id opened meanwhile
- * (`alreadyOpen`). Any other conflict (`timerGone`, `duplicateRun`, `scheduleExists`) is an
+ * (`alreadyOpen`), or a start that assumed its workflow id unused found a run (`workflowIdUsed`). Any other conflict (`timerGone`, `duplicateRun`, `scheduleExists`) is an
  * answer, not a race, and reaches the caller.
  */
-export const RETRIED_CONFLICTS: readonly ConflictReason[] = ['version', 'alreadyOpen', 'scheduleVersion'];
+export const RETRIED_CONFLICTS: readonly ConflictReason[] = ['version', 'alreadyOpen', 'workflowIdUsed', 'scheduleVersion'];
 
 /** Something a transaction commits: a run's transition (with eager dispatch) or any other store write. */
 export type Commit = TransitionBuilder | { build(): Transition };

@@ -83,6 +83,11 @@ export interface ExecutionWrite {
   expectedVersion?: number;
   /** Events appended to the run, with ids continuing from the stored `nextEventId`. */
   events: HistoryEvent[];
+  /**
+   * An insert decided on the assumption that the workflow id has no run yet: refused with
+   * `workflowIdUsed` when any run of it (open or closed) exists.
+   */
+  firstOfWorkflowId?: boolean;
 }
 
 /**

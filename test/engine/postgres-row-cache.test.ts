@@ -141,3 +141,20 @@ test('postgres row cache: a result wait on a run this server holds ends when ano
     await closeAll(h);
   }
 });
+
+test('postgres start: a start that assumed its workflow id unused reads the runs and applies the request id and the reuse policy', { skip }, async () => {
+  const h = await twoServers();
+  try {
+    const first = await h.a.start('reuse', { requestId: 'req-1' });
+    assert.deepEqual(await h.b.start('reuse', { requestId: 'req-1' }), { runId: first.runId, started: false }, 'a repeated request answers the run it started');
+    await assert.rejects(h.b.start('reuse'), (err: Error) => err.name === 'WorkflowExecutionAlreadyStartedError');
+    const wt = await h.a.pollWorkflow();
+    await h.a.engine.respondWorkflowTaskCompleted({ taskToken: wt.taskToken, identity: 'w', commands: [cmd.complete(1)] });
+    await assert.rejects(h.b.start('reuse', { workflowIdReusePolicy: 'RejectDuplicate' }), (err: Error) => err.name === 'WorkflowExecutionAlreadyStartedError');
+    const second = await h.b.start('reuse');
+    assert.notEqual(second.runId, first.runId);
+    assert.equal((await h.a.store.getLatestExecution('default', 'reuse'))?.runId, second.runId);
+  } finally {
+    await closeAll(h);
+  }
+});

@@ -282,6 +282,9 @@ export class PostgresStore implements Store {
     for (const w of t.executions) {
       const r = w.record;
       if (w.expectedVersion === undefined) {
+        if (w.firstOfWorkflowId && (await c.query(PQ.anyRun, [r.namespace, r.workflowId])).rowCount) {
+          throw new StoreConflictError('workflowIdUsed', `workflow ${r.workflowId} has a run already`);
+        }
         await c.query(PQ.insertExecution, executionValues(r));
       } else {
         const res = await c.query(PQ.updateExecution, [

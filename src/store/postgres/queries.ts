@@ -9,6 +9,7 @@ export const PQ = {
   findStartRuns: `(SELECT 'request' AS found_by, * FROM executions WHERE namespace = $1 AND workflow_id = $2 AND request_id = $3
       ORDER BY seq LIMIT 1)
     UNION ALL (SELECT 'latest', * FROM executions WHERE namespace = $1 AND workflow_id = $2 ORDER BY seq DESC LIMIT 1)`,
+  anyRun: 'SELECT 1 FROM executions WHERE namespace = $1 AND workflow_id = $2 LIMIT 1',
   insertExecution: `INSERT INTO executions (run_id, namespace, workflow_id, workflow_type, task_queue, status,
     start_time, execution_time, close_time, next_event_id, attempt, first_execution_run_id, original_execution_run_id,
     request_id, memo, state, version, search_attributes, scheduled_by_id, scheduled_start_time)
