@@ -56,6 +56,14 @@ export interface Attempt<T> {
  */
 const POLL_GAP_MS = 1000;
 
+/**
+ * How long a queue that a claim found empty is taken to stay empty while no task is announced
+ * for it, real ms: a poll starting meanwhile waits without claiming. A task can become claimable
+ * unannounced only when a lease ends (a server that claimed it crashed, or failed to start it);
+ * polls notice that this much later at most.
+ */
+const EMPTY_TRUST_MS = 1000;
+
 /** The key of a task queue in the waiter and readiness tables. */
 export function queueKey(namespace: string, taskQueue: string, kind: TaskKind): string {
   return `${kind}\u0000${namespace}\u0000${taskQueue}`;
@@ -93,6 +101,8 @@ export class EngineCore {
   /** Limits of signals, queries and updates, set from the engine's options. */
   messageLimits: MessageLimits = { ...DEFAULT_MESSAGE_LIMITS };
   #busy = 0;
+  /** Queues a claim found empty, with when (real time); see {@link knownEmpty}. */
+  readonly #emptyAt = new Map<string, number>();
   #sweepAt = MIN_IN_FLIGHT_SWEEP;
   /** Worker polls per queue key: how many run now, and when the last one ended (real time). */
   readonly #polls = new Map<string, { active: number; endedAt: number }>();
@@ -203,8 +213,31 @@ export class EngineCore {
     handoff?.deliver();
   }
 
+  /** A claim found the queue empty and no task was announced for it meanwhile. */
+  markEmpty(key: string): void {
+    this.readyQueues.delete(key);
+    // A hint only: dropped wholesale rather than swept when many queues were polled once.
+    if (this.#emptyAt.size >= MIN_IN_FLIGHT_SWEEP) this.#emptyAt.clear();
+    this.#emptyAt.set(key, this.waitClock.now());
+  }
+
+  /** True when a claim on the queue would find nothing: one found it empty lately and no task was announced since. */
+  knownEmpty(key: string): boolean {
+    const at = this.#emptyAt.get(key);
+    if (at === undefined) return false;
+    if (this.waitClock.now() - at < EMPTY_TRUST_MS && !this.readyQueues.has(key)) return true;
+    this.#emptyAt.delete(key);
+    return false;
+  }
+
+  /** Notifications may have been missed: every queue may hold tasks. */
+  forgetEmpty(): void {
+    this.#emptyAt.clear();
+  }
+
   /** Records that `count` tasks became dispatchable on a queue (at least that many are there). */
   markReady(key: string, count: number, add: boolean): void {
+    this.#emptyAt.delete(key);
     const now = this.readyQueues.get(key) ?? 0;
     this.readyQueues.set(key, add ? now + count : Math.max(now, count));
   }

@@ -186,6 +186,7 @@ export class Engine implements WorkflowService, UndeliveredTaskReturn {
       // Closes and timers committed by other servers meanwhile went unannounced: waiting
       // result() polls re-read their runs and the timer loop re-scans, instead of waiting out their timeouts.
       this.#loop.poke(0);
+      this.#core.forgetEmpty();
       this.#core.closeWaiters.notifyAll();
     } else {
       this.#core.closeWaiters.notify(n.runId);

@@ -126,7 +126,8 @@ export class TaskService {
     for (;;) {
       if (core.shutdown.signal.aborted || signal?.aborted) return null;
       const watch = core.queueWaiters.watch(key);
-      const result = await core.tracked(async () => {
+      const skip = core.knownEmpty(key);
+      const result = skip ? undefined : await core.tracked(async () => {
         // As many tasks as the queue's ready count says are there now (at least one), up to maxTasks.
         const claimed = await claim(Math.max(1, Math.min(p.maxTasks, core.readyQueues.get(key) ?? 0)));
         if (claimed.length === 0) return undefined;
@@ -137,7 +138,7 @@ export class TaskService {
         if (result.value) return result.value;
         continue;
       }
-      if (!watch.notified) core.readyQueues.delete(key);
+      if (!skip && !watch.notified) core.markEmpty(key);
       const remaining = deadline - core.waitClock.now();
       if (remaining <= 0) {
         watch.cancel();
