@@ -93,7 +93,8 @@ export interface ExecutionWrite {
 /**
  * Everything one state transition writes, committed atomically or not at all (transactional
  * outbox). The store rejects it with {@link StoreConflictError} when a version moved, an open
- * run with the same workflow id exists, or `consumeTimerId` was already consumed.
+ * run with the same workflow id exists (or any run, for a `firstOfWorkflowId` insert), or
+ * `consumeTimerId` was already consumed.
  */
 export interface Transition {
   executions: ExecutionWrite[];
