@@ -34,8 +34,9 @@ export const MAX_TRANSACT_ATTEMPTS = 100;
 
 /**
  * The conflicts after which {@link EngineCore.transact} re-reads and rebuilds: what was read
- * moved (`version`, `scheduleVersion`) or another run of the workflow id opened meanwhile
- * (`alreadyOpen`), or a start that assumed its workflow id unused found a run (`workflowIdUsed`). Any other conflict (`timerGone`, `duplicateRun`, `scheduleExists`) is an
+ * moved (`version`, `scheduleVersion`), another run of the workflow id opened meanwhile
+ * (`alreadyOpen`), or a start that assumed its workflow id unused found a run
+ * (`workflowIdUsed`). Any other conflict (`timerGone`, `duplicateRun`, `scheduleExists`) is an
  * answer, not a race, and reaches the caller.
  */
 export const RETRIED_CONFLICTS: readonly ConflictReason[] = ['version', 'alreadyOpen', 'workflowIdUsed', 'scheduleVersion'];

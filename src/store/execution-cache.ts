@@ -22,20 +22,24 @@ export class ExecutionCache {
   readonly #map = new Map<string, CachedRun>();
   constructor(readonly capacity: number) {}
 
+  /** The run's entry, if held. */
   get(runId: string): CachedRun | undefined {
     return this.#map.get(runId);
   }
 
+  /** Holds an entry, evicting the oldest beyond capacity. */
   set(entry: CachedRun): void {
     this.#map.delete(entry.rec.runId);
     this.#map.set(entry.rec.runId, entry);
     if (this.#map.size > this.capacity) this.#map.delete(this.#map.keys().next().value!);
   }
 
+  /** Drops the run's entry. */
   delete(runId: string): void {
     this.#map.delete(runId);
   }
 
+  /** Drops every entry. */
   clear(): void {
     this.#map.clear();
   }

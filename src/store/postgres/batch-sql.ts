@@ -17,8 +17,8 @@ const SLOTS = SEARCH_ATTRIBUTE_TYPES.flatMap((t) => slotColumns(t));
  * COMMITTED returns each row's newest committed version; `bad` lists each transition whose check
  * fails, with its reason (a first run of a workflow id is checked against committed runs only: a
  * concurrent insert of the same id is still running, so the open-run index refuses one of the
- * two). Every write is guarded by `ok` (no transition failed), so a batch with
- * a conflict writes nothing: the caller rejects the failed transitions and writes the rest again.
+ * two). Every write is guarded by `ok` (no transition failed), so a batch with a conflict
+ * writes nothing: the caller rejects the failed transitions and writes the rest again.
  * Sibling CTEs do not see each other's rows, so the caller never puts two transitions touching
  * the same run, workflow id, task or timer in one batch.
  */
