@@ -34,11 +34,12 @@ export const MAX_TRANSACT_ATTEMPTS = 100;
 
 /**
  * The conflicts after which {@link EngineCore.transact} re-reads and rebuilds: what was read
- * moved (`version`, `scheduleVersion`) or another run of the workflow id opened meanwhile
- * (`alreadyOpen`). Any other conflict (`timerGone`, `duplicateRun`, `scheduleExists`) is an
+ * moved (`version`, `scheduleVersion`), another run of the workflow id opened meanwhile
+ * (`alreadyOpen`), or a start that assumed its workflow id unused found a run
+ * (`workflowIdUsed`). Any other conflict (`timerGone`, `duplicateRun`, `scheduleExists`) is an
  * answer, not a race, and reaches the caller.
  */
-export const RETRIED_CONFLICTS: readonly ConflictReason[] = ['version', 'alreadyOpen', 'scheduleVersion'];
+export const RETRIED_CONFLICTS: readonly ConflictReason[] = ['version', 'alreadyOpen', 'workflowIdUsed', 'scheduleVersion'];
 
 /** Something a transaction commits: a run's transition (with eager dispatch) or any other store write. */
 export type Commit = TransitionBuilder | { build(): Transition };
@@ -55,6 +56,14 @@ export interface Attempt<T> {
  * a gap longer than this means nobody is polling the queue.
  */
 const POLL_GAP_MS = 1000;
+
+/**
+ * How long a queue that a claim found empty is taken to stay empty while no task is announced
+ * for it, real ms: a poll starting meanwhile waits without claiming. A task can become claimable
+ * unannounced only when a lease ends (a server that claimed it crashed, or failed to start it);
+ * polls notice that this much later at most.
+ */
+const EMPTY_TRUST_MS = 1000;
 
 /** The key of a task queue in the waiter and readiness tables. */
 export function queueKey(namespace: string, taskQueue: string, kind: TaskKind): string {
@@ -93,6 +102,8 @@ export class EngineCore {
   /** Limits of signals, queries and updates, set from the engine's options. */
   messageLimits: MessageLimits = { ...DEFAULT_MESSAGE_LIMITS };
   #busy = 0;
+  /** Queues a claim found empty, with when (real time); see {@link knownEmpty}. */
+  readonly #emptyAt = new Map<string, number>();
   #sweepAt = MIN_IN_FLIGHT_SWEEP;
   /** Worker polls per queue key: how many run now, and when the last one ended (real time). */
   readonly #polls = new Map<string, { active: number; endedAt: number }>();
@@ -159,11 +170,25 @@ export class EngineCore {
 
   /**
    * Reads the run, lets `fn` build its transition, commits it through {@link transact}. `fn`
-   * must only change the builder.
+   * must only change the builder: it may run more than once (a lost race, or a decision on the
+   * store's cached row that its commit would not check).
    * @throws WorkflowNotFoundError when the run does not exist.
    */
   mutate<T>(runId: string, fn: (b: TransitionBuilder) => T): Promise<T> {
     return this.transact(`changing run ${runId}`, async () => {
+      const cached = this.store.cachedExecution?.(runId);
+      if (cached) {
+        // A decision on a row that may be stale stands only when its commit writes the row at
+        // the version read (a stale one conflicts and is read again): a refusal, nothing to
+        // write, or deletes alone (a task its run no longer lists) are decided again on a read.
+        const b = this.edit(cached);
+        try {
+          const result = fn(b);
+          if (b.writesRecord) return { result, commit: b };
+        } catch {
+          // decided again below, on the stored row
+        }
+      }
       const rec = await this.store.getExecution(runId);
       if (!rec) throw new WorkflowNotFoundError(`workflow run ${runId} not found`, '', runId);
       const b = this.edit(rec);
@@ -189,8 +214,31 @@ export class EngineCore {
     handoff?.deliver();
   }
 
+  /** A claim found the queue empty and no task was announced for it meanwhile. */
+  markEmpty(key: string): void {
+    this.readyQueues.delete(key);
+    // A hint only: dropped wholesale rather than swept when many queues were polled once.
+    if (this.#emptyAt.size >= MIN_IN_FLIGHT_SWEEP) this.#emptyAt.clear();
+    this.#emptyAt.set(key, this.waitClock.now());
+  }
+
+  /** True when a claim on the queue would find nothing: one found it empty lately and no task was announced since. */
+  knownEmpty(key: string): boolean {
+    const at = this.#emptyAt.get(key);
+    if (at === undefined) return false;
+    if (this.waitClock.now() - at < EMPTY_TRUST_MS && !this.readyQueues.has(key)) return true;
+    this.#emptyAt.delete(key);
+    return false;
+  }
+
+  /** Notifications may have been missed: every queue may hold tasks. */
+  forgetEmpty(): void {
+    this.#emptyAt.clear();
+  }
+
   /** Records that `count` tasks became dispatchable on a queue (at least that many are there). */
   markReady(key: string, count: number, add: boolean): void {
+    this.#emptyAt.delete(key);
     const now = this.readyQueues.get(key) ?? 0;
     this.readyQueues.set(key, add ? now + count : Math.max(now, count));
   }

@@ -18,7 +18,7 @@ import type {
 } from '../protocol/index.ts';
 import { systemClock, type Clock } from '../retry/clock.ts';
 import { ValidationError } from '../retry/errors.ts';
-import type { Store, StoreNotification } from '../store/types.ts';
+import type { ExecutionRecord, Store, StoreNotification } from '../store/types.ts';
 import { TaskService } from './task-service.ts';
 import { EngineCore, queueKey, type Logger } from './core.ts';
 import { jsonLogger } from '../common/logger.ts';
@@ -211,6 +211,7 @@ export class Engine implements WorkflowService, UndeliveredTaskReturn {
       // Closes and timers committed by other servers meanwhile went unannounced: waiting
       // result() polls re-read their runs and the timer loop re-scans, instead of waiting out their timeouts.
       this.#loop.poke(0);
+      this.#core.forgetEmpty();
       this.#core.closeWaiters.notifyAll();
     } else {
       this.#core.closeWaiters.notify(n.runId);
@@ -261,19 +262,37 @@ export class Engine implements WorkflowService, UndeliveredTaskReturn {
       if (!Number.isInteger(from) || from < 1) throw new ValidationError('nextPageToken', 'must be a token from an earlier page', token);
     }
     const { store, closeWaiters, shutdown } = this.#core;
-    let rec = await resolveRun(store, ref);
+    // Watching before the first read (when the run id is known) makes that read the check a wait needs.
+    let watch = waitForClose && ref.runId !== undefined ? closeWaiters.watch(ref.runId) : undefined;
+    let rec: ExecutionRecord;
+    let held: ExecutionRecord | undefined;
+    try {
+      // A cached row only decides whether to wait: the watch, registered first, hears of a close
+      // by any server (another server's NOTIFY drops the row before it wakes anyone), and the
+      // answer comes from a closed row, which never changes again.
+      held = watch ? store.cachedExecution?.(ref.runId!) : undefined;
+      rec = held && held.namespace === ref.namespace && held.workflowId === ref.workflowId ? held : await resolveRun(store, ref);
+    } catch (err) {
+      watch?.cancel();
+      throw err;
+    }
     if (waitForClose) {
       const deadline = this.#core.waitClock.now() + waitMs;
       while (rec.status === 'Running') {
-        const watch = closeWaiters.watch(rec.runId);
-        rec = (await store.getExecution(rec.runId))!;
-        const remaining = deadline - this.#core.waitClock.now();
-        if (rec.status !== 'Running' || remaining <= 0 || opts?.signal?.aborted || shutdown.signal.aborted) {
-          watch.cancel();
-          break;
+        if (!watch) {
+          watch = closeWaiters.watch(rec.runId);
+          // A closed run never changes again, so a cached closed row is the stored one.
+          const cached = store.cachedExecution?.(rec.runId);
+          rec = cached && cached.status !== 'Running' ? cached : (await store.getExecution(rec.runId))!;
         }
+        const remaining = deadline - this.#core.waitClock.now();
+        if (rec.status !== 'Running' || remaining <= 0 || opts?.signal?.aborted || shutdown.signal.aborted) break;
         await watch.wait(remaining, [opts?.signal, shutdown.signal]);
+        watch = undefined;
       }
+      watch?.cancel();
+      // "Still running" is answered from the stored row, never from a cached one.
+      if (rec === held && rec.status === 'Running') rec = (await store.getExecution(rec.runId)) ?? rec;
       if (rec.status === 'Running') return { events: [] };
     }
     if (closeEventOnly) {

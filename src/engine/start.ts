@@ -33,14 +33,23 @@ export function startBeside(
   return { result, commit: primary };
 }
 
-/** startWorkflowExecution after validation: a repeated request id answers the run it started. */
+/**
+ * startWorkflowExecution after validation: a repeated request id answers the run it started.
+ * The first attempt reads nothing: it starts the run as the workflow id's first, which every id
+ * reuse policy allows and no earlier request can have made, and the store refuses it
+ * (`workflowIdUsed`) if the id has any run; then the runs are read and the policy decides.
+ */
 export function startWorkflow(core: EngineCore, s: ValidStart): Promise<StartWorkflowExecutionResponse> {
+  let first = true;
   return core.transact(`starting workflow ${s.workflowId}`, async () => {
-    if (s.requestId !== undefined) {
-      const prev = await core.store.findExecutionByRequestId(s.namespace, s.workflowId, s.requestId);
-      if (prev) return { result: { runId: prev.runId, started: false } };
+    if (first) {
+      first = false;
+      const fresh = freshRun(core, s);
+      fresh.firstOfWorkflowId = true;
+      return { result: { runId: fresh.record.runId, started: true }, commit: fresh };
     }
-    const latest = await core.store.getLatestExecution(s.namespace, s.workflowId);
+    const { byRequestId: prev, latest } = await core.store.findStartRuns(s.namespace, s.workflowId, s.requestId);
+    if (prev) return { result: { runId: prev.runId, started: false } };
     return startBeside(core, s, latest, freshRun(core, s));
   });
 }

@@ -39,7 +39,6 @@ import {
  * transition takes milliseconds, so this bounds how long a server's crash delays the task.
  */
 export const TASK_LEASE_MS = 5_000;
-const MAX_HISTORY_PAGE = 1_000_000;
 /** The envelope of a completion: its commands are checked apart, so that a bad one fails the task (BadCommand). */
 const COMPLETION_ENVELOPE = respondWorkflowTaskCompletedRequestSchema.omit({ commands: true });
 
@@ -129,7 +128,8 @@ export class TaskService {
     for (;;) {
       if (core.shutdown.signal.aborted || signal?.aborted) return null;
       const watch = core.queueWaiters.watch(key);
-      const result = await core.tracked(async () => {
+      const skip = core.knownEmpty(key);
+      const result = skip ? undefined : await core.tracked(async () => {
         // As many tasks as the queue's ready count says are there now (at least one), up to maxTasks.
         const claimed = await claim(Math.max(1, Math.min(p.maxTasks, core.readyQueues.get(key) ?? 0)));
         if (claimed.length === 0) return undefined;
@@ -140,7 +140,7 @@ export class TaskService {
         if (result.value) return result.value;
         continue;
       }
-      if (!watch.notified) core.readyQueues.delete(key);
+      if (!skip && !watch.notified) core.markEmpty(key);
       const remaining = deadline - core.waitClock.now();
       if (remaining <= 0) {
         watch.cancel();
@@ -190,7 +190,8 @@ export class TaskService {
   /** The answer to a poll for a started workflow task: the history since the previous started task. */
   async #workflowTask({ wt, rec, previousStartedEventId, timeoutMs }: HandedWorkflowTask): Promise<WorkflowTask> {
     const { core } = this;
-    const history = await core.store.readHistory(rec.runId, previousStartedEventId + 1, MAX_HISTORY_PAGE);
+    // The history as of the transition that started the task: later events are buffered while it runs.
+    const history = await core.store.readHistory(rec.runId, previousStartedEventId + 1, rec.nextEventId - 1 - previousStartedEventId);
     history.push(...transientEvents(wt, timeoutMs));
     const token = { kind: 'workflow' as const, namespace: rec.namespace, runId: rec.runId, seq: wt.seq, attempt: wt.attempt };
     core.addInFlight(wtKey(token), timeoutMs);

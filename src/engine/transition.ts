@@ -24,6 +24,8 @@ export class TransitionBuilder {
   readonly deleteTimerIds: string[] = [];
   readonly others: TransitionBuilder[] = [];
   consumeTimerId: string | undefined;
+  /** A new run started as its workflow id's first (the store refuses it if the id has a run). */
+  firstOfWorkflowId = false;
   /** Bytes of the events this transition appended, as the history size counts them. */
   addedBytes = 0;
   /** Set by a change the workflow must see (an activity canceled at once): schedule a workflow task. */
@@ -181,6 +183,11 @@ export class TransitionBuilder {
     scheduledRunClosed(this);
   }
 
+  /** True when the transition writes this run's row (so its commit checks the version it was read at). */
+  get writesRecord(): boolean {
+    return this.#touched || this.others.length > 0;
+  }
+
   /** True when nothing would be written. */
   isEmpty(): boolean {
     return !this.#touched && this.consumeTimerId === undefined && this.deleteTaskIds.length === 0
@@ -197,6 +204,7 @@ export class TransitionBuilder {
       executions: all.filter((b) => b !== this || own).map((b) => ({
         record: { ...b.record, state: b.state }, events: b.events,
         ...(b.expectedVersion !== undefined ? { expectedVersion: b.expectedVersion } : {}),
+        ...(b.firstOfWorkflowId ? { firstOfWorkflowId: true } : {}),
       })),
       createTasks: live(all.flatMap((b) => b.createTasks)),
       deleteTaskIds: all.flatMap((b) => b.deleteTaskIds),

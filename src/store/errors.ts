@@ -7,6 +7,8 @@ export type ConflictReason =
   | 'version'
   /** Another open run has the same workflow id. */
   | 'alreadyOpen'
+  /** A run inserted as the workflow id's first found a run of that id (see `ExecutionWrite.firstOfWorkflowId`). */
+  | 'workflowIdUsed'
   /** The run id exists already. */
   | 'duplicateRun'
   /** The consumed timer was consumed by another transition. */

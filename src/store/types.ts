@@ -84,12 +84,18 @@ export interface ExecutionWrite {
   expectedVersion?: number;
   /** Events appended to the run, with ids continuing from the stored `nextEventId`. */
   events: HistoryEvent[];
+  /**
+   * An insert decided on the assumption that the workflow id has no run yet: refused with
+   * `workflowIdUsed` when any run of it (open or closed) exists.
+   */
+  firstOfWorkflowId?: boolean;
 }
 
 /**
  * Everything one state transition writes, committed atomically or not at all (transactional
  * outbox). The store rejects it with {@link StoreConflictError} when a version moved, an open
- * run with the same workflow id exists, or `consumeTimerId` was already consumed.
+ * run with the same workflow id exists (or any run, for a `firstOfWorkflowId` insert), or
+ * `consumeTimerId` was already consumed.
  */
 export interface Transition {
   executions: ExecutionWrite[];
@@ -145,6 +151,12 @@ export interface NamespaceChanges {
   description?: string;
   ownerEmail?: string;
   retentionMs?: number;
+}
+
+/** What a start checks, read at once: the run its request id started, and the workflow id's latest run. */
+export interface StartRuns {
+  byRequestId?: ExecutionRecord;
+  latest?: ExecutionRecord;
 }
 
 /** Filters of a visibility query; every time bound is inclusive, ms. */
@@ -219,6 +231,15 @@ export interface Store {
   /** The most recently created run of a workflow id. */
   getLatestExecution(namespace: string, workflowId: string): Promise<ExecutionRecord | undefined>;
   findExecutionByRequestId(namespace: string, workflowId: string, requestId: string): Promise<ExecutionRecord | undefined>;
+  /** {@link findExecutionByRequestId} (when `requestId` is given) and {@link getLatestExecution} in one read. */
+  findStartRuns(namespace: string, workflowId: string, requestId: string | undefined): Promise<StartRuns>;
+  /**
+   * A row this store holds in memory that may be stale (PostgreSQL: another server may have
+   * changed it). Absent on a store whose {@link getExecution} is never stale. A caller acts on
+   * it only through a transition that writes the row at its version; anything else it would
+   * decide from it is decided again on {@link getExecution}.
+   */
+  cachedExecution?(runId: string): ExecutionRecord | undefined;
   /** Runs matching the query, newest first. */
   listExecutions(query: ExecutionQuery): Promise<ExecutionRecord[]>;
   /** One page of the runs a visibility query selects, in its order (docs/visibility.md). */

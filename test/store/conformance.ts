@@ -137,6 +137,25 @@ export function registerStoreConformance(name: string, factory: StoreFactory, op
     assert.equal((await store.getLatestExecution('default', rec.workflowId))?.runId, second.runId);
   });
 
+  t('a first run of a workflow id is refused once the id has any run, open or closed', async (store) => {
+    const fresh = exec({ nextEventId: 2 });
+    await store.commit({ executions: [{ record: fresh, events: [ev(1)], firstOfWorkflowId: true }] });
+    const again = exec({ workflowId: fresh.workflowId, nextEventId: 2 });
+    await assert.rejects(
+      store.commit({ executions: [{ record: again, events: [ev(1)], firstOfWorkflowId: true }] }),
+      (err) => err instanceof StoreConflictError && err.reason === 'workflowIdUsed',
+    );
+    await store.commit({ executions: [next(fresh, 0, { status: 'Completed', closeTime: 2000 })] });
+    await assert.rejects(
+      store.commit({ executions: [{ record: again, events: [ev(1)], firstOfWorkflowId: true }] }),
+      (err) => err instanceof StoreConflictError && err.reason === 'workflowIdUsed',
+      'a closed run counts',
+    );
+    assert.equal(await store.getExecution(again.runId), undefined, 'nothing was written');
+    await store.commit({ executions: [{ record: again, events: [ev(1)] }] });
+    assert.equal((await store.getLatestExecution('default', fresh.workflowId))?.runId, again.runId);
+  });
+
   t('claimTasks leases up to its limit, oldest first, skipping leased tasks', async (store) => {
     const rec = await seed(store);
     const rows = [task(rec.runId, { visibleAt: 1003 }), task(rec.runId, { visibleAt: 1001 }), task(rec.runId, { visibleAt: 1002 }),

@@ -93,21 +93,25 @@ test('postgres batch: two transitions of one run in one turn are written one aft
   }
 });
 
-test('postgres batch: a consumed timer, a duplicate run and an open workflow id fail alone, with their reasons', { skip }, async () => {
+test('postgres batch: a consumed timer, a duplicate run, an open workflow id and a used one fail alone, with their reasons', { skip }, async () => {
   const store = await open();
   try {
     const open1 = run();
     await store.commit({ ...insert(open1), createTimers: [timer('once')] });
+    const closed = run();
+    await store.commit(insert(closed));
+    await store.commit(update(closed, 1, { status: 'Completed', closeTime: 2000 }));
     const ok = run();
     const results = await Promise.allSettled([
       store.commit({ executions: [], consumeTimerId: 'once' }),
       store.commit({ executions: [], consumeTimerId: 'never-existed' }),
       store.commit(insert(run({ runId: open1.runId, workflowId: 'other' }))),
       store.commit(insert(run({ workflowId: open1.workflowId }))),
+      store.commit({ executions: [{ ...insert(run({ workflowId: closed.workflowId })).executions[0]!, firstOfWorkflowId: true }] }),
       store.commit(insert(ok)),
     ]);
     assert.deepEqual(results.map((r) => (r.status === 'fulfilled' ? 'ok' : (r.reason as StoreConflictError).reason)),
-      ['ok', 'timerGone', 'duplicateRun', 'alreadyOpen', 'ok']);
+      ['ok', 'timerGone', 'duplicateRun', 'alreadyOpen', 'workflowIdUsed', 'ok']);
     // Closing the open run and starting the next one of its workflow id in one transition (continue-as-new) is no conflict.
     const nextRun = run({ workflowId: open1.workflowId });
     await store.commit({ executions: [update(open1, 1, { status: 'ContinuedAsNew', closeTime: 2000 }).executions[0]!, { record: nextRun, events: [ev(1)] }] });

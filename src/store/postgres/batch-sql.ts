@@ -15,8 +15,10 @@ const SLOTS = SEARCH_ATTRIBUTE_TYPES.flatMap((t) => slotColumns(t));
  * The batch statement. The first CTEs lock what the transitions check (the updated runs, the
  * consumed timers, open runs of the inserted workflow ids) with FOR UPDATE, which in READ
  * COMMITTED returns each row's newest committed version; `bad` lists each transition whose check
- * fails, with its reason. Every write is guarded by `ok` (no transition failed), so a batch with
- * a conflict writes nothing: the caller rejects the failed transitions and writes the rest again.
+ * fails, with its reason (a first run of a workflow id is checked against committed runs only: a
+ * concurrent insert of the same id is still running, so the open-run index refuses one of the
+ * two). Every write is guarded by `ok` (no transition failed), so a batch with a conflict
+ * writes nothing: the caller rejects the failed transitions and writes the rest again.
  * Sibling CTEs do not see each other's rows, so the caller never puts two transitions touching
  * the same run, workflow id, task or timer in one batch.
  */
@@ -32,6 +34,7 @@ export const BATCH_SQL = `WITH
       next_event_id, attempt, first_execution_run_id, original_execution_run_id, request_id, memo, state, version,
       search_attributes, scheduled_by_id, scheduled_start_time)),
   consume_in AS (SELECT * FROM unnest($36::int[], $37::text[]) AS v(op, id)),
+  first_in AS (SELECT * FROM unnest($73::int[], $74::text[], $75::text[]) AS v(op, namespace, workflow_id)),
   locked AS (SELECT run_id, version FROM executions WHERE run_id IN (SELECT run_id FROM upd_in) ORDER BY run_id FOR UPDATE),
   open_runs AS (SELECT x.run_id, x.namespace, x.workflow_id FROM executions x
     WHERE (x.namespace, x.workflow_id) IN (SELECT namespace, workflow_id FROM ins_in) AND x.status = 'Running' FOR UPDATE),
@@ -40,6 +43,8 @@ export const BATCH_SQL = `WITH
     SELECT u.op, 'version' AS reason, u.run_id AS detail FROM upd_in u LEFT JOIN locked l ON l.run_id = u.run_id
       WHERE l.version IS DISTINCT FROM u.expected
     UNION ALL SELECT i.op, 'duplicateRun', i.run_id FROM ins_in i WHERE EXISTS (SELECT 1 FROM executions x WHERE x.run_id = i.run_id)
+    UNION ALL SELECT f.op, 'workflowIdUsed', f.workflow_id FROM first_in f
+      WHERE EXISTS (SELECT 1 FROM executions x WHERE x.namespace = f.namespace AND x.workflow_id = f.workflow_id)
     UNION ALL SELECT i.op, 'alreadyOpen', i.workflow_id FROM ins_in i
       JOIN open_runs o ON o.namespace = i.namespace AND o.workflow_id = i.workflow_id
       WHERE NOT EXISTS (SELECT 1 FROM upd_in u WHERE u.op = i.op AND u.run_id = o.run_id AND u.status <> 'Running')
@@ -94,8 +99,8 @@ export interface BatchNotice {
 }
 
 /**
- * The NOTIFY payloads of a batch, each under the size limit: every notification once (task
- * notifications of a queue summed into one), and every run written.
+ * The NOTIFY payloads of a batch, each under the size limit: every run written, then every
+ * notification once (task notifications of a queue summed into one).
  */
 export function batchPayloads(origin: string, transitions: readonly Transition[]): string[] {
   const notes: StoreNotification[] = [];
@@ -109,16 +114,18 @@ export function batchPayloads(origin: string, transitions: readonly Transition[]
     cur = { o: origin, n: [], r: [] };
     size = 64;
   };
+  // Runs first: payloads arrive in order, so a receiver has dropped every run of the batch from
+  // its cache before it hears any of the batch's notifications.
+  for (const r of runs) {
+    if (size + r.length + 3 > MAX_PAYLOAD) flush();
+    cur.r!.push(r);
+    size += r.length + 3;
+  }
   for (const n of notes) {
     const len = JSON.stringify(n).length + 1;
     if (size + len > MAX_PAYLOAD) flush();
     cur.n.push(n);
     size += len;
-  }
-  for (const r of runs) {
-    if (size + r.length + 3 > MAX_PAYLOAD) flush();
-    cur.r!.push(r);
-    size += r.length + 3;
   }
   flush();
   return payloads;
@@ -132,6 +139,7 @@ export function batchParams(channel: string, transitions: readonly Transition[],
   const upd: unknown[][] = Array.from({ length: 13 }, () => []);
   const ins: unknown[][] = Array.from({ length: 21 }, () => []);
   const consume: unknown[][] = [[], []];
+  const first: unknown[][] = [[], [], []];
   const vis: unknown[][] = Array.from({ length: 13 }, () => []);
   const ev: unknown[][] = Array.from({ length: 5 }, () => []);
   const tasks: unknown[][] = Array.from({ length: 7 }, () => []);
@@ -145,6 +153,7 @@ export function batchParams(channel: string, transitions: readonly Transition[],
       const r = w.record;
       if (w.expectedVersion === undefined) {
         push(ins, [op, ...executionValues(r)]);
+        if (w.firstOfWorkflowId) push(first, [op, r.namespace, r.workflowId]);
       } else {
         push(upd, [op, r.runId, w.expectedVersion, r.status, r.workflowType, r.taskQueue, r.executionTime, r.closeTime ?? null,
           r.nextEventId, r.memo === undefined ? null : JSON.stringify(r.memo), JSON.stringify(r.state), r.version, searchAttributesJson(r)]);
@@ -166,5 +175,5 @@ export function batchParams(channel: string, transitions: readonly Transition[],
     delTimers.push(...(t.deleteTimerIds ?? []));
     purge.push(...(t.purgeRunIds ?? []));
   });
-  return [channel, ...upd, ...ins, ...consume, ...vis, ...ev, ...tasks, ...timers, delTasks, delTimers, purge, payloads];
+  return [channel, ...upd, ...ins, ...consume, ...vis, ...ev, ...tasks, ...timers, delTasks, delTimers, purge, payloads, ...first];
 }

@@ -176,6 +176,7 @@ function keysOf(t: Transition): string[] {
 function conflict([, reason, detail]: BatchConflict, t: Transition): StoreConflictError {
   switch (reason) {
     case 'timerGone': return new StoreConflictError('timerGone', `timer ${detail} was already fired`);
+    case 'workflowIdUsed': return new StoreConflictError('workflowIdUsed', `workflow ${detail} has a run already`);
     case 'alreadyOpen': return new StoreConflictError('alreadyOpen', `workflow ${detail} has an open run`);
     case 'duplicateRun': return new StoreConflictError('duplicateRun', `run ${detail} exists`);
     default: {

@@ -9,7 +9,7 @@ import { executionValues, searchAttributesJson, toEvent, toExecution, toQueueRef
 import { notificationsOf } from '../transition-checks.ts';
 import type {
   ClaimTaskRequest, ClaimTimersRequest, ExecutionQuery, ExecutionRecord, QueueRef, Store, StoreNotification,
-  NamespaceChanges, NamespaceRecord, ScheduleRecord, TaskRecord, TimerRecord, Transition, VisibilityQuery,
+  NamespaceChanges, NamespaceRecord, ScheduleRecord, StartRuns, TaskRecord, TimerRecord, Transition, VisibilityQuery,
 } from '../types.ts';
 import * as ns from './namespace-queries.ts';
 import { multiInsert, PQ, quoteIdent } from './queries.ts';
@@ -20,6 +20,10 @@ import { postgresVisibilityStore as vis } from './visibility.ts';
 import type { SearchAttributeDefinition } from '../../visibility/types.ts';
 import type { VisibilityCount } from '../visibility/compile.ts';
 import { faults } from '../../common/fault-points.ts';
+import { ExecutionCache } from '../execution-cache.ts';
+
+/** Execution rows this server committed kept in memory; beyond this many, the oldest go. */
+const EXECUTION_CACHE_SIZE = 10_000;
 
 type Row = Record<string, unknown>;
 
@@ -45,6 +49,14 @@ export class PostgresStore implements Store {
   readonly #origin = newUuid();
   readonly #listeners = new Listeners();
   readonly #committer: PgGroupCommitter;
+  /**
+   * Execution rows (and recent events) as this server last committed them. Other servers write
+   * the same rows, so a cached row may be stale: it answers only {@link cachedExecution} (whose
+   * callers confirm what they decide with a version-checked write) and history ranges it holds
+   * whole (committed events never change). Other servers' NOTIFYs and failed commits drop rows;
+   * they are an economy, not the guard.
+   */
+  readonly #rows = new ExecutionCache(EXECUTION_CACHE_SIZE);
   #closed = false;
 
   private constructor(pool: pg.Pool, config: pg.ClientConfig, channel: string) {
@@ -70,7 +82,9 @@ export class PostgresStore implements Store {
     client.on('notification', (msg) => {
       if (msg.channel !== this.#channel || !msg.payload) return;
       const body = JSON.parse(msg.payload) as BatchNotice;
-      if (body.o !== this.#origin) this.#listeners.emit(body.n);
+      if (body.o === this.#origin) return;
+      for (const runId of body.r ?? []) this.#rows.delete(runId);
+      this.#listeners.emit(body.n);
     });
     client.on('error', () => this.#listenerLost(client));
     client.on('end', () => this.#listenerLost(client));
@@ -87,6 +101,7 @@ export class PostgresStore implements Store {
   #listenerLost(client: pg.Client, attempt = 0): void {
     if (this.#closed || (this.#listener !== client && attempt === 0)) return;
     this.#listener = undefined;
+    this.#rows.clear();
     client.end().catch(() => {});
     const delay = Math.min(100 * 2 ** attempt, 5000);
     setTimeout(() => {
@@ -133,6 +148,27 @@ export class PostgresStore implements Store {
   async getExecution(runId: string): Promise<ExecutionRecord | undefined> {
     const r = await this.#query(PQ.getExecution, [runId]);
     return r.rows[0] ? toExecution(r.rows[0]) : undefined;
+  }
+
+  /**
+   * The row as this server last committed it, if it is in memory: possibly stale, since another
+   * server may have changed it since. A caller may act on it only through a transition that
+   * writes this row with `expectedVersion` its version (a stale one conflicts, which drops it,
+   * and the caller reads again with {@link getExecution}); anything else it decides from the
+   * row (a refusal, nothing to write, deletes alone) must be decided again on a read.
+   */
+  cachedExecution(runId: string): ExecutionRecord | undefined {
+    return this.#rows.get(runId)?.rec;
+  }
+
+  async findStartRuns(namespace: string, workflowId: string, requestId: string | undefined): Promise<StartRuns> {
+    const r = await this.#query(PQ.findStartRuns, [namespace, workflowId, requestId ?? null]);
+    const found: StartRuns = {};
+    for (const row of r.rows as Row[]) {
+      if (row.found_by === 'request') found.byRequestId = toExecution(row);
+      else found.latest = toExecution(row);
+    }
+    return found;
   }
 
   async getLatestExecution(namespace: string, workflowId: string): Promise<ExecutionRecord | undefined> {
@@ -195,6 +231,7 @@ export class PostgresStore implements Store {
     await this.#transaction(async (c) => {
       runIds = await ns.deleteClosedRuns(c, namespace, closedBefore, limit);
     });
+    for (const runId of runIds) this.#rows.delete(runId);
     return runIds;
   }
 
@@ -208,11 +245,19 @@ export class PostgresStore implements Store {
   }
 
   async readHistory(runId: string, fromEventId: number, limit: number): Promise<HistoryEvent[]> {
+    const cached = this.#rows.history(runId, fromEventId, limit);
+    if (cached) return cached;
     return (await this.#query(PQ.readHistory, [runId, fromEventId, limit])).rows.map(toEvent);
   }
 
   commit(t: Transition): Promise<void> {
-    return this.#committer.submit(t).then(() => this.#listeners.emit(notificationsOf(t)));
+    return this.#committer.submit(t).then((seqs) => {
+      this.#rows.remember(t, t.executions.map((w) => seqs.get(w.record.runId)));
+      this.#listeners.emit(notificationsOf(t));
+    }, (err: unknown) => {
+      this.#rows.forget(t);
+      throw err;
+    });
   }
 
   /** Commits one transition in a transaction of its own (what the batch statement cannot take). */
@@ -263,6 +308,9 @@ export class PostgresStore implements Store {
     for (const w of t.executions) {
       const r = w.record;
       if (w.expectedVersion === undefined) {
+        if (w.firstOfWorkflowId && (await c.query(PQ.anyRun, [r.namespace, r.workflowId])).rowCount) {
+          throw new StoreConflictError('workflowIdUsed', `workflow ${r.workflowId} has a run already`);
+        }
         await c.query(PQ.insertExecution, executionValues(r));
       } else {
         const res = await c.query(PQ.updateExecution, [

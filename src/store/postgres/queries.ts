@@ -5,6 +5,11 @@ export const PQ = {
   getExecution: 'SELECT * FROM executions WHERE run_id = $1',
   getLatestExecution: 'SELECT * FROM executions WHERE namespace = $1 AND workflow_id = $2 ORDER BY seq DESC LIMIT 1',
   findByRequestId: 'SELECT * FROM executions WHERE namespace = $1 AND workflow_id = $2 AND request_id = $3 ORDER BY seq LIMIT 1',
+  // The run a start's request id made and the workflow id's latest run, in one round trip.
+  findStartRuns: `(SELECT 'request' AS found_by, * FROM executions WHERE namespace = $1 AND workflow_id = $2 AND request_id = $3
+      ORDER BY seq LIMIT 1)
+    UNION ALL (SELECT 'latest', * FROM executions WHERE namespace = $1 AND workflow_id = $2 ORDER BY seq DESC LIMIT 1)`,
+  anyRun: 'SELECT 1 FROM executions WHERE namespace = $1 AND workflow_id = $2 LIMIT 1',
   insertExecution: `INSERT INTO executions (run_id, namespace, workflow_id, workflow_type, task_queue, status,
     start_time, execution_time, close_time, next_event_id, attempt, first_execution_run_id, original_execution_run_id,
     request_id, memo, state, version, search_attributes, scheduled_by_id, scheduled_start_time)

@@ -26,6 +26,7 @@ export const Q = {
     state = @state, version = @version, search_attributes = @searchAttributes
     WHERE run_id = @runId AND version = @expectedVersion`,
   versionOf: 'SELECT version FROM executions WHERE run_id = @runId',
+  anyRun: 'SELECT 1 AS x FROM executions WHERE namespace = @namespace AND workflow_id = @workflowId LIMIT 1',
   openRun: "SELECT run_id FROM executions WHERE namespace = @namespace AND workflow_id = @workflowId AND status = 'Running'",
   timerExists: 'SELECT 1 AS x FROM timers WHERE id = @id',
   insertEvent:

@@ -10,7 +10,7 @@ import { notificationsOf } from '../transition-checks.ts';
 import { toEvent, toExecution, toQueueRef, toTask } from '../rows.ts';
 import type {
   ClaimTaskRequest, ClaimTimersRequest, ExecutionQuery, ExecutionRecord, QueueRef, Store, StoreNotification,
-  NamespaceChanges, NamespaceRecord, ScheduleRecord, TaskRecord, TimerRecord, Transition, VisibilityQuery,
+  NamespaceChanges, NamespaceRecord, ScheduleRecord, StartRuns, TaskRecord, TimerRecord, Transition, VisibilityQuery,
 } from '../types.ts';
 import { SqliteNamespaces } from './namespace-queries.ts';
 import { GroupCommitter } from './group-commit.ts';
@@ -23,6 +23,7 @@ import type { VisibilityCount } from '../visibility/compile.ts';
 import { Q, SQLITE_PRAGMAS } from './queries.ts';
 import { SqliteSchedules } from './schedule-queries.ts';
 import { faults } from '../../common/fault-points.ts';
+import { ExecutionCache } from '../execution-cache.ts';
 
 type Row = Record<string, unknown>;
 
@@ -30,36 +31,6 @@ type Row = Record<string, unknown>;
 const EXECUTION_CACHE_SIZE = 10_000;
 
 type Statements = { [K in keyof typeof Q]: BetterSqlite3.Statement };
-
-/** Most events kept in memory per run; a longer history is read from the file. */
-const MAX_CACHED_EVENTS = 256;
-
-interface CachedRun {
-  rec: ExecutionRecord;
-  /** The run's events from `firstEventId` to its last committed one, when all are known here. */
-  events: HistoryEvent[] | undefined;
-  firstEventId: number;
-}
-
-/** Run id → execution row (and its recent events), oldest-inserted entries evicted first. */
-class ExecutionCache {
-  readonly #map = new Map<string, CachedRun>();
-  constructor(readonly capacity: number) {}
-
-  get(runId: string): CachedRun | undefined {
-    return this.#map.get(runId);
-  }
-
-  set(entry: CachedRun): void {
-    this.#map.delete(entry.rec.runId);
-    this.#map.set(entry.rec.runId, entry);
-    if (this.#map.size > this.capacity) this.#map.delete(this.#map.keys().next().value!);
-  }
-
-  delete(runId: string): void {
-    this.#map.delete(runId);
-  }
-}
 
 /** Options of {@link SqliteStore.open}. */
 export interface SqliteStoreOptions {
@@ -155,6 +126,15 @@ export class SqliteStore implements Store {
     return row ? toExecution(row) : undefined;
   }
 
+  async findStartRuns(namespace: string, workflowId: string, requestId: string | undefined): Promise<StartRuns> {
+    const found: StartRuns = {};
+    const byRequestId = requestId === undefined ? undefined : await this.findExecutionByRequestId(namespace, workflowId, requestId);
+    const latest = await this.getLatestExecution(namespace, workflowId);
+    if (byRequestId) found.byRequestId = byRequestId;
+    if (latest) found.latest = latest;
+    return found;
+  }
+
   async listExecutions(query: ExecutionQuery): Promise<ExecutionRecord[]> {
     const { sql, params } = buildListQuery(query, () => '?');
     return (this.#db.prepare(sql).all(...params) as Row[]).map(toExecution);
@@ -229,7 +209,7 @@ export class SqliteStore implements Store {
     }, () => checkTransition(q, transition) ?? sched.check(transition),
       (seqs) => this.#remember(transition, seqs));
     return done.then(() => this.#listeners.emit(notificationsOf(transition)), (err: unknown) => {
-      for (const w of transition.executions) this.#rows.delete(w.record.runId);
+      this.#rows.forget(transition);
       throw err;
     });
   }
@@ -248,27 +228,7 @@ export class SqliteStore implements Store {
   #remember(t: Transition, seqs: (number | undefined)[]): void {
     for (const runId of t.purgeRunIds ?? []) this.#leases.dropRun(runId);
     for (const id of t.deleteTaskIds ?? []) this.#leases.drop(id);
-    t.executions.forEach((w, i) => {
-      const before = this.#rows.get(w.record.runId);
-      const seq = seqs[i] ?? before?.rec.seq;
-      if (seq === undefined) {
-        this.#rows.delete(w.record.runId);
-        return;
-      }
-      // Events are kept while every one since the first kept is known: a new run's from event 1,
-      // an older run's from the first transition this process committed for it.
-      let events: HistoryEvent[] | undefined;
-      let firstEventId = w.events[0]?.eventId ?? 0;
-      if (w.expectedVersion === undefined) events = [...w.events];
-      else if (before?.events && before.firstEventId + before.events.length === (w.events[0]?.eventId ?? w.record.nextEventId)) {
-        events = before.events.concat(w.events);
-        firstEventId = before.firstEventId;
-      }
-      if (events && events.length > MAX_CACHED_EVENTS) events = undefined;
-      // The written record itself: a transition's builder is done with it once it commits, and
-      // readers never change a record (a TransitionBuilder copies the row and clones its state).
-      this.#rows.set({ rec: { ...w.record, seq }, events, firstEventId });
-    });
+    this.#rows.remember(t, seqs);
   }
 
   async claimTask(req: ClaimTaskRequest): Promise<TaskRecord | undefined> {

@@ -9,7 +9,7 @@ type Row = Record<string, unknown>;
 
 /** The statements the writes use (the store's own, prepared once). */
 export type WriteStatements = Record<
-  'insertExecution' | 'updateExecution' | 'versionOf' | 'openRun' | 'timerExists' | 'insertEvent' | 'insertTask' | 'deleteTask'
+  'insertExecution' | 'updateExecution' | 'versionOf' | 'anyRun' | 'openRun' | 'timerExists' | 'insertEvent' | 'insertTask' | 'deleteTask'
   | 'insertTimer' | 'deleteTimer' | 'claimTimers' | 'purgeRunTasks' | 'purgeRunTimers',
   BetterSqlite3.Statement
 >;
@@ -29,6 +29,7 @@ export function checkTransition(q: WriteStatements, t: Transition): Error | unde
       continue;
     }
     if (q.versionOf.get({ runId: r.runId })) return new StoreConflictError('duplicateRun', `run ${r.runId} exists`);
+    if (w.firstOfWorkflowId && q.anyRun.get({ namespace: r.namespace, workflowId: r.workflowId })) return workflowIdUsed(r);
     const open = q.openRun.get({ namespace: r.namespace, workflowId: r.workflowId }) as { run_id: string } | undefined;
     const closedHere = open && t.executions.some((x) => x.record.runId === open.run_id && x.record.status !== 'Running');
     if (open && !closedHere) return new StoreConflictError('alreadyOpen', `workflow ${r.workflowId} has an open run`);
@@ -48,6 +49,7 @@ export function applyTransition(q: WriteStatements, t: Transition, writeVisibili
   for (const w of t.executions) {
     checkEventIds(w);
     if (w.expectedVersion === undefined) {
+      if (w.firstOfWorkflowId && q.anyRun.get({ namespace: w.record.namespace, workflowId: w.record.workflowId })) throw workflowIdUsed(w.record);
       try {
         seqs.push(Number(q.insertExecution.run(...executionValues(w.record)).lastInsertRowid));
       } catch (err) {
@@ -92,6 +94,10 @@ export function applyTransition(q: WriteStatements, t: Transition, writeVisibili
 /** Leases due timers (a write: the lease is stored, so another server process skips them). */
 export function claimTimers(q: WriteStatements, req: ClaimTimersRequest): TimerRecord[] {
   return (q.claimTimers.all({ now: req.now, limit: req.limit, leaseUntil: req.now + req.leaseMs, owner: req.owner }) as Row[]).map(toTimer);
+}
+
+function workflowIdUsed(rec: ExecutionRecord): StoreConflictError {
+  return new StoreConflictError('workflowIdUsed', `workflow ${rec.workflowId} has a run already`);
 }
 
 function mapInsertError(err: unknown, rec: ExecutionRecord): unknown {
