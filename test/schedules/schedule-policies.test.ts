@@ -131,8 +131,10 @@ for (const { name, skip } of STORES) {
         for (let i = 0; i < 180 && (await h.describe()).info.counters.failed === 0; i++) await s.advance(1000);
         await run(['F', 1000]);
         await s.advance(2000);
-        const f = await s.env.client.workflow.getHandle((await h.describe()).info.recentActions.at(-1)!.workflowId).result() as { lastFailure?: string; lastCompletionResult?: { name: string } };
-        assert.equal(f.lastFailure, 'E failed on purpose');
+        const info = (await h.describe()).info;
+        const f = await s.env.client.workflow.getHandle(info.recentActions.at(-1)!.workflowId).result() as { lastFailure?: string; lastCompletionResult?: { name: string } };
+        assert.equal(f.lastFailure, 'E failed on purpose', `the schedule: ${JSON.stringify({ counters: info.counters,
+          recent: info.recentActions.map((a) => [a.workflowId, a.status]), pending: s.engine.pendingWork(), at: new Date(s.clock.now()).toISOString() })}`);
         assert.equal(f.lastCompletionResult?.name, 'D');
       } finally {
         await s.teardown();

@@ -256,6 +256,10 @@ export class PostgresStore implements Store {
       this.#listeners.emit(notificationsOf(t));
     }, (err: unknown) => {
       this.#rows.forget(t);
+      // A commit whose outcome is unknown (the connection was lost) may have committed its tasks
+      // and timers; their NOTIFY comes back from this server's own origin, which the listener
+      // skips, so waiters and the timer loop re-scan instead of missing them.
+      if (!(err instanceof StoreConflictError)) this.#listeners.emit([{ type: 'resync' }]);
       throw err;
     });
   }
