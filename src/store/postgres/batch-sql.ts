@@ -105,7 +105,11 @@ export interface BatchNotice {
 export function batchPayloads(origin: string, transitions: readonly Transition[]): string[] {
   const notes: StoreNotification[] = [];
   for (const t of transitions) notes.push(...notificationsOf(t));
-  const runs = [...new Set(transitions.flatMap((t) => t.executions.map((w) => w.record.runId)))];
+  return noticePayloads(origin, [...new Set(transitions.flatMap((t) => t.executions.map((w) => w.record.runId)))], notes);
+}
+
+/** NOTIFY payloads naming runs changed or deleted (receivers drop them from their caches), then notifications, each under the size limit. */
+export function noticePayloads(origin: string, runs: readonly string[], notes: readonly StoreNotification[]): string[] {
   const payloads: string[] = [];
   let cur: BatchNotice = { o: origin, n: [], r: [] };
   let size = 64;

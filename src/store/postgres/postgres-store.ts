@@ -13,7 +13,7 @@ import type {
 } from '../types.ts';
 import * as ns from './namespace-queries.ts';
 import { multiInsert, PQ, quoteIdent } from './queries.ts';
-import { batchPayloads, type BatchNotice } from './batch-sql.ts';
+import { batchPayloads, noticePayloads, type BatchNotice } from './batch-sql.ts';
 import { PgGroupCommitter } from './group-commit.ts';
 import { applySchedules, getSchedule, listSchedules } from './schedule-queries.ts';
 import { postgresVisibilityStore as vis } from './visibility.ts';
@@ -230,6 +230,8 @@ export class PostgresStore implements Store {
     let runIds: string[] = [];
     await this.#transaction(async (c) => {
       runIds = await ns.deleteClosedRuns(c, namespace, closedBefore, limit);
+      // Other servers drop the deleted runs from their caches when this commits.
+      for (const p of noticePayloads(this.#origin, runIds, [])) await c.query(PQ.notify, [this.#channel, p]);
     });
     for (const runId of runIds) this.#rows.delete(runId);
     return runIds;
