@@ -42,7 +42,7 @@ export async function startUiEnv(): Promise<UiEnv> {
     rmSync(dir, { recursive: true, force: true });
   };
   try {
-    dev = spawnNode([BIN, 'dev', '--port', String(await freePort()), '--db', join(dir, 'dev.sqlite')]);
+    dev = spawnNode([BIN, 'dev', '--port', String(await freePort()), '--db', join(dir, 'dev.sqlite'), '--namespace', 'elsewhere']);
     const address = (await dev.waitFor(/Web UI: (http:\/\/\S+)\//))[1]!;
     worker = await Worker.create({
       address, taskQueue: 'ui', workflowsPath, logger: { debug: quiet, info: quiet, warn: quiet, error: quiet },
