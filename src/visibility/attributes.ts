@@ -55,26 +55,33 @@ export function validateSearchAttributes(
   values: unknown,
   field = 'searchAttributes',
 ): Record<string, SearchAttributeValue | null> {
-  if (typeof values !== 'object' || values === null || Array.isArray(values)) {
-    throw new ValidationError(field, 'must be an object of attribute name to value', values);
-  }
-  const byName = new Map(definitions.map((d) => [d.name, d]));
   const out: Record<string, SearchAttributeValue | null> = {};
-  for (const [name, value] of Object.entries(values)) {
-    const def = registered(byName, name, value, field);
+  for (const [name, value, def] of registeredEntries(definitions, values, field)) {
     out[name] = value === null ? null : normalizeValue(def, value, field);
   }
   return out;
 }
 
-/** The definition of a name a start or upsert gives. @throws InvalidSearchAttributeError for a built-in or unregistered name. */
-function registered(byName: ReadonlyMap<string, SearchAttributeDefinition>, name: string, value: unknown, field: string): SearchAttributeDefinition {
-  if (isBuiltInAttribute(name)) {
-    throw new InvalidSearchAttributeError(name, 'is a built-in attribute and cannot be set', value, BUILT_IN_ATTRIBUTES[name].type, field);
+/**
+ * The entries of an object of attribute values, each with its definition.
+ * @throws ValidationError when `values` is not an object; InvalidSearchAttributeError for a
+ *   built-in or unregistered name.
+ */
+function registeredEntries(
+  definitions: readonly SearchAttributeDefinition[], values: unknown, field: string,
+): [name: string, value: unknown, def: SearchAttributeDefinition][] {
+  if (typeof values !== 'object' || values === null || Array.isArray(values)) {
+    throw new ValidationError(field, 'must be an object of attribute name to value', values);
   }
-  const def = byName.get(name);
-  if (!def) throw new InvalidSearchAttributeError(name, 'is not a registered search attribute of this namespace', value, undefined, field);
-  return def;
+  const byName = new Map(definitions.map((d) => [d.name, d]));
+  return Object.entries(values).map(([name, value]) => {
+    if (isBuiltInAttribute(name)) {
+      throw new InvalidSearchAttributeError(name, 'is a built-in attribute and cannot be set', value, BUILT_IN_ATTRIBUTES[name].type, field);
+    }
+    const def = byName.get(name);
+    if (!def) throw new InvalidSearchAttributeError(name, 'is not a registered search attribute of this namespace', value, undefined, field);
+    return [name, value, def];
+  });
 }
 
 /**
@@ -89,13 +96,8 @@ export function validateUpsertAttributes(
   values: unknown,
   field = 'searchAttributes',
 ): Record<string, SearchAttributeValue | null> {
-  if (typeof values !== 'object' || values === null || Array.isArray(values)) {
-    throw new ValidationError(field, 'must be an object of attribute name to value', values);
-  }
-  const byName = new Map(definitions.map((d) => [d.name, d]));
   const single: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(values)) {
-    const def = registered(byName, name, value, field);
+  for (const [name, value, def] of registeredEntries(definitions, values, field)) {
     if (value === null || (Array.isArray(value) && value.length === 0)) single[name] = null;
     else if (!Array.isArray(value) || def.type === 'KeywordList') single[name] = value;
     else if (value.length === 1) single[name] = value[0];
