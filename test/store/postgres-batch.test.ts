@@ -2,7 +2,7 @@ import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { StoreConflictError } from '../../src/store/errors.ts';
 import { PostgresStore } from '../../src/store/postgres/postgres-store.ts';
-import type { ExecutionRecord, TimerRecord, Transition } from '../../src/store/types.ts';
+import type { ExecutionRecord, ScheduleRecord, TimerRecord, Transition } from '../../src/store/types.ts';
 import type { HistoryEvent } from '../../src/history/events.ts';
 import { dropSchema, freshSchema, PG_URL, pgSkipReason } from './pg-helpers.ts';
 
@@ -151,5 +151,27 @@ test('postgres batch: close waits for the transitions already submitted, which c
     assert.equal((await again.claimDueTimers({ now: 5, limit: 100, leaseMs: 1, owner: 'x' })).length, 30);
   } finally {
     await again.close();
+  }
+});
+
+test('postgres batch: schedule updates go in one statement; a stale schedule version fails only its own transition', { skip }, async () => {
+  const store = await open();
+  try {
+    const rec = (i: number, version: number, state: unknown): ScheduleRecord => ({ namespace: 'default', scheduleId: `s-${i}`, createTime: 1, version, state });
+    await Promise.all(Array.from({ length: 10 }, (_, i) => store.commit({ executions: [], schedules: [{ record: rec(i, 1, { n: 0 }) }] })));
+    const before = store.writeStats.batches;
+    const results = await Promise.allSettled(Array.from({ length: 10 }, (_, i) => store.commit({
+      executions: [], schedules: [{ record: rec(i, 2, { n: 1 }), expectedVersion: i === 3 ? 7 : 1 }],
+    })));
+    const statements = store.writeStats.batches - before;
+    assert.ok(statements >= 1 && statements <= 2, `one batch statement, and one more for the rest after the conflict (got ${statements})`);
+    const failed = results.flatMap((r, i) => (r.status === 'rejected' ? [[i, (r.reason as StoreConflictError).reason]] : []));
+    assert.deepEqual(failed, [[3, 'scheduleVersion']]);
+    for (let i = 0; i < 10; i++) {
+      const stored = (await store.getSchedule('default', `s-${i}`))!;
+      assert.deepEqual([stored.version, stored.state], i === 3 ? [1, { n: 0 }] : [2, { n: 1 }]);
+    }
+  } finally {
+    await store.close();
   }
 });

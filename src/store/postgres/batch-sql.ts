@@ -35,10 +35,14 @@ export const BATCH_SQL = `WITH
       search_attributes, scheduled_by_id, scheduled_start_time)),
   consume_in AS (SELECT * FROM unnest($36::int[], $37::text[]) AS v(op, id)),
   first_in AS (SELECT * FROM unnest($73::int[], $74::text[], $75::text[]) AS v(op, namespace, workflow_id)),
+  sched_in AS (SELECT * FROM unnest($76::int[], $77::text[], $78::text[], $79::int[], $80::text[], $81::int[])
+    AS v(op, namespace, schedule_id, expected, state, version)),
   locked AS (SELECT run_id, version FROM executions WHERE run_id IN (SELECT run_id FROM upd_in) ORDER BY run_id FOR UPDATE),
   open_runs AS (SELECT x.run_id, x.namespace, x.workflow_id FROM executions x
     WHERE (x.namespace, x.workflow_id) IN (SELECT namespace, workflow_id FROM ins_in) AND x.status = 'Running' FOR UPDATE),
   consumed AS (SELECT id FROM timers WHERE id IN (SELECT id FROM consume_in) FOR UPDATE),
+  sched_locked AS (SELECT namespace, schedule_id, version FROM schedules
+    WHERE (namespace, schedule_id) IN (SELECT namespace, schedule_id FROM sched_in) ORDER BY namespace, schedule_id FOR UPDATE),
   bad AS (
     SELECT u.op, 'version' AS reason, u.run_id AS detail FROM upd_in u LEFT JOIN locked l ON l.run_id = u.run_id
       WHERE l.version IS DISTINCT FROM u.expected
@@ -48,6 +52,8 @@ export const BATCH_SQL = `WITH
     UNION ALL SELECT i.op, 'alreadyOpen', i.workflow_id FROM ins_in i
       JOIN open_runs o ON o.namespace = i.namespace AND o.workflow_id = i.workflow_id
       WHERE NOT EXISTS (SELECT 1 FROM upd_in u WHERE u.op = i.op AND u.run_id = o.run_id AND u.status <> 'Running')
+    UNION ALL SELECT s.op, 'scheduleVersion', s.schedule_id FROM sched_in s
+      LEFT JOIN sched_locked l ON l.namespace = s.namespace AND l.schedule_id = s.schedule_id WHERE l.version IS DISTINCT FROM s.expected
     UNION ALL SELECT c.op, 'timerGone', c.id FROM consume_in c WHERE NOT EXISTS (SELECT 1 FROM consumed t WHERE t.id = c.id)),
   ok AS (SELECT NOT EXISTS (SELECT 1 FROM bad) AS ok),
   upd AS (UPDATE executions e SET status = u.status, workflow_type = u.workflow_type, task_queue = u.task_queue,
@@ -71,6 +77,8 @@ export const BATCH_SQL = `WITH
       execution_duration = excluded.execution_duration, history_length = excluded.history_length,
       scheduled_by_id = excluded.scheduled_by_id, scheduled_start_time = excluded.scheduled_start_time,
       search_attributes = NULL, ${SLOTS.map((c) => `${c} = NULL`).join(', ')}),
+  sched_upd AS (UPDATE schedules x SET state = s.state, version = s.version FROM sched_in s
+    WHERE x.namespace = s.namespace AND x.schedule_id = s.schedule_id AND (SELECT ok FROM ok)),
   events AS (INSERT INTO history_events (run_id, event_id, event_type, event_time, attributes)
     SELECT * FROM unnest($51::text[], $52::int[], $53::text[], $54::text[], $55::text[]) WHERE (SELECT ok FROM ok)),
   new_tasks AS (INSERT INTO tasks (id, namespace, task_queue, kind, run_id, visible_at, data)
@@ -138,12 +146,13 @@ export function noticePayloads(origin: string, runs: readonly string[], notes: r
 /** A failed check of one transition of a batch: its index, why, and the run, workflow or timer id. */
 export type BatchConflict = [op: number, reason: ConflictReason, detail: string];
 
-/** The parameters of {@link BATCH_SQL} for these transitions (none may carry schedules or custom search attributes). */
+/** The parameters of {@link BATCH_SQL} for these transitions (schedules only as updates; no custom search attributes). */
 export function batchParams(channel: string, transitions: readonly Transition[], payloads: readonly string[]): unknown[] {
   const upd: unknown[][] = Array.from({ length: 13 }, () => []);
   const ins: unknown[][] = Array.from({ length: 21 }, () => []);
   const consume: unknown[][] = [[], []];
   const first: unknown[][] = [[], [], []];
+  const sched: unknown[][] = Array.from({ length: 6 }, () => []);
   const vis: unknown[][] = Array.from({ length: 13 }, () => []);
   const ev: unknown[][] = Array.from({ length: 5 }, () => []);
   const tasks: unknown[][] = Array.from({ length: 7 }, () => []);
@@ -178,6 +187,9 @@ export function batchParams(channel: string, transitions: readonly Transition[],
     delTasks.push(...(t.deleteTaskIds ?? []));
     delTimers.push(...(t.deleteTimerIds ?? []));
     purge.push(...(t.purgeRunIds ?? []));
+    for (const w of t.schedules ?? []) {
+      push(sched, [op, w.record.namespace, w.record.scheduleId, w.expectedVersion, JSON.stringify(w.record.state), w.record.version]);
+    }
   });
-  return [channel, ...upd, ...ins, ...consume, ...vis, ...ev, ...tasks, ...timers, delTasks, delTimers, purge, payloads, ...first];
+  return [channel, ...upd, ...ins, ...consume, ...vis, ...ev, ...tasks, ...timers, delTasks, delTimers, purge, payloads, ...first, ...sched];
 }

@@ -41,7 +41,7 @@ const MAX_BATCH = 256;
  * wait and go together, in ONE statement ({@link BATCH_SQL}) that is its own transaction. A
  * transition whose check fails (a version moved, a timer was consumed, an open run exists) is
  * rejected alone and the rest are written again without it. A transition that the statement
- * cannot take (schedules, custom search attributes) or a batch the database refuses (a unique
+ * cannot take (a schedule's creation or deletion, custom search attributes) or a batch the database refuses (a unique
  * violation from another server's concurrent insert, a deadlock) goes one transaction per
  * transition, as before batching. Every promise settles after the COMMIT that wrote it.
  */
@@ -156,7 +156,8 @@ export class PgGroupCommitter {
 
 /** True when the batch statement can write the transition. */
 function batchable(t: Transition): boolean {
-  return !t.schedules?.length && !t.executions.some((w) => hasSearchAttributes(w.record));
+  // A schedule's creation and deletion (unique and absent rows) go alone; its updates are version-checked in the batch.
+  return !t.schedules?.some((w) => w.expectedVersion === undefined || w.delete) && !t.executions.some((w) => hasSearchAttributes(w.record));
 }
 
 /** What a transition touches: two transitions sharing a key never go in one statement. */
@@ -169,6 +170,7 @@ function keysOf(t: Transition): string[] {
   for (const k of t.createTimers ?? []) keys.push(`m:${k.id}`, `r:${k.runId}`);
   for (const id of t.deleteTimerIds ?? []) keys.push(`m:${id}`);
   if (t.consumeTimerId !== undefined) keys.push(`m:${t.consumeTimerId}`);
+  for (const w of t.schedules ?? []) keys.push(`s:${w.record.namespace}\u0000${w.record.scheduleId}`);
   return keys;
 }
 
@@ -179,6 +181,10 @@ function conflict([, reason, detail]: BatchConflict, t: Transition): StoreConfli
     case 'workflowIdUsed': return new StoreConflictError('workflowIdUsed', `workflow ${detail} has a run already`);
     case 'alreadyOpen': return new StoreConflictError('alreadyOpen', `workflow ${detail} has an open run`);
     case 'duplicateRun': return new StoreConflictError('duplicateRun', `run ${detail} exists`);
+    case 'scheduleVersion': {
+      const w = t.schedules?.find((s) => s.record.scheduleId === detail);
+      return new StoreConflictError('scheduleVersion', `schedule ${detail} changed since version ${w?.expectedVersion}`);
+    }
     default: {
       const expected = t.executions.find((w) => w.record.runId === detail)?.expectedVersion;
       return new StoreConflictError('version', `run ${detail} changed since version ${expected}`);
