@@ -94,6 +94,24 @@ async function waitFor(check: () => boolean | Promise<boolean>, what: string): P
   assert.fail(`timed out waiting for ${what}`);
 }
 
+/** Runs `fn` with a worker over HTTP whose `charge` activity waits until opened, then stops everything. */
+async function withGatedWorker(fn: (c: { h: Harness; logger: ReturnType<typeof capture>; act: ReturnType<typeof gatedActivity> }) => Promise<void>): Promise<void> {
+  const h = await setup();
+  const server = await startHttpServer({ service: h.engine, port: 0 });
+  const logger = capture();
+  const act = gatedActivity();
+  const worker = await Worker.create({ address: server.address, taskQueue: 'q', activities: { charge: act.charge }, logger });
+  const running = worker.run();
+  try {
+    await fn({ h, logger, act });
+  } finally {
+    await worker.shutdown();
+    await running;
+    await server.close();
+    await h.close();
+  }
+}
+
 async function scheduleActivity(h: Harness, workflowId: string): Promise<void> {
   await h.start(workflowId);
   await h.complete(await h.pollWorkflow(), [cmd.activity('act-1')]);
@@ -129,34 +147,21 @@ describe('the worker keeps the reports it could not deliver', () => {
     }
   });
 
-  test('an outcome the service refuses as stale is logged once and dropped, not retried', async () => {
-    const h = await setup();
-    const server = await startHttpServer({ service: h.engine, port: 0 });
-    const logger = capture();
-    const act = gatedActivity();
-    const worker = await Worker.create({ address: server.address, taskQueue: 'q', activities: { charge: act.charge }, logger });
-    const running = worker.run();
-    try {
-      await scheduleActivity(h, 'r2');
-      await act.running;
-      // Past the 10 s start-to-close timeout on the engine's clock: attempt 1 is superseded.
-      await h.advance(11_000);
-      act.open();
-      await waitFor(() => logger.lines.some((l) => /refused the outcome of activity charge \(act-1\); dropped/.test(l)), 'the refusal');
-      await h.advance(5_000); // past the retry backoff of attempt 2
-      await waitFor(async () => (await h.types('r2')).includes('ActivityTaskCompleted'), 'attempt 2 completing');
-      const refusals = logger.lines.filter((l) => /refused the outcome/.test(l));
-      assert.equal(refusals.length, 1, refusals.join('\n'));
-      assert.match(refusals[0]!, /^warn .*attempt 1 is stale/);
-      assert.ok(!logger.lines.some((l) => /could not report/.test(l)), 'a refusal is not retried');
-      assert.deepEqual(act.runs, [1, 2]);
-    } finally {
-      await worker.shutdown();
-      await running;
-      await server.close();
-      await h.close();
-    }
-  });
+  test('an outcome the service refuses as stale is logged once and dropped, not retried', () => withGatedWorker(async ({ h, logger, act }) => {
+    await scheduleActivity(h, 'r2');
+    await act.running;
+    // Past the 10 s start-to-close timeout on the engine's clock: attempt 1 is superseded.
+    await h.advance(11_000);
+    act.open();
+    await waitFor(() => logger.lines.some((l) => /refused the outcome of activity charge \(act-1\); dropped/.test(l)), 'the refusal');
+    await h.advance(5_000); // past the retry backoff of attempt 2
+    await waitFor(async () => (await h.types('r2')).includes('ActivityTaskCompleted'), 'attempt 2 completing');
+    const refusals = logger.lines.filter((l) => /refused the outcome/.test(l));
+    assert.equal(refusals.length, 1, refusals.join('\n'));
+    assert.match(refusals[0]!, /^warn .*attempt 1 is stale/);
+    assert.ok(!logger.lines.some((l) => /could not report/.test(l)), 'a refusal is not retried');
+    assert.deepEqual(act.runs, [1, 2]);
+  }));
 
   test('a workflow task answer the service could not take is sent again and the run goes on without a task timeout', async () => {
     const h = await setup();
@@ -261,28 +266,15 @@ describe('the worker keeps the reports it could not deliver', () => {
     }
   });
 
-  test('an outcome for a run that closed meanwhile is refused, logged once and dropped', async () => {
-    const h = await setup();
-    const server = await startHttpServer({ service: h.engine, port: 0 });
-    const logger = capture();
-    const act = gatedActivity();
-    const worker = await Worker.create({ address: server.address, taskQueue: 'q', activities: { charge: act.charge }, logger });
-    const running = worker.run();
-    try {
-      await scheduleActivity(h, 'closed-1');
-      await act.running;
-      await h.engine.terminateWorkflowExecution({ workflowId: 'closed-1', reason: 'closed while the activity ran' });
-      act.open();
-      await waitFor(() => logger.lines.some((l) => /the service refused the outcome of activity charge \(act-1\); dropped/.test(l)), 'the refusal');
-      await new Promise((r) => setTimeout(r, 300));
-      assert.equal(logger.lines.filter((l) => /refused the outcome/.test(l)).length, 1);
-      assert.ok(!logger.lines.some((l) => /could not report/.test(l)), 'a refusal is not retried');
-      assert.ok(!(await h.types('closed-1')).includes('ActivityTaskCompleted'));
-    } finally {
-      await worker.shutdown();
-      await running;
-      await server.close();
-      await h.close();
-    }
-  });
+  test('an outcome for a run that closed meanwhile is refused, logged once and dropped', () => withGatedWorker(async ({ h, logger, act }) => {
+    await scheduleActivity(h, 'closed-1');
+    await act.running;
+    await h.engine.terminateWorkflowExecution({ workflowId: 'closed-1', reason: 'closed while the activity ran' });
+    act.open();
+    await waitFor(() => logger.lines.some((l) => /the service refused the outcome of activity charge \(act-1\); dropped/.test(l)), 'the refusal');
+    await new Promise((r) => setTimeout(r, 300));
+    assert.equal(logger.lines.filter((l) => /refused the outcome/.test(l)).length, 1);
+    assert.ok(!logger.lines.some((l) => /could not report/.test(l)), 'a refusal is not retried');
+    assert.ok(!(await h.types('closed-1')).includes('ActivityTaskCompleted'));
+  }));
 });
