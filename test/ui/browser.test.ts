@@ -1,6 +1,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,22 +11,20 @@ import { cancellationSignal, heartbeat } from '../../src/activity/index.ts';
 import { Worker } from '../../src/worker/index.ts';
 import { brokenTask, heartbeating, keepsRetrying } from '../fixtures/workflows/ui.ts';
 import { BIN, freePort, spawnNode, type Child } from '../helpers/processes.ts';
+import { BROWSER_SKIP, CHROMIUM, requireChromium } from './harness.ts';
 import { seedLongHistory } from './long-history.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
 const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
   '--disable-component-update', '--disable-sync'];
 /** `UPDATE_SCREENSHOTS=1` writes the README's screenshots; otherwise they go to the test's temporary folder. */
 const DOC_SCREENSHOTS = fileURLToPath(new URL('../../docs/screenshots/', import.meta.url));
 const workflowsPath = fileURLToPath(new URL('../fixtures/workflows/ui.ts', import.meta.url));
 const LONG = 50_000;
-const missing = !existsSync(CHROMIUM);
-const ci = process.env.CI === 'true';
 /** The worker's log: brokenTask's failures are expected, and the page is what is checked. */
 const quiet = () => undefined;
 
 describe('the web UI in headless Chromium, against a steadfast dev server and a worker', {
-  skip: missing && !ci ? `${CHROMIUM} is missing (apt-get install -y chromium); browser tests skipped` : false,
+  skip: BROWSER_SKIP,
 }, () => {
   let dir: string;
   let dev: Child;
@@ -39,7 +37,7 @@ describe('the web UI in headless Chromium, against a steadfast dev server and a 
   let shots: string;
 
   before(async () => {
-    if (missing) throw new Error(`CI=true and ${CHROMIUM} is missing: .ci/run installs it with apt-get install -y chromium`);
+    requireChromium();
     dir = mkdtempSync(join(tmpdir(), 'steadfast-ui-'));
     const db = join(dir, 'dev.sqlite');
     await seedLongHistory(`sqlite:${db}`, 'long-history', LONG);

@@ -1,6 +1,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
@@ -11,13 +11,11 @@ import { BIN, freePort, spawnNode, type Child } from '../helpers/processes.ts';
 import { silentLogger } from '../helpers/logger.ts';
 import { KEYS, testApiKeys } from '../server/auth-helpers.ts';
 import { CODEC_WORKFLOWS, codecK1, SECRET } from '../codec/helpers.ts';
-import { CHROMIUM } from './harness.ts';
+import { BROWSER_SKIP, CHROMIUM, requireChromium } from './harness.ts';
 
-const missing = !existsSync(CHROMIUM);
-const ci = process.env.CI === 'true';
 
 describe('the web UI shows encoded payloads marked, and decoded through a codec endpoint with the user\'s credential', {
-  skip: missing && !ci ? `${CHROMIUM} is missing (apt-get install -y chromium); browser tests skipped` : false,
+  skip: BROWSER_SKIP,
 }, () => {
   let dir: string;
   let dev: Child;
@@ -29,7 +27,7 @@ describe('the web UI shows encoded payloads marked, and decoded through a codec 
   let page: Page;
 
   before(async () => {
-    if (missing) throw new Error(`CI=true and ${CHROMIUM} is missing: .ci/run installs it with apt-get install -y chromium`);
+    requireChromium();
     dir = mkdtempSync(join(tmpdir(), 'steadfast-ui-codec-'));
     dev = spawnNode([BIN, 'dev', '--port', String(await freePort()), '--db', join(dir, 'dev.sqlite')]);
     address = (await dev.waitFor(/Web UI: (http:\/\/\S+)\//))[1]!;

@@ -1,17 +1,15 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { BIN, freePort, spawnNode, type Child } from '../helpers/processes.ts';
-import { CHROMIUM } from './harness.ts';
+import { BROWSER_SKIP, CHROMIUM, requireChromium } from './harness.ts';
 
-const missing = !existsSync(CHROMIUM);
-const ci = process.env.CI === 'true';
 
 describe('the web UI of a server with authentication on asks for a credential and sends it', {
-  skip: missing && !ci ? `${CHROMIUM} is missing (apt-get install -y chromium); browser tests skipped` : false,
+  skip: BROWSER_SKIP,
 }, () => {
   let dir: string;
   let server: Child;
@@ -21,7 +19,7 @@ describe('the web UI of a server with authentication on asks for a credential an
   let page: Page;
 
   before(async () => {
-    if (missing) throw new Error(`CI=true and ${CHROMIUM} is missing: .ci/run installs it with apt-get install -y chromium`);
+    requireChromium();
     dir = mkdtempSync(join(tmpdir(), 'steadfast-ui-auth-'));
     const made = spawnNode([BIN, 'api-key', 'create', '--identity', 'viewer', '--permission', 'default:writer']);
     assert.equal(await made.exited, 0, made.output());

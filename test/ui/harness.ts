@@ -1,5 +1,5 @@
 /** A steadfast dev server, a worker on task queue `ui` running test/fixtures/workflows/ui.ts, and headless Chromium. */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,6 +10,18 @@ import { BIN, freePort, spawnNode, type Child } from '../helpers/processes.ts';
 
 /** Where Debian's chromium package installs the browser; nothing downloads one. */
 export const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM_MISSING = !existsSync(CHROMIUM);
+/**
+ * The `skip` of a browser suite: on a newcomer's machine without Chromium the suite is skipped
+ * saying how to install it; under CI=true it runs, and {@link requireChromium} fails it.
+ */
+export const BROWSER_SKIP: string | false = CHROMIUM_MISSING && process.env.CI !== 'true'
+  ? `${CHROMIUM} is missing (apt-get install -y chromium); browser tests skipped` : false;
+
+/** Fails a browser suite loudly when Chromium is missing under CI=true (called in its `before`). */
+export function requireChromium(): void {
+  if (CHROMIUM_MISSING) throw new Error(`CI=true and ${CHROMIUM} is missing: .ci/run installs it with apt-get install -y chromium`);
+}
 const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
   '--disable-component-update', '--disable-sync'];
 /** `UPDATE_SCREENSHOTS=1` writes the README's screenshots; otherwise they go to the test's temporary folder. */

@@ -1,14 +1,11 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import type { Client } from '../../src/client/index.ts';
 import { greets, waitsForPoke } from '../fixtures/workflows/ui.ts';
-import { CHROMIUM, startUiEnv, type UiEnv } from './harness.ts';
+import { BROWSER_SKIP, requireChromium, startUiEnv, type UiEnv } from './harness.ts';
 
-const missing = !existsSync(CHROMIUM);
-const ci = process.env.CI === 'true';
 
 /** The value of the `q` parameter of the page's URL. */
 function urlQuery(page: Page): string {
@@ -16,14 +13,14 @@ function urlQuery(page: Page): string {
 }
 
 describe('the workflows list in headless Chromium: query box, status counts, columns, bulk actions', {
-  skip: missing && !ci ? `${CHROMIUM} is missing (apt-get install -y chromium); browser tests skipped` : false,
+  skip: BROWSER_SKIP,
 }, () => {
   let env: UiEnv;
   let page: Page;
   let client: Client;
 
   before(async () => {
-    if (missing) throw new Error(`CI=true and ${CHROMIUM} is missing: .ci/run installs it with apt-get install -y chromium`);
+    requireChromium();
     env = await startUiEnv();
     ({ page, client } = env);
     await client.searchAttributes.create({ name: 'CustomerId', type: 'Keyword' });

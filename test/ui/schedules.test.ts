@@ -1,23 +1,20 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import type { Client } from '../../src/client/index.ts';
-import { CHROMIUM, startUiEnv, type UiEnv } from './harness.ts';
+import { BROWSER_SKIP, requireChromium, startUiEnv, type UiEnv } from './harness.ts';
 
-const missing = !existsSync(CHROMIUM);
-const ci = process.env.CI === 'true';
 
 describe('schedules in headless Chromium: create, pause, trigger, edit, backfill, and the list with health', {
-  skip: missing && !ci ? `${CHROMIUM} is missing (apt-get install -y chromium); browser tests skipped` : false,
+  skip: BROWSER_SKIP,
 }, () => {
   let env: UiEnv;
   let page: Page;
   let client: Client;
 
   before(async () => {
-    if (missing) throw new Error(`CI=true and ${CHROMIUM} is missing: .ci/run installs it with apt-get install -y chromium`);
+    requireChromium();
     env = await startUiEnv();
     ({ page, client } = env);
   });
