@@ -70,9 +70,13 @@ export function queueKey(namespace: string, taskQueue: string, kind: TaskKind): 
   return `${kind}\u0000${namespace}\u0000${taskQueue}`;
 }
 
-/** Tasks a transition started for waiting polls: delivered after its commit, released if it failed. */
+/** Tasks a transition started for waiting polls (eager-dispatch.ts). */
 export interface EagerHandoff {
-  deliver(): void;
+  /** The commit was sent: workflow tasks go to their polls now. */
+  sent(): void;
+  /** The commit succeeded: activity tasks go now. */
+  committed(): void;
+  /** The commit failed (or was never sent): what did not go is released. */
   release(): void;
 }
 
@@ -102,6 +106,8 @@ export class EngineCore {
   /** Limits of signals, queries and updates, set from the engine's options. */
   messageLimits: MessageLimits = { ...DEFAULT_MESSAGE_LIMITS };
   #busy = 0;
+  /** Runs whose transition is being committed, with a promise that settles when it has. */
+  readonly #committing = new Map<string, Promise<void>>();
   /** Queues a claim found empty, with when (real time); see {@link knownEmpty}. */
   readonly #emptyAt = new Map<string, number>();
   #sweepAt = MIN_IN_FLIGHT_SWEEP;
@@ -169,13 +175,18 @@ export class EngineCore {
   }
 
   /**
-   * Reads the run, lets `fn` build its transition, commits it through {@link transact}. `fn`
+   * Reads the run (once a commit of it in flight has settled), lets `fn` build its transition,
+   * commits it through {@link transact}. `fn`
    * must only change the builder: it may run more than once (a lost race, or a decision on the
    * store's cached row that its commit would not check).
    * @throws WorkflowNotFoundError when the run does not exist.
    */
   mutate<T>(runId: string, fn: (b: TransitionBuilder) => T): Promise<T> {
     return this.transact(`changing run ${runId}`, async () => {
+      // A workflow task is handed out while the transition that started it commits, and its
+      // worker may answer first: the answer is decided on the run as that commit leaves it.
+      const committing = this.#committing.get(runId);
+      if (committing) await committing;
       const cached = this.store.cachedExecution?.(runId);
       if (cached) {
         // A decision on a row that may be stale stands only when its commit writes the row at
@@ -196,22 +207,35 @@ export class EngineCore {
     });
   }
 
-  /** Commits a transaction; a run's transition first hands the tasks it could start to polls waiting here. */
+  /**
+   * Commits a transaction. A run's transition first starts the tasks it can for polls waiting
+   * here: workflow tasks go once the commit is sent, activity tasks once it succeeded.
+   */
   async commit(c: Commit): Promise<void> {
     if (!(c instanceof TransitionBuilder)) {
       await this.store.commit(c.build());
       return;
     }
     const handoff = this.eager?.(c);
+    const runIds = c.others.length === 0 ? [c.record.runId] : [c.record.runId, ...c.others.map((o) => o.record.runId)];
+    let settle: (() => void) | undefined;
+    let committing: Promise<void> | undefined;
     try {
       if (faults.armed) await faults.hit('engine.commit.before');
-      await this.store.commit(c.build());
+      committing = new Promise<void>((resolve) => (settle = resolve));
+      for (const id of runIds) this.#committing.set(id, committing);
+      const written = this.store.commit(c.build());
+      handoff?.sent();
+      await written;
     } catch (err) {
       handoff?.release();
       throw err;
+    } finally {
+      for (const id of runIds) if (this.#committing.get(id) === committing) this.#committing.delete(id);
+      settle?.();
     }
     if (faults.armed) await faults.hit('engine.commit.after');
-    handoff?.deliver();
+    handoff?.committed();
   }
 
   /** A claim found the queue empty and no task was announced for it meanwhile. */

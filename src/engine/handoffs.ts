@@ -1,14 +1,23 @@
+import type { HistoryEvent } from '../history/events.ts';
 import type { ActivityTask } from '../protocol/index.ts';
 import type { ExecutionRecord } from '../store/types.ts';
 import type { WorkflowTaskInfo } from './state.ts';
 
-/** A workflow task started inside another transition for a waiting poll (the poll reads the history). */
+/**
+ * A workflow task started inside another transition for a waiting poll, handed over while that
+ * transition commits: the poll reads the history before `firstEventId` (committed earlier) and
+ * sends the transition's own `events` with it.
+ */
 export interface HandedWorkflowTask {
   kind: 'workflow';
   wt: WorkflowTaskInfo;
   rec: ExecutionRecord;
   previousStartedEventId: number;
   timeoutMs: number;
+  /** The first event the starting transition appends (the run's next event id before it). */
+  firstEventId: number;
+  /** The events the starting transition appends. */
+  events: readonly HistoryEvent[];
 }
 
 /** An activity attempt started inside another transition for a waiting poll. */
@@ -17,7 +26,7 @@ export interface HandedActivityTask {
   task: ActivityTask;
 }
 
-/** What a transition hands to a waiting poll once it has committed. */
+/** What a transition hands to a waiting poll (see eager-dispatch.ts for when). */
 export type HandedTask = HandedWorkflowTask | HandedActivityTask;
 
 /** One reserved place in an offer: the reserving transition delivers its task or releases it. */

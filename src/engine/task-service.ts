@@ -184,16 +184,20 @@ export class TaskService {
       throw err;
     }
     if (!started) return null;
-    return this.#workflowTask({ kind: 'workflow', ...started });
+    return this.#workflowTask({ kind: 'workflow', ...started, firstEventId: started.rec.nextEventId, events: [] });
   }
 
   /** The answer to a poll for a started workflow task: the history since the previous started task. */
-  async #workflowTask({ wt, rec, previousStartedEventId, timeoutMs }: HandedWorkflowTask): Promise<WorkflowTask> {
+  async #workflowTask(h: HandedWorkflowTask): Promise<WorkflowTask> {
     const { core } = this;
-    // The history as of the transition that started the task: later events are buffered while it runs.
-    const history = await core.store.readHistory(rec.runId, previousStartedEventId + 1, rec.nextEventId - 1 - previousStartedEventId);
+    const { wt, rec, previousStartedEventId, timeoutMs } = h;
+    // The history as of the transition that started the task: later events are buffered while it
+    // runs. That transition's own events may still be committing: they come from it, not the store.
+    const stored = h.firstEventId - 1 - previousStartedEventId;
+    const history = stored > 0 ? await core.store.readHistory(rec.runId, previousStartedEventId + 1, stored) : [];
+    for (const e of h.events) if (e.eventId > previousStartedEventId) history.push(e);
     history.push(...transientEvents(wt, timeoutMs));
-    const token = { kind: 'workflow' as const, namespace: rec.namespace, runId: rec.runId, seq: wt.seq, attempt: wt.attempt };
+    const token = { kind: 'workflow' as const, namespace: rec.namespace, runId: rec.runId, seq: wt.seq, attempt: wt.attempt, startId: wt.requestId };
     core.addInFlight(wtKey(token), timeoutMs);
     return {
       taskToken: core.tokens.encode(token), namespace: rec.namespace, workflowId: rec.workflowId, runId: rec.runId,
@@ -280,7 +284,7 @@ export class TaskService {
     if (task.activityId === undefined) {
       const token = this.core.tokens.decode(task.taskToken, 'workflow') as WorkflowToken;
       this.core.inFlight.delete(wtKey(token));
-      await this.core.mutate(token.runId, (b) => onWorkflowTaskTimeout(b, token.seq, token.attempt));
+      await this.core.mutate(token.runId, (b) => onWorkflowTaskTimeout(b, token.seq, token.attempt, token.startId));
       return;
     }
     const token = this.core.tokens.decode(task.taskToken, 'activity') as ActivityToken;

@@ -4,10 +4,14 @@ import { ValidationError } from '../retry/errors.ts';
 /**
  * What a task token names: a run, and within it a workflow task (by sequence number) or an
  * activity (by scheduled event id), with the attempt it was handed out for, so a response
- * from an earlier attempt is recognized and rejected.
+ * from an earlier attempt is recognized and rejected. A workflow task's token also names the
+ * start it was handed out by (`startId`, the start's request id): a task handed to a poll while
+ * the transition that started it commits (eager-dispatch.ts) is refused when that commit
+ * failed, even if a retry starts the same task and attempt again. Tokens without it (signed
+ * before it existed) are checked by task and attempt alone.
  */
 export type TaskTokenData =
-  | { kind: 'workflow'; namespace: string; runId: string; seq: number; attempt: number }
+  | { kind: 'workflow'; namespace: string; runId: string; seq: number; attempt: number; startId?: string | undefined }
   | { kind: 'activity'; namespace: string; runId: string; scheduledEventId: number; attempt: number };
 
 /** One HMAC-SHA256 key that signs or verifies task tokens. */
@@ -131,7 +135,8 @@ export class TaskTokens {
 
   /** Encodes and signs a task token (opaque to workers). */
   encode(t: TaskTokenData): string {
-    return this.sign(t.kind === 'workflow' ? ['w', t.namespace, t.runId, t.seq, t.attempt] : ['a', t.namespace, t.runId, t.scheduledEventId, t.attempt]);
+    if (t.kind === 'activity') return this.sign(['a', t.namespace, t.runId, t.scheduledEventId, t.attempt]);
+    return this.sign(t.startId === undefined ? ['w', t.namespace, t.runId, t.seq, t.attempt] : ['w', t.namespace, t.runId, t.seq, t.attempt, t.startId]);
   }
 
   /**
@@ -142,12 +147,12 @@ export class TaskTokens {
   decode(token: unknown, expected: 'workflow' | 'activity'): TaskTokenData {
     const refuse = () => new ValidationError('taskToken', 'must be a task token this service signed', token);
     const body = this.verify(token);
-    if (!body || body.length !== 5 || typeof body[1] !== 'string' || typeof body[2] !== 'string'
-      || !Number.isInteger(body[3]) || !Number.isInteger(body[4])) {
+    if (!body || (body.length !== 5 && !(body.length === 6 && body[0] === 'w' && typeof body[5] === 'string'))
+      || typeof body[1] !== 'string' || typeof body[2] !== 'string' || !Number.isInteger(body[3]) || !Number.isInteger(body[4])) {
       throw refuse();
     }
-    const [k, namespace, runId, n, attempt] = body as [string, string, string, number, number];
-    if (k === 'w' && expected === 'workflow') return { kind: 'workflow', namespace, runId, seq: n, attempt };
+    const [k, namespace, runId, n, attempt, startId] = body as [string, string, string, number, number, string | undefined];
+    if (k === 'w' && expected === 'workflow') return { kind: 'workflow', namespace, runId, seq: n, attempt, ...(startId === undefined ? {} : { startId }) };
     if (k === 'a' && expected === 'activity') return { kind: 'activity', namespace, runId, scheduledEventId: n, attempt };
     throw new ValidationError('taskToken', `must be a token of ${expected === 'workflow' ? 'a workflow' : 'an activity'} task`, token);
   }

@@ -58,6 +58,11 @@ export function transientEvents(wt: WorkflowTaskInfo, workflowTaskTimeoutMs: num
   ];
 }
 
+/** True when a token's start (if it names one) is the task's current start. */
+function sameStart(wt: WorkflowTaskInfo, startId: string | undefined): boolean {
+  return startId === undefined || startId === wt.requestId;
+}
+
 /**
  * The started workflow task a response's token names.
  * @throws ServiceError FailedPrecondition when the run closed or the token is from another task or attempt.
@@ -66,7 +71,7 @@ export function requireStartedTask(b: TransitionBuilder, token: Extract<TaskToke
   if (b.record.namespace !== token.namespace) throw new ValidationError('taskToken', 'must name the namespace of its run', token.namespace);
   if (b.closed) throw new ServiceError('FailedPrecondition', `workflow run ${b.record.runId} is already ${b.record.status}`);
   const wt = b.state.wt;
-  if (!wt || wt.seq !== token.seq || wt.attempt !== token.attempt || wt.startedTime === undefined) {
+  if (!wt || wt.seq !== token.seq || wt.attempt !== token.attempt || wt.startedTime === undefined || !sameStart(wt, token.startId)) {
     throw new ServiceError('FailedPrecondition', `workflow task ${token.seq} attempt ${token.attempt} of run ${b.record.runId} is not the started task (it timed out, failed or completed)`);
   }
   return wt;
@@ -142,9 +147,9 @@ export function onWorkflowTaskTimerFired(b: TransitionBuilder, seq: number, atte
 }
 
 /** The workflow task timeout fired: the worker vanished or is too slow; hand the task out again. */
-export function onWorkflowTaskTimeout(b: TransitionBuilder, seq: number, attempt: number): boolean {
+export function onWorkflowTaskTimeout(b: TransitionBuilder, seq: number, attempt: number, startId?: string): boolean {
   const wt = b.state.wt;
-  if (b.closed || !wt || wt.seq !== seq || wt.attempt !== attempt || wt.startedTime === undefined) return false;
+  if (b.closed || !wt || wt.seq !== seq || wt.attempt !== attempt || wt.startedTime === undefined || !sameStart(wt, startId)) return false;
   if (!wt.transient) {
     b.append('WorkflowTaskTimedOut', { scheduledEventId: wt.scheduledEventId!, startedEventId: wt.startedEventId!, timeoutType: 'StartToClose' });
   }

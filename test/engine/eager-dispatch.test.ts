@@ -2,6 +2,8 @@ import { fixtureTest } from '../helpers/fixture.ts';
 import assert from 'node:assert/strict';
 import type { HistoryEvent } from '../../src/history/events.ts';
 import type { StoreNotification } from '../../src/store/types.ts';
+import { StoreConflictError } from '../../src/store/errors.ts';
+import { ServiceError } from '../../src/common/errors.ts';
 import { assertContiguous, cmd, type Harness } from './helpers.ts';
 
 /** Task-row notifications per kind, to tell a task handed over in its commit from a written row. */
@@ -80,4 +82,77 @@ fixtureTest('a workflow task handed to a waiting poll that never answers times o
   const types = await h.types('eager-lost');
   assert.ok(types.includes('WorkflowTaskTimedOut'), types.join(','));
   assert.equal(types.at(-1), 'WorkflowExecutionCompleted');
+});
+
+/**
+ * Makes the store's next commit of a transition that records `eventType` wait for `gate`, then
+ * fail with `failure` (or go through when it is undefined).
+ */
+function holdCommit(h: Harness, eventType: string, gate: Promise<void>, failure?: Error): { seen: Promise<void> } {
+  const commit = h.store.commit.bind(h.store);
+  let armed = true;
+  let seen!: () => void;
+  const result = { seen: new Promise<void>((resolve) => (seen = resolve)) };
+  h.store.commit = async (t) => {
+    if (!armed || !t.executions.some((w) => w.events.some((e) => e.eventType === eventType))) return commit(t);
+    armed = false;
+    seen();
+    await gate;
+    if (failure) throw failure;
+    return commit(t);
+  };
+  return result;
+}
+
+/** Runs `id` up to a started activity, with a workflow task poll waiting for what comes next. */
+async function upToActivity(h: Harness, id: string, polls = 1) {
+  await h.start(id);
+  await h.complete(await h.pollWorkflow(), [cmd.activity('a1')]);
+  const activity = await h.pollActivity();
+  const waiting = Array.from({ length: polls }, () => h.pollWorkflow());
+  await h.settle();
+  return { activity, waiting };
+}
+
+fixtureTest('a workflow task goes to its poll while its commit is written, and its completion waits for that commit', async (f) => {
+  const h = await f.engine();
+  const { activity, waiting } = await upToActivity(h, 'eager-early');
+  let open!: () => void;
+  const held = holdCommit(h, 'ActivityTaskCompleted', new Promise((resolve) => (open = resolve)));
+  const completed = h.engine.respondActivityTaskCompleted({ taskToken: activity.taskToken, result: 'ok', identity: 'worker-1' });
+  await held.seen;
+  const task = await waiting[0]!;
+  assert.deepEqual(task.history.map((e) => e.eventType).slice(-3), ['ActivityTaskCompleted', 'WorkflowTaskScheduled', 'WorkflowTaskStarted']);
+  let answered = false;
+  const answer = h.complete(task, [cmd.complete('done')]).then(() => (answered = true));
+  await h.settle();
+  assert.equal(answered, false, 'the completion waits for the commit that started its task');
+  open();
+  await Promise.all([completed, answer]);
+  const events = await h.history('eager-early');
+  assertContiguous(events);
+  assert.equal(events.at(-1)!.eventType, 'WorkflowExecutionCompleted');
+});
+
+fixtureTest('a workflow task handed out by a commit that failed is refused, and the retried start is handed out and answered', async (f) => {
+  const h = await f.engine();
+  const { activity, waiting } = await upToActivity(h, 'eager-failed', 2);
+  let open!: () => void;
+  const held = holdCommit(h, 'ActivityTaskCompleted', new Promise((resolve) => (open = resolve)), new StoreConflictError('version', 'moved meanwhile'));
+  const completed = h.engine.respondActivityTaskCompleted({ taskToken: activity.taskToken, result: 'ok', identity: 'worker-1' });
+  await held.seen;
+  const orphan = await waiting[0]!;
+  open();
+  await completed;
+  // The retry rebuilt the same transition and handed the same task and attempt to the next poll.
+  const task = await waiting[1]!;
+  assert.equal(task.startedEventId, orphan.startedEventId);
+  assert.equal(task.attempt, orphan.attempt);
+  await assert.rejects(h.complete(orphan, [cmd.complete('from a start that never committed')]),
+    (err: Error) => err instanceof ServiceError && err.code === 'FailedPrecondition' && /not the started task/.test(err.message));
+  await h.complete(task, [cmd.complete('done')]);
+  const events = await h.history('eager-failed');
+  assertContiguous(events);
+  assert.equal((events.at(-1)!.attributes as { result?: unknown }).result, 'done');
+  assert.equal(events.filter((e) => e.eventType === 'ActivityTaskCompleted').length, 1);
 });
