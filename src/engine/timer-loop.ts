@@ -76,8 +76,8 @@ export class TimerLoop {
     try {
       for (;;) {
         const due = await this.store.claimDueTimers({ now, limit: CLAIM_BATCH, leaseMs: TIMER_LEASE_MS, owner: this.owner });
-        rounds.push(Promise.all(due.map((t) => this.fire(t))).then(() => undefined, (err: unknown) => {
-          failure ??= { err };
+        rounds.push(Promise.allSettled(due.map((t) => this.fire(t))).then((results) => {
+          for (const r of results) if (r.status === 'rejected') failure ??= { err: r.reason };
         }));
         if (due.length < CLAIM_BATCH || this.#stopped) break;
         if (rounds.length >= ROUNDS_IN_FLIGHT) await rounds.shift();
