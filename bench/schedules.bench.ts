@@ -19,7 +19,8 @@ const HELP = `Usage: npm run bench -- schedules [--database sqlite|postgres|both
 
 Creates --schedules schedules (interval every 1s, overlap AllowAll, a workflow with no activities),
 each ending (endAt) --seconds after the start, waits for the actions to drain, deletes the
-schedules and checks every schedule's started workflows.`;
+schedules and checks every schedule's started workflows. BENCH_SERVER_NODE_ARGS (space-separated)
+are passed to the server's node only, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".`;
 
 interface Figures {
   database: string; schedules: number; seconds: number;
@@ -74,7 +75,10 @@ const ID = /^(sb-\d+)-(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z)$/;
 
 async function measure(database: string, label: string, o: { schedules: number; seconds: number }): Promise<Figures> {
   const port = await freePort();
-  const server = await startServerProcess(database, port);
+  // BENCH_SERVER_NODE_ARGS (space-separated) reaches only the server's node, e.g.
+  // `--cpu-prof --cpu-prof-dir=/tmp/prof`: NODE_OPTIONS refuses --cpu-prof.
+  const nodeArgs = process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+  const server = await startServerProcess(database, port, [], nodeArgs);
   const worker = spawnNode(['--import', 'tsx', 'bench/fixtures/schedule-worker.ts'], { STEADFAST_ADDRESS: server.address });
   const client = new Client({ address: server.address });
   try {

@@ -264,6 +264,13 @@ export interface Store {
   claimTasks(req: ClaimTaskRequest, limit: number): Promise<TaskRecord[]>;
   /** The schedule of that id, if it exists. */
   getSchedule(namespace: string, scheduleId: string): Promise<ScheduleRecord | undefined>;
+  /**
+   * A schedule row this store holds in memory that may be stale (PostgreSQL: another server may
+   * have changed or deleted it). Absent on a store whose {@link getSchedule} is cheap. A caller
+   * acts on it only through a transition that writes the row at its version; anything else it
+   * would decide from it is decided again on {@link getSchedule}.
+   */
+  cachedSchedule?(namespace: string, scheduleId: string): ScheduleRecord | undefined;
   /** Schedules of a namespace in id order, those with an id after `afterId`, at most `limit`. */
   listSchedules(namespace: string, afterId: string | undefined, limit: number): Promise<ScheduleRecord[]>;
   /** Leases up to `limit` timers due at `now` that nobody holds. */

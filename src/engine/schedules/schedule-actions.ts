@@ -76,7 +76,7 @@ export async function startAction(tx: ScheduleTx, nominal: number): Promise<Acti
   const s: ScheduleState = tx.state;
   const a = s.action;
   const workflowId = actionWorkflowId(s, nominal);
-  const latest = tx.startedIds.has(workflowId) ? undefined : await tx.core.store.getLatestExecution(tx.namespace, workflowId);
+  const latest = tx.startedIds.has(workflowId) || tx.assumeFirstStarts ? undefined : await tx.core.store.getLatestExecution(tx.namespace, workflowId);
   if (tx.startedIds.has(workflowId) || latest?.status === 'Running') {
     recordIncident(s, 'Skipped', nominal, tx.now, `workflow ${workflowId} is already running`);
     return 'dropped';
@@ -95,6 +95,7 @@ export async function startAction(tx: ScheduleTx, nominal: number): Promise<Acti
     scheduledById: tx.scheduleId, scheduledStartTime: nominal,
   }, tx.now);
   b.state.scheduledBy = { namespace: tx.namespace, scheduleId: tx.scheduleId, scheduledStartTime: nominal };
+  if (tx.assumeFirstStarts) b.firstOfWorkflowId = true;
   tx.runs.push(b);
   tx.startedIds.add(workflowId);
   const runId = b.record.runId;

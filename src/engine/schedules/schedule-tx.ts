@@ -19,6 +19,12 @@ export class ScheduleTx {
   readonly startedIds = new Set<string>();
   /** Set when more work is due at once (a long backfill or outage is processed in chunks). */
   moreDue = false;
+  /**
+   * Starts assume their workflow id has no run yet, read nothing, and are refused by the store
+   * (`workflowIdUsed`) when it has one; the retry reads. An action's workflow id carries its
+   * nominal time, so the first attempt almost never meets a run.
+   */
+  assumeFirstStarts = false;
 
   constructor(readonly core: EngineCore, readonly record: ScheduleRecord, readonly now: number) {
     this.state = structuredClone(record.state) as ScheduleState;
@@ -75,14 +81,37 @@ export class ScheduleTx {
  * Reads the schedule, lets `fn` change it, commits; re-reads and rebuilds when another change of
  * the schedule (or of a run it touched) won the race. `fn` returns undefined when the schedule
  * is gone. A consumed timer already fired elsewhere ends the attempt quietly.
+ *
+ * The first attempt decides on the store's cached row when it holds one (PostgreSQL: the row
+ * this server last committed, which another server may have moved since) and starts workflows
+ * without reading their ids ({@link ScheduleTx.assumeFirstStarts}). Its decision stands because
+ * every commit of a ScheduleTx writes the schedule row at the version read: a stale row
+ * conflicts, the store drops it, and the next attempt reads. A refusal (`fn` throws) on the
+ * cached row is decided again on a read.
  */
 export function mutateSchedule<T>(
   core: EngineCore, namespace: string, scheduleId: string, fn: (tx: ScheduleTx) => Promise<T>,
 ): Promise<T | undefined> {
+  let first = true;
   return core.transact(`changing schedule ${scheduleId}`, async () => {
+    const assumeFirst = first;
+    first = false;
+    const cached = assumeFirst ? core.store.cachedSchedule?.(namespace, scheduleId) : undefined;
+    if (cached) {
+      const tx = new ScheduleTx(core, cached, core.clock.now());
+      tx.assumeFirstStarts = true;
+      try {
+        const result = await fn(tx);
+        tx.rearm();
+        return { result, commit: tx };
+      } catch {
+        // decided again below, on the stored row
+      }
+    }
     const rec = await core.store.getSchedule(namespace, scheduleId);
     if (!rec) return { result: undefined };
     const tx = new ScheduleTx(core, rec, core.clock.now());
+    tx.assumeFirstStarts = assumeFirst;
     const result = await fn(tx);
     tx.rearm();
     return { result, commit: tx };

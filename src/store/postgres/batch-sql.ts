@@ -6,6 +6,7 @@ import { executionValues, searchAttributesJson } from '../rows.ts';
 import { notificationsOf } from '../transition-checks.ts';
 import type { ConflictReason } from '../errors.ts';
 import type { StoreNotification, Transition } from '../types.ts';
+import { scheduleKey } from '../schedule-cache.ts';
 import { slotColumns } from '../visibility/layout.ts';
 import { SEARCH_ATTRIBUTE_TYPES } from '../../visibility/types.ts';
 
@@ -97,13 +98,15 @@ SELECT (SELECT json_agg(json_build_array(op, reason, detail)) FROM bad) AS bad,
 /** The NOTIFY payload limit is 8000 bytes; payloads are cut below it. */
 const MAX_PAYLOAD = 7000;
 
-/** What one batch tells other servers: its notifications and the runs it wrote (their cached rows are stale). */
+/** What one batch tells other servers: its notifications and the runs and schedules it wrote (their cached rows are stale). */
 export interface BatchNotice {
   /** The origin: the writing store, which ignores its own notices. */
   o: string;
   n: StoreNotification[];
   /** Run ids written. */
   r?: string[];
+  /** Schedules written or deleted, as {@link scheduleKey}s. */
+  s?: string[];
 }
 
 /**
@@ -113,25 +116,37 @@ export interface BatchNotice {
 export function batchPayloads(origin: string, transitions: readonly Transition[]): string[] {
   const notes: StoreNotification[] = [];
   for (const t of transitions) notes.push(...notificationsOf(t));
-  return noticePayloads(origin, [...new Set(transitions.flatMap((t) => t.executions.map((w) => w.record.runId)))], notes);
+  return noticePayloads(origin, [...new Set(transitions.flatMap((t) => t.executions.map((w) => w.record.runId)))], notes,
+    transitions.flatMap((t) => (t.schedules ?? []).map((w) => scheduleKey(w.record.namespace, w.record.scheduleId))));
 }
 
-/** NOTIFY payloads naming runs changed or deleted (receivers drop them from their caches), then notifications, each under the size limit. */
-export function noticePayloads(origin: string, runs: readonly string[], notes: readonly StoreNotification[]): string[] {
+/**
+ * NOTIFY payloads naming runs and schedules changed or deleted (receivers drop them from their
+ * caches), then notifications, each under the size limit.
+ */
+export function noticePayloads(origin: string, runs: readonly string[], notes: readonly StoreNotification[], schedules: readonly string[] = []): string[] {
   const payloads: string[] = [];
   let cur: BatchNotice = { o: origin, n: [], r: [] };
   let size = 64;
   const flush = () => {
-    if (cur.n.length || cur.r!.length) payloads.push(JSON.stringify(cur));
+    if (cur.n.length || cur.r!.length || cur.s?.length) payloads.push(JSON.stringify(cur));
     cur = { o: origin, n: [], r: [] };
     size = 64;
   };
-  // Runs first: payloads arrive in order, so a receiver has dropped every run of the batch from
-  // its cache before it hears any of the batch's notifications.
+  // Runs and schedules first: payloads arrive in order, so a receiver has dropped every row of
+  // the batch from its cache before it hears any of the batch's notifications.
   for (const r of runs) {
     if (size + r.length + 3 > MAX_PAYLOAD) flush();
     cur.r!.push(r);
     size += r.length + 3;
+  }
+  for (const k of schedules) {
+    // In bytes (ids may be any text), and the `,"s":[]` the first key adds.
+    const len = Buffer.byteLength(JSON.stringify(k)) + 1;
+    if (size + len + (cur.s ? 0 : 7) > MAX_PAYLOAD) flush();
+    if (!cur.s) size += 7;
+    (cur.s ??= []).push(k);
+    size += len;
   }
   for (const n of notes) {
     const len = JSON.stringify(n).length + 1;

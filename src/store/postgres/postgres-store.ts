@@ -21,9 +21,15 @@ import type { SearchAttributeDefinition } from '../../visibility/types.ts';
 import type { VisibilityCount } from '../visibility/compile.ts';
 import { faults } from '../../common/fault-points.ts';
 import { ExecutionCache } from '../execution-cache.ts';
+import { ScheduleCache } from '../schedule-cache.ts';
 
 /** Execution rows this server committed kept in memory; beyond this many, the oldest go. */
 const EXECUTION_CACHE_SIZE = 10_000;
+/**
+ * Schedule rows this server committed kept in memory; beyond this many, the oldest go. A row with
+ * its ten recent actions holds about 3.6 KB of heap (measured), so at most about 36 MB.
+ */
+const SCHEDULE_CACHE_SIZE = 10_000;
 
 type Row = Record<string, unknown>;
 
@@ -57,6 +63,8 @@ export class PostgresStore implements Store {
    * they are an economy, not the guard.
    */
   readonly #rows = new ExecutionCache(EXECUTION_CACHE_SIZE);
+  /** Schedule rows as this server last committed them, under the same rules as {@link #rows}. */
+  readonly #schedules = new ScheduleCache(SCHEDULE_CACHE_SIZE);
   #closed = false;
 
   private constructor(pool: pg.Pool, config: pg.ClientConfig, channel: string) {
@@ -84,6 +92,7 @@ export class PostgresStore implements Store {
       const body = JSON.parse(msg.payload) as BatchNotice;
       if (body.o === this.#origin) return;
       for (const runId of body.r ?? []) this.#rows.delete(runId);
+      for (const key of body.s ?? []) this.#schedules.delete(key);
       this.#listeners.emit(body.n);
     });
     client.on('error', () => this.#listenerLost(client));
@@ -102,6 +111,7 @@ export class PostgresStore implements Store {
     if (this.#closed || (this.#listener !== client && attempt === 0)) return;
     this.#listener = undefined;
     this.#rows.clear();
+    this.#schedules.clear();
     client.end().catch(() => {});
     const delay = Math.min(100 * 2 ** attempt, 5000);
     setTimeout(() => {
@@ -190,6 +200,17 @@ export class PostgresStore implements Store {
     return getSchedule((sql, params) => this.#query(sql, params), namespace, scheduleId);
   }
 
+  /**
+   * The schedule row as this server last committed it, if it is in memory: possibly stale, since
+   * another server may have changed or deleted it since. A caller may act on it only through a
+   * transition that writes this row with `expectedVersion` its version (a stale one conflicts,
+   * which drops it, and the caller reads again with {@link getSchedule}); anything else it
+   * decides from the row (a refusal) must be decided again on a read.
+   */
+  cachedSchedule(namespace: string, scheduleId: string): ScheduleRecord | undefined {
+    return this.#schedules.get(namespace, scheduleId);
+  }
+
   async listSchedules(namespace: string, afterId: string | undefined, limit: number): Promise<ScheduleRecord[]> {
     return listSchedules((sql, params) => this.#query(sql, params), namespace, afterId, limit);
   }
@@ -255,9 +276,11 @@ export class PostgresStore implements Store {
   commit(t: Transition): Promise<void> {
     return this.#committer.submit(t).then((seqs) => {
       this.#rows.remember(t, t.executions.map((w) => seqs.get(w.record.runId)));
+      this.#schedules.remember(t);
       this.#listeners.emit(notificationsOf(t));
     }, (err: unknown) => {
       this.#rows.forget(t);
+      this.#schedules.forget(t);
       // A commit whose outcome is unknown (the connection was lost) may have committed its tasks
       // and timers; their NOTIFY comes back from this server's own origin, which the listener
       // skips, so waiters and the timer loop re-scan instead of missing them.

@@ -1,0 +1,52 @@
+import type { ScheduleRecord, Transition } from './types.ts';
+
+/** The cache key of a schedule (also what NOTIFY payloads name). */
+export function scheduleKey(namespace: string, scheduleId: string): string {
+  return `${namespace}\u0000${scheduleId}`;
+}
+
+/**
+ * Schedule rows as this store last committed them, by namespace and id, oldest-inserted entries
+ * evicted first. Filled only after a COMMIT, never by a read; a deleted schedule's entry goes.
+ * What it may answer for is the store's decision (PostgreSQL: see `PostgresStore.cachedSchedule`).
+ */
+export class ScheduleCache {
+  readonly #map = new Map<string, ScheduleRecord>();
+  constructor(readonly capacity: number) {}
+
+  /** The schedule's row, if held. */
+  get(namespace: string, scheduleId: string): ScheduleRecord | undefined {
+    return this.#map.get(scheduleKey(namespace, scheduleId));
+  }
+
+  /** Drops the entry of a {@link scheduleKey}. */
+  delete(key: string): void {
+    this.#map.delete(key);
+  }
+
+  /** Drops every entry. */
+  clear(): void {
+    this.#map.clear();
+  }
+
+  /** Forgets the schedules a transition writes (it failed, or its outcome is unknown). */
+  forget(t: Transition): void {
+    for (const w of t.schedules ?? []) this.#map.delete(scheduleKey(w.record.namespace, w.record.scheduleId));
+  }
+
+  /** Records the schedule rows a committed transition wrote; a deleted one is dropped. */
+  remember(t: Transition): void {
+    for (const w of t.schedules ?? []) {
+      const key = scheduleKey(w.record.namespace, w.record.scheduleId);
+      const before = this.#map.get(key);
+      // Two batches in flight may settle out of order: a newer cached version is kept.
+      if (before && before.version > w.record.version) continue;
+      this.#map.delete(key);
+      if (w.delete) continue;
+      // The written record itself: a ScheduleTx clones the state it reads and is done with the
+      // record once it commits.
+      this.#map.set(key, w.record);
+      if (this.#map.size > this.capacity) this.#map.delete(this.#map.keys().next().value!);
+    }
+  }
+}
