@@ -150,8 +150,11 @@ export class TaskService {
       await watch.wait(remaining, [signal, core.shutdown.signal, offer.reserved.signal]);
       const tasks = await core.handoffs.withdraw(offer);
       if (tasks.length > 0) {
-        // One turn of the event loop, as a claim and start would take: a caller that left just
+        // A full turn of the event loop, as a claim and start would take: a caller that left just
         // before the hand-off is seen (its socket's close is read) and the tasks are given back.
+        // Two immediates: a hand-off made while I/O callbacks run (a workflow task goes when its
+        // commit is sent) would have its first run before the loop reads sockets again.
+        await new Promise((resolve) => setImmediate(resolve));
         await new Promise((resolve) => setImmediate(resolve));
         const [head, ...rest] = await Promise.all(tasks.map(handed));
         if (rest.length > 0) head!.moreTasks = rest;
