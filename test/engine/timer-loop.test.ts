@@ -52,12 +52,18 @@ async function until(what: string, cond: () => boolean): Promise<void> {
   assert.ok(cond(), what);
 }
 
-test('timer loop: the next round is claimed while the previous one fires, two rounds at most, and the pass ends when every round has', async () => {
-  const { store, claims } = dueTimers(250);
+/** A started loop over `count` due timers whose fires wait for the test to release them. */
+function startedLoop(count: number) {
+  const { store, claims } = dueTimers(count);
   const g = gatedFire();
   const errors: unknown[] = [];
   const loop = new TimerLoop(store, new ManualClock(1000), 'owner', g.fire, () => {}, (err) => errors.push(err));
   loop.start();
+  return { claims, g, errors, loop };
+}
+
+test('timer loop: the next round is claimed while the previous one fires, two rounds at most, and the pass ends when every round has', async () => {
+  const { claims, g, errors, loop } = startedLoop(250);
   try {
     await until('two rounds claimed', () => claims.length === 2);
     for (let i = 0; i < 20; i++) await tick();
@@ -79,11 +85,7 @@ test('timer loop: the next round is claimed while the previous one fires, two ro
 });
 
 test('timer loop: a failed fire is reported once every timer of the pass has settled', async () => {
-  const { store, claims } = dueTimers(150);
-  const g = gatedFire();
-  const errors: unknown[] = [];
-  const loop = new TimerLoop(store, new ManualClock(1000), 'owner', g.fire, () => {}, (err) => errors.push(err));
-  loop.start();
+  const { claims, g, errors, loop } = startedLoop(150);
   try {
     await until('both rounds claimed', () => claims.length === 2 && g.waiting.length === 150);
     g.release(1, new Error('boom'));
