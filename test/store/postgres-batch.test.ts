@@ -1,7 +1,9 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { StoreConflictError } from '../../src/store/errors.ts';
+import pg from 'pg';
 import { PostgresStore } from '../../src/store/postgres/postgres-store.ts';
+import { jsonTextArray } from '../../src/store/postgres/batch-sql.ts';
 import type { ExecutionRecord, ScheduleRecord, TimerRecord, Transition } from '../../src/store/types.ts';
 import type { HistoryEvent } from '../../src/history/events.ts';
 import { dropSchema, freshSchema, PG_URL, pgSkipReason } from './pg-helpers.ts';
@@ -173,5 +175,23 @@ test('postgres batch: schedule updates go in one statement; a stale schedule ver
     }
   } finally {
     await store.close();
+  }
+});
+
+test('JSON texts written as one text[] literal read back exactly as node-postgres writes them', { skip }, async () => {
+  const values = [
+    { s: 'quote " backslash \\ both \\" end' }, { s: 'newline\ntab\tcr\r nul\u0000 bell\u0007' }, { s: 'braces {a,b} "x,y" NULL null' },
+    { s: 'line sep \u2028 para \u2029 emoji 🚀 é', lone: '\ud800' }, { s: '' }, [], 'just a string', 12.5, null, { deep: [{ k: '\\\\"' }] },
+  ];
+  const texts: (string | null)[] = [...values.map((v) => JSON.stringify(v)), null, '""'];
+  const client = new pg.Client({ connectionString: PG_URL });
+  await client.connect();
+  try {
+    const { rows } = await client.query('SELECT $1::text[] AS ours, $2::text[] AS theirs', [jsonTextArray(texts), texts]);
+    assert.deepEqual(rows[0].ours, texts);
+    assert.deepEqual(rows[0].theirs, texts);
+    assert.deepEqual(rows[0].ours.map((t: string | null) => (t === null ? null : JSON.parse(t))), [...values, null, '']);
+  } finally {
+    await client.end();
   }
 });
