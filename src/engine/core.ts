@@ -218,13 +218,12 @@ export class EngineCore {
     }
     const handoff = this.eager?.(c);
     const runIds = c.others.length === 0 ? [c.record.runId] : [c.record.runId, ...c.others.map((o) => o.record.runId)];
-    let settle: (() => void) | undefined;
     let committing: Promise<void> | undefined;
     try {
       if (faults.armed) await faults.hit('engine.commit.before');
-      committing = new Promise<void>((resolve) => (settle = resolve));
-      for (const id of runIds) this.#committing.set(id, committing);
       const written = this.store.commit(c.build());
+      committing = written.then(() => undefined, () => undefined);
+      for (const id of runIds) this.#committing.set(id, committing);
       handoff?.sent();
       await written;
     } catch (err) {
@@ -232,7 +231,6 @@ export class EngineCore {
       throw err;
     } finally {
       for (const id of runIds) if (this.#committing.get(id) === committing) this.#committing.delete(id);
-      settle?.();
     }
     if (faults.armed) await faults.hit('engine.commit.after');
     handoff?.committed();
