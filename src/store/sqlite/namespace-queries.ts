@@ -1,5 +1,6 @@
 /* The SQLite store's namespace statements and the retention sweep's deletion. */
 import type BetterSqlite3 from 'better-sqlite3';
+import { prepareAll, type Prepared } from './queries.ts';
 import { StoreConflictError } from '../errors.ts';
 import { namespaceValues, toNamespace } from '../namespace-rows.ts';
 import type { NamespaceChanges, NamespaceRecord } from '../types.ts';
@@ -24,14 +25,12 @@ const SQL = {
   deleteTimers: 'DELETE FROM timers WHERE run_id IN (SELECT value FROM json_each(@runIds))',
 } as const;
 
-type Statements = { [K in keyof typeof SQL]: BetterSqlite3.Statement };
-
 /** The namespace statements of one connection, prepared once. */
 export class SqliteNamespaces {
-  readonly #q: Statements;
+  readonly #q: Prepared<typeof SQL>;
 
   constructor(db: BetterSqlite3.Database) {
-    this.#q = Object.fromEntries(Object.entries(SQL).map(([k, sql]) => [k, db.prepare(sql)])) as Statements;
+    this.#q = prepareAll(db, SQL);
     this.#q.expired.pluck();
   }
 

@@ -1,5 +1,14 @@
 /* Every SQL statement of the SQLite store; each query has this one home. Named parameters
  * (@now, @runId, ...) are bound by better-sqlite3. Time always comes from the injected clock. */
+import type BetterSqlite3 from 'better-sqlite3';
+
+/** A map of SQL texts prepared on one connection, under the same keys. */
+export type Prepared<T extends Record<string, string>> = { [K in keyof T]: BetterSqlite3.Statement };
+
+/** Prepares every statement of a SQL map on `db` once. */
+export function prepareAll<T extends Record<string, string>>(db: BetterSqlite3.Database, sql: T): Prepared<T> {
+  return Object.fromEntries(Object.entries(sql).map(([k, text]) => [k, db.prepare(text)])) as Prepared<T>;
+}
 
 export const SQLITE_PRAGMAS = [
   'journal_mode = WAL',

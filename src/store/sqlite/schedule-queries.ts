@@ -1,5 +1,6 @@
 /* The SQLite store's schedule statements and the schedule part of a transition. */
 import type BetterSqlite3 from 'better-sqlite3';
+import { prepareAll, type Prepared } from './queries.ts';
 import { scheduleConflict, toSchedule } from '../schedule-rows.ts';
 import type { ScheduleRecord, Transition } from '../types.ts';
 
@@ -17,14 +18,12 @@ const SQL = {
   remove: 'DELETE FROM schedules WHERE namespace = @namespace AND schedule_id = @scheduleId AND version = @expectedVersion',
 } as const;
 
-type Statements = { [K in keyof typeof SQL]: BetterSqlite3.Statement };
-
 /** The schedule statements of one connection, prepared once. */
 export class SqliteSchedules {
-  readonly #q: Statements;
+  readonly #q: Prepared<typeof SQL>;
 
   constructor(db: BetterSqlite3.Database) {
-    this.#q = Object.fromEntries(Object.entries(SQL).map(([k, sql]) => [k, db.prepare(sql)])) as Statements;
+    this.#q = prepareAll(db, SQL);
   }
 
   get(namespace: string, scheduleId: string): ScheduleRecord | undefined {
