@@ -7,6 +7,19 @@ import type { HistoryEvent } from '../../src/history/events.ts';
 /** Makes a fresh, empty store; `close` releases it. */
 export type StoreFactory = () => Promise<{ store: Store; close(): Promise<void> }>;
 
+/** A test of a contract: `${name}: ${title}` on a fresh store from `factory`, closed afterwards. */
+export function storeTest(name: string, factory: StoreFactory, options: { skip?: string | false }) {
+  return (title: string, fn: (store: Store) => Promise<void>) =>
+    test(`${name}: ${title}`, { skip: options.skip ?? false }, async () => {
+      const { store, close } = await factory();
+      try {
+        await fn(store);
+      } finally {
+        await close();
+      }
+    });
+}
+
 let counter = 0;
 function uid(prefix: string): string {
   return `${prefix}-${process.pid}-${++counter}-${Math.random().toString(36).slice(2, 8)}`;
@@ -55,15 +68,7 @@ function next(rec: ExecutionRecord, events: number, changes: Partial<ExecutionRe
  * both pass all of it.
  */
 export function registerStoreConformance(name: string, factory: StoreFactory, options: { skip?: string | false } = {}): void {
-  const t = (title: string, fn: (store: Store) => Promise<void>) =>
-    test(`${name}: ${title}`, { skip: options.skip ?? false }, async () => {
-      const { store, close } = await factory();
-      try {
-        await fn(store);
-      } finally {
-        await close();
-      }
-    });
+  const t = storeTest(name, factory, options);
 
   t('a new run and its events read back as written', async (store) => {
     const rec = await seed(store, 3, { memo: { customer: 'c-9' }, requestId: 'req-1' });

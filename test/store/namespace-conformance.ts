@@ -1,9 +1,8 @@
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { StoreConflictError } from '../../src/store/errors.ts';
 import type { ExecutionRecord, NamespaceRecord, Store } from '../../src/store/types.ts';
 import type { HistoryEvent } from '../../src/history/events.ts';
-import type { StoreFactory } from './conformance.ts';
+import { storeTest, type StoreFactory } from './conformance.ts';
 
 const DAY = 86_400_000;
 let counter = 0;
@@ -42,15 +41,7 @@ async function present(store: Store, runId: string, namespace: string): Promise<
 
 /** The namespace and retention contract, run against both stores. */
 export function registerNamespaceConformance(name: string, factory: StoreFactory, options: { skip?: string | false } = {}): void {
-  const t = (title: string, fn: (store: Store) => Promise<void>) =>
-    test(`${name}: ${title}`, { skip: options.skip ?? false }, async () => {
-      const { store, close } = await factory();
-      try {
-        await fn(store);
-      } finally {
-        await close();
-      }
-    });
+  const t = storeTest(name, factory, options);
 
   t('namespaces: default exists from the start; create, get, list, update; a taken name is a conflict', async (store) => {
     const def = await store.getNamespace('default');
