@@ -1,3 +1,4 @@
+import { BoundedMap } from '../common/bounded-map.ts';
 import type { HistoryEvent } from '../history/events.ts';
 import type { ExecutionRecord, Transition } from './types.ts';
 
@@ -19,8 +20,10 @@ export interface CachedRun {
  * PostgreSQL: see `PostgresStore.cachedExecution`).
  */
 export class ExecutionCache {
-  readonly #map = new Map<string, CachedRun>();
-  constructor(readonly capacity: number) {}
+  readonly #map: BoundedMap<CachedRun>;
+  constructor(capacity: number) {
+    this.#map = new BoundedMap(capacity);
+  }
 
   /** The run's entry, if held. */
   get(runId: string): CachedRun | undefined {
@@ -29,9 +32,7 @@ export class ExecutionCache {
 
   /** Holds an entry, evicting the oldest beyond capacity. */
   set(entry: CachedRun): void {
-    this.#map.delete(entry.rec.runId);
     this.#map.set(entry.rec.runId, entry);
-    if (this.#map.size > this.capacity) this.#map.delete(this.#map.keys().next().value!);
   }
 
   /** Drops the run's entry. */

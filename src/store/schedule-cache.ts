@@ -1,3 +1,4 @@
+import { BoundedMap } from '../common/bounded-map.ts';
 import type { ScheduleRecord, Transition } from './types.ts';
 
 /** The cache key of a schedule (also what NOTIFY payloads name). */
@@ -11,8 +12,10 @@ export function scheduleKey(namespace: string, scheduleId: string): string {
  * What it may answer for is the store's decision (PostgreSQL: see `PostgresStore.cachedSchedule`).
  */
 export class ScheduleCache {
-  readonly #map = new Map<string, ScheduleRecord>();
-  constructor(readonly capacity: number) {}
+  readonly #map: BoundedMap<ScheduleRecord>;
+  constructor(capacity: number) {
+    this.#map = new BoundedMap(capacity);
+  }
 
   /** The schedule's row, if held. */
   get(namespace: string, scheduleId: string): ScheduleRecord | undefined {
@@ -41,12 +44,10 @@ export class ScheduleCache {
       const before = this.#map.get(key);
       // Two batches in flight may settle out of order: a newer cached version is kept.
       if (before && before.version > w.record.version) continue;
-      this.#map.delete(key);
-      if (w.delete) continue;
       // The written record itself: a ScheduleTx clones the state it reads and is done with the
       // record once it commits.
-      this.#map.set(key, w.record);
-      if (this.#map.size > this.capacity) this.#map.delete(this.#map.keys().next().value!);
+      if (w.delete) this.#map.delete(key);
+      else this.#map.set(key, w.record);
     }
   }
 }

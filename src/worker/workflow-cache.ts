@@ -1,12 +1,15 @@
+import { BoundedMap } from '../common/bounded-map.ts';
 import type { WorkflowRun } from './workflow-run.ts';
 
 /**
- * Running workflows kept between tasks (sticky cache), least recently used evicted first.
- * Map iteration order is insertion order, so re-inserting on use keeps the oldest first.
+ * Running workflows kept between tasks (sticky cache), least recently used evicted first: a
+ * run put back after use becomes the newest.
  */
 export class WorkflowCache {
-  readonly #runs = new Map<string, WorkflowRun>();
-  constructor(readonly capacity: number) {}
+  readonly #runs: BoundedMap<WorkflowRun>;
+  constructor(readonly capacity: number) {
+    this.#runs = new BoundedMap(capacity);
+  }
 
   get size(): number {
     return this.#runs.size;
@@ -21,10 +24,7 @@ export class WorkflowCache {
 
   /** Puts a run back as the most recently used, evicting the least recently used beyond capacity. */
   put(key: string, run: WorkflowRun): void {
-    if (this.capacity === 0) return;
-    this.#runs.delete(key);
     this.#runs.set(key, run);
-    while (this.#runs.size > this.capacity) this.#runs.delete(this.#runs.keys().next().value!);
   }
 
   has(key: string): boolean {
