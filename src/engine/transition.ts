@@ -1,4 +1,5 @@
 import { newUuid } from '../common/ids.ts';
+import { cloneData } from '../common/clone.ts';
 import type { EventAttributes, EventType, HistoryEvent, WorkflowExecutionStatus } from '../history/events.ts';
 import type { ExecutionRecord, TaskKind, TaskRecord, TimerRecord, Transition } from '../store/types.ts';
 import type { DeliveryKind, TimerKind } from '../history/timer-kinds.ts';
@@ -34,7 +35,7 @@ export class TransitionBuilder {
 
   constructor(record: ExecutionRecord, readonly now: number, isNew = false) {
     this.record = { ...record, version: record.version + (isNew ? 0 : 1) };
-    this.state = runStateOf({ state: structuredClone(record.state) });
+    this.state = runStateOf({ state: cloneData(record.state) });
     this.expectedVersion = isNew ? undefined : record.version;
     if (isNew) this.#touched = true;
   }

@@ -1,4 +1,5 @@
 import { newUuid } from '../../common/ids.ts';
+import { cloneData } from '../../common/clone.ts';
 import type { ScheduleRecord, TimerRecord, Transition } from '../../store/types.ts';
 import type { EngineCore } from '../core.ts';
 import type { TransitionBuilder } from '../transition.ts';
@@ -27,7 +28,7 @@ export class ScheduleTx {
   assumeFirstStarts = false;
 
   constructor(readonly core: EngineCore, readonly record: ScheduleRecord, readonly now: number) {
-    this.state = structuredClone(record.state) as ScheduleState;
+    this.state = cloneData(record.state) as ScheduleState;
   }
 
   get namespace(): string {
