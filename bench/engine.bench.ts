@@ -18,10 +18,13 @@ import { bulkLoadPostgres, bulkLoadSqlite } from './fixtures/bulk-load.ts';
 
 const HELP = `Usage: npm run bench -- engine [--database sqlite|postgres|both] [--workload one|five|both]
                                [--workflows 3000] [--concurrency 200] [--idle 200] [--metrics on|off]
-                               [--security on|off] [--preload 0] [--json]
+                               [--security on|off] [--preload 0] [--warmup 200] [--json]
 
 --workload one runs oneActivity, five runs fiveActivities (five activities one after another);
 both runs each on a fresh database and server, after the same warm-up.
+--warmup N runs N one-activity workflows, 50 at a time, before the measured phases
+(the server's and the worker's code is compiled by V8 as it runs: on a 2-core machine the idle
+latency still falls after several thousand workflows).
 --preload N bulk-loads N completed one-activity workflows (bench/fixtures/bulk-load.ts) before
 the server starts, to measure the cost as work grows.
 --metrics off runs the server with --no-metrics and the worker without a metrics registry
@@ -104,7 +107,9 @@ async function pgCounts(server: Child): Promise<{ statements: number; transactio
   return JSON.parse(last) as { statements: number; transactions: number };
 }
 
-interface Options { workflows: number; concurrency: number; idle: number; metrics: boolean; security: boolean; workloads: Workload[]; preload: number }
+interface Options {
+  workflows: number; concurrency: number; idle: number; warmup: number; metrics: boolean; security: boolean; workloads: Workload[]; preload: number;
+}
 
 /** An API-key file granting one key `system:admin`, written beside the database; returns the server flags and the key. */
 function apiKeyFlags(dir: string): { args: string[]; key: string } {
@@ -150,7 +155,7 @@ async function measure(database: string, o: Options, pgDatabase?: { admin: pg.Cl
   try {
     await worker.waitFor(/worker ready/);
     const results: Figures[] = [];
-    const phases: [Workload, string, number, number][] = [['one', 'warmup', 200, 50]];
+    const phases: [Workload, string, number, number][] = o.warmup > 0 ? [['one', 'warmup', o.warmup, 50]] : [];
     for (const w of o.workloads) phases.push([w, 'idle', o.idle, 1], [w, 'throughput', o.workflows, o.concurrency]);
     for (const [workload, phase, count, conc] of phases) {
       const before = { server: cpuTimeMs(server.proc.pid), worker: cpuTimeMs(worker.proc.pid), pg: backends ? await pgCounts(server) : undefined };
@@ -190,14 +195,14 @@ export async function run(argv: string[]): Promise<number> {
       database: { type: 'string', default: 'both' }, workload: { type: 'string', default: 'both' }, workflows: { type: 'string', default: '3000' },
       concurrency: { type: 'string', default: '200' }, idle: { type: 'string', default: '200' }, metrics: { type: 'string', default: 'on' },
       security: { type: 'string', default: 'off' },
-      preload: { type: 'string', default: '0' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+      preload: { type: 'string', default: '0' }, warmup: { type: 'string', default: '200' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
     },
   });
   if (values.help) {
     console.log(HELP);
     return 0;
   }
-  const count = (name: 'workflows' | 'concurrency' | 'idle' | 'preload', min = 1) => {
+  const count = (name: 'workflows' | 'concurrency' | 'idle' | 'preload' | 'warmup', min = 1) => {
     const n = Number(values[name]);
     if (!Number.isInteger(n) || n < min) throw new Error(`--${name} must be an integer >= ${min}, got ${JSON.stringify(values[name])}`);
     return n;
@@ -210,7 +215,7 @@ export async function run(argv: string[]): Promise<number> {
   }
   if (!['one', 'five', 'both'].includes(values.workload!)) throw new Error(`--workload must be one, five or both, got ${JSON.stringify(values.workload)}`);
   const o: Options = {
-    workflows: count('workflows'), concurrency: count('concurrency'), idle: count('idle'), metrics: values.metrics === 'on', security: values.security === 'on',
+    workflows: count('workflows'), concurrency: count('concurrency'), idle: count('idle'), warmup: count('warmup', 0), metrics: values.metrics === 'on', security: values.security === 'on',
     workloads: values.workload === 'both' ? ['one', 'five'] : [values.workload as Workload], preload: count('preload', 0),
   };
   const rows: (Figures & { database: string })[] = [];
