@@ -33,8 +33,14 @@ export async function dumpPostgresSchema(connectionString: string, schema: strin
       tables.set(c.table_name, [...(tables.get(c.table_name) ?? []), parts.join(' ')]);
     }
     const idx = (await client.query('SELECT indexdef FROM pg_indexes WHERE schemaname = $1 ORDER BY tablename, indexname', [schema])).rows;
+    // Storage parameters (a fillfactor) are part of the schema a migration sets.
+    const params = new Map((await client.query(`SELECT c.relname, c.reloptions FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+      WHERE n.nspname = $1 AND c.relkind = 'r' AND c.reloptions IS NOT NULL`, [schema])).rows.map((r: { relname: string; reloptions: string[] }) => [r.relname, r.reloptions]));
     const out = ['-- Generated from src/store/sql/postgres by the schema dump test. Do not edit.', ''];
-    for (const [name, lines] of tables) out.push(`CREATE TABLE ${name} (\n${lines.join(',\n')}\n);`, '');
+    for (const [name, lines] of tables) {
+      const with_ = params.has(name) ? ` WITH (${params.get(name)!.join(', ')})` : '';
+      out.push(`CREATE TABLE ${name} (\n${lines.join(',\n')}\n)${with_};`, '');
+    }
     for (const i of idx) out.push(`${String(i.indexdef).replaceAll(`${schema}.`, '').replaceAll(`"${schema}".`, '')};`);
     return `${out.join('\n')}\n`;
   } finally {

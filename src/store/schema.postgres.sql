@@ -22,7 +22,7 @@ CREATE TABLE executions (
   search_attributes text,
   scheduled_by_id text,
   scheduled_start_time bigint
-);
+) WITH (fillfactor=70);
 
 CREATE TABLE executions_visibility (
   run_id text NOT NULL,
