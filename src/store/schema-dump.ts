@@ -38,8 +38,8 @@ export async function dumpPostgresSchema(connectionString: string, schema: strin
       WHERE n.nspname = $1 AND c.relkind = 'r' AND c.reloptions IS NOT NULL`, [schema])).rows.map((r: { relname: string; reloptions: string[] }) => [r.relname, r.reloptions]));
     const out = ['-- Generated from src/store/sql/postgres by the schema dump test. Do not edit.', ''];
     for (const [name, lines] of tables) {
-      const with_ = params.has(name) ? ` WITH (${params.get(name)!.join(', ')})` : '';
-      out.push(`CREATE TABLE ${name} (\n${lines.join(',\n')}\n)${with_};`, '');
+      const storage = params.has(name) ? ` WITH (${params.get(name)!.join(', ')})` : '';
+      out.push(`CREATE TABLE ${name} (\n${lines.join(',\n')}\n)${storage};`, '');
     }
     for (const i of idx) out.push(`${String(i.indexdef).replaceAll(`${schema}.`, '').replaceAll(`"${schema}".`, '')};`);
     return `${out.join('\n')}\n`;
