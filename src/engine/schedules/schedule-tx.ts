@@ -93,28 +93,27 @@ export class ScheduleTx {
 export function mutateSchedule<T>(
   core: EngineCore, namespace: string, scheduleId: string, fn: (tx: ScheduleTx) => Promise<T>,
 ): Promise<T | undefined> {
+  const decide = async (rec: ScheduleRecord, assumeFirstStarts: boolean) => {
+    const tx = new ScheduleTx(core, rec, core.clock.now());
+    tx.assumeFirstStarts = assumeFirstStarts;
+    const result = await fn(tx);
+    tx.rearm();
+    return { result, commit: tx };
+  };
   let first = true;
   return core.transact(`changing schedule ${scheduleId}`, async () => {
     const assumeFirst = first;
     first = false;
     const cached = assumeFirst ? core.store.cachedSchedule?.(namespace, scheduleId) : undefined;
     if (cached) {
-      const tx = new ScheduleTx(core, cached, core.clock.now());
-      tx.assumeFirstStarts = true;
       try {
-        const result = await fn(tx);
-        tx.rearm();
-        return { result, commit: tx };
+        return await decide(cached, true);
       } catch {
         // decided again below, on the stored row
       }
     }
     const rec = await core.store.getSchedule(namespace, scheduleId);
     if (!rec) return { result: undefined };
-    const tx = new ScheduleTx(core, rec, core.clock.now());
-    tx.assumeFirstStarts = assumeFirst;
-    const result = await fn(tx);
-    tx.rearm();
-    return { result, commit: tx };
+    return decide(rec, assumeFirst);
   });
 }
