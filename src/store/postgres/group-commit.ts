@@ -3,6 +3,7 @@ import { StoreConflictError } from '../errors.ts';
 import { checkEventIds } from '../transition-checks.ts';
 import type { Transition } from '../types.ts';
 import { hasSearchAttributes } from '../visibility-records.ts';
+import { scheduleKey } from '../schedule-cache.ts';
 import { BATCH_SQL, batchParams, batchPayloads, type BatchConflict } from './batch-sql.ts';
 import { faults } from '../../common/fault-points.ts';
 
@@ -170,7 +171,7 @@ function keysOf(t: Transition): string[] {
   for (const k of t.createTimers ?? []) keys.push(`m:${k.id}`, `r:${k.runId}`);
   for (const id of t.deleteTimerIds ?? []) keys.push(`m:${id}`);
   if (t.consumeTimerId !== undefined) keys.push(`m:${t.consumeTimerId}`);
-  for (const w of t.schedules ?? []) keys.push(`s:${w.record.namespace}\u0000${w.record.scheduleId}`);
+  for (const w of t.schedules ?? []) keys.push(`s:${scheduleKey(w.record.namespace, w.record.scheduleId)}`);
   return keys;
 }
 
