@@ -217,7 +217,7 @@ export class EngineCore {
       return;
     }
     const handoff = this.eager?.(c);
-    const runIds = c.others.length === 0 ? [c.record.runId] : [c.record.runId, ...c.others.map((o) => o.record.runId)];
+    const runIds = [c.record.runId, ...c.others.map((o) => o.record.runId)];
     let committing: Promise<void> | undefined;
     try {
       if (faults.armed) await faults.hit('engine.commit.before');
