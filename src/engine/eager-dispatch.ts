@@ -37,7 +37,7 @@ export function reserveEager(core: EngineCore, b: TransitionBuilder, onDeliver: 
       const offer = core.handoffs.take(queueKey(wtRow.namespace, wtRow.taskQueue, 'workflow'));
       const started = offer && startWorkflowTask(x, wt.seq, offer.identity);
       if (offer && started) {
-        unlist(x, wtRow.id);
+        x.discardTask(wtRow.id);
         taken.push({ offer, handed: {
           kind: 'workflow', wt: started, rec: x.record, previousStartedEventId: x.state.previousStartedEventId,
           timeoutMs: x.state.cfg.workflowTaskTimeoutMs, firstEventId: x.record.nextEventId - x.events.length, events: x.events,
@@ -50,7 +50,7 @@ export function reserveEager(core: EngineCore, b: TransitionBuilder, onDeliver: 
       const offer = core.handoffs.take(queueKey(row.namespace, row.taskQueue, 'activity'));
       if (!offer) continue;
       startActivity(x, act, offer.identity);
-      unlist(x, row.id);
+      x.discardTask(row.id);
       taken.push({ offer, handed: { kind: 'activity', task: activityTask(x.record, act, core.tokens) } });
     }
   }
@@ -80,12 +80,4 @@ export function reserveEager(core: EngineCore, b: TransitionBuilder, onDeliver: 
 function visibleRow(x: TransitionBuilder, id: string): TaskRecord | undefined {
   const row = x.createTasks.find((t) => t.id === id);
   return row && row.visibleAt <= x.now ? row : undefined;
-}
-
-/** Forgets a row created and started in the same transition: it is neither written nor deleted. */
-function unlist(x: TransitionBuilder, id: string): void {
-  const c = x.createTasks.findIndex((t) => t.id === id);
-  if (c >= 0) x.createTasks.splice(c, 1);
-  const d = x.deleteTaskIds.indexOf(id);
-  if (d >= 0) x.deleteTaskIds.splice(d, 1);
 }

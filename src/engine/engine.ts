@@ -7,7 +7,7 @@ import { validatePoll } from './requests.ts';
 import type {
   ActivityTask, CallOptions, CancelWorkflowRequest, ExecutionRequest, GetHistoryRequest, GetHistoryResponse,
   ListWorkflowExecutionsRequest, ListWorkflowExecutionsResponse, PollRequest, RecordHeartbeatRequest, RecordHeartbeatResponse,
-  RespondActivityTaskCanceledRequest, RespondActivityTaskCompletedRequest, RespondActivityTaskFailedRequest,
+  RespondActivityTaskCanceledRequest, RespondActivityTaskCompletedRequest, RespondActivityTaskCompletedResponse, RespondWorkflowTaskCompletedResponse, RespondActivityTaskFailedRequest,
   RespondWorkflowTaskCompletedRequest, RespondWorkflowTaskFailedRequest, StartWorkflowExecutionRequest, ResetWorkflowRequest,
   ResetWorkflowResponse, ShutdownWorkerRequest, StartWorkflowExecutionResponse, TerminateWorkflowRequest,
   WorkflowExecutionDescription, WorkflowService, WorkflowTask,
@@ -346,7 +346,7 @@ export class Engine implements WorkflowService, UndeliveredTaskReturn {
     return this.#tasks.pollWorkflowTaskQueue(req, opts);
   }
 
-  async respondWorkflowTaskCompleted(req: RespondWorkflowTaskCompletedRequest): Promise<void> {
+  async respondWorkflowTaskCompleted(req: RespondWorkflowTaskCompletedRequest): Promise<RespondWorkflowTaskCompletedResponse> {
     return this.#tasks.respondWorkflowTaskCompleted(req);
   }
 
@@ -363,7 +363,7 @@ export class Engine implements WorkflowService, UndeliveredTaskReturn {
     return this.#tasks.recordActivityTaskHeartbeat(req);
   }
 
-  async respondActivityTaskCompleted(req: RespondActivityTaskCompletedRequest): Promise<void> {
+  async respondActivityTaskCompleted(req: RespondActivityTaskCompletedRequest): Promise<RespondActivityTaskCompletedResponse> {
     return this.#tasks.respondActivityTaskCompleted(req);
   }
 

@@ -1,10 +1,12 @@
 import { optionalSdkMetadata } from '../common/sdk-metadata.ts';
 import { ServiceError, WorkflowNotFoundError } from '../common/errors.ts';
 import type {
-  ActivityTask, CallOptions, PollRequest, RecordHeartbeatRequest, RecordHeartbeatResponse, RespondActivityTaskCanceledRequest,
-  RespondActivityTaskCompletedRequest, RespondActivityTaskFailedRequest, RespondWorkflowTaskCompletedRequest,
-  RespondWorkflowTaskFailedRequest, ShutdownWorkerRequest, WorkflowTask,
+  ActivityTask, CallOptions, ContinuedWorkflowTask, PollRequest, RecordHeartbeatRequest, RecordHeartbeatResponse, RespondActivityTaskCanceledRequest,
+  RespondActivityTaskCompletedRequest, RespondActivityTaskCompletedResponse, RespondActivityTaskFailedRequest,
+  RespondWorkflowTaskCompletedRequest, RespondWorkflowTaskCompletedResponse, RespondWorkflowTaskFailedRequest, ShutdownWorkerRequest,
+  WorkflowTask,
 } from '../protocol/index.ts';
+import { completeAndContinue, type CheckedContinuation } from './continued-task.ts';
 import { ValidationError } from '../retry/errors.ts';
 import type { TaskKind, TaskRecord } from '../store/types.ts';
 import {
@@ -230,7 +232,7 @@ export class TaskService {
     return result;
   }
 
-  async respondWorkflowTaskCompleted(input: RespondWorkflowTaskCompletedRequest): Promise<void> {
+  async respondWorkflowTaskCompleted(input: RespondWorkflowTaskCompletedRequest): Promise<RespondWorkflowTaskCompletedResponse> {
     // The commands' names and ids are checked with the commands, so that a bad one fails the task (BadCommand).
     if (typeof input !== 'object' || input === null || Array.isArray(input)) throw new ValidationError('request', 'must be an object', input);
     const { commands: listed, ...envelope } = input;
@@ -244,7 +246,7 @@ export class TaskService {
       const commands = validateCommandList(listed);
       const namespaces = searchAttributeNamespaces(commands, token.namespace);
       const definitions = namespaces.length > 0 ? await loadAttributeDefinitions(this.core.store, namespaces) : undefined;
-      await this.core.mutate(token.runId, (b) => {
+      const events = await this.core.mutate(token.runId, (b) => {
         const wt = requireStartedTask(b, token);
         if (hasTerminalCommand(commands) && b.state.buffered.length > 0) {
           // Events arrived while the task ran: closing now would ignore them. Temporal's answer:
@@ -252,12 +254,13 @@ export class TaskService {
           failWorkflowTask(b, wt, 'UnhandledCommand', {
             kind: 'Application', type: 'UnhandledCommand', message: `${b.state.buffered.length} new event(s) arrived while the workflow task ran`,
           }, identity);
-          return;
+          return undefined;
         }
         applyCommands(b, commands, completeWorkflowTask(b, wt, identity, sdkMetadata), this.core.limits, definitions);
         finishWorkflowTask(b);
+        return b.events.filter((e) => e.eventId > wt.startedEventId!);
       });
-      return;
+      return events ? { events } : {};
     } catch (err) {
       if (!(err instanceof ValidationError)) throw err;
       bad = err;
@@ -319,12 +322,47 @@ export class TaskService {
     return { cancelRequested };
   }
 
-  async respondActivityTaskCompleted(input: RespondActivityTaskCompletedRequest): Promise<void> {
+  /**
+   * Records an activity's result and, when the request carries the workflow task it schedules,
+   * already run by this worker, that task in the same transition if the run is as the worker
+   * saw it (continued-task.ts). A task whose commands are refused is not recorded: it goes out
+   * as usual, and fails there as any task with those commands does.
+   */
+  async respondActivityTaskCompleted(input: RespondActivityTaskCompletedRequest): Promise<RespondActivityTaskCompletedResponse> {
     const req = parseRequest(respondActivityTaskCompletedRequestSchema, input);
     const token = this.core.tokens.decode(req.taskToken, 'activity') as ActivityToken;
     const identity = req.identity;
     this.core.inFlight.delete(atKey(token));
+    if (!req.workflowTask) {
+      await this.#onActivity(token, (b, act) => completeActivity(b, act, req.result, identity));
+      return {};
+    }
+    const checked = await this.#checkContinuation(req.workflowTask, token.namespace);
+    if (checked) {
+      try {
+        const events = await this.#onActivity(token, (b, act) => completeAndContinue(b, act, req.result, identity, checked, this.core.limits));
+        return { workflowTask: events ? { accepted: true, events } : { accepted: false } };
+      } catch (err) {
+        if (!(err instanceof ValidationError)) throw err;
+      }
+    }
     await this.#onActivity(token, (b, act) => completeActivity(b, act, req.result, identity));
+    return { workflowTask: { accepted: false } };
+  }
+
+  /** A continued task's commands and metadata as a completion's are checked; undefined when they are refused. */
+  async #checkContinuation(next: ContinuedWorkflowTask, namespace: string): Promise<CheckedContinuation | undefined> {
+    try {
+      checkRequestText({ commands: next.commands });
+      const commands = validateCommandList(next.commands);
+      const sdkMetadata = optionalSdkMetadata(next.sdkMetadata);
+      const namespaces = searchAttributeNamespaces(commands, namespace);
+      const definitions = namespaces.length > 0 ? await loadAttributeDefinitions(this.core.store, namespaces) : undefined;
+      return { next, commands, sdkMetadata, definitions };
+    } catch (err) {
+      if (err instanceof ValidationError) return undefined;
+      throw err;
+    }
   }
 
   async respondActivityTaskFailed(input: RespondActivityTaskFailedRequest): Promise<void> {

@@ -146,6 +146,16 @@ export class TransitionBuilder {
     if (id !== undefined) this.deleteTaskIds.push(id);
   }
 
+  /** Forgets a task row this transition created and then deleted: it is neither written nor deleted. */
+  discardTask(id: string): void {
+    discard(this.createTasks, this.deleteTaskIds, id);
+  }
+
+  /** Forgets a timer row this transition created and then deleted, as {@link discardTask}. */
+  discardTimer(id: string): void {
+    discard(this.createTimers, this.deleteTimerIds, id);
+  }
+
   /** Arms a true timer of this run, due at `dueAt`; returns its row id. */
   addTimer<K extends TimerKind>(kind: K, dueAt: number, data: TimerRowData[K]): string {
     const id = newUuid();
@@ -216,4 +226,11 @@ export class TransitionBuilder {
     if (purge.length) t.purgeRunIds = purge;
     return t;
   }
+}
+
+function discard(created: { id: string }[], deleted: string[], id: string): void {
+  const c = created.findIndex((r) => r.id === id);
+  if (c >= 0) created.splice(c, 1);
+  const d = deleted.indexOf(id);
+  if (d >= 0) deleted.splice(d, 1);
 }

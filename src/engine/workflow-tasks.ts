@@ -24,9 +24,10 @@ export function workflowTaskRetryDelayMs(attempt: number): number {
 /**
  * Starts the scheduled workflow task `seq`; null when the task row is stale (the run closed,
  * or the task was started, timed out or replaced). A transient task gets its Scheduled/Started
- * ids now but its events are only written when it completes.
+ * ids now but its events are only written when it completes. `at` is the start's time when it is
+ * not the transition's (a task its worker ran before reporting it, continued-task.ts).
  */
-export function startWorkflowTask(b: TransitionBuilder, seq: number, identity: string): WorkflowTaskInfo | null {
+export function startWorkflowTask(b: TransitionBuilder, seq: number, identity: string, at?: number): WorkflowTaskInfo | null {
   const wt = b.state.wt;
   if (b.closed || !wt || wt.seq !== seq || wt.startedTime !== undefined) return null;
   const requestId = newUuid();
@@ -34,9 +35,11 @@ export function startWorkflowTask(b: TransitionBuilder, seq: number, identity: s
     wt.scheduledEventId = b.record.nextEventId;
     wt.startedEventId = wt.scheduledEventId + 1;
   } else {
-    wt.startedEventId = b.append('WorkflowTaskStarted', { scheduledEventId: wt.scheduledEventId!, identity, requestId }).eventId;
+    const attributes = { scheduledEventId: wt.scheduledEventId!, identity, requestId };
+    wt.startedEventId = (at === undefined ? b.append('WorkflowTaskStarted', attributes)
+      : b.appendAt('WorkflowTaskStarted', new Date(at).toISOString(), attributes)).eventId;
   }
-  wt.startedTime = b.now;
+  wt.startedTime = at ?? b.now;
   wt.identity = identity;
   wt.requestId = requestId;
   b.deleteTask(wt.taskId);

@@ -13,8 +13,9 @@ import type {
 } from './schedules.ts';
 import type {
   ActivityTask, PollRequest, RecordHeartbeatRequest, RecordHeartbeatResponse, RespondActivityTaskCanceledRequest,
-  RespondActivityTaskCompletedRequest, RespondActivityTaskFailedRequest, RespondWorkflowTaskCompletedRequest,
-  RespondWorkflowTaskFailedRequest, ShutdownWorkerRequest, WorkflowTask,
+  RespondActivityTaskCompletedRequest, RespondActivityTaskCompletedResponse, RespondActivityTaskFailedRequest,
+  RespondWorkflowTaskCompletedRequest, RespondWorkflowTaskCompletedResponse, RespondWorkflowTaskFailedRequest, ShutdownWorkerRequest,
+  WorkflowTask,
 } from './tasks.ts';
 import type {
   DescribeNamespaceRequest, ListNamespacesRequest, ListNamespacesResponse, NamespaceDescription, RegisterNamespaceRequest,
@@ -113,7 +114,7 @@ export interface WorkflowService extends MessageService, ScheduleService, Visibi
   /** Long-polls a task queue for a workflow task. */
   pollWorkflowTaskQueue(req: PollRequest, opts?: CallOptions): Promise<WorkflowTask | null>;
   /** A workflow task's commands. */
-  respondWorkflowTaskCompleted(req: RespondWorkflowTaskCompletedRequest): Promise<void>;
+  respondWorkflowTaskCompleted(req: RespondWorkflowTaskCompletedRequest): Promise<RespondWorkflowTaskCompletedResponse | void>;
   /** A workflow task that could not produce commands; it is retried. */
   respondWorkflowTaskFailed(req: RespondWorkflowTaskFailedRequest): Promise<void>;
 
@@ -128,7 +129,7 @@ export interface WorkflowService extends MessageService, ScheduleService, Visibi
   /** An activity attempt is alive; answers whether the workflow asked to cancel it. */
   recordActivityTaskHeartbeat(req: RecordHeartbeatRequest): Promise<RecordHeartbeatResponse>;
   /** An activity attempt's result. */
-  respondActivityTaskCompleted(req: RespondActivityTaskCompletedRequest): Promise<void>;
+  respondActivityTaskCompleted(req: RespondActivityTaskCompletedRequest): Promise<RespondActivityTaskCompletedResponse | void>;
   /** An activity attempt's failure; the retry policy decides what comes next. */
   respondActivityTaskFailed(req: RespondActivityTaskFailedRequest): Promise<void>;
   /** An activity attempt ended on the cancellation asked for. */

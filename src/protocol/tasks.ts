@@ -84,6 +84,17 @@ export interface RespondWorkflowTaskCompletedRequest {
   sdkMetadata?: SdkMetadata | undefined;
 }
 
+/** The answer to a workflow task's completion. */
+export interface RespondWorkflowTaskCompletedResponse {
+  /**
+   * The events the completion appended after the task's WorkflowTaskStarted: its
+   * WorkflowTaskCompleted, the events of its commands, and those that arrived while it ran. A
+   * worker that keeps the run cached applies them, so that it knows the run's history up to its
+   * last event (see RespondActivityTaskCompletedRequest.workflowTask). Absent from an older server.
+   */
+  events?: HistoryEvent[] | undefined;
+}
+
 /** A workflow task that could not produce commands (a bug, non-determinism). */
 export interface RespondWorkflowTaskFailedRequest {
   /** The task's token. */
@@ -164,6 +175,37 @@ export interface RespondActivityTaskCompletedRequest {
   result?: unknown | undefined;
   /** The worker. */
   identity: string;
+  /**
+   * The workflow task this completion schedules, already run by the completing worker on its
+   * cached state of the run. The service records it, started and completed with these commands,
+   * in the completion's own transition when the run is as the worker saw it: no event since
+   * `afterEventId`, no workflow task pending, the run on `taskQueue`, the task started at
+   * `startedEventId`. Otherwise it records the activity's completion alone and the next workflow
+   * task goes out as usual (the answer says which).
+   */
+  workflowTask?: ContinuedWorkflowTask | undefined;
+}
+
+/** A workflow task run by the worker that completes the activity which schedules it. */
+export interface ContinuedWorkflowTask {
+  /** The run's last event as the worker knows it: the completion's events follow it. */
+  afterEventId: number;
+  /** The id the worker gave the task's WorkflowTaskStarted (the activity's events and WorkflowTaskScheduled come before it). */
+  startedEventId: number;
+  /** The workflow time the task ran at (ms since the epoch), recorded as its WorkflowTaskStarted's time. */
+  startedTimeMs: number;
+  /** The workflow task queue the worker polls; the run's must be the same. */
+  taskQueue: string;
+  /** The task's commands, as RespondWorkflowTaskCompletedRequest.commands. */
+  commands: Command[];
+  /** As RespondWorkflowTaskCompletedRequest.sdkMetadata. */
+  sdkMetadata?: SdkMetadata | undefined;
+}
+
+/** The answer to an activity's completion. */
+export interface RespondActivityTaskCompletedResponse {
+  /** Present when the request carried a workflow task: whether it was recorded, and then what its completion appended. */
+  workflowTask?: { accepted: boolean; events?: HistoryEvent[] | undefined } | undefined;
 }
 
 /** An activity attempt threw; the retry policy decides what comes next. */

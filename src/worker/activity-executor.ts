@@ -11,6 +11,7 @@ import type { Logger } from './logger.ts';
 import type { CodecChain } from '../codec/codec-chain.ts';
 import { refuseEnvelopes } from '../codec/payload-codec.ts';
 import { DEFAULT_REPORT_WINDOW_MS, deliverReport } from './report.ts';
+import type { WorkflowContinuation } from './workflow-task-handler.ts';
 
 /** One running activity attempt, as shutdown sees it. */
 export interface RunningActivity {
@@ -30,6 +31,8 @@ export interface ActivityExecutorDeps {
   codec?: CodecChain | undefined;
   /** Told once how the attempt ended, before the outcome is reported. */
   onOutcome?: (outcome: 'completed' | 'failed' | 'canceled', err?: unknown) => void;
+  /** Runs the workflow task the completion schedules, when the worker has the run cached (WorkflowTaskHandler.continueAfterActivity). */
+  continueWorkflow?: ((task: ActivityTask, result: unknown, ranMs: number) => Promise<WorkflowContinuation | undefined>) | undefined;
 }
 
 function infoOf(task: ActivityTask, clockNow: number): ActivityInfo {
@@ -117,6 +120,7 @@ export function runActivityTask(task: ActivityTask, deps: ActivityExecutorDeps):
   const deadline = new AbortController();
   const { service, identity, clock, logger } = deps;
   const reportDeadline = attemptDeadline(task, clock.now());
+  const receivedAt = performance.now();
   const abort = (reason: Error) => {
     if (!controller.signal.aborted) controller.abort(reason);
   };
@@ -149,10 +153,11 @@ export function runActivityTask(task: ActivityTask, deps: ActivityExecutorDeps):
   };
 
   const done = (async () => {
-    let respond: () => Promise<void>;
+    // Left undefined when the attempt completed with `result`.
+    let respond: (() => Promise<unknown>) | undefined;
+    let result: unknown;
     try {
-      const result = checkResult(task.activityType, await run());
-      respond = () => service.respondActivityTaskCompleted({ taskToken: task.taskToken, result: result ?? null, identity });
+      result = checkResult(task.activityType, await run()) ?? null;
       deps.onOutcome?.('completed');
     } catch (err) {
       const reason = controller.signal.reason as unknown;
@@ -170,10 +175,13 @@ export function runActivityTask(task: ActivityTask, deps: ActivityExecutorDeps):
       // A plain reason: abort() without one builds a DOMException (and its stack) every time.
       deadline.abort('attempt finished');
     }
-    await deliverReport(respond, {
+    const next = respond ? undefined : await deps.continueWorkflow?.(task, result, performance.now() - receivedAt);
+    respond ??= () => service.respondActivityTaskCompleted({ taskToken: task.taskToken, result, identity, ...(next ? { workflowTask: next.task } : {}) });
+    const sent = await deliverReport(respond, {
       clock, logger, deadline: reportDeadline, what: `the outcome of activity ${task.activityType} (${task.activityId})`,
       meta: { workflowId: task.workflowId, runId: task.runId, attempt: task.attempt },
     });
+    await next?.settle(sent.delivered ? sent.value ?? undefined : undefined);
   })();
   return { abort, done };
 }

@@ -77,7 +77,7 @@ export class Worker {
     if (bundle) {
       this.#workflows = new WorkflowTaskHandler({
         service, bundle, identity: options.identity, logger: options.logger, maxCachedWorkflows: options.maxCachedWorkflows,
-        reuseV8Context: options.reuseV8Context, clock: options.clock, codec,
+        reuseV8Context: options.reuseV8Context, clock: options.clock, codec, taskQueue: options.taskQueue,
       });
       this.#queries = new QueryTaskHandler({
         service, bundle, identity: options.identity, logger: options.logger, reuseV8Context: options.reuseV8Context, codec,
@@ -103,10 +103,16 @@ export class Worker {
     return this.#state;
   }
 
-  /** Cache and replay counters of the workflow side. */
-  get workflowStats(): { cacheHits: number; replays: number; cached: number } {
+  /**
+   * Cache and replay counters of the workflow side, and the workflow tasks run after an
+   * activity's completion (continued) and those of them the service refused.
+   */
+  get workflowStats(): { cacheHits: number; replays: number; cached: number; continued: number; continuedRefused: number } {
     const w = this.#workflows;
-    return { cacheHits: w?.stats.cacheHits ?? 0, replays: w?.stats.replays ?? 0, cached: w?.cache.size ?? 0 };
+    return {
+      cacheHits: w?.stats.cacheHits ?? 0, replays: w?.stats.replays ?? 0, cached: w?.cache.size ?? 0,
+      continued: w?.stats.continued ?? 0, continuedRefused: w?.stats.continuedRefused ?? 0,
+    };
   }
 
   /** Polls until {@link shutdown}; resolves when shutdown has completed. */
@@ -141,7 +147,11 @@ export class Worker {
     }
     if (Object.keys(this.options.activities).length > 0) {
       const slots = new Slots(maxConcurrentActivityTaskExecutions);
-      const deps = { service: this.#codecService, codec: this.options.codec, activities: this.options.activities, identity, clock: this.options.clock, logger: this.options.logger };
+      const workflows = this.#workflows;
+      const deps = {
+        service: this.#codecService, codec: this.options.codec, activities: this.options.activities, identity, clock: this.options.clock,
+        logger: this.options.logger, continueWorkflow: workflows && ((t: ActivityTask, r: unknown, ms: number) => workflows.continueAfterActivity(t, r, ms)),
+      };
       for (let i = 0; i < Math.min(maxConcurrentActivityTaskPolls, maxConcurrentActivityTaskExecutions); i++) {
         loops.push(this.#pollLoop<ActivityTask>(`activity-${i}`, slots,
           (opts, maxTasks) => this.#service.pollActivityTaskQueue({ ...req, maxTasks }, opts),

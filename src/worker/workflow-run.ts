@@ -53,6 +53,12 @@ export class WorkflowRun {
   #expectedRecorded = false;
   #lastEventId = 0;
   #lastStartedEventId = 0;
+  #lastActivationTime = 0;
+  /**
+   * True while the events applied reach the service's last event of the run as the answer to
+   * its last completion reported it (see WorkflowTaskHandler): cleared by each activation.
+   */
+  settled = false;
   readonly #ids = new ReplayIds();
   #closed = false;
   #usedFlags: number[] = [];
@@ -83,6 +89,11 @@ export class WorkflowRun {
   /** Id of the WorkflowTaskStarted whose activation ran last. */
   get lastStartedEventId(): number {
     return this.#lastStartedEventId;
+  }
+
+  /** The workflow time of the last activation, ms since the epoch (0 before the first). */
+  get lastActivationTime(): number {
+    return this.#lastActivationTime;
   }
 
   /** True once the run's close event was seen or the run produced its closing command. */
@@ -190,6 +201,8 @@ export class WorkflowRun {
     const jobs = this.#jobs;
     this.#jobs = [];
     this.#lastStartedEventId = started.eventId;
+    this.#lastActivationTime = timestamp;
+    this.settled = false;
     const flags = completed?.attributes.sdkMetadata?.langUsedFlags;
     if (flags) assertKnownFlags(flags, completed.eventId);
     const result = await this.#sandbox.activate({ timestamp, isReplaying: completed !== undefined, jobs, ...(flags ? { flags } : {}) });

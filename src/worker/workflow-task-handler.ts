@@ -3,7 +3,9 @@ import { DeterminismViolationError, ServiceError } from '../common/errors.ts';
 import { ValidationError } from '../retry/errors.ts';
 import { toFailureInfo } from '../common/failure.ts';
 import type { HistoryEvent } from '../history/events.ts';
-import type { WorkflowService, WorkflowTask } from '../protocol/index.ts';
+import type {
+  ActivityTask, ContinuedWorkflowTask, RespondActivityTaskCompletedResponse, WorkflowService, WorkflowTask,
+} from '../protocol/index.ts';
 import type { WorkflowBundle } from './bundler.ts';
 import type { Logger } from './logger.ts';
 import type { Clock } from '../retry/clock.ts';
@@ -32,6 +34,16 @@ export interface WorkflowTaskHandlerDeps {
   clock: Clock;
   /** The worker's payload codecs: a task's events are decoded before activation, its commands encoded after. */
   codec?: CodecChain | undefined;
+  /** The workflow task queue the worker polls (a continued task must be the run's). */
+  taskQueue: string;
+}
+
+/** A workflow task run ahead by the worker that completes the activity which schedules it. */
+export interface WorkflowContinuation {
+  /** Goes with the activity's completion. */
+  task: ContinuedWorkflowTask;
+  /** Takes the answer to that completion (undefined when it was not delivered). */
+  settle(answer: RespondActivityTaskCompletedResponse | undefined): Promise<void>;
 }
 
 /** The workflow task timeout assumed when a task does not carry it (an older server), ms. */
@@ -57,8 +69,13 @@ export class WorkflowTaskHandler {
   readonly cache: WorkflowCache;
   readonly #deps: WorkflowTaskHandlerDeps;
   readonly #log: SandboxLog;
-  /** Tasks answered from the cache and by full replays, for tests and metrics. */
-  readonly stats = { cacheHits: 0, replays: 0 };
+  /** Completions on their way, by run: settled once the answer's events are applied to the cached run. */
+  readonly #completing = new Map<string, Promise<void>>();
+  /**
+   * Tasks answered from the cache and by full replays, tasks continued after an activity and
+   * those of them the service refused, for tests and metrics.
+   */
+  readonly stats = { cacheHits: 0, replays: 0, continued: 0, continuedRefused: 0 };
 
   constructor(deps: WorkflowTaskHandlerDeps) {
     this.#deps = deps;
@@ -80,7 +97,11 @@ export class WorkflowTaskHandler {
       const { codec } = this.#deps;
       let events = codec ? await codec.decode(task.history, walkEvents) : task.history;
       if (!codec && events[0]?.eventType === 'WorkflowExecutionStarted') refuseEnvelopes(events[0].attributes.args, 'this worker');
-      if (run && run.lastStartedEventId === task.previousStartedEventId && events[0]?.eventId === run.lastEventId + 1) {
+      const first = events[0]?.eventId;
+      if (run && run.lastStartedEventId === task.previousStartedEventId && first !== undefined && first <= run.lastEventId + 1) {
+        // The run may already have applied the first of these: its last completion's answer carried them.
+        const after = run.lastEventId;
+        if (first <= after) events = events.filter((e) => e.eventId > after);
         this.stats.cacheHits++;
       } else {
         run = new WorkflowRun(this.#deps.bundle, { namespace: task.namespace, workflowId: task.workflowId, runId: task.runId }, this.#log,
@@ -109,8 +130,13 @@ export class WorkflowTaskHandler {
     // task for) or could not take in time leaves the cached state ahead of the stored history.
     if (!run.closed) this.cache.put(key, run);
     const sdkMetadata = run.usedFlags.length ? { sdkMetadata: { langUsedFlags: [...run.usedFlags] } } : {};
-    const sent = await deliverReport(() => service.respondWorkflowTaskCompleted({ taskToken: task.taskToken, commands, identity, ...sdkMetadata }),
+    const completing = deliverReport(() => service.respondWorkflowTaskCompleted({ taskToken: task.taskToken, commands, identity, ...sdkMetadata }),
       { ...report, what: `the completion of workflow task ${task.startedEventId} of ${task.workflowId}`, refusedLevel: 'debug' });
+    const settled = completing.then((sent) => (sent.delivered && !run.closed ? this.#settle(key, run, task.startedEventId, sent.value?.events) : undefined));
+    this.#completing.set(key, settled);
+    const sent = await completing;
+    await settled;
+    if (this.#completing.get(key) === settled) this.#completing.delete(key);
     if (sent.delivered) return;
     this.cache.delete(key);
     if (sent.why !== 'refused') return;
@@ -121,6 +147,94 @@ export class WorkflowTaskHandler {
     } else {
       logger.warn(`the service refused the completion of workflow task ${task.startedEventId}; dropped: ${(sent.error as Error).message}`, report.meta);
     }
+  }
+
+  /**
+   * Applies the events a completion appended after the task's WorkflowTaskStarted (the answer
+   * carries them) to the cached run, which then knows the run's history up to its last event,
+   * as a continued task needs. Left alone when another task has taken or moved the run meanwhile.
+   */
+  async #settle(key: string, run: WorkflowRun, startedEventId: number, appended: HistoryEvent[] | undefined): Promise<void> {
+    if (!appended || appended[0]?.eventId !== startedEventId + 1) return;
+    const taken = this.cache.take(key);
+    if (taken !== run || run.lastEventId !== startedEventId) {
+      if (taken) this.cache.put(key, taken);
+      return;
+    }
+    try {
+      // Up to the next task's start, when the completion's own transition handed one out: that task brings it.
+      const end = appended.findIndex((e) => e.eventType === 'WorkflowTaskStarted');
+      const events = end < 0 ? appended : appended.slice(0, end);
+      const { codec } = this.#deps;
+      await run.apply(codec ? await codec.decode(events, walkEvents) : events);
+      // With a task scheduled (events arrived while this one ran), that task comes next, not a continued one.
+      run.settled = !events.some((e) => e.eventType === 'WorkflowTaskScheduled') && end < 0;
+    } catch (err) {
+      this.#deps.logger.debug(`dropped the cached run: its completion's events did not apply (${(err as Error).message})`,
+        { workflowId: run.execution.workflowId, runId: run.execution.runId });
+      return;
+    }
+    this.cache.put(key, run);
+  }
+
+  /**
+   * Runs the workflow task that the completion of `task` (which ran for `ranMs` here) will
+   * schedule, on the cached run, when
+   * the run is settled: its history ends at its last completion's events, so the only thing new
+   * to the code is this result. The commands go with the completion; the service records the
+   * task with it if nothing else reached the run meanwhile. Undefined when the run is not
+   * cached and settled, or the code failed the task (the task then goes out as usual, and fails
+   * there in a replay, which reports it).
+   */
+  async continueAfterActivity(task: ActivityTask, result: unknown, ranMs: number): Promise<WorkflowContinuation | undefined> {
+    const key = `${task.namespace}/${task.workflowId}/${task.runId}`;
+    // The activity may have been handed out before the answer to the completion that scheduled it arrived here.
+    await this.#completing.get(key);
+    const run = this.cache.take(key);
+    if (!run) return undefined;
+    if (!run.settled || run.closed || run.info?.taskQueue !== this.#deps.taskQueue || task.scheduledEventId > run.lastEventId) {
+      this.cache.put(key, run);
+      return undefined;
+    }
+    const { identity, codec, taskQueue } = this.#deps;
+    const after = run.lastEventId;
+    // On the service's clock: the attempt's start there, plus the time it took here. Workflow time never goes back.
+    const at = Math.max(Math.round(Date.parse(task.startedTime) + ranMs), run.lastActivationTime);
+    if (!Number.isFinite(at)) {
+      this.cache.put(key, run);
+      return undefined;
+    }
+    const time = new Date(at).toISOString();
+    const scheduledEventId = task.scheduledEventId;
+    const events: HistoryEvent[] = [
+      { eventId: after + 1, eventType: 'ActivityTaskStarted', eventTime: time, attributes: { scheduledEventId, attempt: task.attempt, identity, requestId: '' } },
+      { eventId: after + 2, eventType: 'ActivityTaskCompleted', eventTime: time, attributes: { scheduledEventId, startedEventId: after + 1, identity, result: result ?? null } },
+      { eventId: after + 3, eventType: 'WorkflowTaskScheduled', eventTime: time, attributes: { taskQueue, startToCloseTimeoutMs: 0, attempt: 1 } },
+      { eventId: after + 4, eventType: 'WorkflowTaskStarted', eventTime: time, attributes: { scheduledEventId: after + 3, identity, requestId: '' } },
+    ];
+    let commands: Command[];
+    try {
+      const out = await run.apply(events);
+      if (!out) throw new Error('the continued task produced no activation');
+      commands = codec ? await codec.encode(out, walkCommands) : out;
+    } catch {
+      return undefined;
+    }
+    this.stats.continued++;
+    return {
+      task: {
+        afterEventId: after, startedEventId: after + 4, startedTimeMs: at, taskQueue, commands,
+        ...(run.usedFlags.length ? { sdkMetadata: { langUsedFlags: [...run.usedFlags] } } : {}),
+      },
+      settle: async (answer) => {
+        const accepted = answer?.workflowTask?.accepted === true;
+        if (!accepted) this.stats.continuedRefused++;
+        // A refused task leaves the run ahead of its history: the task goes out as usual, to a replay.
+        if (!accepted || run.closed) return;
+        this.cache.put(key, run);
+        await this.#settle(key, run, after + 4, answer.workflowTask!.events);
+      },
+    };
   }
 }
 

@@ -67,8 +67,8 @@ export class Harness {
     assert.equal(t, null, 'expected no workflow task');
   }
 
-  complete(task: WorkflowTask, commands: Command[]): Promise<void> {
-    return this.engine.respondWorkflowTaskCompleted({ taskToken: task.taskToken, commands, identity: 'worker-1' });
+  async complete(task: WorkflowTask, commands: Command[]): Promise<void> {
+    await this.engine.respondWorkflowTaskCompleted({ taskToken: task.taskToken, commands, identity: 'worker-1' });
   }
 
   /** Moves the clock and waits until the engine has processed what became due. */

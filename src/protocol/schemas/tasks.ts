@@ -6,7 +6,7 @@ import { DEFAULT_LONG_POLL_MS, MAX_LONG_POLL_MS, MAX_TASKS_PER_POLL_REQUEST } fr
 import { schemaOf } from '../parse.ts';
 import type { SdkMetadata } from '../../common/sdk-metadata.ts';
 import type {
-  PollRequest, RecordHeartbeatRequest, RespondActivityTaskCanceledRequest, RespondActivityTaskCompletedRequest,
+  ContinuedWorkflowTask, PollRequest, RecordHeartbeatRequest, RespondActivityTaskCanceledRequest, RespondActivityTaskCompletedRequest,
   RespondActivityTaskFailedRequest, RespondWorkflowTaskCompletedRequest, RespondWorkflowTaskFailedRequest, ShutdownWorkerRequest,
 } from '../tasks.ts';
 
@@ -62,11 +62,22 @@ export const recordHeartbeatRequestSchema = schemaOf<RecordHeartbeatRequest>()(z
   details: payload('details'),
 }));
 
+/** Schema of {@link ContinuedWorkflowTask}; its commands are checked as a completion's are. */
+const continuedWorkflowTaskSchema = schemaOf<ContinuedWorkflowTask>()(z.object({
+  afterEventId: int(1),
+  startedEventId: int(1),
+  startedTimeMs: int(0),
+  taskQueue: text(),
+  commands: checkedLater<Command[]>(),
+  sdkMetadata: checkedLater<SdkMetadata>(),
+}));
+
 /** Schema of {@link RespondActivityTaskCompletedRequest}. */
 export const respondActivityTaskCompletedRequestSchema = schemaOf<RespondActivityTaskCompletedRequest>()(z.object({
   taskToken,
   identity,
   result: payload('result'),
+  workflowTask: optional(continuedWorkflowTaskSchema),
 }));
 
 /** Schema of {@link RespondActivityTaskFailedRequest}. */

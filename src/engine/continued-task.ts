@@ -1,0 +1,76 @@
+import type { SdkMetadata } from '../common/sdk-metadata.ts';
+import type { Command } from '../history/commands.ts';
+import type { EventType, HistoryEvent } from '../history/events.ts';
+import type { ContinuedWorkflowTask } from '../protocol/index.ts';
+import { applyCommands } from './commands.ts';
+import type { EngineLimits } from './limits.ts';
+import type { AttributeDefinitions } from './search-attributes.ts';
+import type { TransitionBuilder } from './transition.ts';
+import { completeWorkflowTask, finishWorkflowTask, startWorkflowTask } from './workflow-tasks.ts';
+import { completeActivity } from './activities.ts';
+import type { ActivityInfo } from './state.ts';
+
+/**
+ * A continued workflow task: the worker that completes an activity runs the workflow task that
+ * completion schedules on its cached state of the run, and reports both in one request. When
+ * the run is as the worker saw it, the activity's events, the task's Scheduled, Started and
+ * Completed events and its commands are one transition: one commit and one round trip per
+ * activity instead of two of each. The history is the one the usual path writes when the
+ * worker that polls the task is the one that ran the activity, except that WorkflowTaskStarted
+ * has the worker's time, the workflow time the code ran at.
+ *
+ * The run is as the worker saw it when no event was appended since the last one the worker
+ * knows (`afterEventId`: it applies every completion's events, RespondWorkflowTaskCompletedResponse)
+ * and no workflow task is pending: then nothing but this activity's result is new to the code,
+ * which is what the worker ran it on. Anything else (a signal, a timer, another activity's
+ * result, a task that failed or timed out) falls back: the activity's completion is recorded
+ * alone, and the workflow task it schedules goes out as usual.
+ */
+
+/** The events the activity's completion and the task's start append, in order (closeActivity, then scheduleWorkflowTask). */
+const CONTINUATION_EVENTS: readonly EventType[] = ['ActivityTaskStarted', 'ActivityTaskCompleted', 'WorkflowTaskScheduled', 'WorkflowTaskStarted'];
+
+/** Furthest the worker's clock may run ahead of the server's for its time to be recorded, ms. */
+const MAX_WORKER_CLOCK_LEAD_MS = 1_000;
+
+/** A continued task's commands, checked as a completion's are, and what they need. */
+export interface CheckedContinuation {
+  next: ContinuedWorkflowTask;
+  commands: Command[];
+  sdkMetadata: SdkMetadata | undefined;
+  definitions: AttributeDefinitions | undefined;
+}
+
+/**
+ * Records the activity's completion in `b` and, when the run is as the worker saw it, the
+ * continued workflow task after it; returns the events the task's completion appended (after
+ * its WorkflowTaskStarted), or undefined when only the activity's completion was recorded.
+ * @throws ValidationError when a command is refused (the caller records the completion alone).
+ */
+export function completeAndContinue(
+  b: TransitionBuilder, act: ActivityInfo, result: unknown, identity: string, c: CheckedContinuation, limits: EngineLimits,
+): HistoryEvent[] | undefined {
+  const { next } = c;
+  const at = next.startedTimeMs;
+  const asSeen = !b.closed && b.state.wt === undefined && b.others.length === 0 && b.events.length === 0
+    && b.record.nextEventId === next.afterEventId + 1 && b.record.taskQueue === next.taskQueue
+    // The worker's time is recorded: after the attempt started, within the task's timeout before this answer, not ahead of it.
+    && at >= (act.startedTime ?? Infinity) && at >= b.now - b.state.cfg.workflowTaskTimeoutMs && at <= b.now + MAX_WORKER_CLOCK_LEAD_MS;
+  completeActivity(b, act, result, identity);
+  const wt = b.state.wt;
+  if (!asSeen || !wt || wt.transient || wt.taskId === undefined || wt.scheduledTime > b.now) return undefined;
+  if (b.record.nextEventId !== next.startedEventId || b.events.some((e, i) => e.eventType !== CONTINUATION_EVENTS[i])) return undefined;
+  // The activity closed and the task was scheduled when the worker had the result and ran the code.
+  const atIso = new Date(at).toISOString();
+  for (const e of b.events) e.eventTime = atIso;
+  wt.scheduledTime = at;
+  const taskId = wt.taskId;
+  const started = startWorkflowTask(b, wt.seq, identity, at);
+  if (!started) return undefined;
+  applyCommands(b, c.commands, completeWorkflowTask(b, b.state.wt!, identity, c.sdkMetadata), limits, c.definitions);
+  finishWorkflowTask(b);
+  // Created and settled in this transition: neither the task row nor its timeout timer is written.
+  b.discardTask(taskId);
+  b.discardTimer(started.timeoutTimerId!);
+  return b.events.filter((e) => e.eventId > started.startedEventId!);
+}
