@@ -9,6 +9,9 @@ import type { TransitionBuilder } from './transition.ts';
 import { completeWorkflowTask, finishWorkflowTask, startWorkflowTask } from './workflow-tasks.ts';
 import { completeActivity } from './activities.ts';
 import type { ActivityInfo } from './state.ts';
+import type { ActivityTask } from '../protocol/index.ts';
+import type { TaskTokens } from './task-token.ts';
+import { startEagerActivities } from './eager-dispatch.ts';
 
 /**
  * A continued workflow task: the worker that completes an activity runs the workflow task that
@@ -44,12 +47,13 @@ export interface CheckedContinuation {
 /**
  * Records the activity's completion in `b` and, when the run is as the worker saw it, the
  * continued workflow task after it; returns the events the task's completion appended (after
- * its WorkflowTaskStarted), or undefined when only the activity's completion was recorded.
+ * its WorkflowTaskStarted) and the activities it started for the worker (eager activities), or
+ * undefined when only the activity's completion was recorded.
  * @throws ValidationError when a command is refused (the caller records the completion alone).
  */
 export function completeAndContinue(
-  b: TransitionBuilder, act: ActivityInfo, result: unknown, identity: string, c: CheckedContinuation, limits: EngineLimits,
-): HistoryEvent[] | undefined {
+  b: TransitionBuilder, act: ActivityInfo, result: unknown, identity: string, c: CheckedContinuation, limits: EngineLimits, tokens: TaskTokens,
+): { events: HistoryEvent[]; activityTasks: ActivityTask[] } | undefined {
   const { next } = c;
   const at = next.startedTimeMs;
   const asSeen = !b.closed && b.state.wt === undefined && b.others.length === 0 && b.events.length === 0
@@ -72,5 +76,6 @@ export function completeAndContinue(
   // Created and settled in this transition: neither the task row nor its timeout timer is written.
   b.discardTask(taskId);
   b.discardTimer(started.timeoutTimerId!);
-  return b.events.filter((e) => e.eventId > started.startedEventId!);
+  const events = b.events.filter((e) => e.eventId > started.startedEventId!);
+  return { events, activityTasks: startEagerActivities(b, next.eagerActivities ?? 0, identity, started.startedEventId!, tokens) };
 }

@@ -1,4 +1,6 @@
 import type { TaskRecord } from '../store/types.ts';
+import type { ActivityTask } from '../protocol/index.ts';
+import type { TaskTokens } from './task-token.ts';
 import { activityTask, startActivity } from './activities.ts';
 import { queueKey, type EngineCore, type EagerHandoff } from './core.ts';
 import type { HandedTask, Reservation } from './handoffs.ts';
@@ -80,4 +82,27 @@ export function reserveEager(core: EngineCore, b: TransitionBuilder, onDeliver: 
 function visibleRow(x: TransitionBuilder, id: string): TaskRecord | undefined {
   const row = x.createTasks.find((t) => t.id === id);
   return row && row.visibleAt <= x.now ? row : undefined;
+}
+
+/**
+ * Eager activities: starts up to `max` of the activities this transition scheduled after event
+ * `afterEventId` on the run's own task queue, for the worker whose workflow task completion
+ * scheduled them; it gets them in the completion's answer, after the commit, instead of through a
+ * poll. The attempt is started as a poll would start it (its timeout armed), so an answer that
+ * never reaches the worker leaves the attempt to its start-to-close timeout, as for a poll whose
+ * answer was lost after it was sent.
+ */
+export function startEagerActivities(b: TransitionBuilder, max: number, identity: string, afterEventId: number, tokens: TaskTokens): ActivityTask[] {
+  const started: ActivityTask[] = [];
+  if (max <= 0 || b.closed) return started;
+  for (const act of Object.values(b.state.activities)) {
+    if (started.length >= max) break;
+    const id = act.taskId;
+    if (act.scheduledEventId <= afterEventId || act.state !== 'Scheduled' || act.taskQueue !== b.record.taskQueue || id === undefined) continue;
+    if (!visibleRow(b, id)) continue;
+    startActivity(b, act, identity);
+    b.discardTask(id);
+    started.push(activityTask(b.record, act, tokens));
+  }
+  return started;
 }

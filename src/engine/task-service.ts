@@ -13,7 +13,7 @@ import {
   activityTask, cancelActivity, completeActivity, failActivity, heartbeatActivity, startActivity, unstartActivity,
 } from './activities.ts';
 import { applyCommands, hasTerminalCommand, validateCommandList } from './commands.ts';
-import { reserveEager } from './eager-dispatch.ts';
+import { reserveEager, startEagerActivities } from './eager-dispatch.ts';
 import type { HandedTask, HandedWorkflowTask } from './handoffs.ts';
 import { LimitExceededError } from './limits.ts';
 import { queueKey, type EngineCore } from './core.ts';
@@ -57,6 +57,11 @@ export class TaskService {
   constructor(private readonly core: EngineCore) {
     this.#stops = new PollerStops(core.waitClock);
     core.eager = (b) => reserveEager(core, b, (h) => this.#countInFlight(h));
+  }
+
+  /** Eager activities, committed, count as handed out from now on. */
+  #handedOut(tasks: readonly ActivityTask[]): void {
+    for (const t of tasks) this.core.addInFlight(atKey(t), t.startToCloseTimeoutMs ?? TASK_LEASE_MS);
   }
 
   /** A task started for a poll inside another transition counts as handed out from its commit on. */
@@ -236,7 +241,7 @@ export class TaskService {
     // The commands' names and ids are checked with the commands, so that a bad one fails the task (BadCommand).
     if (typeof input !== 'object' || input === null || Array.isArray(input)) throw new ValidationError('request', 'must be an object', input);
     const { commands: listed, ...envelope } = input;
-    const { taskToken, identity } = parseRequest(COMPLETION_ENVELOPE, envelope);
+    const { taskToken, identity, eagerActivities } = parseRequest(COMPLETION_ENVELOPE, envelope);
     const token = this.core.tokens.decode(taskToken, 'workflow') as WorkflowToken;
     const sdkMetadata = optionalSdkMetadata(envelope.sdkMetadata);
     this.core.inFlight.delete(wtKey(token));
@@ -246,7 +251,7 @@ export class TaskService {
       const commands = validateCommandList(listed);
       const namespaces = searchAttributeNamespaces(commands, token.namespace);
       const definitions = namespaces.length > 0 ? await loadAttributeDefinitions(this.core.store, namespaces) : undefined;
-      const events = await this.core.mutate(token.runId, (b) => {
+      const done = await this.core.mutate(token.runId, (b) => {
         const wt = requireStartedTask(b, token);
         if (hasTerminalCommand(commands) && b.state.buffered.length > 0) {
           // Events arrived while the task ran: closing now would ignore them. Temporal's answer:
@@ -258,9 +263,12 @@ export class TaskService {
         }
         applyCommands(b, commands, completeWorkflowTask(b, wt, identity, sdkMetadata), this.core.limits, definitions);
         finishWorkflowTask(b);
-        return b.events.filter((e) => e.eventId > wt.startedEventId!);
+        const events = b.events.filter((e) => e.eventId > wt.startedEventId!);
+        return { events, activityTasks: startEagerActivities(b, eagerActivities ?? 0, identity, wt.startedEventId!, this.core.tokens) };
       });
-      return events ? { events } : {};
+      if (!done) return {};
+      this.#handedOut(done.activityTasks);
+      return done.activityTasks.length > 0 ? done : { events: done.events };
     } catch (err) {
       if (!(err instanceof ValidationError)) throw err;
       bad = err;
@@ -340,8 +348,10 @@ export class TaskService {
     const checked = await this.#checkContinuation(req.workflowTask, token.namespace);
     if (checked) {
       try {
-        const events = await this.#onActivity(token, (b, act) => completeAndContinue(b, act, req.result, identity, checked, this.core.limits));
-        return { workflowTask: events ? { accepted: true, events } : { accepted: false } };
+        const done = await this.#onActivity(token, (b, act) => completeAndContinue(b, act, req.result, identity, checked, this.core.limits, this.core.tokens));
+        if (!done) return { workflowTask: { accepted: false } };
+        this.#handedOut(done.activityTasks);
+        return { workflowTask: { accepted: true, events: done.events, ...(done.activityTasks.length > 0 ? { activityTasks: done.activityTasks } : {}) } };
       } catch (err) {
         if (!(err instanceof ValidationError)) throw err;
       }

@@ -82,6 +82,12 @@ export interface RespondWorkflowTaskCompletedRequest {
   identity: string;
   /** Recorded on the task's WorkflowTaskCompleted event: the replay flags the task used first. */
   sdkMetadata?: SdkMetadata | undefined;
+  /**
+   * How many of the activities these commands schedule on the run's task queue the worker will
+   * run itself, now: they are started in the completion's transition and come back in its
+   * answer (`activityTasks`) instead of through a poll (eager activities). @default 0
+   */
+  eagerActivities?: number | undefined;
 }
 
 /** The answer to a workflow task's completion. */
@@ -93,6 +99,11 @@ export interface RespondWorkflowTaskCompletedResponse {
    * last event (see RespondActivityTaskCompletedRequest.workflowTask). Absent from an older server.
    */
   events?: HistoryEvent[] | undefined;
+  /**
+   * Activities the completion started for this worker (see `eagerActivities`), each answered as a
+   * polled one. A worker that never gets them (a lost answer) leaves them to their start-to-close timeout.
+   */
+  activityTasks?: ActivityTask[] | undefined;
 }
 
 /** A workflow task that could not produce commands (a bug, non-determinism). */
@@ -200,12 +211,14 @@ export interface ContinuedWorkflowTask {
   commands: Command[];
   /** As RespondWorkflowTaskCompletedRequest.sdkMetadata. */
   sdkMetadata?: SdkMetadata | undefined;
+  /** As RespondWorkflowTaskCompletedRequest.eagerActivities. */
+  eagerActivities?: number | undefined;
 }
 
 /** The answer to an activity's completion. */
 export interface RespondActivityTaskCompletedResponse {
   /** Present when the request carried a workflow task: whether it was recorded, and then what its completion appended. */
-  workflowTask?: { accepted: boolean; events?: HistoryEvent[] | undefined } | undefined;
+  workflowTask?: { accepted: boolean; events?: HistoryEvent[] | undefined; activityTasks?: ActivityTask[] | undefined } | undefined;
 }
 
 /** An activity attempt threw; the retry policy decides what comes next. */

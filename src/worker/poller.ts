@@ -53,7 +53,11 @@ export function pollBackoffMs(failures: number, seedKey: string): number {
 export class Slots {
   #free: number;
   #waiters: (() => void)[] = [];
-  constructor(readonly size: number) {
+  /**
+   * @param keepForOthers slots a poll's extra slots leave free (see Worker: activity slots keep a
+   *   quarter for the eager activities of workflow task completions).
+   */
+  constructor(readonly size: number, readonly keepForOthers = 0) {
     this.#free = size;
   }
 
@@ -78,9 +82,9 @@ export class Slots {
     });
   }
 
-  /** Takes up to `n` free slots without waiting; returns how many were taken. */
-  tryAcquire(n: number): number {
-    const taken = Math.min(n, this.#free);
+  /** Takes up to `n` free slots without waiting, leaving at least `keep` free; returns how many were taken. */
+  tryAcquire(n: number, keep = 0): number {
+    const taken = Math.max(0, Math.min(n, this.#free - keep));
     this.#free -= taken;
     return taken;
   }

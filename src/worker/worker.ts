@@ -104,14 +104,15 @@ export class Worker {
   }
 
   /**
-   * Cache and replay counters of the workflow side, and the workflow tasks run after an
-   * activity's completion (continued) and those of them the service refused.
+   * Cache and replay counters of the workflow side, the workflow tasks run after an activity's
+   * completion (continued) and those of them the service refused, and the activity tasks that
+   * came in completions' answers (eager activities).
    */
-  get workflowStats(): { cacheHits: number; replays: number; cached: number; continued: number; continuedRefused: number } {
+  get workflowStats(): { cacheHits: number; replays: number; cached: number; continued: number; continuedRefused: number; eagerActivities: number } {
     const w = this.#workflows;
     return {
       cacheHits: w?.stats.cacheHits ?? 0, replays: w?.stats.replays ?? 0, cached: w?.cache.size ?? 0,
-      continued: w?.stats.continued ?? 0, continuedRefused: w?.stats.continuedRefused ?? 0,
+      continued: w?.stats.continued ?? 0, continuedRefused: w?.stats.continuedRefused ?? 0, eagerActivities: w?.stats.eagerActivities ?? 0,
     };
   }
 
@@ -146,20 +147,35 @@ export class Worker {
       }
     }
     if (Object.keys(this.options.activities).length > 0) {
-      const slots = new Slots(maxConcurrentActivityTaskExecutions);
+      // A poll's extra slots leave a quarter free, for activities that come in workflow task completions' answers.
+      const slots = new Slots(maxConcurrentActivityTaskExecutions, this.#workflows ? Math.ceil(maxConcurrentActivityTaskExecutions / 4) : 0);
       const workflows = this.#workflows;
+      const { logger } = this.options;
       const deps = {
         service: this.#codecService, codec: this.options.codec, activities: this.options.activities, identity, clock: this.options.clock,
-        logger: this.options.logger, continueWorkflow: workflows && ((t: ActivityTask, r: unknown, ms: number) => workflows.continueAfterActivity(t, r, ms)),
+        logger, continueWorkflow: workflows && ((t: ActivityTask, r: unknown, ms: number) => workflows.continueAfterActivity(t, r, ms)),
+      };
+      const runActivity = (task: ActivityTask) => {
+        const running = this.#telemetry.activity(task, (ended) => runActivityTask(task, { ...deps, onOutcome: ended }));
+        this.#activities.add(running);
+        return running.done.finally(() => this.#activities.delete(running));
       };
       for (let i = 0; i < Math.min(maxConcurrentActivityTaskPolls, maxConcurrentActivityTaskExecutions); i++) {
         loops.push(this.#pollLoop<ActivityTask>(`activity-${i}`, slots,
-          (opts, maxTasks) => this.#service.pollActivityTaskQueue({ ...req, maxTasks }, opts),
-          (task) => {
-            const running = this.#telemetry.activity(task, (ended) => runActivityTask(task, { ...deps, onOutcome: ended }));
-            this.#activities.add(running);
-            return running.done.finally(() => this.#activities.delete(running));
-          }));
+          (opts, maxTasks) => this.#service.pollActivityTaskQueue({ ...req, maxTasks }, opts), runActivity));
+      }
+      // Activities a workflow task completion schedules here come back in its answer (eager activities).
+      if (workflows) {
+        workflows.eagerActivities = {
+          reserve: (n) => (this.#drain.signal.aborted ? 0 : slots.tryAcquire(n)),
+          release: (n) => {
+            for (let i = 0; i < n; i++) slots.release();
+          },
+          run: (task) => {
+            runActivity(task).catch((err: unknown) => logger.error(`task handling failed: ${(err as Error)?.message}`))
+              .finally(() => slots.release());
+          },
+        };
       }
     }
     this.#loops = loops;
@@ -215,7 +231,10 @@ export class Worker {
     await Promise.all(this.#workflowTasks);
     if (this.#activities.size > 0) {
       const grace = new AbortController();
-      const allDone = Promise.all([...this.#activities].map((a) => a.done));
+      // An activity that ends may have started another (an eager activity in its answer): wait for those too.
+      const allDone = (async () => {
+        while (this.#activities.size > 0) await Promise.all([...this.#activities].map((a) => a.done));
+      })();
       const inTime = await Promise.race([
         allDone.then(() => true),
         clock.sleep(shutdownGraceTimeMs, grace.signal).then(() => false, () => true),
@@ -251,7 +270,7 @@ export class Worker {
         return;
       }
       // Free slots ride along, so a busy queue hands over several tasks per round trip.
-      const held = 1 + slots.tryAcquire(MAX_SLOTS_HELD_PER_POLL - 1);
+      const held = 1 + slots.tryAcquire(MAX_SLOTS_HELD_PER_POLL - 1, slots.keepForOthers);
       let task: T | null;
       try {
         task = await poll({ signal }, held);

@@ -38,6 +38,16 @@ export interface WorkflowTaskHandlerDeps {
   taskQueue: string;
 }
 
+/** The worker's activity slots, as the handler asks for eager activities (Worker). */
+export interface EagerActivitySlots {
+  /** Reserves up to `n` free activity slots now; returns how many. */
+  reserve(n: number): number;
+  /** Gives back `n` reserved slots. */
+  release(n: number): void;
+  /** Runs an activity task in a reserved slot, which is given back when it is done. */
+  run(task: ActivityTask): void;
+}
+
 /** A workflow task run ahead by the worker that completes the activity which schedules it. */
 export interface WorkflowContinuation {
   /** Goes with the activity's completion. */
@@ -71,11 +81,14 @@ export class WorkflowTaskHandler {
   readonly #log: SandboxLog;
   /** Completions on their way, by run: settled once the answer's events are applied to the cached run. */
   readonly #completing = new Map<string, Promise<void>>();
+  /** Set when the worker also runs activities: a completion then asks to run those its commands schedule here. */
+  eagerActivities: EagerActivitySlots | undefined;
   /**
    * Tasks answered from the cache and by full replays, tasks continued after an activity and
-   * those of them the service refused, for tests and metrics.
+   * those of them the service refused, and activity tasks that came in completions' answers, for
+   * tests and metrics.
    */
-  readonly stats = { cacheHits: 0, replays: 0, continued: 0, continuedRefused: 0 };
+  readonly stats = { cacheHits: 0, replays: 0, continued: 0, continuedRefused: 0, eagerActivities: 0 };
 
   constructor(deps: WorkflowTaskHandlerDeps) {
     this.#deps = deps;
@@ -130,9 +143,13 @@ export class WorkflowTaskHandler {
     // task for) or could not take in time leaves the cached state ahead of the stored history.
     if (!run.closed) this.cache.put(key, run);
     const sdkMetadata = run.usedFlags.length ? { sdkMetadata: { langUsedFlags: [...run.usedFlags] } } : {};
-    const completing = deliverReport(() => service.respondWorkflowTaskCompleted({ taskToken: task.taskToken, commands, identity, ...sdkMetadata }),
+    const eager = this.#reserveEager(commands);
+    const completing = deliverReport(() => service.respondWorkflowTaskCompleted({ taskToken: task.taskToken, commands, identity, ...sdkMetadata, ...eager.ask }),
       { ...report, what: `the completion of workflow task ${task.startedEventId} of ${task.workflowId}`, refusedLevel: 'debug' });
-    const settled = completing.then((sent) => (sent.delivered && !run.closed ? this.#settle(key, run, task.startedEventId, sent.value?.events) : undefined));
+    const settled = completing.then((sent) => {
+      eager.take(sent.delivered ? sent.value?.activityTasks : undefined);
+      return sent.delivered && !run.closed ? this.#settle(key, run, task.startedEventId, sent.value?.events) : undefined;
+    });
     this.#completing.set(key, settled);
     const sent = await completing;
     await settled;
@@ -147,6 +164,28 @@ export class WorkflowTaskHandler {
     } else {
       logger.warn(`the service refused the completion of workflow task ${task.startedEventId}; dropped: ${(sent.error as Error).message}`, report.meta);
     }
+  }
+
+  /**
+   * Reserves an activity slot for each activity the commands schedule on this worker's queue (as
+   * many as are free): the completion asks for that many eager activities. `take` runs the
+   * activity tasks the answer brought (none when it was not delivered) and gives back the rest.
+   */
+  #reserveEager(commands: readonly Command[]): { ask: { eagerActivities?: number }; take(tasks: ActivityTask[] | undefined): void } {
+    const slots = this.eagerActivities;
+    const { taskQueue } = this.#deps;
+    const wanted = slots ? commands.filter((c) => c.commandType === 'ScheduleActivityTask'
+      && (c.attributes.taskQueue === undefined || c.attributes.taskQueue === taskQueue)).length : 0;
+    const reserved = wanted > 0 ? slots!.reserve(wanted) : 0;
+    return {
+      ask: reserved > 0 ? { eagerActivities: reserved } : {},
+      take: (tasks) => {
+        const given = (tasks ?? []).slice(0, reserved);
+        this.stats.eagerActivities += given.length;
+        for (const t of given) slots!.run(t);
+        if (reserved > given.length) slots!.release(reserved - given.length);
+      },
+    };
   }
 
   /**
@@ -221,12 +260,14 @@ export class WorkflowTaskHandler {
       return undefined;
     }
     this.stats.continued++;
+    const eager = this.#reserveEager(commands);
     return {
       task: {
-        afterEventId: after, startedEventId: after + 4, startedTimeMs: at, taskQueue, commands,
+        afterEventId: after, startedEventId: after + 4, startedTimeMs: at, taskQueue, commands, ...eager.ask,
         ...(run.usedFlags.length ? { sdkMetadata: { langUsedFlags: [...run.usedFlags] } } : {}),
       },
       settle: async (answer) => {
+        eager.take(answer?.workflowTask?.activityTasks);
         const accepted = answer?.workflowTask?.accepted === true;
         if (!accepted) this.stats.continuedRefused++;
         // A refused task leaves the run ahead of its history: the task goes out as usual, to a replay.

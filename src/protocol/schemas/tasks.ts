@@ -45,6 +45,7 @@ export const respondWorkflowTaskCompletedRequestSchema = schemaOf<RespondWorkflo
   commands: checkedLater<Command[]>(),
   /** Checked by optionalSdkMetadata, whose messages name the flag. */
   sdkMetadata: checkedLater<SdkMetadata>(),
+  eagerActivities: optional(int(0, MAX_TASKS_PER_POLL_REQUEST)),
 }));
 
 /** Schema of {@link RespondWorkflowTaskFailedRequest}. */
@@ -70,6 +71,7 @@ const continuedWorkflowTaskSchema = schemaOf<ContinuedWorkflowTask>()(z.object({
   taskQueue: text(),
   commands: checkedLater<Command[]>(),
   sdkMetadata: checkedLater<SdkMetadata>(),
+  eagerActivities: optional(int(0, MAX_TASKS_PER_POLL_REQUEST)),
 }));
 
 /** Schema of {@link RespondActivityTaskCompletedRequest}. */
