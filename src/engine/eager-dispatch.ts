@@ -1,6 +1,7 @@
 import type { TaskRecord } from '../store/types.ts';
 import type { ActivityTask } from '../protocol/index.ts';
 import type { TaskTokens } from './task-token.ts';
+import type { ActivityInfo } from './state.ts';
 import { activityTask, startActivity } from './activities.ts';
 import { queueKey, type EngineCore, type EagerHandoff } from './core.ts';
 import type { HandedTask, Reservation } from './handoffs.ts';
@@ -51,9 +52,7 @@ export function reserveEager(core: EngineCore, b: TransitionBuilder, onDeliver: 
       if (!row) continue;
       const offer = core.handoffs.take(queueKey(row.namespace, row.taskQueue, 'activity'));
       if (!offer) continue;
-      startActivity(x, act, offer.identity);
-      x.discardTask(row.id);
-      taken.push({ offer, handed: { kind: 'activity', task: activityTask(x.record, act, core.tokens) } });
+      taken.push({ offer, handed: { kind: 'activity', task: startHere(x, act, row.id, offer.identity, core.tokens) } });
     }
   }
   if (taken.length === 0) return undefined;
@@ -100,9 +99,14 @@ export function startEagerActivities(b: TransitionBuilder, max: number, identity
     const id = act.taskId;
     if (act.scheduledEventId <= afterEventId || act.state !== 'Scheduled' || act.taskQueue !== b.record.taskQueue || id === undefined) continue;
     if (!visibleRow(b, id)) continue;
-    startActivity(b, act, identity);
-    b.discardTask(id);
-    started.push(activityTask(b.record, act, tokens));
+    started.push(startHere(b, act, id, identity, tokens));
   }
   return started;
+}
+
+/** Starts a scheduled attempt for a worker in the transition that created its task row `rowId`, which is then neither written nor deleted. */
+function startHere(x: TransitionBuilder, act: ActivityInfo, rowId: string, identity: string, tokens: TaskTokens): ActivityTask {
+  startActivity(x, act, identity);
+  x.discardTask(rowId);
+  return activityTask(x.record, act, tokens);
 }

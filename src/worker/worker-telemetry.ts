@@ -47,6 +47,30 @@ export class WorkerTelemetry {
   }
 
   /**
+   * Runs a continued workflow task (the run's next task, run by this worker after it completed
+   * `task`, continued-task.ts) inside its span, `RunWorkflow:<type>`, with the spans of the
+   * commands it sends, as {@link workflowTask} and {@link observeService} record a polled one's.
+   */
+  async continuedWorkflowTask<T extends { task: { commands: Command[] } } | undefined>(
+    task: ActivityTask, taskQueue: string, run: () => Promise<T>,
+  ): Promise<T> {
+    const parent = this.#parentOf(this.#headers.get(task.runId) ?? task.header);
+    const span = this.#tracer.startSpan(`RunWorkflow:${task.workflowType}`, {
+      kind: SpanKind.INTERNAL, attributes: { ...idsOf({ ...task, taskQueue }), 'steadfast.workflow_task.continued': true },
+    }, parent);
+    const inSpan = trace.setSpan(parent, span);
+    try {
+      const out = await context.with(inSpan, run);
+      if (out) context.with(inSpan, () => out.task.commands.forEach((c) => this.#commandSpan(c)));
+      span.end();
+      return out;
+    } catch (err) {
+      endWithError(span, err);
+      throw err;
+    }
+  }
+
+  /**
    * Starts an activity attempt inside its span, `RunActivity:<type>`: `start` runs in the span's
    * context (the activity function's own spans nest under it). Returns what to call when it ends.
    */

@@ -63,7 +63,8 @@ export class Worker {
       ],
       cache: () => {
         const s = this.workflowStats;
-        return { hits: s.cacheHits, misses: s.replays, cached: s.cached };
+        // A continued task runs on the cached run: a hit.
+        return { hits: s.cacheHits + s.continued, misses: s.replays, cached: s.cached };
       },
     });
     this.#telemetry = new WorkerTelemetry(options.logger, metrics);
@@ -153,7 +154,8 @@ export class Worker {
       const { logger } = this.options;
       const deps = {
         service: this.#codecService, codec: this.options.codec, activities: this.options.activities, identity, clock: this.options.clock,
-        logger, continueWorkflow: workflows && ((t: ActivityTask, r: unknown, ms: number) => workflows.continueAfterActivity(t, r, ms)),
+        logger, continueWorkflow: workflows && ((t: ActivityTask, r: unknown, ms: number) =>
+          this.#telemetry.continuedWorkflowTask(t, taskQueue, () => workflows.continueAfterActivity(t, r, ms))),
       };
       const runActivity = (task: ActivityTask) => {
         const running = this.#telemetry.activity(task, (ended) => runActivityTask(task, { ...deps, onOutcome: ended }));

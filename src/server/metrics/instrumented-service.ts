@@ -2,7 +2,10 @@ import { performance } from 'node:perf_hooks';
 import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { toWireError } from '../../protocol/wire-error.ts';
 import { StoreConflictError } from '../../store/errors.ts';
-import { WORKFLOW_SERVICE_METHODS, type ActivityTask, type WorkflowService, type WorkflowTask } from '../../protocol/index.ts';
+import {
+  WORKFLOW_SERVICE_METHODS, type ActivityTask, type RespondActivityTaskCompletedResponse, type RespondWorkflowTaskCompletedResponse, type WorkflowService,
+  type WorkflowTask,
+} from '../../protocol/index.ts';
 import type { ServerMetrics } from './server-metrics.ts';
 
 const METHODS = new Set<string>(WORKFLOW_SERVICE_METHODS);
@@ -42,6 +45,10 @@ export function instrumentService<S extends WorkflowService>(service: S, metrics
             metrics.request(key, 200, (performance.now() - begun) / 1000);
             if (result && key === 'pollWorkflowTaskQueue') workflowTasksStarted(metrics, result as WorkflowTask);
             else if (result && key === 'pollActivityTaskQueue') activityTasksStarted(metrics, result as ActivityTask);
+            else if (result && key === 'respondWorkflowTaskCompleted') eagerActivitiesStarted(metrics, (result as RespondWorkflowTaskCompletedResponse).activityTasks);
+            else if (result && key === 'respondActivityTaskCompleted') {
+              eagerActivitiesStarted(metrics, (result as RespondActivityTaskCompletedResponse).workflowTask?.activityTasks);
+            }
           }
           return result;
         } catch (err) {
@@ -89,4 +96,13 @@ function activityTasksStarted(metrics: ServerMetrics, task: ActivityTask): void 
     const seconds = (Date.parse(t.startedTime) - Date.parse(t.currentAttemptScheduledTime)) / 1000;
     metrics.taskStarted(t.namespace, t.taskQueue, 'activity', Math.max(0, seconds));
   }
+}
+
+/**
+ * Schedule-to-start of the activities a completion started for its worker (eager activities): 0,
+ * counted as tasks handed out. A continued workflow task is not counted: it was never scheduled
+ * for a worker to take.
+ */
+function eagerActivitiesStarted(metrics: ServerMetrics, tasks: ActivityTask[] | undefined): void {
+  for (const t of tasks ?? []) activityTasksStarted(metrics, t);
 }

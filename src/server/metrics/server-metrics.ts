@@ -90,7 +90,7 @@ export class ServerMetrics {
       labelNames: ['namespace', 'workflow_type'], buckets: BYTE_BUCKETS, registers,
     });
     this.#scheduleToStart = new Histogram({
-      name: 'steadfast_schedule_to_start_seconds', help: 'Time from a task being scheduled to a poll being handed it, seconds',
+      name: 'steadfast_schedule_to_start_seconds', help: 'Time from a task being scheduled to a worker being handed it (by a poll or in a completion answer), seconds',
       labelNames: ['namespace', 'task_queue', 'kind'], buckets: WAIT_BUCKETS, registers,
     });
     this.#deleted = new Counter({
