@@ -1,15 +1,14 @@
 import type { SdkMetadata } from '../common/sdk-metadata.ts';
 import type { Command } from '../history/commands.ts';
 import type { EventType, HistoryEvent } from '../history/events.ts';
-import type { ContinuedWorkflowTask } from '../protocol/index.ts';
+import type { ActivityTask, ContinuedWorkflowTask, RespondWorkflowTaskCompletedResponse } from '../protocol/index.ts';
 import { applyCommands } from './commands.ts';
 import type { EngineLimits } from './limits.ts';
 import type { AttributeDefinitions } from './search-attributes.ts';
 import type { TransitionBuilder } from './transition.ts';
 import { completeWorkflowTask, finishWorkflowTask, startWorkflowTask } from './workflow-tasks.ts';
 import { completeActivity } from './activities.ts';
-import type { ActivityInfo } from './state.ts';
-import type { ActivityTask } from '../protocol/index.ts';
+import type { ActivityInfo, WorkflowTaskInfo } from './state.ts';
 import type { TaskTokens } from './task-token.ts';
 import { startEagerActivities } from './eager-dispatch.ts';
 
@@ -36,25 +35,56 @@ const CONTINUATION_EVENTS: readonly EventType[] = ['ActivityTaskStarted', 'Activ
 /** Furthest the worker's clock may run ahead of the server's for its time to be recorded, ms. */
 const MAX_WORKER_CLOCK_LEAD_MS = 1_000;
 
-/** A continued task's commands, checked as a completion's are, and what they need. */
-export interface CheckedContinuation {
-  next: ContinuedWorkflowTask;
+/** A completion's commands as checked before its transition, and the search attribute definitions they need. */
+export interface CheckedCommands {
   commands: Command[];
-  sdkMetadata: SdkMetadata | undefined;
   definitions: AttributeDefinitions | undefined;
+}
+
+/** What a completion records besides its commands. */
+export interface CompletionOptions extends CheckedCommands {
+  identity: string;
+  sdkMetadata: SdkMetadata | undefined;
+  /** How many of the activities the commands schedule the worker runs itself (eager activities). */
+  eagerActivities: number;
+  limits: EngineLimits;
+  tokens: TaskTokens;
+}
+
+/** What a completion recorded: the events after its WorkflowTaskStarted, and the activity tasks it started for the worker. */
+export interface CompletionRecord {
+  events: HistoryEvent[];
+  activityTasks: ActivityTask[];
+}
+
+/**
+ * Completes the started workflow task `wt` with its commands, appends what arrived meanwhile,
+ * and starts the eager activities.
+ */
+export function recordCompletion(b: TransitionBuilder, wt: WorkflowTaskInfo, o: CompletionOptions): CompletionRecord {
+  const startedEventId = wt.startedEventId!;
+  applyCommands(b, o.commands, completeWorkflowTask(b, wt, o.identity, o.sdkMetadata), o.limits, o.definitions);
+  finishWorkflowTask(b);
+  const events = b.events.filter((e) => e.eventId > startedEventId);
+  return { events, activityTasks: startEagerActivities(b, o.eagerActivities, o.identity, startedEventId, o.tokens) };
+}
+
+/** A completion's answer as sent: `activityTasks` only when there are some. */
+export function completionAnswer(done: CompletionRecord): RespondWorkflowTaskCompletedResponse {
+  return done.activityTasks.length > 0 ? done : { events: done.events };
 }
 
 /**
  * Records the activity's completion in `b` and, when the run is as the worker saw it, the
- * continued workflow task after it; returns the events the task's completion appended (after
+ * continued workflow task `next` after it (its commands checked as in `o`); returns the events the task's completion appended (after
  * its WorkflowTaskStarted) and the activities it started for the worker (eager activities), or
  * undefined when only the activity's completion was recorded.
  * @throws ValidationError when a command is refused (the caller records the completion alone).
  */
 export function completeAndContinue(
-  b: TransitionBuilder, act: ActivityInfo, result: unknown, identity: string, c: CheckedContinuation, limits: EngineLimits, tokens: TaskTokens,
-): { events: HistoryEvent[]; activityTasks: ActivityTask[] } | undefined {
-  const { next } = c;
+  b: TransitionBuilder, act: ActivityInfo, result: unknown, next: ContinuedWorkflowTask, o: CompletionOptions,
+): CompletionRecord | undefined {
+  const { identity } = o;
   const at = next.startedTimeMs;
   const asSeen = !b.closed && b.state.wt === undefined && b.others.length === 0 && b.events.length === 0
     && b.record.nextEventId === next.afterEventId + 1 && b.record.taskQueue === next.taskQueue
@@ -71,11 +101,9 @@ export function completeAndContinue(
   const taskId = wt.taskId;
   const started = startWorkflowTask(b, wt.seq, identity, at);
   if (!started) return undefined;
-  applyCommands(b, c.commands, completeWorkflowTask(b, b.state.wt!, identity, c.sdkMetadata), limits, c.definitions);
-  finishWorkflowTask(b);
+  const done = recordCompletion(b, b.state.wt!, o);
   // Created and settled in this transition: neither the task row nor its timeout timer is written.
   b.discardTask(taskId);
   b.discardTimer(started.timeoutTimerId!);
-  const events = b.events.filter((e) => e.eventId > started.startedEventId!);
-  return { events, activityTasks: startEagerActivities(b, next.eagerActivities ?? 0, identity, started.startedEventId!, tokens) };
+  return done;
 }

@@ -7,8 +7,8 @@ import { validatePoll } from './requests.ts';
 import type {
   ActivityTask, CallOptions, CancelWorkflowRequest, ExecutionRequest, GetHistoryRequest, GetHistoryResponse,
   ListWorkflowExecutionsRequest, ListWorkflowExecutionsResponse, PollRequest, RecordHeartbeatRequest, RecordHeartbeatResponse,
-  RespondActivityTaskCanceledRequest, RespondActivityTaskCompletedRequest, RespondActivityTaskCompletedResponse, RespondWorkflowTaskCompletedResponse, RespondActivityTaskFailedRequest,
-  RespondWorkflowTaskCompletedRequest, RespondWorkflowTaskFailedRequest, StartWorkflowExecutionRequest, ResetWorkflowRequest,
+  RespondActivityTaskCanceledRequest, RespondActivityTaskCompletedRequest, RespondActivityTaskCompletedResponse, RespondActivityTaskFailedRequest,
+  RespondWorkflowTaskCompletedRequest, RespondWorkflowTaskCompletedResponse, RespondWorkflowTaskFailedRequest, StartWorkflowExecutionRequest, ResetWorkflowRequest,
   ResetWorkflowResponse, ShutdownWorkerRequest, StartWorkflowExecutionResponse, TerminateWorkflowRequest,
   WorkflowExecutionDescription, WorkflowService, WorkflowTask,
 } from '../protocol/index.ts';

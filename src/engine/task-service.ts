@@ -1,19 +1,19 @@
 import { optionalSdkMetadata } from '../common/sdk-metadata.ts';
 import { ServiceError, WorkflowNotFoundError } from '../common/errors.ts';
 import type {
-  ActivityTask, CallOptions, ContinuedWorkflowTask, PollRequest, RecordHeartbeatRequest, RecordHeartbeatResponse, RespondActivityTaskCanceledRequest,
+  ActivityTask, CallOptions, PollRequest, RecordHeartbeatRequest, RecordHeartbeatResponse, RespondActivityTaskCanceledRequest,
   RespondActivityTaskCompletedRequest, RespondActivityTaskCompletedResponse, RespondActivityTaskFailedRequest,
   RespondWorkflowTaskCompletedRequest, RespondWorkflowTaskCompletedResponse, RespondWorkflowTaskFailedRequest, ShutdownWorkerRequest,
   WorkflowTask,
 } from '../protocol/index.ts';
-import { completeAndContinue, type CheckedContinuation } from './continued-task.ts';
+import { completeAndContinue, completionAnswer, recordCompletion, type CheckedCommands } from './continued-task.ts';
 import { ValidationError } from '../retry/errors.ts';
 import type { TaskKind, TaskRecord } from '../store/types.ts';
 import {
   activityTask, cancelActivity, completeActivity, failActivity, heartbeatActivity, startActivity, unstartActivity,
 } from './activities.ts';
-import { applyCommands, hasTerminalCommand, validateCommandList } from './commands.ts';
-import { reserveEager, startEagerActivities } from './eager-dispatch.ts';
+import { hasTerminalCommand, validateCommandList } from './commands.ts';
+import { reserveEager } from './eager-dispatch.ts';
 import type { HandedTask, HandedWorkflowTask } from './handoffs.ts';
 import { LimitExceededError } from './limits.ts';
 import { queueKey, type EngineCore } from './core.ts';
@@ -32,8 +32,7 @@ import type { ActivityInfo } from './state.ts';
 import type { TaskTokenData } from './task-token.ts';
 import type { TransitionBuilder } from './transition.ts';
 import {
-  completeWorkflowTask, failWorkflowTask, finishWorkflowTask, onWorkflowTaskTimeout, requireStartedTask, startWorkflowTask,
-  transientEvents,
+  failWorkflowTask, onWorkflowTaskTimeout, requireStartedTask, startWorkflowTask, transientEvents,
 } from './workflow-tasks.ts';
 
 /**
@@ -59,14 +58,14 @@ export class TaskService {
     core.eager = (b) => reserveEager(core, b, (h) => this.#countInFlight(h));
   }
 
-  /** Eager activities, committed, count as handed out from now on. */
+  /** Activity tasks started for a worker in a transition (eager activities, hand-offs) count as handed out from its commit on. */
   #handedOut(tasks: readonly ActivityTask[]): void {
     for (const t of tasks) this.core.addInFlight(atKey(t), t.startToCloseTimeoutMs ?? TASK_LEASE_MS);
   }
 
   /** A task started for a poll inside another transition counts as handed out from its commit on. */
   #countInFlight(h: HandedTask): void {
-    if (h.kind === 'activity') this.core.addInFlight(atKey(h.task), h.task.startToCloseTimeoutMs ?? TASK_LEASE_MS);
+    if (h.kind === 'activity') this.#handedOut([h.task]);
     else this.core.addInFlight(wtKey({ runId: h.rec.runId, seq: h.wt.seq, attempt: h.wt.attempt }), h.timeoutMs);
   }
 
@@ -247,13 +246,11 @@ export class TaskService {
     this.core.inFlight.delete(wtKey(token));
     let bad: ValidationError | undefined;
     try {
-      checkRequestText({ commands: listed });
-      const commands = validateCommandList(listed);
-      const namespaces = searchAttributeNamespaces(commands, token.namespace);
-      const definitions = namespaces.length > 0 ? await loadAttributeDefinitions(this.core.store, namespaces) : undefined;
+      const checked = await this.#checkCommands(listed, token.namespace);
+      const o = { ...checked, identity, sdkMetadata, eagerActivities: eagerActivities ?? 0, limits: this.core.limits, tokens: this.core.tokens };
       const done = await this.core.mutate(token.runId, (b) => {
         const wt = requireStartedTask(b, token);
-        if (hasTerminalCommand(commands) && b.state.buffered.length > 0) {
+        if (hasTerminalCommand(checked.commands) && b.state.buffered.length > 0) {
           // Events arrived while the task ran: closing now would ignore them. Temporal's answer:
           // fail this attempt (UnhandledCommand) and hand the worker a task that shows them.
           failWorkflowTask(b, wt, 'UnhandledCommand', {
@@ -261,14 +258,11 @@ export class TaskService {
           }, identity);
           return undefined;
         }
-        applyCommands(b, commands, completeWorkflowTask(b, wt, identity, sdkMetadata), this.core.limits, definitions);
-        finishWorkflowTask(b);
-        const events = b.events.filter((e) => e.eventId > wt.startedEventId!);
-        return { events, activityTasks: startEagerActivities(b, eagerActivities ?? 0, identity, wt.startedEventId!, this.core.tokens) };
+        return recordCompletion(b, wt, o);
       });
       if (!done) return {};
       this.#handedOut(done.activityTasks);
-      return done.activityTasks.length > 0 ? done : { events: done.events };
+      return completionAnswer(done);
     } catch (err) {
       if (!(err instanceof ValidationError)) throw err;
       bad = err;
@@ -345,34 +339,33 @@ export class TaskService {
       await this.#onActivity(token, (b, act) => completeActivity(b, act, req.result, identity));
       return {};
     }
-    const checked = await this.#checkContinuation(req.workflowTask, token.namespace);
-    if (checked) {
-      try {
-        const done = await this.#onActivity(token, (b, act) => completeAndContinue(b, act, req.result, identity, checked, this.core.limits, this.core.tokens));
-        if (!done) return { workflowTask: { accepted: false } };
-        this.#handedOut(done.activityTasks);
-        return { workflowTask: { accepted: true, events: done.events, ...(done.activityTasks.length > 0 ? { activityTasks: done.activityTasks } : {}) } };
-      } catch (err) {
-        if (!(err instanceof ValidationError)) throw err;
-      }
+    const next = req.workflowTask;
+    try {
+      // Checked as a completion's commands are; refused ones leave the task to go out as usual.
+      const o = {
+        ...await this.#checkCommands(next.commands, token.namespace), identity, sdkMetadata: optionalSdkMetadata(next.sdkMetadata),
+        eagerActivities: next.eagerActivities ?? 0, limits: this.core.limits, tokens: this.core.tokens,
+      };
+      const done = await this.#onActivity(token, (b, act) => completeAndContinue(b, act, req.result, next, o));
+      if (!done) return { workflowTask: { accepted: false } };
+      this.#handedOut(done.activityTasks);
+      return { workflowTask: { accepted: true, ...completionAnswer(done) } };
+    } catch (err) {
+      if (!(err instanceof ValidationError)) throw err;
     }
     await this.#onActivity(token, (b, act) => completeActivity(b, act, req.result, identity));
     return { workflowTask: { accepted: false } };
   }
 
-  /** A continued task's commands and metadata as a completion's are checked; undefined when they are refused. */
-  async #checkContinuation(next: ContinuedWorkflowTask, namespace: string): Promise<CheckedContinuation | undefined> {
-    try {
-      checkRequestText({ commands: next.commands });
-      const commands = validateCommandList(next.commands);
-      const sdkMetadata = optionalSdkMetadata(next.sdkMetadata);
-      const namespaces = searchAttributeNamespaces(commands, namespace);
-      const definitions = namespaces.length > 0 ? await loadAttributeDefinitions(this.core.store, namespaces) : undefined;
-      return { next, commands, sdkMetadata, definitions };
-    } catch (err) {
-      if (err instanceof ValidationError) return undefined;
-      throw err;
-    }
+  /**
+   * A completion's commands, checked one by one and against the namespaces' search attribute definitions.
+   * @throws ValidationError naming the command and the rule.
+   */
+  async #checkCommands(listed: unknown, namespace: string): Promise<CheckedCommands> {
+    checkRequestText({ commands: listed });
+    const commands = validateCommandList(listed);
+    const namespaces = searchAttributeNamespaces(commands, namespace);
+    return { commands, definitions: namespaces.length > 0 ? await loadAttributeDefinitions(this.core.store, namespaces) : undefined };
   }
 
   async respondActivityTaskFailed(input: RespondActivityTaskFailedRequest): Promise<void> {

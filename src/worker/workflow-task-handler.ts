@@ -98,7 +98,7 @@ export class WorkflowTaskHandler {
 
   async handle(task: WorkflowTask): Promise<void> {
     const { service, identity, logger, clock } = this.#deps;
-    const key = `${task.namespace}/${task.workflowId}/${task.runId}`;
+    const key = runKey(task);
     const report = {
       clock, logger, deadline: clock.now() + (task.workflowTaskTimeoutMs ?? DEFAULT_WORKFLOW_TASK_TIMEOUT_MS),
       meta: { namespace: task.namespace, workflowId: task.workflowId, runId: task.runId, workflowType: task.workflowType, attempt: task.attempt },
@@ -142,7 +142,7 @@ export class WorkflowTaskHandler {
     // stored this completion. A completion it refused (a stale task, or commands it failed the
     // task for) or could not take in time leaves the cached state ahead of the stored history.
     if (!run.closed) this.cache.put(key, run);
-    const sdkMetadata = run.usedFlags.length ? { sdkMetadata: { langUsedFlags: [...run.usedFlags] } } : {};
+    const sdkMetadata = usedFlagsOf(run);
     const eager = this.#reserveEager(commands);
     const completing = deliverReport(() => service.respondWorkflowTaskCompleted({ taskToken: task.taskToken, commands, identity, ...sdkMetadata, ...eager.ask }),
       { ...report, what: `the completion of workflow task ${task.startedEventId} of ${task.workflowId}`, refusedLevel: 'debug' });
@@ -226,7 +226,7 @@ export class WorkflowTaskHandler {
    * there in a replay, which reports it).
    */
   async continueAfterActivity(task: ActivityTask, result: unknown, ranMs: number): Promise<WorkflowContinuation | undefined> {
-    const key = `${task.namespace}/${task.workflowId}/${task.runId}`;
+    const key = runKey(task);
     // The activity may have been handed out before the answer to the completion that scheduled it arrived here.
     await this.#completing.get(key);
     const run = this.cache.take(key);
@@ -264,7 +264,7 @@ export class WorkflowTaskHandler {
     return {
       task: {
         afterEventId: after, startedEventId: after + 4, startedTimeMs: at, taskQueue, commands, ...eager.ask,
-        ...(run.usedFlags.length ? { sdkMetadata: { langUsedFlags: [...run.usedFlags] } } : {}),
+        ...usedFlagsOf(run),
       },
       settle: async (answer) => {
         eager.take(answer?.workflowTask?.activityTasks);
@@ -277,6 +277,16 @@ export class WorkflowTaskHandler {
       },
     };
   }
+}
+
+/** The cache key of a task's run. */
+function runKey(task: { namespace: string; workflowId: string; runId: string }): string {
+  return `${task.namespace}/${task.workflowId}/${task.runId}`;
+}
+
+/** The `sdkMetadata` a completion carries: the replay flags its activation used first, if any. */
+function usedFlagsOf(run: WorkflowRun): { sdkMetadata?: { langUsedFlags: number[] } } {
+  return run.usedFlags.length ? { sdkMetadata: { langUsedFlags: [...run.usedFlags] } } : {};
 }
 
 /** Logs a failed workflow task: a warning at the first attempt and at the third in a row, else debug. */
