@@ -32,9 +32,6 @@ import { startEagerActivities } from './eager-dispatch.ts';
 /** The events the activity's completion and the task's start append, in order (closeActivity, then scheduleWorkflowTask). */
 const CONTINUATION_EVENTS: readonly EventType[] = ['ActivityTaskStarted', 'ActivityTaskCompleted', 'WorkflowTaskScheduled', 'WorkflowTaskStarted'];
 
-/** Furthest the worker's clock may run ahead of the server's for its time to be recorded, ms. */
-const MAX_WORKER_CLOCK_LEAD_MS = 1_000;
-
 /** A completion's commands as checked before its transition, and the search attribute definitions they need. */
 export interface CheckedCommands {
   commands: Command[];
@@ -88,8 +85,10 @@ export function completeAndContinue(
   const at = next.startedTimeMs;
   const asSeen = !b.closed && b.state.wt === undefined && b.others.length === 0 && b.events.length === 0
     && b.record.nextEventId === next.afterEventId + 1 && b.record.taskQueue === next.taskQueue
-    // The worker's time is recorded: after the attempt started, within the task's timeout before this answer, not ahead of it.
-    && at >= (act.startedTime ?? Infinity) && at >= b.now - b.state.cfg.workflowTaskTimeoutMs && at <= b.now + MAX_WORKER_CLOCK_LEAD_MS;
+    // The worker's time is recorded: after the attempt started, within the task's timeout before this answer, and not
+    // ahead of it. It is the attempt's start on this clock plus less time than this clock has moved since, so it runs
+    // ahead only when this clock stands still (time skipping) while the worker takes real time, or was set back.
+    && at >= (act.startedTime ?? Infinity) && at >= b.now - b.state.cfg.workflowTaskTimeoutMs && at <= b.now;
   completeActivity(b, act, result, identity);
   const wt = b.state.wt;
   if (!asSeen || !wt || wt.transient || wt.taskId === undefined || wt.scheduledTime > b.now) return undefined;

@@ -238,7 +238,7 @@ export class WorkflowTaskHandler {
     const { identity, codec, taskQueue } = this.#deps;
     const after = run.lastEventId;
     // On the service's clock: the attempt's start there, plus the time it took here. Workflow time never goes back.
-    const at = Math.max(Math.round(Date.parse(task.startedTime) + ranMs), run.lastActivationTime);
+    const at = Math.max(Math.floor(Date.parse(task.startedTime) + ranMs), run.lastActivationTime);
     if (!Number.isFinite(at)) {
       this.cache.put(key, run);
       return undefined;

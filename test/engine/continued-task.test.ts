@@ -20,6 +20,8 @@ function continued(after: number, commands: ContinuedWorkflowTask['commands'], e
 fixtureTest('an activity completion that carries its workflow task records both in one transition', async (f) => {
   const h = await f.engine();
   const { activity, after } = await runningActivity(h, 'cont-1');
+  // The worker's time for its task (`continued`: T0 + 5) has come on the service's clock.
+  await h.clock.advance(5);
   const answer = await h.engine.respondActivityTaskCompleted({
     taskToken: activity.taskToken, result: 'paid', identity: 'worker-1', workflowTask: continued(after, [cmd.complete('done')]),
   });
@@ -45,6 +47,7 @@ fixtureTest('an activity completion that carries its workflow task records both 
 fixtureTest('a continued task that schedules the next activity hands it out like any completion', async (f) => {
   const h = await f.engine();
   const { activity, after } = await runningActivity(h, 'cont-next');
+  await h.clock.advance(5);
   const answer = await h.engine.respondActivityTaskCompleted({
     taskToken: activity.taskToken, result: 1, identity: 'worker-1', workflowTask: continued(after, [cmd.activity('a2')]),
   });
@@ -63,20 +66,24 @@ fixtureTest('a continued task that schedules the next activity hands it out like
 
 fixtureTest('a run that moved on since the worker saw it records the activity alone, and the task goes out as usual', async (f) => {
   const h = await f.engine();
-  const cases: [string, (after: number) => Partial<ContinuedWorkflowTask>, ((id: string) => Promise<unknown>)?][] = [
+  // Each case is the accepted continuation (the worker's time: now on the service's clock) but for one thing.
+  const cases: [string, (after: number, now: number) => Partial<ContinuedWorkflowTask>, ((id: string) => Promise<unknown>)?][] = [
     ['a signal arrived', () => ({}), (id) => h.engine.signalWorkflowExecution({ workflowId: id, signalName: 'poke', args: [] })],
     ['the worker knows fewer events', (after) => ({ afterEventId: after - 1, startedEventId: after + 3 })],
     ['another started-event id', (after) => ({ startedEventId: after + 5 })],
     ['another task queue', () => ({ taskQueue: 'other' })],
-    ['a worker clock far ahead', () => ({ startedTimeMs: T0 + 5_000 })],
+    ['a time ahead of the service\'s clock', (_, now) => ({ startedTimeMs: now + 1 })],
     ['a time before the attempt started', () => ({ startedTimeMs: T0 - 60_000 })],
   ];
   for (const [why, change, before] of cases) {
     const id = `cont-moved-${cases.findIndex((c) => c[0] === why)}`;
     const { activity, after } = await runningActivity(h, id);
     await before?.(id);
+    await h.clock.advance(5);
+    const now = h.clock.now();
     const answer = await h.engine.respondActivityTaskCompleted({
-      taskToken: activity.taskToken, result: 'paid', identity: 'worker-1', workflowTask: continued(after, [cmd.complete('done')], change(after)),
+      taskToken: activity.taskToken, result: 'paid', identity: 'worker-1',
+      workflowTask: continued(after, [cmd.complete('done')], { startedTimeMs: now, ...change(after, now) }),
     });
     assert.deepEqual(answer.workflowTask, { accepted: false }, why);
     const task = await h.pollWorkflow();
