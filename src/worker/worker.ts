@@ -303,8 +303,21 @@ export class Worker {
         handle(t).catch((err: unknown) => logger.error(`task handling failed: ${(err as Error)?.message}`))
           .finally(() => slots.release());
       }
+      // The next poll goes after the calls these tasks make at once: a workflow task's completion
+      // (sent on the next immediate, with the calls issued alongside) is what the run waits for,
+      // while a new long poll only waits at the server, where this worker's other polls wait too.
+      if (tasks.length > 0) await afterNextImmediates();
     }
   }
+}
+
+/**
+ * Resolves after two turns of the event loop's immediates: the calls that handlers started in
+ * this turn issue (the service client sends them on an immediate) have been sent by then.
+ */
+async function afterNextImmediates(): Promise<void> {
+  await new Promise((resolve) => setImmediate(resolve));
+  await new Promise((resolve) => setImmediate(resolve));
 }
 
 /**

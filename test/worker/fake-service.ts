@@ -43,7 +43,8 @@ export class FakeService implements Partial<WorkflowService> {
   readonly workflowTasks = new TaskQueue<WorkflowTask>();
   readonly activityTasks = new TaskQueue<ActivityTask>();
   readonly queryTasks = new TaskQueue<QueryTask>();
-  readonly responses: { method: string; req: unknown }[] = [];
+  /** Each answer a worker sent, with how many polls it had made by then. */
+  readonly responses: { method: string; req: unknown; polls: number }[] = [];
   readonly heartbeats: RecordHeartbeatRequest[] = [];
   histories = new Map<string, HistoryEvent[]>();
   cancelRequested = new Set<string>();
@@ -59,7 +60,7 @@ export class FakeService implements Partial<WorkflowService> {
   }
 
   #record(method: string, req: unknown): Promise<void> {
-    this.responses.push({ method, req });
+    this.responses.push({ method, req, polls: this.polls });
     for (const r of this.#onResponse.splice(0)) r();
     return Promise.resolve();
   }

@@ -251,6 +251,21 @@ describe('workflow tasks', () => {
     return { worker, second: service.responses[1]!.req as { commands: { commandType: string }[] } };
   }
 
+  test('a poller sends the completion of the task it got before it polls again', async () => {
+    const service = new FakeService();
+    const worker = await Worker.create({
+      connection: service.asService(), logger: silentLogger, taskQueue: 'q', workflowsPath: fixture('nondeterminism-v1.ts'), maxConcurrentWorkflowTaskPolls: 1,
+    });
+    const running = worker.run();
+    const h = new HistoryBuilder({ workflowType: 'timerThenActivity', args: ['ada'] });
+    service.workflowTasks.push(task(h, h.startTask(), 0));
+    await service.responsesReach(1);
+    assert.deepEqual({ method: service.responses[0]!.method, polls: service.responses[0]!.polls }, { method: 'respondWorkflowTaskCompleted', polls: 1 });
+    await until(() => service.polls === 2);
+    await worker.shutdown();
+    await running;
+  });
+
   test('a cached run answers the next task from its new events only', async () => {
     const { worker, second } = await twoTasks(10);
     assert.deepEqual(second.commands.map((c) => c.commandType), ['ScheduleActivityTask']);
