@@ -72,6 +72,8 @@ export function queueKey(namespace: string, taskQueue: string, kind: TaskKind): 
 
 /** Tasks a transition started for waiting polls (eager-dispatch.ts). */
 export interface EagerHandoff {
+  /** True when it hands out a workflow task, which goes at {@link sent}. */
+  readonly workflowTask: boolean;
   /** The commit was sent: workflow tasks go to their polls now. */
   sent(): void;
   /** The commit succeeded: activity tasks go now. */
@@ -221,7 +223,13 @@ export class EngineCore {
     let committing: Promise<void> | undefined;
     try {
       if (faults.armed) await faults.hit('engine.commit.before');
-      const written = this.store.commit(c.build());
+      const transition = c.build();
+      // A store that writes on this thread would hold a handed-out workflow task's answer back
+      // until its COMMIT is on disk; the write is queued after the answer instead, so the worker
+      // runs the task while the store writes, as it does while a PostgreSQL commit travels.
+      const written = handoff?.workflowTask && this.store.commitsOnThisThread
+        ? afterAnswers().then(() => this.store.commit(transition))
+        : this.store.commit(transition);
       committing = written.then(() => undefined, () => undefined);
       for (const id of runIds) this.#committing.set(id, committing);
       handoff?.sent();
@@ -331,4 +339,12 @@ export class EngineCore {
     }
     return false;
   }
+}
+
+/**
+ * Resolves once a poll answered with a task handed out now has been written: the poll waits two
+ * turns of the event loop's immediates (task-service.ts), then answers without further I/O.
+ */
+async function afterAnswers(): Promise<void> {
+  for (let i = 0; i < 3; i++) await new Promise((resolve) => setImmediate(resolve));
 }

@@ -19,7 +19,8 @@ import { startWorkflowTask } from './workflow-tasks.ts';
  * Other servers (PostgreSQL) are unaffected: the transition is versioned like any other.
  *
  * A workflow task goes to its poll as soon as the transition's commit is sent, not when it
- * returns: the worker runs the task while the store writes (a PostgreSQL commit is about 1 ms
+ * returns (on SQLite, which writes on this thread, the commit is queued after the poll's answer,
+ * EngineCore.commit): the worker runs the task while the store writes (a PostgreSQL commit is about 1 ms
  * here, about what a worker takes for a task). Running workflow code has no effect outside the
  * worker, and what the worker answers is decided against the committed run: a completion waits
  * for the run's commit in flight ({@link EngineCore.mutate}), and one for a start whose commit
@@ -65,6 +66,7 @@ export function reserveEager(core: EngineCore, b: TransitionBuilder, onDeliver: 
     }
   };
   return {
+    workflowTask: taken.some((t) => t.handed.kind === 'workflow'),
     sent: () => deliver('workflow'),
     committed: () => deliver('activity'),
     release: () => {

@@ -134,6 +134,25 @@ fixtureTest('a workflow task goes to its poll while its commit is written, and i
   assert.equal(events.at(-1)!.eventType, 'WorkflowExecutionCompleted');
 });
 
+fixtureTest('on SQLite, a handed-out workflow task is answered before its commit is written, and its completion is decided on that commit', async (f) => {
+  const h = await f.engine();
+  assert.equal(h.store.commitsOnThisThread, true);
+  const { activity, waiting } = await upToActivity(h, 'eager-before-write');
+  const runId = activity.runId;
+  const completed = h.engine.respondActivityTaskCompleted({ taskToken: activity.taskToken, result: 'ok', identity: 'worker-1' });
+  const task = await waiting[0]!;
+  assert.deepEqual(task.history.map((e) => e.eventType).slice(-3), ['ActivityTaskCompleted', 'WorkflowTaskScheduled', 'WorkflowTaskStarted']);
+  // The poll has its task; the transition that started it is not on disk yet.
+  assert.ok(!(await h.store.readHistory(runId, 1, 100)).some((e) => e.eventType === 'ActivityTaskCompleted'));
+  let acknowledged = false;
+  void completed.then(() => (acknowledged = true));
+  await h.complete(task, [cmd.complete('done')]);
+  assert.equal(acknowledged, true, 'the activity completion is acknowledged once its commit is written');
+  const events = await h.history('eager-before-write');
+  assertContiguous(events);
+  assert.equal(events.at(-1)!.eventType, 'WorkflowExecutionCompleted');
+});
+
 fixtureTest('a workflow task handed out by a commit that failed is refused, and the retried start is handed out and answered', async (f) => {
   const h = await f.engine();
   const { activity, waiting } = await upToActivity(h, 'eager-failed', 2);
