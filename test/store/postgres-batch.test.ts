@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { StoreConflictError } from '../../src/store/errors.ts';
 import pg from 'pg';
 import { PostgresStore } from '../../src/store/postgres/postgres-store.ts';
-import { jsonTextArray } from '../../src/store/postgres/batch-sql.ts';
+import { BATCH_SQL, batchParams, jsonTextArray } from '../../src/store/postgres/batch-sql.ts';
 import type { ExecutionRecord, ScheduleRecord, TimerRecord, Transition } from '../../src/store/types.ts';
 import type { HistoryEvent } from '../../src/history/events.ts';
 import { dropSchema, freshSchema, PG_URL, pgSkipReason } from './pg-helpers.ts';
@@ -191,6 +191,38 @@ test('JSON texts written as one text[] literal read back exactly as node-postgre
     assert.deepEqual(rows[0].ours, texts);
     assert.deepEqual(rows[0].theirs, texts);
     assert.deepEqual(rows[0].ours.map((t: string | null) => (t === null ? null : JSON.parse(t))), [...values, null, '']);
+  } finally {
+    await client.end();
+  }
+});
+
+/** A parameter as the text of an SQL literal: arrays as array literals, everything else as its string. */
+function literalText(v: unknown): string {
+  if (!Array.isArray(v)) return String(v);
+  return `{${v.map((e) => (e === null ? 'NULL' : `"${String(e).replace(/[\\"]/g, '\\$&')}"`)).join(',')}}`;
+}
+
+test('postgres batch: the plan made once per connection finds runs by key while the tables are small', { skip }, async () => {
+  const store = await open();
+  const schema = schemas.at(-1)!;
+  // A few hundred runs and timers, as in a deployment's first minutes (a run's row holds its state, here 500 bytes).
+  const recs = Array.from({ length: 400 }, () => run({ state: { n: 0, pending: 'x'.repeat(500) } }));
+  await Promise.all(recs.map((r) => store.commit({ ...insert(r), createTimers: [timer(`t-${r.runId}`, r.runId)] })));
+  await store.close();
+  const client = new pg.Client({ connectionString: PG_URL, options: `-c search_path=${schema}` });
+  await client.connect();
+  try {
+    await client.query('ANALYZE executions, timers');
+    // The statement's generic plan: the one a connection keeps once PostgreSQL prefers it to custom plans.
+    await client.query(`PREPARE batch AS ${BATCH_SQL}`);
+    await client.query('SET plan_cache_mode = force_generic_plan');
+    const params = batchParams('steadfast_probe', [{ ...update(recs[0]!, 1), consumeTimerId: `t-${recs[0]!.runId}` }], []);
+    // EXECUTE takes its arguments as literals.
+    const args = params.map((v) => (v === null ? 'NULL' : client.escapeLiteral(literalText(v)))).join(', ');
+    const plan = (await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN EXECUTE batch(${args})`)).rows.map((r) => r['QUERY PLAN']).join('\n');
+    // The updated runs are locked and written through their keys ($3), and inserted run ids checked through theirs ($16).
+    const byKey = (param: number) => plan.match(new RegExp(`executions_pkey[^\\n]*\\n\\s*Index Cond: \\(run_id = ANY \\(\\$${param}\\)\\)`, 'g'))?.length ?? 0;
+    assert.deepEqual({ updated: byKey(3), inserted: byKey(16) }, { updated: 2, inserted: 1 }, plan);
   } finally {
     await client.end();
   }
