@@ -6,6 +6,7 @@ import { ServiceError } from '../common/errors.ts';
 import { StoreConflictError, type ConflictReason } from '../store/errors.ts';
 import type { ExecutionRecord, Store, TaskKind, Transition } from '../store/types.ts';
 import { faults } from '../common/fault-points.ts';
+import { afterImmediates } from '../common/immediates.ts';
 import { Handoffs } from './handoffs.ts';
 import { TransitionBuilder } from './transition.ts';
 import { Waiters } from './waiters.ts';
@@ -69,6 +70,14 @@ const EMPTY_TRUST_MS = 1000;
 export function queueKey(namespace: string, taskQueue: string, kind: TaskKind): string {
   return `${kind}\u0000${namespace}\u0000${taskQueue}`;
 }
+
+/**
+ * Turns of the event loop's immediates a poll waits before it answers with tasks handed to it
+ * (task-service.ts): a caller that left just before is seen by then. The answer then goes
+ * without further I/O, so a store that writes on this thread queues the handing commit one turn
+ * later ({@link EngineCore.commit}).
+ */
+export const POLL_ANSWER_TURNS = 2;
 
 /** Tasks a transition started for waiting polls (eager-dispatch.ts). */
 export interface EagerHandoff {
@@ -228,7 +237,7 @@ export class EngineCore {
       // until its COMMIT is on disk; the write is queued after the answer instead, so the worker
       // runs the task while the store writes, as it does while a PostgreSQL commit travels.
       const written = handoff?.workflowTask && this.store.commitsOnThisThread
-        ? afterAnswers().then(() => this.store.commit(transition))
+        ? afterImmediates(POLL_ANSWER_TURNS + 1).then(() => this.store.commit(transition))
         : this.store.commit(transition);
       committing = written.then(() => undefined, () => undefined);
       for (const id of runIds) this.#committing.set(id, committing);
@@ -339,12 +348,4 @@ export class EngineCore {
     }
     return false;
   }
-}
-
-/**
- * Resolves once a poll answered with a task handed out now has been written: the poll waits two
- * turns of the event loop's immediates (task-service.ts), then answers without further I/O.
- */
-async function afterAnswers(): Promise<void> {
-  for (let i = 0; i < 3; i++) await new Promise((resolve) => setImmediate(resolve));
 }

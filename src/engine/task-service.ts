@@ -16,7 +16,8 @@ import { hasTerminalCommand, validateCommandList } from './commands.ts';
 import { reserveEager } from './eager-dispatch.ts';
 import type { HandedTask, HandedWorkflowTask } from './handoffs.ts';
 import { LimitExceededError } from './limits.ts';
-import { queueKey, type EngineCore } from './core.ts';
+import { POLL_ANSWER_TURNS, queueKey, type EngineCore } from './core.ts';
+import { afterImmediates } from '../common/immediates.ts';
 import { PollerStops } from './poller-stops.ts';
 import { loadAttributeDefinitions, searchAttributeNamespaces } from './search-attributes.ts';
 import { InvalidSearchAttributeError } from '../visibility/errors.ts';
@@ -160,8 +161,7 @@ export class TaskService {
         // before the hand-off is seen (its socket's close is read) and the tasks are given back.
         // Two immediates: a hand-off made while I/O callbacks run (a workflow task goes when its
         // commit is sent) would have its first run before the loop reads sockets again.
-        await new Promise((resolve) => setImmediate(resolve));
-        await new Promise((resolve) => setImmediate(resolve));
+        await afterImmediates(POLL_ANSWER_TURNS);
         const [head, ...rest] = await Promise.all(tasks.map(handed));
         if (rest.length > 0) head!.moreTasks = rest;
         return head!;

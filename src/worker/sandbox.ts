@@ -1,3 +1,4 @@
+import { afterImmediates } from '../common/immediates.ts';
 import vm from 'node:vm';
 import v8 from 'node:v8';
 import { AsyncLocalStorage } from 'node:async_hooks';
@@ -39,7 +40,6 @@ function installRejectionHook(): void {
 }
 
 const noop = () => undefined;
-const drain = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** The one CancellationScope storage shared by every realm (see SandboxHost.scopeStorage). */
 const scopeStorage = new AsyncLocalStorage<unknown>();
@@ -166,7 +166,7 @@ export class WorkflowSandbox {
   async activate(activation: Activation): Promise<ActivationResult> {
     this.#realm.call(this, 'activate', JSON.stringify(activation));
     while (this.#realm.call(this, 'checkConditions') === true);
-    await drain();
+    await afterImmediates();
     return JSON.parse(this.#realm.call(this, 'conclude') as string) as ActivationResult;
   }
 

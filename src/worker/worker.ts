@@ -1,4 +1,5 @@
 import { setMaxListeners } from 'node:events';
+import { afterImmediates } from '../common/immediates.ts';
 import { WorkerMetrics, type PollOutcome } from './worker-metrics.ts';
 import { WorkerTelemetry } from './worker-telemetry.ts';
 import { newUuid } from '../common/ids.ts';
@@ -306,18 +307,9 @@ export class Worker {
       // The next poll goes after the calls these tasks make at once: a workflow task's completion
       // (sent on the next immediate, with the calls issued alongside) is what the run waits for,
       // while a new long poll only waits at the server, where this worker's other polls wait too.
-      if (tasks.length > 0) await afterNextImmediates();
+      if (tasks.length > 0) await afterImmediates(2);
     }
   }
-}
-
-/**
- * Resolves after two turns of the event loop's immediates: the calls that handlers started in
- * this turn issue (the service client sends them on an immediate) have been sent by then.
- */
-async function afterNextImmediates(): Promise<void> {
-  await new Promise((resolve) => setImmediate(resolve));
-  await new Promise((resolve) => setImmediate(resolve));
 }
 
 /**
