@@ -32,14 +32,10 @@ import { startEagerActivities } from './eager-dispatch.ts';
 /** The events the activity's completion and the task's start append, in order (closeActivity, then scheduleWorkflowTask). */
 const CONTINUATION_EVENTS: readonly EventType[] = ['ActivityTaskStarted', 'ActivityTaskCompleted', 'WorkflowTaskScheduled', 'WorkflowTaskStarted'];
 
-/** A completion's commands as checked before its transition, and the search attribute definitions they need. */
-export interface CheckedCommands {
+/** What a completion records: its commands as checked before its transition, the search attribute definitions they need, and the rest of the request. */
+export interface CompletionOptions {
   commands: Command[];
   definitions: AttributeDefinitions | undefined;
-}
-
-/** What a completion records besides its commands. */
-export interface CompletionOptions extends CheckedCommands {
   identity: string;
   sdkMetadata: SdkMetadata | undefined;
   /** How many of the activities the commands schedule the worker runs itself (eager activities). */

@@ -1,4 +1,4 @@
-import { optionalSdkMetadata } from '../common/sdk-metadata.ts';
+import { optionalSdkMetadata, type SdkMetadata } from '../common/sdk-metadata.ts';
 import { ServiceError, WorkflowNotFoundError } from '../common/errors.ts';
 import type {
   ActivityTask, CallOptions, PollRequest, RecordHeartbeatRequest, RecordHeartbeatResponse, RespondActivityTaskCanceledRequest,
@@ -6,7 +6,7 @@ import type {
   RespondWorkflowTaskCompletedRequest, RespondWorkflowTaskCompletedResponse, RespondWorkflowTaskFailedRequest, ShutdownWorkerRequest,
   WorkflowTask,
 } from '../protocol/index.ts';
-import { completeAndContinue, completionAnswer, recordCompletion, type CheckedCommands } from './continued-task.ts';
+import { completeAndContinue, completionAnswer, recordCompletion, type CompletionOptions, type CompletionRecord } from './continued-task.ts';
 import { ValidationError } from '../retry/errors.ts';
 import type { TaskKind, TaskRecord } from '../store/types.ts';
 import {
@@ -159,8 +159,8 @@ export class TaskService {
       if (tasks.length > 0) {
         // A full turn of the event loop, as a claim and start would take: a caller that left just
         // before the hand-off is seen (its socket's close is read) and the tasks are given back.
-        // Two immediates: a hand-off made while I/O callbacks run (a workflow task goes when its
-        // commit is sent) would have its first run before the loop reads sockets again.
+        // More than one turn: a hand-off made while I/O callbacks run (a workflow task goes when
+        // its commit is sent) would have its first run before the loop reads sockets again.
         await afterImmediates(POLL_ANSWER_TURNS);
         const [head, ...rest] = await Promise.all(tasks.map(handed));
         if (rest.length > 0) head!.moreTasks = rest;
@@ -246,11 +246,10 @@ export class TaskService {
     this.core.inFlight.delete(wtKey(token));
     let bad: ValidationError | undefined;
     try {
-      const checked = await this.#checkCommands(listed, token.namespace);
-      const o = { ...checked, identity, sdkMetadata, eagerActivities: eagerActivities ?? 0, limits: this.core.limits, tokens: this.core.tokens };
+      const o = await this.#completionOptions(listed, token.namespace, identity, sdkMetadata, eagerActivities);
       const done = await this.core.mutate(token.runId, (b) => {
         const wt = requireStartedTask(b, token);
-        if (hasTerminalCommand(checked.commands) && b.state.buffered.length > 0) {
+        if (hasTerminalCommand(o.commands) && b.state.buffered.length > 0) {
           // Events arrived while the task ran: closing now would ignore them. Temporal's answer:
           // fail this attempt (UnhandledCommand) and hand the worker a task that shows them.
           failWorkflowTask(b, wt, 'UnhandledCommand', {
@@ -260,9 +259,7 @@ export class TaskService {
         }
         return recordCompletion(b, wt, o);
       });
-      if (!done) return {};
-      this.#handedOut(done.activityTasks);
-      return completionAnswer(done);
+      return done ? this.#answer(done) : {};
     } catch (err) {
       if (!(err instanceof ValidationError)) throw err;
       bad = err;
@@ -342,14 +339,9 @@ export class TaskService {
     const next = req.workflowTask;
     try {
       // Checked as a completion's commands are; refused ones leave the task to go out as usual.
-      const o = {
-        ...await this.#checkCommands(next.commands, token.namespace), identity, sdkMetadata: optionalSdkMetadata(next.sdkMetadata),
-        eagerActivities: next.eagerActivities ?? 0, limits: this.core.limits, tokens: this.core.tokens,
-      };
+      const o = await this.#completionOptions(next.commands, token.namespace, identity, optionalSdkMetadata(next.sdkMetadata), next.eagerActivities);
       const done = await this.#onActivity(token, (b, act) => completeAndContinue(b, act, req.result, next, o));
-      if (!done) return { workflowTask: { accepted: false } };
-      this.#handedOut(done.activityTasks);
-      return { workflowTask: { accepted: true, ...completionAnswer(done) } };
+      return { workflowTask: done ? { accepted: true, ...this.#answer(done) } : { accepted: false } };
     } catch (err) {
       if (!(err instanceof ValidationError)) throw err;
     }
@@ -358,14 +350,24 @@ export class TaskService {
   }
 
   /**
-   * A completion's commands, checked one by one and against the namespaces' search attribute definitions.
+   * What a completion (polled or continued) records: its commands, checked one by one and against
+   * the namespaces' search attribute definitions, and the rest of the request.
    * @throws ValidationError naming the command and the rule.
    */
-  async #checkCommands(listed: unknown, namespace: string): Promise<CheckedCommands> {
+  async #completionOptions(
+    listed: unknown, namespace: string, identity: string, sdkMetadata: SdkMetadata | undefined, eagerActivities: number | undefined,
+  ): Promise<CompletionOptions> {
     checkRequestText({ commands: listed });
     const commands = validateCommandList(listed);
     const namespaces = searchAttributeNamespaces(commands, namespace);
-    return { commands, definitions: namespaces.length > 0 ? await loadAttributeDefinitions(this.core.store, namespaces) : undefined };
+    const definitions = namespaces.length > 0 ? await loadAttributeDefinitions(this.core.store, namespaces) : undefined;
+    return { commands, definitions, identity, sdkMetadata, eagerActivities: eagerActivities ?? 0, limits: this.core.limits, tokens: this.core.tokens };
+  }
+
+  /** A recorded completion's answer; the activity tasks it started for the worker count as handed out. */
+  #answer(done: CompletionRecord): RespondWorkflowTaskCompletedResponse {
+    this.#handedOut(done.activityTasks);
+    return completionAnswer(done);
   }
 
   async respondActivityTaskFailed(input: RespondActivityTaskFailedRequest): Promise<void> {
