@@ -82,8 +82,17 @@ export class Slots {
     });
   }
 
-  /** Takes up to `n` free slots without waiting, leaving at least `keep` free; returns how many were taken. */
-  tryAcquire(n: number, keep = 0): number {
+  /** Takes up to `n` free slots without waiting; returns how many were taken. */
+  tryAcquire(n: number): number {
+    return this.#take(n, 0);
+  }
+
+  /** Takes up to `n` free slots for a poll's extra tasks, leaving {@link keepForOthers} free; returns how many were taken. */
+  tryAcquireExtra(n: number): number {
+    return this.#take(n, this.keepForOthers);
+  }
+
+  #take(n: number, keep: number): number {
     const taken = Math.max(0, Math.min(n, this.#free - keep));
     this.#free -= taken;
     return taken;

@@ -273,7 +273,7 @@ export class Worker {
         return;
       }
       // Free slots ride along, so a busy queue hands over several tasks per round trip.
-      const held = 1 + slots.tryAcquire(MAX_SLOTS_HELD_PER_POLL - 1, slots.keepForOthers);
+      const held = 1 + slots.tryAcquireExtra(MAX_SLOTS_HELD_PER_POLL - 1);
       let task: T | null;
       try {
         task = await poll({ signal }, held);
