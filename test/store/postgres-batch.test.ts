@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { StoreConflictError } from '../../src/store/errors.ts';
 import pg from 'pg';
 import { PostgresStore } from '../../src/store/postgres/postgres-store.ts';
-import { BATCH_SQL, batchParams, jsonTextArray } from '../../src/store/postgres/batch-sql.ts';
+import { batchParams, batchStatement, jsonTextArray } from '../../src/store/postgres/batch-sql.ts';
 import type { ExecutionRecord, ScheduleRecord, TimerRecord, Transition } from '../../src/store/types.ts';
 import type { HistoryEvent } from '../../src/history/events.ts';
 import { dropSchema, freshSchema, PG_URL, pgSkipReason } from './pg-helpers.ts';
@@ -202,7 +202,7 @@ function literalText(v: unknown): string {
   return `{${v.map((e) => (e === null ? 'NULL' : `"${String(e).replace(/[\\"]/g, '\\$&')}"`)).join(',')}}`;
 }
 
-test('postgres batch: the plan made once per connection finds runs by key while the tables are small', { skip }, async () => {
+test('postgres batch: the plans made once per connection find runs by key while the tables are small', { skip }, async () => {
   const store = await open();
   const schema = schemas.at(-1)!;
   // A few hundred runs and timers, as in a deployment's first minutes (a run's row holds its state, here 500 bytes).
@@ -214,16 +214,74 @@ test('postgres batch: the plan made once per connection finds runs by key while 
   try {
     await client.query('ANALYZE executions, timers');
     // The statement's generic plan: the one a connection keeps once PostgreSQL prefers it to custom plans.
-    await client.query(`PREPARE batch AS ${BATCH_SQL}`);
     await client.query('SET plan_cache_mode = force_generic_plan');
-    const params = batchParams('steadfast_probe', [{ ...update(recs[0]!, 1), consumeTimerId: `t-${recs[0]!.runId}` }], []);
-    // EXECUTE takes its arguments as literals.
-    const args = params.map((v) => (v === null ? 'NULL' : client.escapeLiteral(literalText(v)))).join(', ');
-    const plan = (await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN EXECUTE batch(${args})`)).rows.map((r) => r['QUERY PLAN']).join('\n');
-    // The updated runs are locked and written through their keys ($3), and inserted run ids checked through theirs ($16).
-    const byKey = (param: number) => plan.match(new RegExp(`executions_pkey[^\\n]*\\n\\s*Index Cond: \\(run_id = ANY \\(\\$${param}\\)\\)`, 'g'))?.length ?? 0;
-    assert.deepEqual({ updated: byKey(3), inserted: byKey(16) }, { updated: 2, inserted: 1 }, plan);
+    const plan = async (name: string, t: Transition) => {
+      const statement = batchStatement(batchParams('steadfast_probe', [t], []));
+      await client.query(`PREPARE ${name} AS ${statement.text}`);
+      // EXECUTE takes its arguments as literals.
+      const args = statement.values.map((v) => (v === null ? 'NULL' : client.escapeLiteral(literalText(v)))).join(', ');
+      return (await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN EXECUTE ${name}(${args})`)).rows.map((r) => r['QUERY PLAN']).join('\n');
+    };
+    const byKey = (text: string) => text.match(/executions_pkey[^\n]*\n\s*Index Cond: \(run_id = ANY \(\$\d+\)\)/g)?.length ?? 0;
+    // An updated run is locked and written through its key; an inserted run id is checked through its own.
+    const updated = await plan('updated', { ...update(recs[0]!, 1), consumeTimerId: `t-${recs[0]!.runId}` });
+    const inserted = await plan('inserted', { executions: [{ ...insert(run()).executions[0]!, firstOfWorkflowId: true }] });
+    assert.deepEqual({ updated: byKey(updated), inserted: byKey(inserted) }, { updated: 2, inserted: 1 }, `${updated}\n\n${inserted}`);
   } finally {
     await client.end();
+  }
+});
+
+test('postgres batch: a batch statement holds only the parts its rows need, its parameters numbered from one', () => {
+  const statement = (t: Transition, payloads: string[] = []) => batchStatement(batchParams('steadfast_probe', [t], payloads));
+  const numbers = (text: string) => [...new Set([...text.matchAll(/\$(\d+)/g)].map((m) => Number(m[1])))].sort((a, b) => a - b);
+  const updated = statement(update(run(), 1));
+  assert.match(updated.text, /UPDATE executions/);
+  assert.doesNotMatch(updated.text, /INSERT INTO executions |INSERT INTO tasks|DELETE FROM timers|schedules|pg_notify/);
+  assert.deepEqual(numbers(updated.text), updated.values.map((_, i) => i + 1));
+  // One shape, one named statement; another shape, another name.
+  assert.deepEqual(statement(update(run(), 3)).name, updated.name);
+  assert.equal(statement(update(run(), 3)).text, updated.text);
+  const inserted = statement({ ...insert(run()), createTimers: [timer('t-1')] }, ['{}']);
+  assert.notEqual(inserted.name, updated.name);
+  assert.match(inserted.text, /INSERT INTO executions [^]*INSERT INTO timers[^]*pg_notify/);
+  assert.deepEqual(numbers(inserted.text), inserted.values.map((_, i) => i + 1));
+  // Without checks there is no `bad`, and every write goes.
+  const deletes = statement({ executions: [], deleteTaskIds: ['k'] });
+  assert.doesNotMatch(deletes.text, /bad \(/);
+  assert.match(deletes.text, /ok AS \(SELECT true AS ok\)/);
+});
+
+test('postgres batch: a transition with nothing to check (deletes alone) commits', { skip }, async () => {
+  const store = await open();
+  try {
+    const rec = run();
+    const task = { id: `k-${rec.runId}`, namespace: 'default', taskQueue: 'q', kind: 'workflow' as const, runId: rec.runId, visibleAt: 0, data: {} };
+    await store.commit({ ...insert(rec), createTasks: [task] });
+    await store.commit({ executions: [], deleteTaskIds: [task.id] });
+    assert.equal(await store.claimTask({ namespace: 'default', taskQueue: 'q', kind: 'workflow', now: 5000, leaseMs: 10, owner: 'a' }), undefined);
+  } finally {
+    await store.close();
+  }
+});
+
+test('postgres batch: the store analyzes executions once it holds more than twice the rows its statistics describe', { skip }, async () => {
+  const store = await open();
+  const schema = schemas.at(-1)!;
+  const client = new pg.Client({ connectionString: PG_URL, options: `-c search_path=${schema}` });
+  await client.connect();
+  try {
+    const reltuples = async () => Number((await client.query(`SELECT reltuples FROM pg_class WHERE oid = 'executions'::regclass`)).rows[0].reltuples);
+    assert.equal(await reltuples(), -1, 'never analyzed');
+    await Promise.all(Array.from({ length: 256 }, () => store.commit(insert(run()))));
+    // A backend reports its rows' counts to the statistics within a second of going idle.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await Promise.all(Array.from({ length: 256 }, () => store.commit(insert(run()))));
+    const deadline = Date.now() + 10_000;
+    while ((await reltuples()) < 256 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+    assert.ok((await reltuples()) >= 256, `executions analyzed (reltuples ${await reltuples()})`);
+  } finally {
+    await client.end();
+    await store.close();
   }
 });

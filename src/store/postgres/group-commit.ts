@@ -4,7 +4,7 @@ import { checkEventIds } from '../transition-checks.ts';
 import type { Transition } from '../types.ts';
 import { hasSearchAttributes } from '../visibility-records.ts';
 import { scheduleKey } from '../schedule-cache.ts';
-import { BATCH_SQL, batchParams, batchPayloads, type BatchConflict } from './batch-sql.ts';
+import { batchParams, batchPayloads, batchStatement, type BatchConflict } from './batch-sql.ts';
 import { faults } from '../../common/fault-points.ts';
 
 /** How the group committer reaches the database; the store supplies these. */
@@ -39,7 +39,7 @@ const MAX_BATCH = 256;
 
 /**
  * Group commit for PostgreSQL: transitions committed while earlier ones are still being written
- * wait and go together, in ONE statement ({@link BATCH_SQL}) that is its own transaction. A
+ * wait and go together, in ONE statement ({@link batchStatement}) that is its own transaction. A
  * transition whose check fails (a version moved, a timer was consumed, an open run exists) is
  * rejected alone and the rest are written again without it. A transition that the statement
  * cannot take (a schedule's creation or deletion, custom search attributes) or a batch the database refuses (a unique
@@ -119,9 +119,9 @@ export class PgGroupCommitter {
       const ts = group.map((p) => p.t);
       let row: { bad: BatchConflict[] | null; seqs: [string, string][] | null };
       try {
-        const params = batchParams(this.target.channel, ts, batchPayloads(this.target.origin, ts));
+        const statement = batchStatement(batchParams(this.target.channel, ts, batchPayloads(this.target.origin, ts)));
         if (faults.armed) await faults.hit('store.commit');
-        row = (await this.target.query({ name: 'steadfast-batch', text: BATCH_SQL, values: params })).rows[0];
+        row = (await this.target.query(statement)).rows[0];
       } catch (err) {
         const lost = this.target.connectionLost(err);
         if (lost) {

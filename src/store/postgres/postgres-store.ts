@@ -15,6 +15,7 @@ import * as ns from './namespace-queries.ts';
 import { multiInsert, PQ, quoteIdent } from './queries.ts';
 import { batchPayloads, noticePayloads, type BatchNotice } from './batch-sql.ts';
 import { PgGroupCommitter } from './group-commit.ts';
+import { StatisticsKeeper } from './statistics.ts';
 import { applySchedules, getSchedule, listSchedules } from './schedule-queries.ts';
 import { postgresVisibilityStore as vis } from './visibility.ts';
 import type { SearchAttributeDefinition } from '../../visibility/types.ts';
@@ -56,6 +57,7 @@ export class PostgresStore implements Store {
   readonly #origin = newUuid();
   readonly #listeners = new Listeners();
   readonly #committer: PgGroupCommitter;
+  readonly #statistics = new StatisticsKeeper((sql, params) => this.#pool.query(sql, params));
   /**
    * Execution rows (and recent events) as this server last committed them. Other servers write
    * the same rows, so a cached row may be stale: it answers only {@link cachedExecution} (whose
@@ -278,6 +280,8 @@ export class PostgresStore implements Store {
     return this.#committer.submit(t).then((seqs) => {
       this.#rows.remember(t, t.executions.map((w) => seqs.get(w.record.runId)));
       this.#schedules.remember(t);
+      const inserted = t.executions.filter((w) => w.expectedVersion === undefined).length;
+      if (inserted > 0) this.#statistics.inserted(inserted);
       this.#listeners.emit(notificationsOf(t));
     }, (err: unknown) => {
       this.#rows.forget(t);
