@@ -8,6 +8,7 @@ import type { ExecutionRecord, Store, TaskKind, Transition } from '../store/type
 import { faults } from '../common/fault-points.ts';
 import { afterImmediates } from '../common/immediates.ts';
 import { Handoffs } from './handoffs.ts';
+import { HOLD_MS, holdable, mergeTransitions } from './held-commits.ts';
 import { TransitionBuilder } from './transition.ts';
 import { Waiters } from './waiters.ts';
 import type { TaskTokens } from './task-token.ts';
@@ -79,6 +80,16 @@ export function queueKey(namespace: string, taskQueue: string, kind: TaskKind): 
  */
 export const POLL_ANSWER_TURNS = 2;
 
+/** A transition held for the next one of its run (held-commits.ts). */
+interface Held {
+  readonly transition: Transition;
+  /** The run's row as the transition leaves it. */
+  readonly record: ExecutionRecord;
+  /** Settles the held transition's commit with the write that carries it. */
+  readonly settle: (written: Promise<void>) => void;
+  readonly timer: ReturnType<typeof setTimeout>;
+}
+
 /** Tasks a transition started for waiting polls (eager-dispatch.ts). */
 export interface EagerHandoff {
   /** True when it hands out a workflow task, which goes at {@link sent}. */
@@ -119,6 +130,8 @@ export class EngineCore {
   #busy = 0;
   /** Runs whose transition is being committed, with a promise that settles when it has. */
   readonly #committing = new Map<string, Promise<void>>();
+  /** Transitions waiting, unwritten, for the next transition of their run (held-commits.ts). */
+  readonly #held = new Map<string, Held>();
   /** Queues a claim found empty, with when (real time); see {@link knownEmpty}. */
   readonly #emptyAt = new Map<string, number>();
   #sweepAt = MIN_IN_FLIGHT_SWEEP;
@@ -137,6 +150,9 @@ export class EngineCore {
   constructor(readonly store: Store, readonly clock: Clock, readonly identity: string, readonly logger: Logger, readonly waitClock: Clock = systemClock) {
     // Every waiting long poll listens for shutdown; hundreds of pollers are normal, not a leak.
     setMaxListeners(0, this.shutdown.signal);
+    this.shutdown.signal.addEventListener('abort', () => {
+      for (const held of [...this.#held.values()]) this.#release(held);
+    });
   }
 
   get busy(): number {
@@ -194,6 +210,12 @@ export class EngineCore {
    */
   mutate<T>(runId: string, fn: (b: TransitionBuilder) => T): Promise<T> {
     return this.transact(`changing run ${runId}`, async () => {
+      // A transition held for this one: decided on the run as it leaves it, and written with it.
+      const held = this.#held.get(runId);
+      if (held) {
+        const b = this.edit(held.record);
+        return { result: fn(b), commit: b };
+      }
       // A workflow task is handed out while the transition that started it commits, and its
       // worker may answer first: the answer is decided on the run as that commit leaves it.
       const committing = this.#committing.get(runId);
@@ -220,7 +242,8 @@ export class EngineCore {
 
   /**
    * Commits a transaction. A run's transition first starts the tasks it can for polls waiting
-   * here: workflow tasks go once the commit is sent, activity tasks once it succeeded.
+   * here: workflow tasks go once the commit is sent (or held, {@link #send}), activity tasks once
+   * it succeeded.
    */
   async commit(c: Commit): Promise<void> {
     if (!(c instanceof TransitionBuilder)) {
@@ -232,13 +255,7 @@ export class EngineCore {
     let committing: Promise<void> | undefined;
     try {
       if (faults.armed) await faults.hit('engine.commit.before');
-      const transition = c.build();
-      // A store that writes on this thread would hold a handed-out workflow task's answer back
-      // until its COMMIT is on disk; the write is queued after the answer instead, so the worker
-      // runs the task while the store writes, as it does while a PostgreSQL commit travels.
-      const written = handoff?.workflowTask && this.store.commitsOnThisThread
-        ? afterImmediates(POLL_ANSWER_TURNS + 1).then(() => this.store.commit(transition))
-        : this.store.commit(transition);
+      const written = this.#send(c, c.build(), handoff);
       committing = written.then(() => undefined, () => undefined);
       for (const id of runIds) this.#committing.set(id, committing);
       handoff?.sent();
@@ -251,6 +268,76 @@ export class EngineCore {
     }
     if (faults.armed) await faults.hit('engine.commit.after');
     handoff?.committed();
+  }
+
+  /**
+   * Writes the transition of `c`: with the transition held for its run when `c` was decided on
+   * it, as one; else after it. A transition that hands its run's workflow task to a poll is held
+   * in turn, for the task's completion (held-commits.ts).
+   */
+  #send(c: TransitionBuilder, transition: Transition, handoff: EagerHandoff | undefined): Promise<void> {
+    const runId = c.record.runId;
+    const held = this.#held.get(runId);
+    if (held) {
+      this.#held.delete(runId);
+      clearTimeout(held.timer);
+      const merged = mergeTransitions(held.transition, transition);
+      if (merged) {
+        const written = this.#write(merged, handoff);
+        // The held transition's caller hears a turn later: `c`'s caller (the worker, whose
+        // workflow goes on) first.
+        held.settle(written.then(() => afterImmediates()));
+        // A conflict of the two as one is the held transition's (`c` wrote the row it left): the
+        // held one's caller gets it, and `c` is decided again on the run as it is.
+        return written.catch((err: unknown) => {
+          throw err instanceof StoreConflictError ? new StoreConflictError('version', `run ${runId} was not written: ${err.message}`) : err;
+        });
+      }
+      held.settle(this.#write(held.transition, undefined));
+    }
+    if (handoff?.workflowTask && holdable(transition)) return this.#hold(runId, transition);
+    return this.#write(transition, handoff);
+  }
+
+  /** Writes a transition. */
+  #write(transition: Transition, handoff: EagerHandoff | undefined): Promise<void> {
+    // A store that writes on this thread would hold a handed-out workflow task's answer back
+    // until its COMMIT is on disk; the write is queued after the answer instead, so the worker
+    // runs the task while the store writes, as it does while a PostgreSQL commit travels.
+    return handoff?.workflowTask && this.store.commitsOnThisThread
+      ? afterImmediates(POLL_ANSWER_TURNS + 1).then(() => this.store.commit(transition))
+      : this.store.commit(transition);
+  }
+
+  /** Holds a transition for the next one of its run, for {@link HOLD_MS} at most; settles once it is written. */
+  #hold(runId: string, transition: Transition): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      const held: Held = {
+        transition, record: transition.executions[0]!.record,
+        settle: (written) => written.then(resolve, reject),
+        timer: setTimeout(() => this.#release(held), HOLD_MS),
+      };
+      this.#held.set(runId, held);
+    });
+  }
+
+  /**
+   * Settles once the transitions of the run this server has sent or held are written (a held one
+   * is written now): a read of the run sees the events of every task handed out from it.
+   */
+  async written(runId: string): Promise<void> {
+    const held = this.#held.get(runId);
+    if (held) this.#release(held);
+    await this.#committing.get(runId);
+  }
+
+  /** Writes a held transition alone. */
+  #release(held: Held): void {
+    const runId = held.record.runId;
+    if (this.#held.get(runId) !== held) return;
+    this.#held.delete(runId);
+    clearTimeout(held.timer);
+    held.settle(this.#write(held.transition, undefined));
   }
 
   /** A claim found the queue empty and no task was announced for it meanwhile. */

@@ -78,7 +78,10 @@ export interface TimerRecord<K extends TimerRowKind = TimerRowKind> {
 
 /** An execution row written by a transition, with the events it appends. */
 export interface ExecutionWrite {
-  /** The row as it is after the transition; `record.version` must be `expectedVersion + 1` (or 1 on insert). */
+  /**
+   * The row as it is after the transition; `record.version` must be above `expectedVersion` (or
+   * 0 on insert): `expectedVersion + 1`, or more when two of the engine's transitions go as one.
+   */
   record: ExecutionRecord;
   /** The version read before the transition; absent for a new run (insert). */
   expectedVersion?: number;

@@ -144,10 +144,12 @@ fixtureTest('on SQLite, a handed-out workflow task is answered before its commit
   assert.deepEqual(task.history.map((e) => e.eventType).slice(-3), ['ActivityTaskCompleted', 'WorkflowTaskScheduled', 'WorkflowTaskStarted']);
   // The poll has its task; the transition that started it is not on disk yet.
   assert.ok(!(await h.store.readHistory(runId, 1, 100)).some((e) => e.eventType === 'ActivityTaskCompleted'));
-  let acknowledged = false;
-  void completed.then(() => (acknowledged = true));
-  await h.complete(task, [cmd.complete('done')]);
-  assert.equal(acknowledged, true, 'the activity completion is acknowledged once its commit is written');
+  // Acknowledged once written (with the task's completion, which comes within the hold, held-commits.ts).
+  let written = false;
+  await Promise.all([completed.then(async () => {
+    written = (await h.store.readHistory(runId, 1, 100)).some((e) => e.eventType === 'ActivityTaskCompleted');
+  }), h.complete(task, [cmd.complete('done')])]);
+  assert.equal(written, true, 'the activity completion is acknowledged once its commit is written');
   const events = await h.history('eager-before-write');
   assertContiguous(events);
   assert.equal(events.at(-1)!.eventType, 'WorkflowExecutionCompleted');
