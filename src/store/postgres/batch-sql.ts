@@ -163,9 +163,6 @@ SELECT ${checks.length > 0 ? '(SELECT json_agg(json_build_array(op, reason, deta
 /** A CTE that writes (it goes after `ok`, which it reads). */
 const WRITES = /^\w+ AS \((INSERT|UPDATE|DELETE) /;
 
-/** The batch statement with every part, as its parameters are numbered. */
-export const BATCH_SQL = composeBatchSql(() => true);
-
 /** The NOTIFY payload limit is 8000 bytes; payloads are cut below it. */
 const MAX_PAYLOAD = 7000;
 
@@ -271,9 +268,9 @@ export interface BatchStatement {
 const shapes = new Map<string, { text: string; slots: number[] }>();
 
 /**
- * The statement for a batch's parameters ({@link batchParams}): {@link BATCH_SQL} without the
- * parts whose rows are empty, its parameters numbered anew. A shape is a named prepared
- * statement, so each connection parses it once; a deployment uses a few dozen shapes at most.
+ * The statement for a batch's parameters ({@link batchParams}): the parts of {@link PARTS} its rows
+ * need, its parameters numbered anew. A shape is a named prepared statement, so each connection
+ * parses it once; a deployment uses a few dozen shapes at most.
  */
 export function batchStatement(all: readonly unknown[]): BatchStatement {
   // The payloads are one array literal; `{}` is the empty one.
@@ -291,7 +288,7 @@ export function batchStatement(all: readonly unknown[]): BatchStatement {
   return { name: `steadfast-batch-${parseInt(key, 2).toString(36)}`, text: shape.text, values: shape.slots.map((n) => all[n - 1]) };
 }
 
-/** The parameters of {@link BATCH_SQL} for these transitions (schedules only as updates; no custom search attributes). */
+/** The parameters of the whole batch statement ({@link PARTS}, numbered as written there) for these transitions (schedules only as updates; no custom search attributes). */
 export function batchParams(channel: string, transitions: readonly Transition[], payloads: readonly string[]): unknown[] {
   const upd: unknown[][] = Array.from({ length: 13 }, () => []);
   const ins: unknown[][] = Array.from({ length: 21 }, () => []);
