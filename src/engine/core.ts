@@ -279,10 +279,9 @@ export class EngineCore {
     const runId = c.record.runId;
     const held = this.#held.get(runId);
     if (held) {
-      this.#held.delete(runId);
-      clearTimeout(held.timer);
       const merged = mergeTransitions(held.transition, transition);
       if (merged) {
+        this.#unhold(held);
         const written = this.#write(merged, handoff);
         // The held transition's caller hears a turn later: `c`'s caller (the worker, whose
         // workflow goes on) first.
@@ -293,7 +292,7 @@ export class EngineCore {
           throw err instanceof StoreConflictError ? new StoreConflictError('version', `run ${runId} was not written: ${err.message}`) : err;
         });
       }
-      held.settle(this.#write(held.transition, undefined));
+      this.#release(held);
     }
     if (handoff?.workflowTask && holdable(transition)) return this.#hold(runId, transition);
     return this.#write(transition, handoff);
@@ -333,11 +332,16 @@ export class EngineCore {
 
   /** Writes a held transition alone. */
   #release(held: Held): void {
+    if (this.#unhold(held)) held.settle(this.#write(held.transition, undefined));
+  }
+
+  /** Stops holding a transition; false when it no longer was (written already). */
+  #unhold(held: Held): boolean {
     const runId = held.record.runId;
-    if (this.#held.get(runId) !== held) return;
+    if (this.#held.get(runId) !== held) return false;
     this.#held.delete(runId);
     clearTimeout(held.timer);
-    held.settle(this.#write(held.transition, undefined));
+    return true;
   }
 
   /** A claim found the queue empty and no task was announced for it meanwhile. */
