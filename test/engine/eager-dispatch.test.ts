@@ -1,10 +1,9 @@
 import { fixtureTest } from '../helpers/fixture.ts';
 import assert from 'node:assert/strict';
-import type { HistoryEvent } from '../../src/history/events.ts';
 import type { StoreNotification } from '../../src/store/types.ts';
 import { StoreConflictError } from '../../src/store/errors.ts';
 import { ServiceError } from '../../src/common/errors.ts';
-import { assertContiguous, cmd, type Harness } from './helpers.ts';
+import { assertContiguous, cmd, comparableHistory, type Harness } from './helpers.ts';
 
 /** Task-row notifications per kind, to tell a task handed over in its commit from a written row. */
 function countRows(h: Harness): { workflow: number; activity: number; stop: () => void } {
@@ -15,15 +14,9 @@ function countRows(h: Harness): { workflow: number; activity: number; stop: () =
   return counts;
 }
 
-const comparable = (events: HistoryEvent[]) => events.map((e) => {
-  const attributes = { ...(e.attributes as Record<string, unknown>) };
-  for (const runScoped of ['requestId', 'firstExecutionRunId', 'originalExecutionRunId']) delete attributes[runScoped];
-  return { ...e, attributes };
-});
-
 fixtureTest('a task made while a poll waits is started in the commit that made it, with the history a claimed task gets', async (f) => {
   const h = await f.engine();
-  const histories: ReturnType<typeof comparable>[] = [];
+  const histories: ReturnType<typeof comparableHistory>[] = [];
   for (const waiting of [false, true]) {
     const id = `eager-${waiting}`;
     const rows = countRows(h);
@@ -58,7 +51,7 @@ fixtureTest('a task made while a poll waits is started in the commit that made i
     assert.deepEqual({ workflow: rows.workflow, activity: rows.activity }, waiting ? { workflow: 1, activity: 0 } : { workflow: 2, activity: 1 });
     const events = await h.history(id);
     assertContiguous(events);
-    histories.push(comparable(events));
+    histories.push(comparableHistory(events));
   }
   assert.deepEqual(histories[1], histories[0]);
   assert.equal(h.engine.isIdle(), true);

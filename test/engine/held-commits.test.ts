@@ -5,7 +5,7 @@ import type { HistoryEvent } from '../../src/history/events.ts';
 import type { TaskRecord, TimerRecord, Transition } from '../../src/store/types.ts';
 import { HOLD_MS, mergeTransitions } from '../../src/engine/held-commits.ts';
 import { ServiceError, WorkflowNotFoundError } from '../../src/common/errors.ts';
-import { assertContiguous, cmd, type Harness } from './helpers.ts';
+import { assertContiguous, cmd, comparableHistory, type Harness } from './helpers.ts';
 
 /** Counts the store's commits that write executions. */
 function countCommits(h: Harness): { runs: number[] } {
@@ -18,15 +18,9 @@ function countCommits(h: Harness): { runs: number[] } {
   return seen;
 }
 
-const comparable = (events: HistoryEvent[]) => events.map((e) => {
-  const attributes = { ...(e.attributes as Record<string, unknown>) };
-  for (const runScoped of ['requestId', 'firstExecutionRunId', 'originalExecutionRunId']) delete attributes[runScoped];
-  return { eventId: e.eventId, eventType: e.eventType, attributes };
-});
-
 fixtureTest('a start whose workflow task completes while the start is held is written with the completion, in one commit', async (f) => {
   const h = await f.engine();
-  const histories: ReturnType<typeof comparable>[] = [];
+  const histories: ReturnType<typeof comparableHistory>[] = [];
   for (const prompt of [true, false]) {
     const id = `held-${prompt}`;
     const poll = h.pollWorkflow();
@@ -43,7 +37,7 @@ fixtureTest('a start whose workflow task completes while the start is held is wr
     assert.deepEqual(commits.runs, prompt ? [1] : [1, 1]);
     const events = await h.history(id);
     assertContiguous(events);
-    histories.push(comparable(events));
+    histories.push(comparableHistory(events));
   }
   assert.deepEqual(histories[0], histories[1]);
 });

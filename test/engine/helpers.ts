@@ -112,6 +112,15 @@ export const cmd = {
   },
 };
 
+/** A history without the attributes that name its run (request and run ids), to compare runs that should match. */
+export function comparableHistory(events: HistoryEvent[]) {
+  return events.map((e) => {
+    const attributes = { ...(e.attributes as Record<string, unknown>) };
+    for (const runScoped of ['requestId', 'firstExecutionRunId', 'originalExecutionRunId']) delete attributes[runScoped];
+    return { ...e, attributes };
+  });
+}
+
 /** Asserts event ids 1..n with no gap. */
 export function assertContiguous(events: HistoryEvent[]): void {
   assert.deepEqual(events.map((e) => e.eventId), events.map((_, i) => i + 1));
