@@ -87,7 +87,7 @@ function startChild(core: EngineCore, timer: TimerRecord): Promise<void> {
     }
     pb.ensureWorkflowTask();
     return { result: undefined, commit: pb };
-  });
+  }, timer.runId);
 }
 
 /** A child's chain closed: its outcome reaches the parent as a ChildWorkflowExecution* event. */
@@ -184,7 +184,7 @@ function cancelExternal(core: EngineCore, timer: TimerRecord): Promise<void> {
     }
     rb.ensureWorkflowTask();
     return { result: undefined, commit: rb };
-  });
+  }, timer.runId);
 }
 
 /** The deliveries between a parent and its children (features/child.ts). */

@@ -6,9 +6,7 @@ import { ServiceError } from '../common/errors.ts';
 import { StoreConflictError, type ConflictReason } from '../store/errors.ts';
 import type { ExecutionRecord, Store, TaskKind, Transition } from '../store/types.ts';
 import { faults } from '../common/fault-points.ts';
-import { afterImmediates } from '../common/immediates.ts';
 import { Handoffs } from './handoffs.ts';
-import { HOLD_MS, holdable, mergeTransitions } from './held-commits.ts';
 import { TransitionBuilder } from './transition.ts';
 import { Waiters } from './waiters.ts';
 import type { TaskTokens } from './task-token.ts';
@@ -74,29 +72,17 @@ export function queueKey(namespace: string, taskQueue: string, kind: TaskKind): 
 
 /**
  * Turns of the event loop's immediates a poll waits before it answers with tasks handed to it
- * (task-service.ts): a caller that left just before is seen by then. The answer then goes
- * without further I/O, so a store that writes on this thread queues the handing commit one turn
- * later ({@link EngineCore.commit}).
+ * (task-service.ts): a caller that left just before is seen by then.
  */
 export const POLL_ANSWER_TURNS = 2;
 
-/** A transition held for the next one of its run (held-commits.ts). */
-interface Held {
-  readonly transition: Transition;
-  /** The run's row as the transition leaves it. */
-  readonly record: ExecutionRecord;
-  /** Settles the held transition's commit with the write that carries it. */
-  readonly settle: (written: Promise<void>) => void;
-  readonly timer: ReturnType<typeof setTimeout>;
-}
-
-/** Tasks a transition started for waiting polls (eager-dispatch.ts). */
+/**
+ * Tasks a transition started for waiting polls (eager-dispatch.ts). They go only once the commit
+ * succeeded: a transition that lost a race is decided again, with new task and run ids, so a
+ * task handed out before its commit returned could name events or a run that never exist.
+ */
 export interface EagerHandoff {
-  /** True when it hands out a workflow task, which goes at {@link sent}. */
-  readonly workflowTask: boolean;
-  /** The commit was sent: workflow tasks go to their polls now. */
-  sent(): void;
-  /** The commit succeeded: activity tasks go now. */
+  /** The commit succeeded: the tasks go to their polls now. */
   committed(): void;
   /** The commit failed (or was never sent): what did not go is released. */
   release(): void;
@@ -128,10 +114,8 @@ export class EngineCore {
   /** Limits of signals, queries and updates, set from the engine's options. */
   messageLimits: MessageLimits = { ...DEFAULT_MESSAGE_LIMITS };
   #busy = 0;
-  /** Runs whose transition is being committed, with a promise that settles when it has. */
-  readonly #committing = new Map<string, Promise<void>>();
-  /** Transitions waiting, unwritten, for the next transition of their run (held-commits.ts). */
-  readonly #held = new Map<string, Held>();
+  /** The last transaction queued in each lane (a run's id): the next one of the lane starts once it has settled. */
+  readonly #lanes = new Map<string, Promise<unknown>>();
   /** Queues a claim found empty, with when (real time); see {@link knownEmpty}. */
   readonly #emptyAt = new Map<string, number>();
   #sweepAt = MIN_IN_FLIGHT_SWEEP;
@@ -150,9 +134,6 @@ export class EngineCore {
   constructor(readonly store: Store, readonly clock: Clock, readonly identity: string, readonly logger: Logger, readonly waitClock: Clock = systemClock) {
     // Every waiting long poll listens for shutdown; hundreds of pollers are normal, not a leak.
     setMaxListeners(0, this.shutdown.signal);
-    this.shutdown.signal.addEventListener('abort', () => {
-      for (const held of [...this.#held.values()]) this.#release(held);
-    });
   }
 
   get busy(): number {
@@ -174,10 +155,31 @@ export class EngineCore {
    * refuses the call), its commit goes through {@link commit} (eager dispatch), and a commit
    * that lost a race in {@link RETRIED_CONFLICTS} is re-read and decided again, up to
    * {@link MAX_TRANSACT_ATTEMPTS} times. `attempt` must only read and build: it may run again.
+   * Transactions of one `lane` (the id of the run they change) run one after another in this
+   * process, each deciding on what the one before wrote: a run that many things reach at once
+   * (children closing, timers firing, signals) takes them in turn instead of all but one losing a
+   * race and trying again. Races with other server processes remain, and are retried.
    * @throws ServiceError `Unavailable` naming `what` when every attempt lost its race.
    */
-  transact<T>(what: string, attempt: () => Promise<Attempt<T>> | Attempt<T>): Promise<T> {
-    return this.tracked(async () => {
+  transact<T>(what: string, attempt: () => Promise<Attempt<T>> | Attempt<T>, lane?: string): Promise<T> {
+    return this.tracked(() => (lane === undefined ? this.#transact(what, attempt) : this.#inLane(lane, () => this.#transact(what, attempt))));
+  }
+
+  /** Runs `work` after every transaction queued before it in `lane` has settled. */
+  async #inLane<T>(lane: string, work: () => Promise<T>): Promise<T> {
+    const before = this.#lanes.get(lane);
+    const mine = (before ? before.then(work, work) : work());
+    const settled = mine.then(() => undefined, () => undefined);
+    this.#lanes.set(lane, settled);
+    try {
+      return await mine;
+    } finally {
+      if (this.#lanes.get(lane) === settled) this.#lanes.delete(lane);
+    }
+  }
+
+  async #transact<T>(what: string, attempt: () => Promise<Attempt<T>> | Attempt<T>): Promise<T> {
+    {
       for (let i = 1; ; i++) {
         const { result, commit } = await attempt();
         if (commit instanceof TransitionBuilder) enforceHistoryLimits(commit, this.limits, this.logger);
@@ -193,7 +195,7 @@ export class EngineCore {
           }
         }
       }
-    });
+    }
   }
 
   /** A transition of the run as read, at the clock's now. */
@@ -202,24 +204,13 @@ export class EngineCore {
   }
 
   /**
-   * Reads the run (once a commit of it in flight has settled), lets `fn` build its transition,
-   * commits it through {@link transact}. `fn`
-   * must only change the builder: it may run more than once (a lost race, or a decision on the
-   * store's cached row that its commit would not check).
+   * Reads the run, lets `fn` build its transition, commits it through {@link transact} in the
+   * run's lane. `fn` must only change the builder: it may run more than once (a lost race, or a
+   * decision on the store's cached row that its commit would not check).
    * @throws WorkflowNotFoundError when the run does not exist.
    */
   mutate<T>(runId: string, fn: (b: TransitionBuilder) => T): Promise<T> {
     return this.transact(`changing run ${runId}`, async () => {
-      // A transition held for this one: decided on the run as it leaves it, and written with it.
-      const held = this.#held.get(runId);
-      if (held) {
-        const b = this.edit(held.record);
-        return { result: fn(b), commit: b };
-      }
-      // A workflow task is handed out while the transition that started it commits, and its
-      // worker may answer first: the answer is decided on the run as that commit leaves it.
-      const committing = this.#committing.get(runId);
-      if (committing) await committing;
       const cached = this.store.cachedExecution?.(runId);
       if (cached) {
         // A decision on a row that may be stale stands only when its commit writes the row at
@@ -237,13 +228,12 @@ export class EngineCore {
       if (!rec) throw new WorkflowNotFoundError(`workflow run ${runId} not found`, '', runId);
       const b = this.edit(rec);
       return { result: fn(b), commit: b };
-    });
+    }, runId);
   }
 
   /**
    * Commits a transaction. A run's transition first starts the tasks it can for polls waiting
-   * here: workflow tasks go once the commit is sent (or held, {@link #send}), activity tasks once
-   * it succeeded.
+   * here; they go once the commit succeeded, and are released if it failed.
    */
   async commit(c: Commit): Promise<void> {
     if (!(c instanceof TransitionBuilder)) {
@@ -251,97 +241,15 @@ export class EngineCore {
       return;
     }
     const handoff = this.eager?.(c);
-    const runIds = [c.record.runId, ...c.others.map((o) => o.record.runId)];
-    let committing: Promise<void> | undefined;
     try {
       if (faults.armed) await faults.hit('engine.commit.before');
-      const written = this.#send(c, c.build(), handoff);
-      committing = written.then(() => undefined, () => undefined);
-      for (const id of runIds) this.#committing.set(id, committing);
-      handoff?.sent();
-      await written;
+      await this.store.commit(c.build());
     } catch (err) {
       handoff?.release();
       throw err;
-    } finally {
-      for (const id of runIds) if (this.#committing.get(id) === committing) this.#committing.delete(id);
     }
     if (faults.armed) await faults.hit('engine.commit.after');
     handoff?.committed();
-  }
-
-  /**
-   * Writes the transition of `c`: with the transition held for its run when `c` was decided on
-   * it, as one; else after it. A transition that hands its run's workflow task to a poll is held
-   * in turn, for the task's completion (held-commits.ts).
-   */
-  #send(c: TransitionBuilder, transition: Transition, handoff: EagerHandoff | undefined): Promise<void> {
-    const runId = c.record.runId;
-    const held = this.#held.get(runId);
-    if (held) {
-      const merged = mergeTransitions(held.transition, transition);
-      if (merged) {
-        this.#unhold(held);
-        const written = this.#write(merged, handoff);
-        // The held transition's caller hears a turn later: `c`'s caller (the worker, whose
-        // workflow goes on) first.
-        held.settle(written.then(() => afterImmediates()));
-        // A conflict of the two as one is the held transition's (`c` wrote the row it left): the
-        // held one's caller gets it, and `c` is decided again on the run as it is.
-        return written.catch((err: unknown) => {
-          throw err instanceof StoreConflictError ? new StoreConflictError('version', `run ${runId} was not written: ${err.message}`) : err;
-        });
-      }
-      this.#release(held);
-    }
-    if (handoff?.workflowTask && holdable(transition)) return this.#hold(runId, transition);
-    return this.#write(transition, handoff);
-  }
-
-  /** Writes a transition. */
-  #write(transition: Transition, handoff: EagerHandoff | undefined): Promise<void> {
-    // A store that writes on this thread would hold a handed-out workflow task's answer back
-    // until its COMMIT is on disk; the write is queued after the answer instead, so the worker
-    // runs the task while the store writes, as it does while a PostgreSQL commit travels.
-    return handoff?.workflowTask && this.store.commitsOnThisThread
-      ? afterImmediates(POLL_ANSWER_TURNS + 1).then(() => this.store.commit(transition))
-      : this.store.commit(transition);
-  }
-
-  /** Holds a transition for the next one of its run, for {@link HOLD_MS} at most; settles once it is written. */
-  #hold(runId: string, transition: Transition): Promise<void> {
-    return new Promise<void>((resolve, reject) => {
-      const held: Held = {
-        transition, record: transition.executions[0]!.record,
-        settle: (written) => written.then(resolve, reject),
-        timer: setTimeout(() => this.#release(held), HOLD_MS),
-      };
-      this.#held.set(runId, held);
-    });
-  }
-
-  /**
-   * Settles once the transitions of the run this server has sent or held are written (a held one
-   * is written now): a read of the run sees the events of every task handed out from it.
-   */
-  async written(runId: string): Promise<void> {
-    const held = this.#held.get(runId);
-    if (held) this.#release(held);
-    await this.#committing.get(runId);
-  }
-
-  /** Writes a held transition alone. */
-  #release(held: Held): void {
-    if (this.#unhold(held)) held.settle(this.#write(held.transition, undefined));
-  }
-
-  /** Stops holding a transition; false when it no longer was (written already). */
-  #unhold(held: Held): boolean {
-    const runId = held.record.runId;
-    if (this.#held.get(runId) !== held) return false;
-    this.#held.delete(runId);
-    clearTimeout(held.timer);
-    return true;
   }
 
   /** A claim found the queue empty and no task was announced for it meanwhile. */

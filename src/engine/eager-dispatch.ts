@@ -18,14 +18,11 @@ import { startWorkflowTask } from './workflow-tasks.ts';
  * timeout (or the server's return of undelivered tasks) recovers, exactly as for a claimed one.
  * Other servers (PostgreSQL) are unaffected: the transition is versioned like any other.
  *
- * A workflow task goes to its poll as soon as the transition's commit is sent, not when it
- * returns (on SQLite, which writes on this thread, the commit is queued after the poll's answer,
- * EngineCore.commit): the worker runs the task while the store writes (a PostgreSQL commit is about 1 ms
- * here, about what a worker takes for a task). Running workflow code has no effect outside the
- * worker, and what the worker answers is decided against the committed run: a completion waits
- * for the run's commit in flight ({@link EngineCore.mutate}), and one for a start whose commit
- * failed is refused (its token names the start, task-token.ts), after which the worker drops
- * its cached run. An activity task, which has effects, waits for the commit.
+ * Every task goes to its poll once the transition's commit succeeded, never before: a commit that
+ * lost a race is decided again, with new task rows and, for a start, a new run id, so a task sent
+ * ahead of its commit could carry events that are never written (a worker would run code against
+ * a history that does not exist, and its completion would be refused or, worse, match the task
+ * decided again).
  * Measured (`npm run bench -- engine`, side by side with the code before): a one-activity
  * workflow at idle takes 4 commits instead of 7; PostgreSQL idle p50 30–31 → 17.5–18 ms and
  * 97–107 → 113–119 workflows/s; SQLite unchanged within the machine's noise (idle p50 9–10 ms).
@@ -57,18 +54,15 @@ export function reserveEager(core: EngineCore, b: TransitionBuilder, onDeliver: 
     }
   }
   if (taken.length === 0) return undefined;
-  const deliver = (kind: HandedTask['kind']) => {
-    for (const t of taken) {
-      if (t.settled || t.handed.kind !== kind) continue;
-      t.settled = true;
-      onDeliver(t.handed);
-      t.offer.deliver(t.handed);
-    }
-  };
   return {
-    workflowTask: taken.some((t) => t.handed.kind === 'workflow'),
-    sent: () => deliver('workflow'),
-    committed: () => deliver('activity'),
+    committed: () => {
+      for (const t of taken) {
+        if (t.settled) continue;
+        t.settled = true;
+        onDeliver(t.handed);
+        t.offer.deliver(t.handed);
+      }
+    },
     release: () => {
       for (const t of taken) {
         if (t.settled) continue;

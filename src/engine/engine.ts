@@ -262,9 +262,6 @@ export class Engine implements WorkflowService, UndeliveredTaskReturn {
       if (!Number.isInteger(from) || from < 1) throw new ValidationError('nextPageToken', 'must be a token from an earlier page', token);
     }
     const { store, closeWaiters, shutdown } = this.#core;
-    // A worker that has no cached run reads the history of a task handed out while the run's
-    // transition (or its first, the start) is written: the read waits for it.
-    if (ref.runId !== undefined) await this.#core.written(ref.runId);
     // Watching before the first read (when the run id is known) makes that read the check a wait needs.
     let watch = waitForClose && ref.runId !== undefined ? closeWaiters.watch(ref.runId) : undefined;
     let rec: ExecutionRecord;

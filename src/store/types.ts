@@ -230,11 +230,6 @@ export type StoreNotification =
  */
 export interface Store {
   readonly dialect: 'sqlite' | 'postgres';
-  /**
-   * True when {@link commit} writes on this thread (SQLite): from the turn of the event loop it
-   * is queued in, nothing else runs here until its COMMIT is on disk.
-   */
-  readonly commitsOnThisThread: boolean;
   getExecution(runId: string): Promise<ExecutionRecord | undefined>;
   /** The most recently created run of a workflow id. */
   getLatestExecution(namespace: string, workflowId: string): Promise<ExecutionRecord | undefined>;

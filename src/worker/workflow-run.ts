@@ -23,6 +23,17 @@ export class WorkflowTaskFailedError extends SteadfastError {
 }
 brandClass(WorkflowTaskFailedError, 'WorkflowTaskFailedError');
 
+/**
+ * The events given to a run do not follow the ones it applied: a cached run whose history moved
+ * on without it. The run is dropped and replayed from the stored history; the task does not fail.
+ */
+export class HistoryMismatchError extends SteadfastError {
+  constructor(readonly expectedEventId: number, readonly gotEventId: number) {
+    super(`history is not contiguous: expected event ${expectedEventId}, got ${gotEventId}`);
+  }
+}
+brandClass(HistoryMismatchError, 'HistoryMismatchError');
+
 /** Ids of the run, which history events do not carry. */
 export interface RunExecution {
   namespace: string;
@@ -121,7 +132,7 @@ export class WorkflowRun {
     for (let i = 0; i < events.length; i++) {
       const event = events[i]!;
       if (event.eventId !== this.#lastEventId + 1) {
-        throw new SteadfastError(`history is not contiguous: expected event ${this.#lastEventId + 1}, got ${event.eventId}`);
+        throw new HistoryMismatchError(this.#lastEventId + 1, event.eventId);
       }
       this.#lastEventId = event.eventId;
       commands = undefined;

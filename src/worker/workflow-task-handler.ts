@@ -13,6 +13,7 @@ import type { Command } from '../history/commands.ts';
 import { deliverReport } from './report.ts';
 import type { SandboxLog } from './sandbox.ts';
 import { WorkflowCache } from './workflow-cache.ts';
+import { HistoryMismatchError } from './workflow-run.ts';
 import type { CodecChain } from '../codec/codec-chain.ts';
 import { refuseEnvelopes } from '../codec/payload-codec.ts';
 import { walkCommands, walkEvents } from '../codec/payload-walk.ts';
@@ -111,12 +112,22 @@ export class WorkflowTaskHandler {
       let events = codec ? await codec.decode(task.history, walkEvents) : task.history;
       if (!codec && events[0]?.eventType === 'WorkflowExecutionStarted') refuseEnvelopes(events[0].attributes.args, 'this worker');
       const first = events[0]?.eventId;
+      let out: Command[] | undefined;
+      let replay = true;
       if (run && run.lastStartedEventId === task.previousStartedEventId && first !== undefined && first <= run.lastEventId + 1) {
         // The run may already have applied the first of these: its last completion's answer carried them.
         const after = run.lastEventId;
-        if (first <= after) events = events.filter((e) => e.eventId > after);
-        this.stats.cacheHits++;
-      } else {
+        try {
+          out = await run.apply(first <= after ? events.filter((e) => e.eventId > after) : events);
+          this.stats.cacheHits++;
+          replay = false;
+        } catch (err) {
+          if (!(err instanceof HistoryMismatchError)) throw err;
+          // The cached run is not where this task's history says it is: replayed from the stored history instead.
+          logger.debug(`dropped the cached run: ${err.message}; replaying its history`, report.meta);
+        }
+      }
+      if (replay) {
         run = new WorkflowRun(this.#deps.bundle, { namespace: task.namespace, workflowId: task.workflowId, runId: task.runId }, this.#log,
           { reuseV8Context: this.#deps.reuseV8Context });
         if (events[0]?.eventId !== 1) {
@@ -124,9 +135,9 @@ export class WorkflowTaskHandler {
           if (!codec && events[0]?.eventType === 'WorkflowExecutionStarted') refuseEnvelopes(events[0].attributes.args, 'this worker');
         }
         this.stats.replays++;
+        out = await run.apply(events);
       }
-      const out = await run.apply(events);
-      if (!out) throw new Error(`history of ${task.workflowId} ended before workflow task ${task.startedEventId}`);
+      if (!run || !out) throw new Error(`history of ${task.workflowId} ended before workflow task ${task.startedEventId}`);
       commands = codec ? await codec.encode(out, walkCommands) : out;
     } catch (err) {
       this.cache.delete(key);

@@ -6,24 +6,41 @@ import { cmd } from './helpers.ts';
 import { openStore } from '../../src/store/index.ts';
 import type { Store } from '../../src/store/types.ts';
 import { dropSchema, freshSchema, PG_URL, pgSkipReason } from '../store/pg-helpers.ts';
+import { twoServerTest } from './two-servers.ts';
 
 afterEach(() => faults.disarm());
 
-fixtureTest('a commit that loses to a signal committed meanwhile re-reads, rebuilds and keeps both changes', async (f) => {
-  const h = await f.engine();
-  await h.start('raced');
-  const task = await h.pollWorkflow();
-  faults.arm('engine.commit.before', {
-    onHit: 1,
-    run: () => h.engine.signalWorkflowExecution({ workflowId: 'raced', signalName: 'meanwhile', args: ['x'], identity: 'c' }),
+twoServerTest('a commit that loses to a signal committed meanwhile by another server re-reads, rebuilds and keeps both changes',
+  await pgSkipReason('two servers on PostgreSQL'), 'sf_raced', async ({ a, b }) => {
+    await a.start('raced');
+    const task = await a.pollWorkflow();
+    faults.arm('engine.commit.before', {
+      onHit: 1,
+      run: () => b.engine.signalWorkflowExecution({ workflowId: 'raced', signalName: 'meanwhile', args: ['x'], identity: 'c' }),
+    });
+    faults.arm('engine.conflict', {});
+    await a.complete(task, [cmd.timer('t', 1000)]);
+    assert.equal(faults.hits('engine.conflict'), 1, 'the completion lost once to the signal, then committed');
+    const types = await a.types('raced');
+    assert.ok(types.includes('WorkflowExecutionSignaled'), 'the signal that won is kept');
+    assert.ok(types.includes('TimerStarted'), 'the completion that retried is applied');
+    assert.deepEqual((await a.history('raced')).map((e) => e.eventId), types.map((_, i) => i + 1));
   });
+
+fixtureTest('on one server, the transitions of one run go in turn: a completion and 50 signals at once lose no race', async (f) => {
+  const h = await f.engine();
+  await h.start('in-turn');
+  const task = await h.pollWorkflow();
   faults.arm('engine.conflict', {});
-  await h.complete(task, [cmd.timer('t', 1000)]);
-  assert.equal(faults.hits('engine.conflict'), 1, 'the completion lost once to the signal, then committed');
-  const types = await h.types('raced');
-  assert.ok(types.includes('WorkflowExecutionSignaled'), 'the signal that won is kept');
-  assert.ok(types.includes('TimerStarted'), 'the completion that retried is applied');
-  assert.deepEqual((await h.history('raced')).map((e) => e.eventId), types.map((_, i) => i + 1));
+  await Promise.all([
+    h.complete(task, [cmd.timer('t', 1000)]),
+    ...Array.from({ length: 50 }, (_, i) => h.engine.signalWorkflowExecution({ workflowId: 'in-turn', signalName: 's', args: [i], identity: 'c' })),
+  ]);
+  assert.equal(faults.hits('engine.conflict'), 0, 'no commit lost a race');
+  const events = await h.history('in-turn');
+  assert.equal(events.filter((e) => e.eventType === 'WorkflowExecutionSignaled').length, 50);
+  assert.ok(events.some((e) => e.eventType === 'TimerStarted'));
+  assert.deepEqual(events.map((e) => e.eventId), events.map((_, i) => i + 1));
 });
 
 const stores = [

@@ -2,7 +2,6 @@ import { fixtureTest } from '../helpers/fixture.ts';
 import assert from 'node:assert/strict';
 import type { StoreNotification } from '../../src/store/types.ts';
 import { StoreConflictError } from '../../src/store/errors.ts';
-import { ServiceError } from '../../src/common/errors.ts';
 import { assertContiguous, cmd, comparableHistory, type Harness } from './helpers.ts';
 
 /** Task-row notifications per kind, to tell a task handed over in its commit from a written row. */
@@ -107,66 +106,44 @@ async function upToActivity(h: Harness, id: string, polls = 1) {
   return { activity, waiting };
 }
 
-fixtureTest('a workflow task goes to its poll while its commit is written, and its completion waits for that commit', async (f) => {
+fixtureTest('a workflow task goes to its poll only once its commit succeeded', async (f) => {
   const h = await f.engine();
-  const { activity, waiting } = await upToActivity(h, 'eager-early');
+  const { activity, waiting } = await upToActivity(h, 'eager-after-commit');
   let open!: () => void;
   const held = holdCommit(h, 'ActivityTaskCompleted', new Promise((resolve) => (open = resolve)));
   const completed = h.engine.respondActivityTaskCompleted({ taskToken: activity.taskToken, result: 'ok', identity: 'worker-1' });
   await held.seen;
-  const task = await waiting[0]!;
-  assert.deepEqual(task.history.map((e) => e.eventType).slice(-3), ['ActivityTaskCompleted', 'WorkflowTaskScheduled', 'WorkflowTaskStarted']);
-  let answered = false;
-  const answer = h.complete(task, [cmd.complete('done')]).then(() => (answered = true));
+  let handed = false;
+  const handedOut = waiting[0]!.then((t) => ((handed = true), t));
   await h.settle();
-  assert.equal(answered, false, 'the completion waits for the commit that started its task');
+  assert.equal(handed, false, 'no task leaves before its commit is written');
   open();
-  await Promise.all([completed, answer]);
-  const events = await h.history('eager-early');
-  assertContiguous(events);
-  assert.equal(events.at(-1)!.eventType, 'WorkflowExecutionCompleted');
-});
-
-fixtureTest('on SQLite, a handed-out workflow task is answered before its commit is written, and its completion is decided on that commit', async (f) => {
-  const h = await f.engine();
-  assert.equal(h.store.commitsOnThisThread, true);
-  const { activity, waiting } = await upToActivity(h, 'eager-before-write');
-  const runId = activity.runId;
-  const completed = h.engine.respondActivityTaskCompleted({ taskToken: activity.taskToken, result: 'ok', identity: 'worker-1' });
-  const task = await waiting[0]!;
+  const [task] = await Promise.all([handedOut, completed]);
   assert.deepEqual(task.history.map((e) => e.eventType).slice(-3), ['ActivityTaskCompleted', 'WorkflowTaskScheduled', 'WorkflowTaskStarted']);
-  // The poll has its task; the transition that started it is not on disk yet.
-  assert.ok(!(await h.store.readHistory(runId, 1, 100)).some((e) => e.eventType === 'ActivityTaskCompleted'));
-  // Acknowledged once written (with the task's completion, which comes within the hold, held-commits.ts).
-  let written = false;
-  await Promise.all([completed.then(async () => {
-    written = (await h.store.readHistory(runId, 1, 100)).some((e) => e.eventType === 'ActivityTaskCompleted');
-  }), h.complete(task, [cmd.complete('done')])]);
-  assert.equal(written, true, 'the activity completion is acknowledged once its commit is written');
-  const events = await h.history('eager-before-write');
+  await h.complete(task, [cmd.complete('done')]);
+  const events = await h.history('eager-after-commit');
   assertContiguous(events);
   assert.equal(events.at(-1)!.eventType, 'WorkflowExecutionCompleted');
 });
 
-fixtureTest('a workflow task handed out by a commit that failed is refused, and the retried start is handed out and answered', async (f) => {
+fixtureTest('a commit that failed hands out nothing; the transition decided again hands its task to a poll, whose completion is accepted', async (f) => {
   const h = await f.engine();
   const { activity, waiting } = await upToActivity(h, 'eager-failed', 2);
   let open!: () => void;
   const held = holdCommit(h, 'ActivityTaskCompleted', new Promise((resolve) => (open = resolve)), new StoreConflictError('version', 'moved meanwhile'));
   const completed = h.engine.respondActivityTaskCompleted({ taskToken: activity.taskToken, result: 'ok', identity: 'worker-1' });
   await held.seen;
-  const orphan = await waiting[0]!;
   open();
   await completed;
-  // The retry rebuilt the same transition and handed the same task and attempt to the next poll.
-  const task = await waiting[1]!;
-  assert.equal(task.startedEventId, orphan.startedEventId);
-  assert.equal(task.attempt, orphan.attempt);
-  await assert.rejects(h.complete(orphan, [cmd.complete('from a start that never committed')]),
-    (err: Error) => err instanceof ServiceError && err.code === 'FailedPrecondition' && /not the started task/.test(err.message));
-  await h.complete(task, [cmd.complete('done')]);
+  const first = await Promise.race(waiting);
+  assert.equal(first.attempt, 1);
+  await h.complete(first, [cmd.complete('done')]);
+  // The other poll waits out its timeout empty: no task was handed out for the commit that failed.
+  const polls = await Promise.allSettled(waiting);
+  assert.deepEqual(polls.map((p) => p.status).sort(), ['fulfilled', 'rejected']);
   const events = await h.history('eager-failed');
   assertContiguous(events);
   assert.equal((events.at(-1)!.attributes as { result?: unknown }).result, 'done');
   assert.equal(events.filter((e) => e.eventType === 'ActivityTaskCompleted').length, 1);
+  assert.equal(events.filter((e) => e.eventType === 'WorkflowTaskStarted').length, 2, 'one task was started for the completion, not two');
 });

@@ -49,7 +49,6 @@ export interface PostgresStoreOptions {
  */
 export class PostgresStore implements Store {
   readonly dialect = 'postgres' as const;
-  readonly commitsOnThisThread = false;
   readonly #pool: pg.Pool;
   readonly #config: pg.ClientConfig;
   #listener: pg.Client | undefined;

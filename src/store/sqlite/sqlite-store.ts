@@ -45,7 +45,6 @@ export interface SqliteStoreOptions {
  */
 export class SqliteStore implements Store {
   readonly dialect = 'sqlite' as const;
-  readonly commitsOnThisThread = true;
   readonly #db: BetterSqlite3.Database;
   readonly #q: Statements;
   /** Group commit, or (groupCommit false) a transaction per write. */
