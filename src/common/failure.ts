@@ -2,6 +2,7 @@ import { brandClass, SteadfastError } from '../retry/errors.ts';
 import { toMs, type Duration } from '../retry/duration.ts';
 import { requireErrorCode, resolveErrorCode, UNHANDLED_EXCEPTION } from '../retry/error-codes.ts';
 import { timeoutFailureType, type RetryState } from '../retry/decide.ts';
+import { thrownFailureFacts } from '../retry/failure-types.ts';
 
 /** Which timeout fired. */
 export type TimeoutType = 'StartToClose' | 'ScheduleToStart' | 'ScheduleToClose' | 'Heartbeat';
@@ -24,6 +25,13 @@ export interface FailureInfo {
    * or `HeartbeatTimeout`.
    */
   type?: string;
+  /**
+   * True when `type` is only the thrown error's class name (no ApplicationFailure, no `type` of
+   * its own): Cadence's generic error, or its panic for a TypeError, RangeError, ReferenceError or
+   * SyntaxError, which `cadenceInternal:Generic` / `cadenceInternal:Panic` in
+   * nonRetryableErrorTypes match. Absent otherwise.
+   */
+  typeFromClass?: boolean;
   /**
    * horsies' error code (what a horsies policy's `autoRetryFor` matches): the error's own code
    * or its exception mapper's; absent = `UNHANDLED_EXCEPTION`. A lost activity attempt (its
@@ -241,16 +249,20 @@ export function toFailureInfo(err: unknown, depth = 0): FailureInfo {
     };
   }
   if (err instanceof Error) {
-    const e = err as Error & { type?: unknown; nonRetryable?: unknown; nextRetryDelay?: unknown };
+    const e = err as Error & { nonRetryable?: unknown; nextRetryDelay?: unknown };
+    const { type, typeFromClass } = thrownFailureFacts(err);
     return {
       ...base('Application', err),
-      type: typeof e.type === 'string' ? e.type : err.name || 'Error',
+      type: type ?? 'Error',
+      ...(typeFromClass ? { typeFromClass } : {}),
       nonRetryable: e.nonRetryable === true,
       ...(typeof e.nextRetryDelay === 'number' ? { nextRetryDelayMs: e.nextRetryDelay } : {}),
       ...errorCodeOf(err),
     };
   }
-  return { kind: 'Application', message: typeof err === 'string' ? err : `non-error thrown: ${safeString(err)}`, type: 'Error' };
+  return {
+    kind: 'Application', message: typeof err === 'string' ? err : `non-error thrown: ${safeString(err)}`, type: 'Error', typeFromClass: true,
+  };
 }
 
 /**

@@ -17,6 +17,9 @@ export {
   decideNext, decideRetry, timeoutFailureType, RETRY_STATES, type DelaySource, type NextAttemptInput, type RetryDecision, type RetryDecisionInput, type RetryState,
 } from './decide.ts';
 export {
+  cadenceReason, failureTypeListed, thrownFailureFacts, CADENCE_GENERIC, CADENCE_PANIC, PANIC_ERROR_NAMES, type FailureTypeFacts,
+} from './failure-types.ts';
+export {
   backoffDelay, backoffDelays, isRandomized, MAX_DELAY_MS, DECORRELATED_JITTER_SCALE,
   type BackoffCurve, type BackoffSchedule, type BackoffSource,
 } from './backoff.ts';
