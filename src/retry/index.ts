@@ -8,7 +8,7 @@ export { toMs, optionalMs, formatMs, type Duration, type DurationString } from '
 export { systemClock, ManualClock, type Clock } from './clock.ts';
 export type { RetryPolicyData, CurvePolicyData, PolicyData } from './policy-data.ts';
 export {
-  resolveRetryPolicy, DEFAULT_RETRY_POLICY, retryInterval, temporalSchedule, type TemporalRetryPolicy,
+  resolveRetryPolicy, DEFAULT_RETRY_POLICY, MAX_ATTEMPTS, retryInterval, temporalSchedule, type TemporalRetryPolicy,
 } from './temporal.ts';
 export {
   resolvePolicyData, scheduleOf, policyDelay, backoffInfo, isCurvePolicy, type BackoffInfo, type RetryPolicyInput,

@@ -16,7 +16,7 @@ export interface TemporalRetryPolicy {
   backoffCoefficient?: number;
   /** Cap on the interval; must be >= initialInterval. @default 100 × initialInterval */
   maximumInterval?: Duration;
-  /** Attempts in all, the first included: 0 = unlimited, 1 = no retries, negative = error. @default 0 */
+  /** Attempts in all, the first included: 0 = unlimited, 1 = no retries, negative = error; at most {@link MAX_ATTEMPTS}. @default 0 */
   maximumAttempts?: number;
   /** Failure types (an error's `type`) that are never retried. @default [] */
   nonRetryableErrorTypes?: string[];
@@ -27,6 +27,15 @@ export interface TemporalRetryPolicy {
   /** Seed of the jitter, so the same seed and attempt give the same delay. @default 0 (engine), fresh per run (retry()) */
   seed?: number;
 }
+
+/**
+ * Most attempts a policy may allow (0 = unlimited aside): 2^31 − 1, as Temporal's
+ * `maximum_attempts` is a 32-bit integer, so a policy steadfast keeps is one Temporal could hold.
+ */
+export const MAX_ATTEMPTS = 2_147_483_647;
+
+/** The rule a maximumAttempts over {@link MAX_ATTEMPTS} breaks, as error messages word it. */
+export const MAX_ATTEMPTS_RULE = "must be at most 2147483647 (Temporal's 32-bit limit; 0 = unlimited)";
 
 /** Temporal's defaults: 1 s initial, coefficient 2, maximum 100 s, unlimited attempts. */
 export const DEFAULT_RETRY_POLICY: RetryPolicyData = Object.freeze({
@@ -105,6 +114,7 @@ export function resolveRetryPolicy(
   if (maximumAttempts < 0) {
     throw new ValidationError(`${field}.maximumAttempts`, 'must be >= 0 (0 = unlimited, 1 = no retries)', maximumAttempts);
   }
+  if (maximumAttempts > MAX_ATTEMPTS) throw new ValidationError(`${field}.maximumAttempts`, MAX_ATTEMPTS_RULE, maximumAttempts);
 
   const types = obj.nonRetryableErrorTypes ?? [];
   if (!Array.isArray(types)) throw new ValidationError(`${field}.nonRetryableErrorTypes`, 'must be an array of strings', types);

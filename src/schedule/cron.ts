@@ -1,5 +1,6 @@
 import { ValidationError } from '../retry/errors.ts';
 import { goDurationMs, toMs, type Duration } from '../retry/duration.ts';
+import { MAX_DURATION_MS } from '../common/max-duration.ts';
 import { CalendarMatcher, dayExists, type CalendarFields } from './calendar-matcher.ts';
 import { requireTime } from './check.ts';
 import { CronSyntaxError } from './errors.ts';
@@ -32,7 +33,7 @@ export interface CronSchedule {
 }
 
 const ORDER: readonly CalendarFieldName[] = ['minute', 'hour', 'dayOfMonth', 'month', 'dayOfWeek'];
-const EVERY_EXPECTED = 'a duration of whole seconds, at least 1s (e.g. 90s, 5m, 1h30m)';
+const EVERY_EXPECTED = 'a duration of whole seconds, at least 1s and at most 100 years (e.g. 90s, 5m, 1h30m)';
 const ROBFIG_EVERY_EXPECTED = 'a duration in Go\'s grammar such as 90s, 1h30m or 500ms (under 1s counts as 1s, fractions of a second are dropped)';
 /** The longest `@every` Go's int64 nanoseconds hold, ms. */
 const MAX_ROBFIG_EVERY_MS = Number((1n << 63n) - 1n) / 1e6;
@@ -64,10 +65,12 @@ class EveryCron implements CronSchedule {
 
 /**
  * Reads a duration of a schedule's cron string (after `@every`), refusing what is not whole
- * seconds of at least `minMs` (1s unless told).
+ * seconds of at least `minMs` (1s unless told) and, for an interval, at most MAX_DURATION_MS.
  */
 export function readEvery(spec: string, field: string, text: string, column: number, minMs = 1000): number {
   const expected = minMs > 0 ? EVERY_EXPECTED : 'a duration of whole seconds (e.g. 0s, 90s, 5m)';
+  // An offset (minMs 0) needs no bound of its own: it must be shorter than its interval.
+  const maxMs = minMs > 0 ? MAX_DURATION_MS : Infinity;
   let ms = goDurationMs(text);
   if (ms === undefined) {
     try {
@@ -76,7 +79,7 @@ export function readEvery(spec: string, field: string, text: string, column: num
       throw new CronSyntaxError(field, spec, column, expected, text);
     }
   }
-  if (ms < minMs || ms % 1000 !== 0) throw new CronSyntaxError(field, spec, column, expected, text);
+  if (ms < minMs || ms > maxMs || ms % 1000 !== 0) throw new CronSyntaxError(field, spec, column, expected, text);
   return ms;
 }
 
