@@ -1,6 +1,8 @@
 import { brandClass, SteadfastError } from '../retry/errors.ts';
 import { toMs, type Duration } from '../retry/duration.ts';
-import { requireErrorCode, resolveErrorCode, UNHANDLED_EXCEPTION } from '../retry/error-codes.ts';
+import {
+  globalExceptionMapper, requireErrorCode, resolveErrorCode, resolveErrorCodeOf, UNHANDLED_EXCEPTION, type ErrorCodeConfig,
+} from '../retry/error-codes.ts';
 import { timeoutFailureType, type RetryState } from '../retry/decide.ts';
 import { thrownFailureFacts } from '../retry/failure-types.ts';
 
@@ -316,4 +318,31 @@ export function fromFailureInfo(info: FailureInfo): Failure {
   if (info.stack) err.stack = info.stack;
   err.failure = info;
   return err;
+}
+
+/**
+ * The stored failure of an error an activity threw, its horsies error code resolved in the seed's
+ * order with the activity's own mapper and default code (`perTask`, from `proxyActivities`)
+ * before the worker's (`worker`, from `Worker.create`; where the worker sets neither, the
+ * process's `setGlobalExceptionMapper`). A code that a mapper or a configured default code gave
+ * also becomes the failure's `type`, so `nonRetryableErrorTypes` matches it as `autoRetryFor`
+ * does, unless the failure has a type of its own (an ApplicationFailure's, an error's `type`).
+ * A failure rethrown as it came (from history or the wire) is kept as it is.
+ */
+export function activityFailureInfo(err: unknown, perTask: ErrorCodeConfig, worker: ErrorCodeConfig = {}): FailureInfo {
+  const info = toFailureInfo(err);
+  if ((err instanceof Failure && err.failure) || info.kind !== 'Application') return info;
+  const processWide = globalExceptionMapper();
+  const exceptionMapper = worker.exceptionMapper ?? processWide.exceptionMapper;
+  const defaultUnhandledErrorCode = worker.defaultUnhandledErrorCode ?? processWide.defaultUnhandledErrorCode;
+  const global: ErrorCodeConfig = {
+    ...(exceptionMapper !== undefined ? { exceptionMapper } : {}),
+    ...(defaultUnhandledErrorCode !== undefined ? { defaultUnhandledErrorCode } : {}),
+  };
+  const { code, source } = resolveErrorCodeOf(err, perTask, global);
+  const { errorCode: _previous, typeFromClass, ...rest } = info;
+  const out: FailureInfo = code === UNHANDLED_EXCEPTION ? rest : { ...rest, errorCode: code };
+  if (typeFromClass && (source === 'mapper' || source === 'default')) out.type = code;
+  else if (typeFromClass) out.typeFromClass = true;
+  return out;
 }

@@ -30,8 +30,8 @@ export {
 export { Backoff, type PollyOptions } from './polly.ts';
 export { checkSchedule } from './schedule-check.ts';
 export {
-  UNHANDLED_EXCEPTION, WORKER_CRASHED, CodedError, isErrorCode, resolveErrorCode, setGlobalExceptionMapper, globalExceptionMapper,
-  type ErrorClass, type ExceptionMapper, type ErrorCodeConfig,
+  UNHANDLED_EXCEPTION, WORKER_CRASHED, CodedError, isErrorCode, resolveErrorCode, resolveErrorCodeOf, setGlobalExceptionMapper, globalExceptionMapper,
+  type ErrorClass, type ExceptionMapper, type ErrorCodeConfig, type ErrorCodeData, type ErrorCodeSource,
 } from './error-codes.ts';
 export { RetryError, AttemptTimeoutError, RetryTimeoutError } from './retry-error.ts';
 export {

@@ -3,7 +3,7 @@ import type { CurvePolicyData, PolicyData, RetryPolicyData } from './policy-data
 import { backoffDelay, type BackoffCurve, type BackoffSchedule, type BackoffSource } from './backoff.ts';
 import { checkSchedule } from './schedule-check.ts';
 import { MAX_ATTEMPTS, MAX_ATTEMPTS_RULE, resolveRetryPolicy, retryInterval, temporalSchedule, type TemporalRetryPolicy } from './temporal.ts';
-import { requireErrorCodes } from './error-codes.ts';
+import { checkErrorCodeData, requireErrorCodes } from './error-codes.ts';
 import { formatMs } from './duration.ts';
 import { mixSeed } from './random.ts';
 
@@ -15,7 +15,7 @@ export type RetryPolicyInput = TemporalRetryPolicy | RetryPolicyData | BackoffSc
 
 const SOURCES: readonly BackoffSource[] = ['temporal', 'horsies', 'polly'];
 const CURVE_KEYS = new Set([
-  'version', 'source', 'curve', 'maximumAttempts', 'jitter', 'capMs', 'fastFirst', 'seed', 'nonRetryableErrorTypes', 'autoRetryFor',
+  'version', 'source', 'curve', 'maximumAttempts', 'jitter', 'capMs', 'fastFirst', 'seed', 'nonRetryableErrorTypes', 'autoRetryFor', 'errorCodes',
 ]);
 
 /** True for a curve policy in its data form (as opposed to Temporal's fields). */
@@ -82,6 +82,7 @@ function checkCurveData(obj: Record<string, unknown>, field: string): CurvePolic
     ...(obj.capMs !== undefined ? { capMs: obj.capMs } : {}),
     ...(obj.seed !== undefined ? { seed: obj.seed as number } : {}),
     ...(obj.autoRetryFor !== undefined ? { autoRetryFor: [...requireErrorCodes(`${field}.autoRetryFor`, obj.autoRetryFor)] } : {}),
+    ...(obj.errorCodes !== undefined && obj.errorCodes !== null ? { errorCodes: checkErrorCodeData(`${field}.errorCodes`, obj.errorCodes) } : {}),
   };
   checkSchedule(scheduleOf(data), field);
   return data;

@@ -3,6 +3,7 @@ import { toMs, type Duration } from './duration.ts';
 import type { RetryPolicyData } from './policy-data.ts';
 import { backoffDelay, type BackoffSchedule } from './backoff.ts';
 import { mixSeed } from './random.ts';
+import { checkErrorCodeData } from './error-codes.ts';
 
 /**
  * A Temporal/Cadence retry policy as users write it. Durations are ms numbers or strings such
@@ -52,7 +53,7 @@ const USER_KEYS = new Set([
 ]);
 const DATA_KEYS = new Set([
   'initialIntervalMs', 'backoffCoefficient', 'maximumIntervalMs', 'maximumAttempts', 'nonRetryableErrorTypes',
-  'expirationIntervalMs', 'jitter', 'seed',
+  'expirationIntervalMs', 'jitter', 'seed', 'errorCodes',
 ]);
 
 function msField(obj: Record<string, unknown>, key: string, field: string): number | undefined {
@@ -152,6 +153,7 @@ export function resolveRetryPolicy(
     }
     out.seed = seed;
   }
+  if (obj.errorCodes !== undefined && obj.errorCodes !== null) out.errorCodes = checkErrorCodeData(`${field}.errorCodes`, obj.errorCodes);
   return out;
 }
 
