@@ -7,6 +7,7 @@ import { parseFlags, parseIntFlag, UsageError } from './args.ts';
 import { register } from './main.ts';
 import { renderTable } from './table.ts';
 import { progressBar } from './progress.ts';
+import { asFlagErrorOf } from './flag-errors.ts';
 
 const HELP = `Usage: steadfast schedule <action> <scheduleId> [options]
 
@@ -48,6 +49,14 @@ const FLAGS = {
 } as const;
 
 type Values = ReturnType<typeof parseFlags<typeof FLAGS>>['values'];
+
+/** The flag that sets each schedule option, for errors (the repeatable spec flags keep the option's path and index). */
+const FLAG_OF_FIELD: Record<string, string> = {
+  'spec.jitter': 'jitter', 'spec.startAt': 'start-time', 'spec.endAt': 'end-time', 'spec.timezone': 'timezone',
+  'policies.overlap': 'overlap', 'policies.catchupWindow': 'catchup-window', 'state.remainingActions': 'remaining-actions', 'state.note': 'note',
+  'action.workflowType': 'type', 'action.taskQueue': 'task-queue', 'action.workflowId': 'workflow-id', 'action.args': 'args',
+  'backfill[0].start': 'start', 'backfill[0].end': 'end', 'backfill[0].overlap': 'overlap',
+};
 
 function json(flag: string, text: string): unknown {
   try {
@@ -210,6 +219,8 @@ register({
         default:
           throw new UsageError(`steadfast schedule: unknown action "${action}" (run \`steadfast schedule --help\` for usage)`);
       }
+    } catch (err) {
+      throw asFlagErrorOf(err, FLAG_OF_FIELD, v);
     } finally {
       client.close();
     }

@@ -5,6 +5,7 @@ import { goDurationMs, toMs, type Duration } from '../retry/duration.ts';
 import { ValidationError } from '../retry/errors.ts';
 import { parseCronSchedule } from '../schedule/index.ts';
 import { parseIntFlag, refuseTogether, UsageError } from './args.ts';
+import { asFlagErrorOf } from './flag-errors.ts';
 
 /** The flags of `steadfast workflow start` / `execute` (Temporal CLI's names), and the input flags of signal, query and update. */
 export const START_FLAGS = {
@@ -192,10 +193,5 @@ export function startOptionsFromFlags(v: StartFlagValues): WorkflowStartOptions 
 export function asFlagError(err: unknown, v: StartFlagValues): unknown {
   if (!(err instanceof ValidationError)) return err;
   if (err.field.startsWith('searchAttributes.')) return new UsageError(err.message.replace(/^searchAttributes\./, '--search-attribute '));
-  const field = Object.keys(FLAG_OF_FIELD).find((f) => err.field === f || err.field.startsWith(`${f}.`) || err.field.startsWith(`${f}[`));
-  if (field === undefined) return err;
-  const flag = FLAG_OF_FIELD[field]!;
-  const typed = (v as Record<string, unknown>)[flag];
-  const got = typeof typed === 'string' ? `"${typed}"` : JSON.stringify(err.value);
-  return new UsageError(`--${flag} ${err.rule.replace(/\binitialInterval\b/, '--retry-initial-interval')}, got ${got}`);
+  return asFlagErrorOf(err, FLAG_OF_FIELD, v, (rule) => rule.replace(/\binitialInterval\b/, '--retry-initial-interval'));
 }

@@ -2,6 +2,7 @@ import { ValidationError } from '../retry/errors.ts';
 import type { RetryPolicyData } from '../retry/policy-data.ts';
 import type { TemporalRetryPolicy } from '../retry/index.ts';
 import { optionalString } from '../common/validate.ts';
+import { checkTime } from '../common/time-range.ts';
 import type { ScheduleActionData, ScheduleDescription, ScheduleOverlapPolicy } from '../protocol/index.ts';
 import type { WorkflowService } from '../protocol/index.ts';
 import type { ScheduleSpec } from '../schedule/schedule-spec.ts';
@@ -18,7 +19,9 @@ export interface ScheduleUpdateOptions {
 
 /** One backfill of `handle.backfill`: every nominal time of the spec in [start, end]. */
 export interface Backfill {
+  /** From 1970 to the end of 9999. */
   start: Date | string | number;
+  /** From 1970 to the end of 9999, not before `start`. */
   end: Date | string | number;
   /** @default the schedule's overlap policy */
   overlap?: ScheduleOverlapPolicy;
@@ -27,7 +30,7 @@ export interface Backfill {
 function instantMs(value: unknown, field: string): number {
   const ms = value instanceof Date ? value.getTime() : typeof value === 'string' ? Date.parse(value) : value;
   if (typeof ms !== 'number' || !Number.isFinite(ms)) throw new ValidationError(field, 'must be a Date, an ISO 8601 time or ms since the epoch', value);
-  return ms;
+  return checkTime(field, ms, value);
 }
 
 function actionFromWire(a: ScheduleActionData): ScheduleStartWorkflowAction {
@@ -97,9 +100,9 @@ export class ScheduleHandle {
   }
 
   /** Takes every action the spec names in each range, now, each with its nominal time. */
-  backfill(backfills: Backfill | Backfill[]): Promise<void> {
+  async backfill(backfills: Backfill | Backfill[]): Promise<void> {
     const list = Array.isArray(backfills) ? backfills : [backfills];
-    return this.service.patchSchedule({
+    await this.service.patchSchedule({
       ...this.#ref(),
       backfill: list.map((b, i) => ({
         startTime: instantMs(b?.start, `backfill[${i}].start`), endTime: instantMs(b?.end, `backfill[${i}].end`),

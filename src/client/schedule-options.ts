@@ -1,7 +1,8 @@
 import type { Duration } from '../retry/duration.ts';
 import { resolveRetryPolicy, type TemporalRetryPolicy } from '../retry/index.ts';
 import { ValidationError } from '../retry/errors.ts';
-import { optionalBoolean, optionalDuration, optionalPositiveDuration, optionalRecord, requireString } from '../common/validate.ts';
+import { optionalBoolean, optionalDurationAtLeast, optionalPositiveDuration, optionalRecord, requireString } from '../common/validate.ts';
+import { MIN_CATCHUP_WINDOW_MS } from '../protocol/limits.ts';
 import { toPayload } from '../common/payload.ts';
 import { searchAttributesToWire, type SearchAttributesOption } from './start-options.ts';
 import type {
@@ -34,7 +35,7 @@ export interface ScheduleStartWorkflowAction {
 export interface SchedulePolicies {
   /** What to do when an action is due while a started workflow runs. @default "Skip" */
   overlap?: ScheduleOverlapPolicy;
-  /** How late a missed action may still be taken. @default "1 minute" (the seed's; Temporal's server uses a year) */
+  /** How late a missed action may still be taken; at least 1s, at most 100 years. @default "1 minute" (the seed's; Temporal's server uses a year) */
   catchupWindow?: Duration;
   /** Pause when a started workflow fails or times out. @default false */
   pauseOnFailure?: boolean;
@@ -108,11 +109,8 @@ export function policiesToWire(policies: SchedulePolicies | undefined): Schedule
   }
   const out: SchedulePoliciesData = {};
   if (p.overlap !== undefined) out.overlap = p.overlap as ScheduleOverlapPolicy;
-  const catchup = optionalDuration('policies.catchupWindow', p.catchupWindow);
-  if (catchup !== undefined) {
-    if (catchup < 1000) throw new ValidationError('policies.catchupWindow', 'must be at least 1s', p.catchupWindow);
-    out.catchupWindowMs = catchup;
-  }
+  const catchup = optionalDurationAtLeast('policies.catchupWindow', p.catchupWindow, MIN_CATCHUP_WINDOW_MS);
+  if (catchup !== undefined) out.catchupWindowMs = catchup;
   const pof = optionalBoolean('policies.pauseOnFailure', p.pauseOnFailure);
   if (pof !== undefined) out.pauseOnFailure = pof;
   return out;

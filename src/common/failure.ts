@@ -1,7 +1,10 @@
 import { brandClass, SteadfastError } from '../retry/errors.ts';
 import { toMs, type Duration } from '../retry/duration.ts';
-import { requireErrorCode, resolveErrorCode, UNHANDLED_EXCEPTION } from '../retry/error-codes.ts';
+import {
+  globalExceptionMapper, requireErrorCode, resolveErrorCode, resolveErrorCodeOf, UNHANDLED_EXCEPTION, type ErrorCodeConfig,
+} from '../retry/error-codes.ts';
 import { timeoutFailureType, type RetryState } from '../retry/decide.ts';
+import { thrownFailureFacts } from '../retry/failure-types.ts';
 
 /** Which timeout fired. */
 export type TimeoutType = 'StartToClose' | 'ScheduleToStart' | 'ScheduleToClose' | 'Heartbeat';
@@ -24,6 +27,13 @@ export interface FailureInfo {
    * or `HeartbeatTimeout`.
    */
   type?: string;
+  /**
+   * True when `type` is only the thrown error's class name (no ApplicationFailure, no `type` of
+   * its own): Cadence's generic error, or its panic for a TypeError, RangeError, ReferenceError or
+   * SyntaxError, which `cadenceInternal:Generic` / `cadenceInternal:Panic` in
+   * nonRetryableErrorTypes match. Absent otherwise.
+   */
+  typeFromClass?: boolean;
   /**
    * horsies' error code (what a horsies policy's `autoRetryFor` matches): the error's own code
    * or its exception mapper's; absent = `UNHANDLED_EXCEPTION`. A lost activity attempt (its
@@ -241,16 +251,20 @@ export function toFailureInfo(err: unknown, depth = 0): FailureInfo {
     };
   }
   if (err instanceof Error) {
-    const e = err as Error & { type?: unknown; nonRetryable?: unknown; nextRetryDelay?: unknown };
+    const e = err as Error & { nonRetryable?: unknown; nextRetryDelay?: unknown };
+    const { type, typeFromClass } = thrownFailureFacts(err);
     return {
       ...base('Application', err),
-      type: typeof e.type === 'string' ? e.type : err.name || 'Error',
+      type: type ?? 'Error',
+      ...(typeFromClass ? { typeFromClass } : {}),
       nonRetryable: e.nonRetryable === true,
       ...(typeof e.nextRetryDelay === 'number' ? { nextRetryDelayMs: e.nextRetryDelay } : {}),
       ...errorCodeOf(err),
     };
   }
-  return { kind: 'Application', message: typeof err === 'string' ? err : `non-error thrown: ${safeString(err)}`, type: 'Error' };
+  return {
+    kind: 'Application', message: typeof err === 'string' ? err : `non-error thrown: ${safeString(err)}`, type: 'Error', typeFromClass: true,
+  };
 }
 
 /**
@@ -304,4 +318,31 @@ export function fromFailureInfo(info: FailureInfo): Failure {
   if (info.stack) err.stack = info.stack;
   err.failure = info;
   return err;
+}
+
+/**
+ * The stored failure of an error an activity threw, its horsies error code resolved in the seed's
+ * order with the activity's own mapper and default code (`perTask`, from `proxyActivities`)
+ * before the worker's (`worker`, from `Worker.create`; where the worker sets neither, the
+ * process's `setGlobalExceptionMapper`). A code that a mapper or a configured default code gave
+ * also becomes the failure's `type`, so `nonRetryableErrorTypes` matches it as `autoRetryFor`
+ * does, unless the failure has a type of its own (an ApplicationFailure's, an error's `type`).
+ * A failure rethrown as it came (from history or the wire) is kept as it is.
+ */
+export function activityFailureInfo(err: unknown, perTask: ErrorCodeConfig, worker: ErrorCodeConfig = {}): FailureInfo {
+  const info = toFailureInfo(err);
+  if ((err instanceof Failure && err.failure) || info.kind !== 'Application') return info;
+  const processWide = globalExceptionMapper();
+  const exceptionMapper = worker.exceptionMapper ?? processWide.exceptionMapper;
+  const defaultUnhandledErrorCode = worker.defaultUnhandledErrorCode ?? processWide.defaultUnhandledErrorCode;
+  const global: ErrorCodeConfig = {
+    ...(exceptionMapper !== undefined ? { exceptionMapper } : {}),
+    ...(defaultUnhandledErrorCode !== undefined ? { defaultUnhandledErrorCode } : {}),
+  };
+  const { code, source } = resolveErrorCodeOf(err, perTask, global);
+  const { errorCode: _previous, typeFromClass, ...rest } = info;
+  const out: FailureInfo = code === UNHANDLED_EXCEPTION ? rest : { ...rest, errorCode: code };
+  if (typeFromClass && (source === 'mapper' || source === 'default')) out.type = code;
+  else if (typeFromClass) out.typeFromClass = true;
+  return out;
 }

@@ -10,5 +10,6 @@ export * from './validate.ts';
 export * from './workflow-types.ts';
 export * from './message-definitions.ts';
 export * from './max-duration.ts';
+export * from './time-range.ts';
 export type { Logger } from './logger.ts';
 export { HISTORY_FORMAT_VERSION, type SdkMetadata } from './sdk-metadata.ts';

@@ -1,5 +1,5 @@
 import { ValidationError } from '../retry/errors.ts';
-import { toMs, type Duration } from '../retry/duration.ts';
+import { formatMs, toMs, type Duration } from '../retry/duration.ts';
 import { checkMaxDuration } from './max-duration.ts';
 
 /**
@@ -55,6 +55,21 @@ export function optionalDuration(field: string, value: unknown): number | undefi
 export function optionalPositiveDuration(field: string, value: unknown): number | undefined {
   const ms = optionalDuration(field, value);
   if (ms !== undefined && ms <= 0) throw new ValidationError(field, 'must be greater than 0', value);
+  return ms;
+}
+
+/**
+ * A duration of at least `minMs` (and at most MAX_DURATION_MS), or undefined. A negative value is
+ * refused with this rule too, not with the `>= 0` of every duration, so the message states the
+ * rule that holds (`policies.catchupWindow must be >= 1s (1000 ms), got "-1s"`).
+ */
+export function optionalDurationAtLeast(field: string, value: unknown, minMs: number): number | undefined {
+  if (value === undefined || value === null) return undefined;
+  const rule = `must be >= ${formatMs(minMs)} (${minMs} ms)`;
+  const negative = (typeof value === 'number' && value < 0) || (typeof value === 'string' && value.trim().startsWith('-'));
+  if (negative) throw new ValidationError(field, rule, value);
+  const ms = optionalDuration(field, value)!;
+  if (ms < minMs) throw new ValidationError(field, rule, value);
   return ms;
 }
 

@@ -208,6 +208,7 @@ export function activityTask(rec: ExecutionRecord, act: ActivityInfo, tokens: Ta
   if (to.heartbeatTimeoutMs !== undefined) t.heartbeatTimeoutMs = to.heartbeatTimeoutMs;
   if (to.startToCloseTimeoutMs !== undefined) t.startToCloseTimeoutMs = to.startToCloseTimeoutMs;
   if (to.scheduleToCloseTimeoutMs !== undefined) t.scheduleToCloseTimeoutMs = to.scheduleToCloseTimeoutMs;
+  if (act.retryPolicy.errorCodes !== undefined) t.errorCodes = act.retryPolicy.errorCodes;
   return t;
 }
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { DEFAULT_NAMESPACE } from '../common/ids.ts';
 import { FAILURE_KINDS, type FailureInfo } from '../common/failure.ts';
 import { checkPolicyDurations, MAX_DURATION_MS, MAX_DURATION_RULE } from '../common/max-duration.ts';
+import { MAX_TIME_MS, MIN_TIME_MS, TIME_RANGE_RULE } from '../common/time-range.ts';
 import { encodePayload } from '../common/payload.ts';
 import { resolveRetryPolicy } from '../retry/index.ts';
 import type { RetryPolicyData } from '../retry/policy-data.ts';
@@ -49,6 +50,38 @@ export function durationMs(min: number) {
 
 /** A positive timeout in ms, at most MAX_DURATION_MS. */
 export const timeoutMs = durationMs(1);
+
+/** An instant in whole ms since the epoch, from 1970 to the end of 9999 (MIN_TIME_MS..MAX_TIME_MS). */
+export const epochMs = int().refine((v) => v >= MIN_TIME_MS && v <= MAX_TIME_MS, TIME_RANGE_RULE);
+
+const PAGE_TOKEN_RULE = 'must be the nextPageToken of an earlier page';
+
+/**
+ * A page token of a list keyed by a name (schedules, namespaces): base64url, without padding, of
+ * the last key of the previous page, a non-empty string of at most `maxKeyLength` characters, as
+ * the service writes it. Anything else is refused rather than read as some other place to start.
+ */
+export function keyPageToken(maxKeyLength: number) {
+  return z.string({ error: PAGE_TOKEN_RULE }).refine((token) => {
+    const key = keyOfPageToken(token);
+    return key !== undefined && key.length > 0 && key.length <= maxKeyLength;
+  }, PAGE_TOKEN_RULE);
+}
+
+const FATAL_UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/** The key a {@link keyPageToken} holds, or undefined when the token is not one the service writes. */
+function keyOfPageToken(token: string): string | undefined {
+  if (!/^[A-Za-z0-9_-]*$/.test(token) || token.length % 4 === 1) return undefined;
+  const binary = atob(token.replace(/-/g, '+').replace(/_/g, '/'));
+  const reencoded = btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  if (reencoded !== token) return undefined;
+  try {
+    return FATAL_UTF8.decode(Uint8Array.from(binary, (c) => c.charCodeAt(0)));
+  } catch {
+    return undefined;
+  }
+}
 
 /** true or false. */
 export const bool = z.boolean({ error: 'must be true or false' });

@@ -2,6 +2,7 @@ import type { FailureInfo } from '../common/failure.ts';
 import type { Command } from '../history/commands.ts';
 import type { HistoryEvent, WorkflowTaskFailedCause } from '../history/events.ts';
 import type { SdkMetadata } from '../common/sdk-metadata.ts';
+import type { ErrorCodeData } from '../retry/error-codes.ts';
 
 /* Workflow and activity tasks: the polls of workers and their answers. Task tokens are opaque. */
 
@@ -160,6 +161,11 @@ export interface ActivityTask {
   moreTasks?: ActivityTask[] | undefined;
   /** Trace context of the run's start (see StartWorkflowExecutionRequest.header). */
   header?: Record<string, string> | undefined;
+  /**
+   * The activity's own exception mapper and default error code (its retry policy's
+   * `errorCodes`): the worker resolves a failure's code with them before its own.
+   */
+  errorCodes?: ErrorCodeData | undefined;
 }
 
 /** An activity attempt is alive, with progress to keep. */

@@ -54,30 +54,34 @@ export interface BackoffSchedule {
  */
 export const MAX_DELAY_MS = Number.MAX_SAFE_INTEGER;
 
+/** Polly's pFactor: smooths the first delay of the decorrelated-jitter V2 formula. */
+const DJ_P_FACTOR = 4.0;
+
 /** The decorrelated-jitter V2 formula's cumulative value at t = i + u: `2^t × tanh(√(pFactor × t))`. */
 function djCumulative(seed: number, i: number): number {
-  // pFactor = 4 smooths the first delay (Polly's constant).
   const t = i + unitRandom(seed, i, STREAM.decorrelated);
-  return Math.pow(2, t) * Math.tanh(Math.sqrt(4 * t));
+  return Math.pow(2, t) * Math.tanh(Math.sqrt(DJ_P_FACTOR * t));
 }
 
 /**
- * Scale of the decorrelated-jitter V2 curve: 1 / (√2 · tanh √2) ≈ 0.796.
+ * Polly's rpScalingFactor, 1/1.4: the scale of the decorrelated-jitter V2 curve, so the same
+ * `medianFirstRetryDelay` gives Polly's distribution.
  *
- * The first delay is monotonic in its uniform draw u, so its median is its value at u = 0.5:
- * 2^0.5 · tanh(√(4 · 0.5)) = √2 · tanh √2. Dividing by exactly that makes the first delay's
- * median the configured median, which is what the seed promises. Polly's published constant,
- * 1/1.4, leaves that median at 0.8975 × the configured value (measured: 0.90 × over 100,000
- * samples); the shape of the curve is the same under either constant, and later retries'
- * timing medians stay at 2.2×, 4.5×, 9× … the first delay's median under both.
+ * Under it the median retry *times* fall near 1, 2, 4, 8, 16 × `medianFirstRetryDelay`
+ * (measured over 100,000 samples: 0.90, 1.99, 4.03, 8.07, 16.2 ×), which is what the seed
+ * promises. The first delay alone has its median at the formula's value for u = 0.5,
+ * √2 · tanh √2 / 1.4 ≈ 0.8975 × the configured value ("close to" it, in the seed's words);
+ * the delays' own medians are then 0.90, 1.14, 2.0, 4.0, 8.0 ×.
+ * @see https://github.com/Polly-Contrib/Polly.Contrib.WaitAndRetry (Backoff.DecorrelatedJitterV2.cs)
  */
-export const DECORRELATED_JITTER_SCALE = 1 / (Math.SQRT2 * Math.tanh(Math.SQRT2));
+export const DECORRELATED_JITTER_SCALE = 1 / 1.4;
 
 /**
  * Polly's DecorrelatedJitterBackoffV2 for formula index `i` (0-based). The delay is the
  * difference of consecutive cumulative values, scaled by `median × DECORRELATED_JITTER_SCALE`;
  * `afterFast` says the previous slot was fastFirst's zero, in which case Polly subtracts 0 rather
- * than value(i−1).
+ * than value(i−1). Polly bounds each delay by TimeSpan.MaxValue; here {@link MAX_DELAY_MS} and
+ * the schedule's ceiling bound it (in {@link backoffDelay}).
  * @see https://github.com/Polly-Contrib/Polly.Contrib.WaitAndRetry (Backoff.DecorrelatedJitterV2.cs)
  */
 function decorrelatedJitter(medianMs: number, i: number, afterFast: boolean, seed: number): number {

@@ -1,6 +1,7 @@
 import type { PolicyData } from './policy-data.ts';
 import { isCurvePolicy, policyDelay } from './policy-model.ts';
 import { UNHANDLED_EXCEPTION } from './error-codes.ts';
+import { failureTypeListed, type FailureTypeFacts } from './failure-types.ts';
 
 /**
  * The failure type a timeout carries, matched by `nonRetryableErrorTypes` like an application
@@ -11,34 +12,16 @@ export function timeoutFailureType(timeoutType: string): string {
   return `${timeoutType}Timeout`;
 }
 
-/**
- * Other spellings of the same timeout types, so a ported policy stops on the timeouts it lists:
- * Temporal's server convention (`TemporalTimeout:StartToClose`) and Cadence's
- * (`cadenceInternal:Timeout START_TO_CLOSE`).
- */
-const TIMEOUT_TYPE_ALIASES: Record<string, readonly string[]> = {
-  StartToCloseTimeout: ['TemporalTimeout:StartToClose', 'cadenceInternal:Timeout START_TO_CLOSE'],
-  ScheduleToStartTimeout: ['TemporalTimeout:ScheduleToStart', 'cadenceInternal:Timeout SCHEDULE_TO_START'],
-  ScheduleToCloseTimeout: ['TemporalTimeout:ScheduleToClose', 'cadenceInternal:Timeout SCHEDULE_TO_CLOSE'],
-  HeartbeatTimeout: ['TemporalTimeout:Heartbeat', 'cadenceInternal:Timeout HEARTBEAT'],
-};
-
-/** True when the failure's type, or another spelling of it, is listed. */
-function typeListed(types: readonly string[], type: string | undefined): boolean {
-  if (type === undefined || types.length === 0) return false;
-  if (types.includes(type)) return true;
-  return TIMEOUT_TYPE_ALIASES[type]?.some((alias) => types.includes(alias)) ?? false;
-}
-
 /** What {@link decideRetry} is told about a failed attempt. */
 export interface RetryDecisionInput {
   /** The attempt that failed, 1-based. */
   attempt: number;
   /**
-   * The failure: `type` is matched against nonRetryableErrorTypes, `errorCode` against a horsies
-   * policy's autoRetryFor (absent = `UNHANDLED_EXCEPTION`); `nextRetryDelayMs` replaces the interval.
+   * The failure: `type` (with `kind` and `typeFromClass`, see {@link failureTypeListed}) is matched
+   * against nonRetryableErrorTypes, `errorCode` against a horsies policy's autoRetryFor (absent =
+   * `UNHANDLED_EXCEPTION`); `nextRetryDelayMs` replaces the interval.
    */
-  failure?: { type?: string; nonRetryable?: boolean; nextRetryDelayMs?: number; errorCode?: string };
+  failure?: FailureTypeFacts & { nonRetryable?: boolean; nextRetryDelayMs?: number; errorCode?: string };
   /** Time since the first attempt started, ms (for expirationInterval). @default 0 */
   elapsedMs?: number;
   /** Mixed into the seed of the policy's random draws; see {@link policyDelay}. */
@@ -110,12 +93,12 @@ export function decideNext(input: NextAttemptInput, delays: DelaySource): RetryD
 }
 
 /**
- * True when a policy refuses to retry this failure: its `nonRetryable` flag, its type (timeouts
- * included) in nonRetryableErrorTypes, or, under a horsies policy, its error code missing from
+ * True when a policy refuses to retry this failure: its `nonRetryable` flag, its type (timeouts'
+ * other spellings and Cadence's reasons included) in nonRetryableErrorTypes, or, under a horsies policy, its error code missing from
  * autoRetryFor.
  */
 function refusedByPolicy(policy: PolicyData, failure: RetryDecisionInput['failure']): boolean {
-  if (failure?.nonRetryable === true || typeListed(policy.nonRetryableErrorTypes, failure?.type)) return true;
+  if (failure?.nonRetryable === true || failureTypeListed(policy.nonRetryableErrorTypes, failure)) return true;
   const codes = isCurvePolicy(policy) ? policy.autoRetryFor : undefined;
   return codes !== undefined && !codes.includes(failure?.errorCode ?? UNHANDLED_EXCEPTION);
 }

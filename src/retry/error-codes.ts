@@ -62,12 +62,64 @@ export function toExceptionMap(field: string, mapper: ExceptionMapper): Readonly
   return out;
 }
 
-/** Where exception codes come from at one level (per call, or global). */
+/** Where exception codes come from at one level (per call or task, or global). */
 export interface ErrorCodeConfig {
   /** Exact-class lookups. */
   exceptionMapper?: ReadonlyMap<ErrorClass, string>;
+  /**
+   * Exact-class lookups by class name (`error.constructor.name`), for a mapper written where the
+   * classes are other copies (an engine activity's, written in the workflow sandbox). Consulted
+   * after `exceptionMapper`, at the same level.
+   */
+  exceptionNames?: ReadonlyMap<string, string>;
   /** Code for an exception the mapper does not know. */
   defaultUnhandledErrorCode?: string;
+}
+
+/**
+ * A per-task exception mapper and default code as data (JSON), as an engine activity's retry
+ * policy carries them to the worker that runs it: exact class names → codes.
+ */
+export interface ErrorCodeData {
+  /** Exact class name (`error.constructor.name`) → UPPER_SNAKE_CASE code. */
+  exceptionMapper?: Record<string, string> | undefined;
+  /** Code of an exception the mappers do not know, before the global default. */
+  defaultUnhandledErrorCode?: string | undefined;
+}
+
+/** Validates {@link ErrorCodeData} from the wire or a history event; errors name `field.…`. */
+export function checkErrorCodeData(field: string, value: unknown): ErrorCodeData {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new ValidationError(field, 'must be an object { exceptionMapper?, defaultUnhandledErrorCode? }', value);
+  }
+  const { exceptionMapper, defaultUnhandledErrorCode, ...rest } = value as Record<string, unknown>;
+  const extra = Object.keys(rest)[0];
+  if (extra !== undefined) throw new ValidationError(`${field}.${extra}`, 'is not a field of errorCodes (use exceptionMapper, defaultUnhandledErrorCode)', rest[extra]);
+  const out: ErrorCodeData = {};
+  if (exceptionMapper !== undefined) {
+    if (typeof exceptionMapper !== 'object' || exceptionMapper === null || Array.isArray(exceptionMapper)) {
+      throw new ValidationError(`${field}.exceptionMapper`, 'must be an object of class names to error codes', exceptionMapper);
+    }
+    const names: Record<string, string> = {};
+    for (const [name, code] of Object.entries(exceptionMapper)) {
+      if (name === '') throw new ValidationError(`${field}.exceptionMapper`, 'must not name a class ""', exceptionMapper);
+      names[name] = requireErrorCode(`${field}.exceptionMapper.${name}`, code);
+    }
+    out.exceptionMapper = names;
+  }
+  if (defaultUnhandledErrorCode !== undefined) {
+    out.defaultUnhandledErrorCode = requireErrorCode(`${field}.defaultUnhandledErrorCode`, defaultUnhandledErrorCode);
+  }
+  return out;
+}
+
+/** The {@link ErrorCodeConfig} of {@link ErrorCodeData}. */
+export function errorCodeConfigOf(data: ErrorCodeData | undefined): ErrorCodeConfig {
+  if (data === undefined) return {};
+  return {
+    ...(data.exceptionMapper !== undefined ? { exceptionNames: new Map(Object.entries(data.exceptionMapper)) } : {}),
+    ...(data.defaultUnhandledErrorCode !== undefined ? { defaultUnhandledErrorCode: data.defaultUnhandledErrorCode } : {}),
+  };
 }
 
 let globalConfig: ErrorCodeConfig = {};
@@ -96,26 +148,37 @@ export function globalExceptionMapper(): ErrorCodeConfig {
   return globalConfig;
 }
 
+/** Which step of the resolution gave an error its code. */
+export type ErrorCodeSource = 'explicit' | 'mapper' | 'default' | 'unhandled';
+
 /**
- * The error code of a thrown value, in horsies' resolution order:
+ * The error code of a thrown value, and where it came from, in horsies' resolution order:
  * an explicit code (a {@link CodedError}, or any error with an UPPER_SNAKE_CASE `errorCode`,
- * is never mapped); 1. the per-call mapper, 2. the global mapper (both by exact class:
- * subclasses do not match); 3. the per-call default code; 4. the global default code,
- * itself defaulting to `UNHANDLED_EXCEPTION`.
+ * is never mapped); 1. the per-call (task) mapper, 2. the global mapper (both by exact class:
+ * subclasses do not match); 3. the per-call default code; 4. the global default code; else
+ * `UNHANDLED_EXCEPTION`.
  */
-export function resolveErrorCode(error: unknown, perCall: ErrorCodeConfig = {}, global: ErrorCodeConfig = globalConfig): string {
+export function resolveErrorCodeOf(
+  error: unknown, perCall: ErrorCodeConfig = {}, global: ErrorCodeConfig = globalConfig,
+): { code: string; source: ErrorCodeSource } {
   if (typeof error === 'object' && error !== null) {
     const explicit = (error as { errorCode?: unknown }).errorCode;
-    if (isErrorCode(explicit)) return explicit;
+    if (isErrorCode(explicit)) return { code: explicit, source: 'explicit' };
     const cls = (error as { constructor?: unknown }).constructor as ErrorClass | undefined;
     if (cls) {
-      const local = perCall.exceptionMapper?.get(cls);
-      if (local !== undefined) return local;
-      const shared = global.exceptionMapper?.get(cls);
-      if (shared !== undefined) return shared;
+      const name = typeof cls.name === 'string' ? cls.name : '';
+      const mapped = perCall.exceptionMapper?.get(cls) ?? perCall.exceptionNames?.get(name)
+        ?? global.exceptionMapper?.get(cls) ?? global.exceptionNames?.get(name);
+      if (mapped !== undefined) return { code: mapped, source: 'mapper' };
     }
   }
-  return perCall.defaultUnhandledErrorCode ?? global.defaultUnhandledErrorCode ?? UNHANDLED_EXCEPTION;
+  const fallback = perCall.defaultUnhandledErrorCode ?? global.defaultUnhandledErrorCode;
+  return fallback !== undefined ? { code: fallback, source: 'default' } : { code: UNHANDLED_EXCEPTION, source: 'unhandled' };
+}
+
+/** The error code of a thrown value: {@link resolveErrorCodeOf}'s code. */
+export function resolveErrorCode(error: unknown, perCall: ErrorCodeConfig = {}, global: ErrorCodeConfig = globalConfig): string {
+  return resolveErrorCodeOf(error, perCall, global).code;
 }
 
 /**

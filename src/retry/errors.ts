@@ -15,6 +15,14 @@ function brandOf(value: unknown): ReadonlySet<string> | undefined {
 }
 
 /**
+ * True when `value` is an instance of the branded class called `name`, in any realm or copy of
+ * the package: lets a lower layer recognize a higher layer's class without importing it.
+ */
+export function hasBrand(value: unknown, name: string): boolean {
+  return brandOf(value)?.has(name) ?? false;
+}
+
+/**
  * Makes `instanceof cls` answer by brand, so an error made by another copy of the class
  * (another realm, another install of the package) still matches.
  */

@@ -8,7 +8,7 @@ export { toMs, optionalMs, formatMs, type Duration, type DurationString } from '
 export { systemClock, ManualClock, type Clock } from './clock.ts';
 export type { RetryPolicyData, CurvePolicyData, PolicyData } from './policy-data.ts';
 export {
-  resolveRetryPolicy, DEFAULT_RETRY_POLICY, retryInterval, temporalSchedule, type TemporalRetryPolicy,
+  resolveRetryPolicy, DEFAULT_RETRY_POLICY, MAX_ATTEMPTS, retryInterval, temporalSchedule, type TemporalRetryPolicy,
 } from './temporal.ts';
 export {
   resolvePolicyData, scheduleOf, policyDelay, backoffInfo, isCurvePolicy, type BackoffInfo, type RetryPolicyInput,
@@ -16,6 +16,9 @@ export {
 export {
   decideNext, decideRetry, timeoutFailureType, RETRY_STATES, type DelaySource, type NextAttemptInput, type RetryDecision, type RetryDecisionInput, type RetryState,
 } from './decide.ts';
+export {
+  cadenceReason, failureTypeListed, thrownFailureFacts, CADENCE_GENERIC, CADENCE_PANIC, PANIC_ERROR_NAMES, type FailureTypeFacts,
+} from './failure-types.ts';
 export {
   backoffDelay, backoffDelays, isRandomized, MAX_DELAY_MS, DECORRELATED_JITTER_SCALE,
   type BackoffCurve, type BackoffSchedule, type BackoffSource,
@@ -27,8 +30,8 @@ export {
 export { Backoff, type PollyOptions } from './polly.ts';
 export { checkSchedule } from './schedule-check.ts';
 export {
-  UNHANDLED_EXCEPTION, WORKER_CRASHED, CodedError, isErrorCode, resolveErrorCode, setGlobalExceptionMapper, globalExceptionMapper,
-  type ErrorClass, type ExceptionMapper, type ErrorCodeConfig,
+  UNHANDLED_EXCEPTION, WORKER_CRASHED, CodedError, isErrorCode, resolveErrorCode, resolveErrorCodeOf, setGlobalExceptionMapper, globalExceptionMapper,
+  type ErrorClass, type ExceptionMapper, type ErrorCodeConfig, type ErrorCodeData, type ErrorCodeSource,
 } from './error-codes.ts';
 export { RetryError, AttemptTimeoutError, RetryTimeoutError } from './retry-error.ts';
 export {

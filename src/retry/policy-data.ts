@@ -1,4 +1,5 @@
 import type { BackoffCurve, BackoffSource } from './backoff.ts';
+import type { ErrorCodeData } from './error-codes.ts';
 
 /**
  * A Temporal/Cadence-style retry policy with every field resolved to plain numbers
@@ -22,6 +23,12 @@ export interface RetryPolicyData {
   jitter?: number;
   /** Seed for the jitter's generator, so the same seed and attempt give the same delay. */
   seed?: number;
+  /**
+   * An activity's own exception mapper and default error code (horsies' per-task level), set by
+   * `proxyActivities`' `exceptionMapper` and `defaultUnhandledErrorCode`; the worker that runs the
+   * activity resolves a failure's code with them.
+   */
+  errorCodes?: ErrorCodeData;
 }
 
 /**
@@ -49,6 +56,8 @@ export interface CurvePolicyData {
   nonRetryableErrorTypes: string[];
   /** horsies' autoRetryFor: when present, only failures whose error code is listed are retried. */
   autoRetryFor?: string[];
+  /** An activity's own exception mapper and default error code; see {@link RetryPolicyData.errorCodes}. */
+  errorCodes?: ErrorCodeData;
 }
 
 /** An activity's retry policy as data: Temporal's fields, or any other curve of `steadfast/retry`. */

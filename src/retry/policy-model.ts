@@ -2,8 +2,8 @@ import { ValidationError } from './errors.ts';
 import type { CurvePolicyData, PolicyData, RetryPolicyData } from './policy-data.ts';
 import { backoffDelay, type BackoffCurve, type BackoffSchedule, type BackoffSource } from './backoff.ts';
 import { checkSchedule } from './schedule-check.ts';
-import { resolveRetryPolicy, retryInterval, temporalSchedule, type TemporalRetryPolicy } from './temporal.ts';
-import { requireErrorCodes } from './error-codes.ts';
+import { MAX_ATTEMPTS, MAX_ATTEMPTS_RULE, resolveRetryPolicy, retryInterval, temporalSchedule, type TemporalRetryPolicy } from './temporal.ts';
+import { checkErrorCodeData, requireErrorCodes } from './error-codes.ts';
 import { formatMs } from './duration.ts';
 import { mixSeed } from './random.ts';
 
@@ -15,7 +15,7 @@ export type RetryPolicyInput = TemporalRetryPolicy | RetryPolicyData | BackoffSc
 
 const SOURCES: readonly BackoffSource[] = ['temporal', 'horsies', 'polly'];
 const CURVE_KEYS = new Set([
-  'version', 'source', 'curve', 'maximumAttempts', 'jitter', 'capMs', 'fastFirst', 'seed', 'nonRetryableErrorTypes', 'autoRetryFor',
+  'version', 'source', 'curve', 'maximumAttempts', 'jitter', 'capMs', 'fastFirst', 'seed', 'nonRetryableErrorTypes', 'autoRetryFor', 'errorCodes',
 ]);
 
 /** True for a curve policy in its data form (as opposed to Temporal's fields). */
@@ -70,6 +70,7 @@ function checkCurveData(obj: Record<string, unknown>, field: string): CurvePolic
   if (typeof attempts !== 'number' || !Number.isInteger(attempts) || attempts < 0) {
     throw new ValidationError(`${field}.maximumAttempts`, 'must be an integer >= 0 (0 = unlimited)', attempts);
   }
+  if (attempts > MAX_ATTEMPTS) throw new ValidationError(`${field}.maximumAttempts`, MAX_ATTEMPTS_RULE, attempts);
   if (typeof obj.fastFirst !== 'boolean') throw new ValidationError(`${field}.fastFirst`, 'must be true or false', obj.fastFirst);
   if (obj.capMs !== undefined && (typeof obj.capMs !== 'number' || !Number.isFinite(obj.capMs))) {
     throw new ValidationError(`${field}.capMs`, 'must be a finite number of milliseconds (leave it out for no cap)', obj.capMs);
@@ -81,6 +82,7 @@ function checkCurveData(obj: Record<string, unknown>, field: string): CurvePolic
     ...(obj.capMs !== undefined ? { capMs: obj.capMs } : {}),
     ...(obj.seed !== undefined ? { seed: obj.seed as number } : {}),
     ...(obj.autoRetryFor !== undefined ? { autoRetryFor: [...requireErrorCodes(`${field}.autoRetryFor`, obj.autoRetryFor)] } : {}),
+    ...(obj.errorCodes !== undefined && obj.errorCodes !== null ? { errorCodes: checkErrorCodeData(`${field}.errorCodes`, obj.errorCodes) } : {}),
   };
   checkSchedule(scheduleOf(data), field);
   return data;

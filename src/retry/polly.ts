@@ -1,7 +1,8 @@
 import { ValidationError } from './errors.ts';
 import { toMs, type Duration } from './duration.ts';
 import type { BackoffCurve, BackoffSchedule } from './backoff.ts';
-import { jitterOption, seal, seedOption } from './schedule-check.ts';
+import { jitterOption, MAX_RETRIES_RULE, seal, seedOption } from './schedule-check.ts';
+import { MAX_ATTEMPTS } from './temporal.ts';
 
 /** Options every Polly-style helper takes. */
 export interface PollyOptions {
@@ -18,6 +19,7 @@ export interface PollyOptions {
 function retryCountOf(value: unknown): number {
   if (typeof value !== 'number' || !Number.isInteger(value)) throw new ValidationError('retryCount', 'must be an integer', value);
   if (value < 0) throw new ValidationError('retryCount', 'must be >= 0', value);
+  if (value > MAX_ATTEMPTS - 1) throw new ValidationError('retryCount', MAX_RETRIES_RULE, value);
   return value;
 }
 

@@ -4,7 +4,9 @@ import { systemClock, type Clock } from './clock.ts';
 import type { BackoffSchedule } from './backoff.ts';
 import { resolveRetryPolicy, temporalSchedule } from './temporal.ts';
 import { checkSchedule } from './schedule-check.ts';
-import { requireErrorCode, requireErrorCodes, toExceptionMap, type ErrorCodeConfig, type ExceptionMapper } from './error-codes.ts';
+import {
+  errorCodeConfigOf, requireErrorCode, requireErrorCodes, toExceptionMap, type ErrorCodeConfig, type ExceptionMapper,
+} from './error-codes.ts';
 import { isCurvePolicy, resolvePolicyData, scheduleOf, type RetryPolicyInput } from './policy-model.ts';
 
 export type { RetryPolicyInput } from './policy-model.ts';
@@ -119,6 +121,7 @@ export function planRetry(options: RetryOptions | undefined): RetryPlan {
   let schedule = DEFAULT_SCHEDULE;
   let types: readonly string[] | undefined;
   let expirationMs: number | undefined;
+  let policyCodes: ErrorCodeConfig = NO_CODES;
   if (policy !== undefined) {
     if (typeof policy === 'object' && policy !== null && 'curve' in policy && !('version' in policy)) {
       schedule = checkSchedule(policy, 'policy');
@@ -127,6 +130,7 @@ export function planRetry(options: RetryOptions | undefined): RetryPlan {
       schedule = scheduleOf(data);
       if (data.nonRetryableErrorTypes.length > 0) types = data.nonRetryableErrorTypes;
       if (!isCurvePolicy(data)) expirationMs = data.expirationIntervalMs;
+      if (data.errorCodes !== undefined) policyCodes = errorCodeConfigOf(data.errorCodes);
     }
   }
   if (o.nonRetryableErrorTypes !== undefined) {
@@ -143,9 +147,10 @@ export function planRetry(options: RetryOptions | undefined): RetryPlan {
   if (typeof clock.now !== 'function' || typeof clock.sleep !== 'function') {
     throw new ValidationError('clock', 'must have now() and sleep()', clock);
   }
-  let codes = NO_CODES;
+  let codes = policyCodes;
   if (o.exceptionMapper !== undefined || o.defaultUnhandledErrorCode !== undefined) {
     codes = {
+      ...policyCodes,
       ...(o.exceptionMapper !== undefined ? { exceptionMapper: toExceptionMap('exceptionMapper', o.exceptionMapper) } : {}),
       ...(o.defaultUnhandledErrorCode !== undefined
         ? { defaultUnhandledErrorCode: requireErrorCode('defaultUnhandledErrorCode', o.defaultUnhandledErrorCode) }

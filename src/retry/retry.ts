@@ -5,6 +5,7 @@ import { foldSeed, randomSeed } from './random.ts';
 import { resolveErrorCode } from './error-codes.ts';
 import { AttemptTimeoutError, RetryError, RetryTimeoutError } from './retry-error.ts';
 import { decideNext, type DelaySource, type RetryState } from './decide.ts';
+import { failureTypeListed, thrownFailureFacts } from './failure-types.ts';
 import { planRetry, type AttemptContext, type RetryOptions, type RetryPlan } from './retry-options.ts';
 
 /** The function `retry()` runs: receives the attempt number and a signal. */
@@ -121,18 +122,15 @@ function guarded<T>(fn: Attempt<T>, attempt: number, plan: RetryPlan, scope: Sco
 /**
  * What the error says about retrying: NON_RETRYABLE, a delay that replaces the policy's
  * (classifier's `retryAfter`, else the error's `nextRetryDelay`), or undefined for the policy's.
- * Every check must allow the retry: the error's `nonRetryable` flag, its type (or name) against
- * nonRetryableErrorTypes, its code against autoRetryFor, the predicate, the classifier.
+ * Every check must allow the retry: the error's `nonRetryable` flag, its type (or name, or
+ * Cadence's reason for it) against nonRetryableErrorTypes, its code against autoRetryFor, the predicate, the classifier.
  */
 function judge(plan: RetryPlan, err: unknown, attempt: number): number | undefined {
   const e = typeof err === 'object' && err !== null
-    ? err as { nonRetryable?: unknown; type?: unknown; name?: unknown; nextRetryDelay?: unknown }
+    ? err as { nonRetryable?: unknown; nextRetryDelay?: unknown }
     : undefined;
   if (e?.nonRetryable === true) return NON_RETRYABLE;
-  if (plan.types !== undefined && e !== undefined) {
-    const type = typeof e.type === 'string' ? e.type : e.name;
-    if (typeof type === 'string' && plan.types.includes(type)) return NON_RETRYABLE;
-  }
+  if (plan.types !== undefined && failureTypeListed(plan.types, thrownFailureFacts(err))) return NON_RETRYABLE;
   if (plan.autoRetryFor !== undefined && !plan.autoRetryFor.includes(resolveErrorCode(err, plan.codes))) return NON_RETRYABLE;
   if (plan.retryIf !== undefined && !plan.retryIf(err, attempt)) return NON_RETRYABLE;
   if (plan.classify !== undefined) {

@@ -1,8 +1,12 @@
 import { ValidationError } from './errors.ts';
 import type { BackoffSchedule } from './backoff.ts';
 import { requireErrorCodes } from './error-codes.ts';
+import { MAX_ATTEMPTS } from './temporal.ts';
 
 /** Schedules made by this package's builders, already validated. */
+/** The rule a finite retry count over MAX_ATTEMPTS − 1 breaks: its attempts must fit Temporal's 32-bit limit. */
+export const MAX_RETRIES_RULE = "must be at most 2147483646 (the attempts, retries + 1, must fit Temporal's 32-bit limit)";
+
 const built = new WeakSet<object>();
 
 /** Freezes a schedule made by a builder and marks it as validated. */
@@ -57,6 +61,7 @@ export function checkSchedule(schedule: BackoffSchedule, field = 'policy'): Back
   if (typeof r !== 'number' || !(r >= 0) || (Number.isFinite(r) && !Number.isInteger(r))) {
     throw new ValidationError(`${field}.maxRetries`, 'must be an integer >= 0 or Infinity', r);
   }
+  if (Number.isFinite(r) && r > MAX_ATTEMPTS - 1) throw new ValidationError(`${field}.maxRetries`, MAX_RETRIES_RULE, r);
   if (typeof schedule.jitter !== 'number' || !(schedule.jitter >= 0 && schedule.jitter <= 1)) {
     throw new ValidationError(`${field}.jitter`, 'must be a fraction between 0 and 1', schedule.jitter);
   }

@@ -3,6 +3,7 @@ import { toMs, type Duration } from './duration.ts';
 import type { RetryPolicyData } from './policy-data.ts';
 import { backoffDelay, type BackoffSchedule } from './backoff.ts';
 import { mixSeed } from './random.ts';
+import { checkErrorCodeData } from './error-codes.ts';
 
 /**
  * A Temporal/Cadence retry policy as users write it. Durations are ms numbers or strings such
@@ -16,7 +17,7 @@ export interface TemporalRetryPolicy {
   backoffCoefficient?: number;
   /** Cap on the interval; must be >= initialInterval. @default 100 × initialInterval */
   maximumInterval?: Duration;
-  /** Attempts in all, the first included: 0 = unlimited, 1 = no retries, negative = error. @default 0 */
+  /** Attempts in all, the first included: 0 = unlimited, 1 = no retries, negative = error; at most {@link MAX_ATTEMPTS}. @default 0 */
   maximumAttempts?: number;
   /** Failure types (an error's `type`) that are never retried. @default [] */
   nonRetryableErrorTypes?: string[];
@@ -27,6 +28,15 @@ export interface TemporalRetryPolicy {
   /** Seed of the jitter, so the same seed and attempt give the same delay. @default 0 (engine), fresh per run (retry()) */
   seed?: number;
 }
+
+/**
+ * Most attempts a policy may allow (0 = unlimited aside): 2^31 − 1, as Temporal's
+ * `maximum_attempts` is a 32-bit integer, so a policy steadfast keeps is one Temporal could hold.
+ */
+export const MAX_ATTEMPTS = 2_147_483_647;
+
+/** The rule a maximumAttempts over {@link MAX_ATTEMPTS} breaks, as error messages word it. */
+export const MAX_ATTEMPTS_RULE = "must be at most 2147483647 (Temporal's 32-bit limit; 0 = unlimited)";
 
 /** Temporal's defaults: 1 s initial, coefficient 2, maximum 100 s, unlimited attempts. */
 export const DEFAULT_RETRY_POLICY: RetryPolicyData = Object.freeze({
@@ -43,7 +53,7 @@ const USER_KEYS = new Set([
 ]);
 const DATA_KEYS = new Set([
   'initialIntervalMs', 'backoffCoefficient', 'maximumIntervalMs', 'maximumAttempts', 'nonRetryableErrorTypes',
-  'expirationIntervalMs', 'jitter', 'seed',
+  'expirationIntervalMs', 'jitter', 'seed', 'errorCodes',
 ]);
 
 function msField(obj: Record<string, unknown>, key: string, field: string): number | undefined {
@@ -105,6 +115,7 @@ export function resolveRetryPolicy(
   if (maximumAttempts < 0) {
     throw new ValidationError(`${field}.maximumAttempts`, 'must be >= 0 (0 = unlimited, 1 = no retries)', maximumAttempts);
   }
+  if (maximumAttempts > MAX_ATTEMPTS) throw new ValidationError(`${field}.maximumAttempts`, MAX_ATTEMPTS_RULE, maximumAttempts);
 
   const types = obj.nonRetryableErrorTypes ?? [];
   if (!Array.isArray(types)) throw new ValidationError(`${field}.nonRetryableErrorTypes`, 'must be an array of strings', types);
@@ -142,6 +153,7 @@ export function resolveRetryPolicy(
     }
     out.seed = seed;
   }
+  if (obj.errorCodes !== undefined && obj.errorCodes !== null) out.errorCodes = checkErrorCodeData(`${field}.errorCodes`, obj.errorCodes);
   return out;
 }
 

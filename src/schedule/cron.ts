@@ -1,8 +1,10 @@
 import { ValidationError } from '../retry/errors.ts';
 import { goDurationMs, toMs, type Duration } from '../retry/duration.ts';
+import { MAX_DURATION_MS } from '../common/max-duration.ts';
 import { CalendarMatcher, dayExists, type CalendarFields } from './calendar-matcher.ts';
 import { requireTime } from './check.ts';
 import { CronSyntaxError } from './errors.ts';
+import { parseGoDuration } from './go-duration.ts';
 import { CALENDAR_FIELDS, type CalendarFieldName } from './field.ts';
 import { everyValue, FIELD_WORDS, oneValue, PREDEFINED, readFieldWord, readZonePrefix, words } from './cron-text.ts';
 import { TimeZone } from './time-zone.ts';
@@ -17,7 +19,7 @@ export interface CronSchedule {
   readonly spec: string;
   /** The zone the fields are read in (`UTC` unless the spec has a prefix). */
   readonly timeZone: string;
-  /** For `@every`: the interval in ms (whole seconds); undefined for field specs. */
+  /** For `@every`: the interval in ms (whole seconds, at least 1s); undefined for field specs. */
   readonly everyMs?: number;
   /** The first fire time strictly after `after` (ms since the epoch), or null if none comes before 2101. */
   next(after: number): number | null;
@@ -31,7 +33,10 @@ export interface CronSchedule {
 }
 
 const ORDER: readonly CalendarFieldName[] = ['minute', 'hour', 'dayOfMonth', 'month', 'dayOfWeek'];
-const EVERY_EXPECTED = 'a duration of whole seconds, at least 1s (e.g. 90s, 5m, 1h30m)';
+const EVERY_EXPECTED = 'a duration of whole seconds, at least 1s and at most 100 years (e.g. 90s, 5m, 1h30m)';
+const ROBFIG_EVERY_EXPECTED = 'a duration in Go\'s grammar such as 90s, 1h30m or 500ms (under 1s counts as 1s, fractions of a second are dropped)';
+/** The longest `@every` Go's int64 nanoseconds hold, ms. */
+const MAX_ROBFIG_EVERY_MS = Number((1n << 63n) - 1n) / 1e6;
 
 class FieldCron implements CronSchedule {
   constructor(readonly spec: string, private readonly zone: TimeZone, private readonly matcher: CalendarMatcher) {}
@@ -59,13 +64,13 @@ class EveryCron implements CronSchedule {
 }
 
 /**
- * Reads a duration of a cron spec (after `@every`), refusing what is not whole seconds of at
- * least `minMs` (1s unless told).
+ * Reads a duration of a schedule's cron string (after `@every`), refusing what is not whole
+ * seconds of at least `minMs` (1s unless told) and, for an interval, at most MAX_DURATION_MS.
  */
 export function readEvery(spec: string, field: string, text: string, column: number, minMs = 1000): number {
   const expected = minMs > 0 ? EVERY_EXPECTED : 'a duration of whole seconds (e.g. 0s, 90s, 5m)';
-  // robfig/cron reads @every with Go's time.ParseDuration (`1h30m`); the Temporal SDK's
-  // spellings (`90 seconds`) are accepted too.
+  // An offset (minMs 0) needs no bound of its own: it must be shorter than its interval.
+  const maxMs = minMs > 0 ? MAX_DURATION_MS : Infinity;
   let ms = goDurationMs(text);
   if (ms === undefined) {
     try {
@@ -74,7 +79,32 @@ export function readEvery(spec: string, field: string, text: string, column: num
       throw new CronSyntaxError(field, spec, column, expected, text);
     }
   }
-  if (ms < minMs || ms % 1000 !== 0) throw new CronSyntaxError(field, spec, column, expected, text);
+  if (ms < minMs || ms > maxMs || ms % 1000 !== 0) throw new CronSyntaxError(field, spec, column, expected, text);
+  return ms;
+}
+
+/**
+ * The interval of a `cronSchedule`'s `@every`, as robfig/cron computes it: the duration read by
+ * Go's time.ParseDuration, then its `Every()`: under 1s becomes 1s (a negative or zero one too),
+ * and what is below a whole second is dropped (`1.5s` fires every second). The Temporal SDK's
+ * spellings with a unit (`90sec`, `2days`) are read too; a bare number is refused, as Go does.
+ * @see https://github.com/robfig/cron/blob/master/constantdelay.go
+ */
+function readRobfigEvery(spec: string, field: string, text: string, column: number): number {
+  const ns = parseGoDuration(text);
+  let ms: number;
+  if (ns !== undefined) {
+    ms = ns < 1_000_000_000n ? 1000 : Number(ns / 1_000_000_000n) * 1000;
+  } else {
+    if (/^[\d.]+$/.test(text)) throw new CronSyntaxError(field, spec, column, ROBFIG_EVERY_EXPECTED, text);
+    try {
+      ms = toMs(text as Duration, field);
+    } catch {
+      throw new CronSyntaxError(field, spec, column, ROBFIG_EVERY_EXPECTED, text);
+    }
+    if (ms > MAX_ROBFIG_EVERY_MS) throw new CronSyntaxError(field, spec, column, ROBFIG_EVERY_EXPECTED, text);
+    ms = ms < 1000 ? 1000 : Math.floor(ms / 1000) * 1000;
+  }
   return ms;
 }
 
@@ -94,10 +124,10 @@ export function parseCronSchedule(spec: unknown, field = 'cronSchedule'): CronSc
   if (first.text.startsWith('@')) {
     if (first.text === '@every') {
       const amount = list[1];
-      if (!amount) throw new CronSyntaxError(field, spec, spec.length + 1, EVERY_EXPECTED, '');
+      if (!amount) throw new CronSyntaxError(field, spec, spec.length + 1, ROBFIG_EVERY_EXPECTED, '');
       const extra = list[2];
       if (extra) throw new CronSyntaxError(field, spec, extra.column, 'the end of the spec', extra.text);
-      return new EveryCron(spec, zone.name, readEvery(spec, field, amount.text, amount.column));
+      return new EveryCron(spec, zone.name, readRobfigEvery(spec, field, amount.text, amount.column));
     }
     const fields = PREDEFINED[first.text];
     if (!fields) {

@@ -8,10 +8,12 @@ import { renderCalendar, renderDuration, type CanonicalCalendar } from './canoni
 import { parseCronString, type CompiledInterval } from './cron-string.ts';
 import { TimeZone } from './time-zone.ts';
 import { mixSeed, unitRandom } from '../retry/random.ts';
+import { checkMaxDuration } from '../common/max-duration.ts';
+import { checkTime } from '../common/time-range.ts';
 
 /** Fire every `every` after the Unix epoch, shifted by `offset` (the phase): `{ every: '6h', offset: '5h' }` fires at 05:00, 11:00, 17:00, 23:00 UTC. */
 export interface IntervalSpec {
-  /** The period, whole seconds, at least 1s. */
+  /** The period, whole seconds, at least 1s and at most 100 years. */
   readonly every: Duration;
   /** The phase, whole seconds, less than `every`. @default 0 */
   readonly offset?: Duration;
@@ -34,11 +36,11 @@ export interface ScheduleSpec {
   readonly cronExpressions?: readonly string[];
   /** Calendars of excluded times: a time is skipped when every field of one of them matches it, to the second. */
   readonly skip?: readonly CalendarSpec[];
-  /** No action before this instant (inclusive bound). */
+  /** No action before this instant (inclusive bound); between 1970 and the end of 9999. */
   readonly startAt?: Instant;
-  /** No action after this instant (inclusive bound). */
+  /** No action after this instant (inclusive bound); between 1970 and the end of 9999. */
   readonly endAt?: Instant;
-  /** Each action is delayed by a random amount below this, and below the time to the next action. @default 0 */
+  /** Each action is delayed by a random amount below this, and below the time to the next action; at most 100 years. @default 0 */
   readonly jitter?: Duration;
   /** IANA zone the calendars and cron expressions are read in. @default "UTC" */
   readonly timezone?: string;
@@ -92,11 +94,11 @@ function instant(value: unknown, field: string): number | undefined {
   if (typeof ms !== 'number' || !Number.isFinite(ms)) {
     throw new ValidationError(field, 'must be a Date, an ISO 8601 time or milliseconds since the epoch', value);
   }
-  return ms;
+  return checkTime(field, ms, value);
 }
 
 function wholeSeconds(value: unknown, field: string, min: number): number {
-  const ms = toMs(value as Duration, field);
+  const ms = checkMaxDuration(field, toMs(value as Duration, field), value);
   if (ms % 1000 !== 0) throw new ValidationError(field, 'must be a whole number of seconds', value);
   if (ms < min) throw new ValidationError(field, `must be at least ${renderDuration(min)}`, value);
   return ms;
@@ -156,7 +158,8 @@ export function compileScheduleSpec(spec: unknown, field = 'spec'): CompiledSche
   if (startAt !== undefined && endAt !== undefined && endAt < startAt) {
     throw new ValidationError(`${field}.endAt`, `must not be before startAt (${new Date(startAt).toISOString()})`, record.endAt);
   }
-  const jitterMs = record.jitter === undefined || record.jitter === null ? 0 : toMs(record.jitter as Duration, `${field}.jitter`);
+  const jitterMs = record.jitter === undefined || record.jitter === null
+    ? 0 : checkMaxDuration(`${field}.jitter`, toMs(record.jitter as Duration, `${field}.jitter`), record.jitter);
   return new CompiledScheduleSpec({ intervals, calendars, skip, startAt, endAt, jitterMs, zone: TimeZone.get(zoneName ?? 'UTC', `${field}.timezone`) });
 }
 

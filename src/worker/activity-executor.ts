@@ -1,7 +1,8 @@
 import type { Clock } from '../retry/clock.ts';
 import {
-  ApplicationFailure, CancelledFailure, TimeoutFailure, isCancellation, toFailureInfo, type FailureInfo,
+  ApplicationFailure, CancelledFailure, TimeoutFailure, activityFailureInfo, isCancellation, type FailureInfo,
 } from '../common/failure.ts';
+import { errorCodeConfigOf, type ErrorCodeConfig } from '../retry/error-codes.ts';
 import type { ActivityFunction } from '../common/workflow-types.ts';
 import type { ActivityTask, WorkflowService } from '../protocol/index.ts';
 import { ActivityContext, runInActivityContext, type ActivityInfo } from '../activity/context.ts';
@@ -29,6 +30,8 @@ export interface ActivityExecutorDeps {
   logger: Logger;
   /** The worker's payload codecs: the task's arguments and heartbeat details are decoded before the activity runs. */
   codec?: CodecChain | undefined;
+  /** The worker's exception mapper and default error code (horsies' global level). @default the process's (setGlobalExceptionMapper) */
+  errorCodes?: ErrorCodeConfig | undefined;
   /** Told once how the attempt ended, before the outcome is reported. */
   onOutcome?: (outcome: 'completed' | 'failed' | 'canceled', err?: unknown) => void;
   /** Runs the workflow task the completion schedules, when the worker has the run cached (WorkflowTaskHandler.continueAfterActivity). */
@@ -90,8 +93,8 @@ function checkResult(activityType: string, result: unknown): unknown {
  * cannot be carried as JSON, they are left out and the message says why, so that the failure
  * is still reported, with the retryability the activity gave it.
  */
-function reportableFailure(err: unknown): FailureInfo {
-  const info = toFailureInfo(err);
+function reportableFailure(err: unknown, task: ActivityTask, workerCodes: ErrorCodeConfig | undefined): FailureInfo {
+  const info = activityFailureInfo(err, errorCodeConfigOf(task.errorCodes), workerCodes);
   try {
     return toPayload('failure', info);
   } catch (payloadErr) {
@@ -166,7 +169,7 @@ export function runActivityTask(task: ActivityTask, deps: ActivityExecutorDeps):
       respond = cancelled
         ? () => service.respondActivityTaskCanceled({ taskToken: task.taskToken, identity, details: heartbeater.latestDetails })
         : () => service.respondActivityTaskFailed({
-          taskToken: task.taskToken, failure: reportableFailure(err), identity,
+          taskToken: task.taskToken, failure: reportableFailure(err, task, deps.errorCodes), identity,
           ...(heartbeater.hasDetails ? { lastHeartbeatDetails: heartbeater.latestDetails } : {}),
         });
       deps.onOutcome?.(cancelled ? 'canceled' : 'failed', err);

@@ -12,6 +12,7 @@ import { codecChainOf, type CodecChain } from '../codec/codec-chain.ts';
 import type { DataConverter } from '../codec/payload-codec.ts';
 import { CONNECTION_OPTION_KEYS, type ConnectionOptions } from '../client/connection.ts';
 import type { Logger } from './logger.ts';
+import { requireErrorCode, toExceptionMap, type ErrorCodeConfig, type ExceptionMapper } from '../retry/error-codes.ts';
 
 /**
  * Options of {@link Worker.create}. Exactly one of `address` and `connection` is required;
@@ -74,6 +75,18 @@ export interface WorkerOptions extends ConnectionOptions {
    * @default no codecs
    */
   dataConverter?: DataConverter;
+  /**
+   * horsies' global exception mapper for this worker's activities: the exact class of an error an
+   * activity throws → its UPPER_SNAKE_CASE error code (`[[TimeoutError, 'TIMEOUT']]` or a Map).
+   * After the activity's own (`proxyActivities`' `exceptionMapper`), before any default code.
+   * @default the process's (`setGlobalExceptionMapper`), else none
+   */
+  exceptionMapper?: ExceptionMapper;
+  /**
+   * horsies' global default code for an error no mapper names, after the activity's own
+   * `defaultUnhandledErrorCode`. @default the process's, else UNHANDLED_EXCEPTION
+   */
+  defaultUnhandledErrorCode?: string;
 }
 
 /** {@link WorkerOptions} validated, with defaults filled. */
@@ -99,6 +112,8 @@ export interface ResolvedWorkerOptions {
   metricsRegistry: Registry | undefined;
   /** The payload codecs; undefined without any. */
   codec: CodecChain | undefined;
+  /** The worker's exception mapper and default code; empty when it sets neither. */
+  errorCodes: ErrorCodeConfig;
 }
 
 /** Long polls per task kind when not configured; see {@link WorkerOptions.maxConcurrentWorkflowTaskPolls}. */
@@ -107,6 +122,7 @@ const DEFAULT_POLLS = 10;
 const KEYS = new Set([
   ...CONNECTION_OPTION_KEYS, 'address', 'connection', 'namespace', 'taskQueue', 'workflowsPath', 'activities', 'maxConcurrentActivityTaskExecutions',
   'maxConcurrentWorkflowTaskExecutions', 'maxConcurrentWorkflowTaskPolls', 'maxConcurrentActivityTaskPolls', 'maxCachedWorkflows', 'reuseV8Context', 'identity', 'shutdownGraceTime', 'logger', 'clock', 'metrics', 'dataConverter',
+  'exceptionMapper', 'defaultUnhandledErrorCode',
 ]);
 
 /**
@@ -180,5 +196,10 @@ export function resolveWorkerOptions(options: WorkerOptions): ResolvedWorkerOpti
     clock,
     metricsRegistry: metrics?.registry,
     codec: codecChainOf(options.dataConverter),
+    errorCodes: {
+      ...(options.exceptionMapper !== undefined ? { exceptionMapper: toExceptionMap('exceptionMapper', options.exceptionMapper) } : {}),
+      ...(options.defaultUnhandledErrorCode !== undefined
+        ? { defaultUnhandledErrorCode: requireErrorCode('defaultUnhandledErrorCode', options.defaultUnhandledErrorCode) } : {}),
+    },
   };
 }

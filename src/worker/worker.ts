@@ -155,7 +155,7 @@ export class Worker {
       const { logger } = this.options;
       const deps = {
         service: this.#codecService, codec: this.options.codec, activities: this.options.activities, identity, clock: this.options.clock,
-        logger, continueWorkflow: workflows && ((t: ActivityTask, r: unknown, ms: number) =>
+        logger, errorCodes: this.options.errorCodes, continueWorkflow: workflows && ((t: ActivityTask, r: unknown, ms: number) =>
           this.#telemetry.continuedWorkflowTask(t, taskQueue, () => workflows.continueAfterActivity(t, r, ms))),
       };
       const runActivity = (task: ActivityTask) => {

@@ -3,6 +3,8 @@ import type { Duration } from '../retry/duration.ts';
 import { resolvePolicyData, type RetryPolicyInput } from '../retry/policy-model.ts';
 import type { ActivityFunction } from '../common/workflow-types.ts';
 import { optionalPositiveDuration, optionalRecord, optionalString, requireOneOf } from '../common/validate.ts';
+import { optionKeys, refuseUnknownKeys } from '../common/option-keys.ts';
+import { requireErrorCode, toExceptionMap, type ErrorCodeData, type ExceptionMapper } from '../retry/error-codes.ts';
 import { checkPolicyDurations } from '../common/max-duration.ts';
 import type { CommandAttributes } from '../history/commands.ts';
 import { activator } from './activator.ts';
@@ -40,6 +42,20 @@ export interface ActivityOptions {
    * no cancel request. @default "TRY_CANCEL"
    */
   cancellationType?: ActivityCancellationType;
+  /**
+   * horsies' per-task exception mapper: the exact class of an error the activity throws → its
+   * UPPER_SNAKE_CASE error code, as `[[Class, 'CODE'], …]`, a Map, or `{ ClassName: 'CODE' }`.
+   * Classes are matched by name on the worker that runs the activity (the workflow's copy of a
+   * class is not the worker's), subclasses not included. It comes before the worker's
+   * `exceptionMapper`; a code it gives becomes the failure's `type` and `errorCode`, which
+   * `autoRetryFor` and `nonRetryableErrorTypes` match. @default none
+   */
+  exceptionMapper?: ExceptionMapper | Readonly<Record<string, string>>;
+  /**
+   * horsies' per-task default code, for an error no mapper names (after the worker's
+   * `exceptionMapper`, before its `defaultUnhandledErrorCode`). @default the worker's, else UNHANDLED_EXCEPTION
+   */
+  defaultUnhandledErrorCode?: string;
 }
 
 /**
@@ -52,10 +68,10 @@ export type ActivityInterfaceFor<T> = {
     : never;
 };
 
-const OPTION_KEYS = new Set([
-  'taskQueue', 'startToCloseTimeout', 'scheduleToCloseTimeout', 'scheduleToStartTimeout', 'heartbeatTimeout', 'retry',
-  'activityId', 'cancellationType',
-]);
+const OPTION_KEYS = optionKeys<ActivityOptions>({
+  taskQueue: true, startToCloseTimeout: true, scheduleToCloseTimeout: true, scheduleToStartTimeout: true, heartbeatTimeout: true, retry: true,
+  activityId: true, cancellationType: true, exceptionMapper: true, defaultUnhandledErrorCode: true,
+});
 
 type ResolvedOptions = Omit<CommandAttributes['ScheduleActivityTask'], 'activityId' | 'activityType' | 'args'> & {
   activityId?: string;
@@ -71,11 +87,7 @@ export function resolveActivityOptions(options: ActivityOptions): ResolvedOption
   if (optionalRecord('activity options', options) === undefined) {
     throw new ValidationError('activity options', 'must be an object with startToCloseTimeout or scheduleToCloseTimeout', options);
   }
-  for (const key of Object.keys(options)) {
-    if (!OPTION_KEYS.has(key)) {
-      throw new ValidationError(key, `is not an activity option (known: ${[...OPTION_KEYS].join(', ')})`, (options as Record<string, unknown>)[key]);
-    }
-  }
+  refuseUnknownKeys('activity', options, OPTION_KEYS);
   const out: ResolvedOptions = {};
   const taskQueue = optionalString('taskQueue', options.taskQueue);
   if (taskQueue !== undefined) out.taskQueue = taskQueue;
@@ -92,6 +104,8 @@ export function resolveActivityOptions(options: ActivityOptions): ResolvedOption
   if (scheduleToStart !== undefined) out.scheduleToStartTimeoutMs = scheduleToStart;
   if (heartbeat !== undefined) out.heartbeatTimeoutMs = heartbeat;
   if (options.retry !== undefined) out.retryPolicy = checkPolicyDurations('retry', resolvePolicyData(options.retry, 'retry'), 'user');
+  const errorCodes = errorCodeDataOf(options);
+  if (errorCodes) out.retryPolicy = { ...(out.retryPolicy ?? resolvePolicyData(undefined)), errorCodes };
   const activityId = optionalString('activityId', options.activityId, 1000);
   if (activityId !== undefined) {
     if (activityId.length === 0) throw new ValidationError('activityId', 'must be a non-empty string', activityId);
@@ -101,6 +115,34 @@ export function resolveActivityOptions(options: ActivityOptions): ResolvedOption
     out.cancellationType = requireOneOf('cancellationType', options.cancellationType, ACTIVITY_CANCELLATION_TYPES);
   }
   return out;
+}
+
+/**
+ * The proxy's exception mapper and default code as data for the worker (class names), or
+ * undefined when neither is set. Errors name the option: `exceptionMapper[0][1] must be an
+ * UPPER_SNAKE_CASE error code …`.
+ */
+function errorCodeDataOf(options: ActivityOptions): ErrorCodeData | undefined {
+  const { exceptionMapper: mapper, defaultUnhandledErrorCode: fallback } = options;
+  if (mapper === undefined && fallback === undefined) return undefined;
+  const data: ErrorCodeData = {};
+  if (mapper !== undefined) {
+    const isClassMapper = mapper instanceof Map || Array.isArray(mapper);
+    const byName: Record<string, string> = {};
+    if (isClassMapper) {
+      [...toExceptionMap('exceptionMapper', mapper as ExceptionMapper)].forEach(([cls, code], i) => {
+        if (!cls.name) throw new ValidationError(`exceptionMapper[${i}][0]`, 'must be a named class (the worker matches it by name)', cls);
+        byName[cls.name] = code;
+      });
+    } else if (typeof mapper === 'object' && mapper !== null) {
+      for (const [name, code] of Object.entries(mapper)) byName[name] = requireErrorCode(`exceptionMapper.${name}`, code);
+    } else {
+      throw new ValidationError('exceptionMapper', "must be [[Class, 'CODE'], …], a Map, or { ClassName: 'CODE' }", mapper);
+    }
+    data.exceptionMapper = byName;
+  }
+  if (fallback !== undefined) data.defaultUnhandledErrorCode = requireErrorCode('defaultUnhandledErrorCode', fallback);
+  return data;
 }
 
 /**

@@ -100,7 +100,7 @@ fixtureTest('a bad cronSchedule is refused at start with its column, on the clie
   await assert.rejects(client.workflow.start('wf', { taskQueue: 'q', cronSchedule: '0 25 * * *' }), bad);
   await assert.rejects(client.workflow.signalWithStart('wf', { taskQueue: 'q', signal: 's', cronSchedule: '0 25 * * *' }), bad);
   await assert.rejects(client.workflow.start('wf', { taskQueue: 'q', cronSchedule: '@every 90' }),
-    /^CronSyntaxError: cronSchedule "@every 90" is not a valid cron spec: at column 8 expected a duration of whole seconds/);
+    /^CronSyntaxError: cronSchedule "@every 90" is not a valid cron spec: at column 8 expected a duration in Go's grammar such as 90s/);
   const env = await TestEnvironment.createLocal();
   f.defer('test environment', () => env.teardown());
   const res = await fetch(`${env.address}/api/v1/startWorkflowExecution`, {

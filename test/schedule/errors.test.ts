@@ -20,10 +20,8 @@ const CRON_ERRORS: Array<[string, number, string]> = [
   ['0 0 31 APR,JUN,SEP,NOV *', 5, 'a day of the month that some month of the spec has'],
   ['@daly', 1, '@every <duration> or one of @yearly, @annually, @monthly, @weekly, @daily, @midnight, @hourly'],
   ['@daily 5', 8, 'the end of the spec'],
-  ['@every', 7, 'a duration of whole seconds, at least 1s (e.g. 90s, 5m, 1h30m)'],
-  ['@every 500ms', 8, 'a duration of whole seconds, at least 1s (e.g. 90s, 5m, 1h30m)'],
-  ['@every 1.5s', 8, 'a duration of whole seconds, at least 1s (e.g. 90s, 5m, 1h30m)'],
-  ['@every soon', 8, 'a duration of whole seconds, at least 1s (e.g. 90s, 5m, 1h30m)'],
+  ['@every', 7, 'a duration in Go\'s grammar such as 90s, 1h30m or 500ms (under 1s counts as 1s, fractions of a second are dropped)'],
+  ['@every soon', 8, 'a duration in Go\'s grammar such as 90s, 1h30m or 500ms (under 1s counts as 1s, fractions of a second are dropped)'],
   ['CRON_TZ=Nowhere/City 0 0 * * *', 9, 'an IANA time zone name such as America/New_York'],
   ['CRON_TZ=UTC', 12, 'a schedule after the time zone'],
 ];

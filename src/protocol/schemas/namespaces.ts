@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { int, optional, text } from '../fields.ts';
+import { int, keyPageToken, optional, text } from '../fields.ts';
 import { DEFAULT_LIST_PAGE_SIZE, MAX_ID_LENGTH, MAX_LIST_PAGE_SIZE, MAX_NAME_LENGTH } from '../limits.ts';
 import {
   MAX_NAMESPACE_DESCRIPTION_LENGTH, validateNamespaceName, validateRetentionMs, type DescribeNamespaceRequest, type ListNamespacesRequest,
@@ -38,5 +38,5 @@ export const updateNamespaceRequestSchema = schemaOf<UpdateNamespaceRequest>()(z
 /** Schema of {@link ListNamespacesRequest}. */
 export const listNamespacesRequestSchema = schemaOf<ListNamespacesRequest>()(z.object({
   pageSize: optional(int(1, MAX_LIST_PAGE_SIZE)).default(DEFAULT_LIST_PAGE_SIZE),
-  nextPageToken: optional(text(MAX_ID_LENGTH)),
+  nextPageToken: optional(keyPageToken(MAX_ID_LENGTH)),
 }));

@@ -103,6 +103,7 @@ export const activityTaskSchema: z.ZodType<ActivityTask> = schemaOf<ActivityTask
   scheduledTime: iso, currentAttemptScheduledTime: iso, startedTime: iso, heartbeatDetails: z.unknown().optional(),
   heartbeatTimeoutMs: num.optional(), startToCloseTimeoutMs: num.optional(), scheduleToCloseTimeoutMs: num.optional(),
   get moreTasks() { return z.array(activityTaskSchema).optional(); }, header: z.record(z.string(), str).optional(),
+  errorCodes: z.strictObject({ exceptionMapper: z.record(z.string(), str).optional(), defaultUnhandledErrorCode: str.optional() }).optional(),
 }));
 
 /** Schema of {@link RecordHeartbeatResponse}. */

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { SCHEDULE_OVERLAP_POLICIES } from '../enums.ts';
 import {
-  bool, checkedLater, int, namespace, oneOf, optional, payloadArray, payloadRecord, record, retryPolicy, text, timeoutMs,
+  bool, checkedLater, durationMs, epochMs, int, keyPageToken, namespace, oneOf, optional, payloadArray, payloadRecord, record, retryPolicy, text,
+  timeoutMs,
 } from '../fields.ts';
 import {
   DEFAULT_LIST_PAGE_SIZE, MAX_ID_LENGTH, MAX_LIST_PAGE_SIZE, MAX_REASON_LENGTH, MAX_SCHEDULE_WORKFLOW_ID_LENGTH, MIN_CATCHUP_WINDOW_MS,
@@ -38,7 +39,7 @@ export const scheduleActionSchema = schemaOf<ScheduleActionData>()(z.strictObjec
 /** Schema of {@link SchedulePoliciesData}, with the defaults filled in. */
 export const schedulePoliciesSchema = schemaOf<SchedulePoliciesData>()(optional(z.strictObject({
   overlap: optional(oneOf(SCHEDULE_OVERLAP_POLICIES)).default('Skip'),
-  catchupWindowMs: optional(int(MIN_CATCHUP_WINDOW_MS)),
+  catchupWindowMs: optional(durationMs(MIN_CATCHUP_WINDOW_MS)),
   pauseOnFailure: optional(bool).default(false),
 }, {
   error: (iss) => (iss.code === 'unrecognized_keys' ? `is not a policy (use ${POLICY_FIELDS.join(', ')})` : 'must be an object'),
@@ -75,8 +76,8 @@ export const updateScheduleRequestSchema = schemaOf<UpdateScheduleRequest>()(sch
 
 /** Schema of {@link ScheduleBackfillData}. */
 export const scheduleBackfillSchema = schemaOf<ScheduleBackfillData>()(z.object({
-  startTime: int(0),
-  endTime: int(0),
+  startTime: epochMs,
+  endTime: epochMs,
   overlap: oneOf(SCHEDULE_OVERLAP_POLICIES).optional(),
 }, { error: 'must be an object' }).check((ctx) => {
   if (ctx.value.endTime < ctx.value.startTime) {
@@ -103,5 +104,5 @@ export const patchScheduleRequestSchema = schemaOf<PatchScheduleRequest>()(sched
 export const listSchedulesRequestSchema = schemaOf<ListSchedulesRequest>()(z.object({
   namespace,
   pageSize: optional(int(1, MAX_LIST_PAGE_SIZE)).default(DEFAULT_LIST_PAGE_SIZE),
-  nextPageToken: optional(text()),
+  nextPageToken: optional(keyPageToken(MAX_ID_LENGTH)),
 }));
