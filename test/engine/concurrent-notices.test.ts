@@ -57,7 +57,13 @@ async function runPlan(h: Harness, id: string, seed: number): Promise<void> {
   // The run's worker: completes each accepted update, and the run once every notice is in.
   const workflowWorker = (async () => {
     const answered = new Set<string>();
+    const deadline = Date.now() + 60_000;
     while (!closed) {
+      if (Date.now() > deadline) {
+        const c: Record<string, number> = {};
+        for (const e of await h.history(id)) c[e.eventType] = (c[e.eventType] ?? 0) + 1;
+        assert.fail(`seed ${seed}: the run did not get every notice in 60 s; plan ${JSON.stringify(plan)}, history ${JSON.stringify(c)}`);
+      }
       const task = await h.engine.pollWorkflowTaskQueue({ taskQueue: 'q', identity: 'w', pollTimeoutMs: 200 });
       if (!task) continue;
       const events = await h.history(id);
@@ -110,8 +116,19 @@ async function runPlan(h: Harness, id: string, seed: number): Promise<void> {
       await h.clock.advance(100);
     }
   })();
-  await Promise.all([childWorker, activityWorker, signals, validator, updates, clock]);
-  await workflowWorker;
+  const actors = { childWorker, activityWorker, signals, validator, updates, clock, workflowWorker };
+  const pending = new Set(Object.keys(actors));
+  let watchdog: NodeJS.Timeout | undefined;
+  const stuck = new Promise<never>((_, reject) => {
+    watchdog = setTimeout(() => reject(new Error(`seed ${seed}: stuck after 90 s in ${[...pending].join(', ')}; plan ${JSON.stringify(plan)}`)), 90_000);
+  });
+  try {
+    await Promise.race([stuck, Promise.all(Object.entries(actors).map(([name, p]) => p.then(() => void pending.delete(name))))]);
+  } finally {
+    clearTimeout(watchdog);
+    closed = true;
+    admitted = true;
+  }
   const events = await h.history(id);
   assertContiguous(events);
   const ids = (type: string, key: (e: HistoryEvent) => unknown) => events.filter((e) => e.eventType === type).map(key).map(String).sort();
