@@ -122,6 +122,14 @@ for (const backend of backends('fan_out')) {
       });
     }
 
+    for (const n of [10, 100, 1000]) {
+      test(`${n} local operations (side effects) in one Promise.all are each recorded once`, { skip }, async () => {
+        const { result, counts: c } = await run<number[]>('fanOutSideEffects', [n]);
+        assert.deepEqual(result, Array.from({ length: n }, (_, i) => i * 2));
+        assert.equal(c.MarkerRecorded, n);
+      });
+    }
+
     test('1,000 signals sent at once are each delivered once, in the order they were accepted', { skip }, async () => {
       const n = 1000;
       const { result, events } = await run<number[]>('fanInSignals', [n], async (workflowId) => {
