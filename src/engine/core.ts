@@ -8,6 +8,7 @@ import type { ExecutionRecord, Store, TaskKind, Transition } from '../store/type
 import { faults } from '../common/fault-points.ts';
 import { Handoffs } from './handoffs.ts';
 import { TransitionBuilder } from './transition.ts';
+import { decideBatch, MAX_BATCH, type QueuedChange } from './run-batch.ts';
 import { Waiters } from './waiters.ts';
 import type { TaskTokens } from './task-token.ts';
 import { DEFAULT_LIMITS, enforceHistoryLimits, type EngineLimits } from './limits.ts';
@@ -116,6 +117,8 @@ export class EngineCore {
   #busy = 0;
   /** The last transaction queued in each lane (a run's id): the next one of the lane starts once it has settled. */
   readonly #lanes = new Map<string, Promise<unknown>>();
+  /** Per run, the batch of changes ({@link mutate}) that waits for the lane and still takes more. */
+  readonly #waiting = new Map<string, QueuedChange[]>();
   /** Queues a claim found empty, with when (real time); see {@link knownEmpty}. */
   readonly #emptyAt = new Map<string, number>();
   #sweepAt = MIN_IN_FLIGHT_SWEEP;
@@ -205,30 +208,49 @@ export class EngineCore {
 
   /**
    * Reads the run, lets `fn` build its transition, commits it through {@link transact} in the
-   * run's lane. `fn` must only change the builder: it may run more than once (a lost race, or a
-   * decision on the store's cached row that its commit would not check).
+   * run's lane. Changes that arrive while the lane is busy are decided together when it frees, in
+   * the order they came, and written as one transaction (run-batch.ts). `fn` must only change the
+   * builder: it may run more than once (a lost race, a decision on the store's cached row that its
+   * commit would not check, a change before it in its batch that refused).
    * @throws WorkflowNotFoundError when the run does not exist.
+   * @throws whatever `fn` throws, decided on the stored run.
    */
   mutate<T>(runId: string, fn: (b: TransitionBuilder) => T): Promise<T> {
-    return this.transact(`changing run ${runId}`, async () => {
-      const cached = this.store.cachedExecution?.(runId);
-      if (cached) {
-        // A decision on a row that may be stale stands only when its commit writes the row at
-        // the version read (a stale one conflicts and is read again): a refusal, nothing to
-        // write, or deletes alone (a task its run no longer lists) are decided again on a read.
-        const b = this.edit(cached);
-        try {
-          const result = fn(b);
-          if (b.writesRecord) return { result, commit: b };
-        } catch {
-          // decided again below, on the stored row
-        }
+    return new Promise<T>((resolve, reject) => {
+      const change: QueuedChange = { fn, resolve: resolve as (v: unknown) => void, reject };
+      const waiting = this.#waiting.get(runId);
+      if (waiting && waiting.length < MAX_BATCH) {
+        waiting.push(change);
+        return;
       }
-      const rec = await this.store.getExecution(runId);
-      if (!rec) throw new WorkflowNotFoundError(`workflow run ${runId} not found`, '', runId);
-      const b = this.edit(rec);
-      return { result: fn(b), commit: b };
-    }, runId);
+      const batch = [change];
+      this.#waiting.set(runId, batch);
+      this.transact(`changing run ${runId}`, async () => {
+        // The lane is free: the batch takes no more changes; later ones form the next.
+        if (this.#waiting.get(runId) === batch) this.#waiting.delete(runId);
+        const cached = this.store.cachedExecution?.(runId);
+        if (cached) {
+          // A decision on a row that may be stale stands only when its commit writes the row at
+          // the version read (a stale one conflicts and is read again): a refusal, nothing to
+          // write, or deletes alone (a task its run no longer lists) are decided again on a read.
+          const d = decideBatch((r) => this.edit(r), cached, batch);
+          if (d.builder.writesRecord && d.outcomes.every((o) => o.kind !== 'refused')) return { result: d.outcomes, commit: d.builder };
+        }
+        const rec = await this.store.getExecution(runId);
+        if (!rec) throw new WorkflowNotFoundError(`workflow run ${runId} not found`, '', runId);
+        const d = decideBatch((r) => this.edit(r), rec, batch);
+        return { result: d.outcomes, commit: d.builder };
+      }, runId).then((outcomes) => {
+        batch.forEach((c, i) => {
+          const o = outcomes[i]!;
+          if (o.kind === 'done') c.resolve(o.value);
+          else if (o.kind === 'refused') c.reject(o.error);
+          else this.mutate(runId, c.fn).then(c.resolve, c.reject);
+        });
+      }, (err: unknown) => {
+        for (const c of batch) c.reject(err);
+      });
+    });
   }
 
   /**

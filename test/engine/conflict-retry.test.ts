@@ -83,3 +83,29 @@ fixtureTest('unarmed, no point counts or acts; a bad STEADFAST_FAULTS entry name
   ]);
   assert.throws(() => parseFaultSpec('store.comit=crash'), /STEADFAST_FAULTS entry must be <point>=crash\|throw\[@hit\] .*got "store.comit=crash"/);
 });
+
+fixtureTest('changes of one run that wait for its lane go as one batch; one that refuses refuses only itself', async (f) => {
+  const h = await f.engine();
+  await h.start('batched');
+  const task = await h.pollWorkflow();
+  const commits: number[] = [];
+  const commit = h.store.commit.bind(h.store);
+  h.store.commit = (t) => {
+    if (t.executions.some((w) => w.record.workflowId === 'batched')) commits.push(t.executions[0]!.events.length);
+    return commit(t);
+  };
+  const signal = (i: number) => h.engine.signalWorkflowExecution({ workflowId: 'batched', signalName: 's', args: [i], identity: 'c' });
+  // The completion takes the lane; the signals, the terminate and the signals after it wait and go as one batch.
+  const outcomes = await Promise.allSettled([
+    h.complete(task, [cmd.timer('t', 1000)]),
+    ...Array.from({ length: 10 }, (_, i) => signal(i)),
+    h.engine.terminateWorkflowExecution({ workflowId: 'batched', reason: 'enough', identity: 'c' }),
+    ...Array.from({ length: 5 }, (_, i) => signal(100 + i)),
+  ]);
+  assert.deepEqual(outcomes.map((o) => o.status), [...Array(12).fill('fulfilled'), ...Array(5).fill('rejected')]);
+  assert.ok(commits.length <= 3, `the waiting changes went in few commits, not one each: ${commits.join(',')}`);
+  const events = await h.history('batched');
+  assert.deepEqual(events.filter((e) => e.eventType === 'WorkflowExecutionSignaled').map((e) => (e.attributes.args as number[])[0]), Array.from({ length: 10 }, (_, i) => i));
+  assert.equal(events.at(-1)!.eventType, 'WorkflowExecutionTerminated');
+  assert.deepEqual(events.map((e) => e.eventId), events.map((_, i) => i + 1));
+});
