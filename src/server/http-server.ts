@@ -275,20 +275,37 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
   }
 }
 
+/**
+ * The body as JSON. A body over `maxBytes` is refused with a 413 naming the limit, at once when
+ * its Content-Length says so, else as soon as it passes the limit; either way the rest is read
+ * and dropped, not cut: a connection reset while the client still sends can lose the answer on
+ * its way, and the client would take the reset for an outage and send the body again.
+ */
 function readJson(req: IncomingMessage, maxBytes: number): Promise<unknown> {
+  const tooLarge = (got: string) => Object.assign(
+    new Error(`request body must be at most ${maxBytes} bytes (${byteSize(maxBytes)}, the server's maxBodyBytes; each payload at most 2 MiB), got ${got}`),
+    { status: 413 },
+  );
+  const declared = Number(req.headers['content-length']);
+  if (declared > maxBytes) {
+    req.resume();
+    return Promise.reject(tooLarge(`${declared} bytes`));
+  }
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
     req.on('data', (chunk: Buffer) => {
+      if (size > maxBytes) return;
       size += chunk.length;
       if (size > maxBytes) {
-        reject(Object.assign(new Error(`request body is over ${maxBytes} bytes`), { status: 413 }));
-        req.destroy();
+        chunks.length = 0;
+        reject(tooLarge(`more than ${maxBytes} bytes`));
         return;
       }
       chunks.push(chunk);
     });
     req.on('end', () => {
+      if (size > maxBytes) return;
       const text = Buffer.concat(chunks).toString('utf8');
       if (text.length === 0) return resolve({});
       try {
@@ -299,4 +316,9 @@ function readJson(req: IncomingMessage, maxBytes: number): Promise<unknown> {
     });
     req.on('error', reject);
   });
+}
+
+/** A byte count for messages: `8 MiB`, `64 KiB`, `1.5 KiB`. */
+function byteSize(bytes: number): string {
+  return bytes >= 1048576 ? `${Number((bytes / 1048576).toFixed(2))} MiB` : `${Number((bytes / 1024).toFixed(2))} KiB`;
 }
