@@ -12,6 +12,7 @@ import { grants, SYSTEM_SCOPE } from './method-roles.ts';
 import { ServiceError } from '../common/errors.ts';
 import { optionKeys, refuseUnknownKeys } from '../common/option-keys.ts';
 import { ValidationError } from '../retry/errors.ts';
+import { DEFAULT_MAX_PAYLOAD_BYTES } from '../common/payload.ts';
 import type { ServerMetrics } from './metrics/server-metrics.ts';
 import type { Authenticator } from './auth.ts';
 import { createTlsServer, type TlsOptions } from './tls.ts';
@@ -283,7 +284,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
  */
 function readJson(req: IncomingMessage, maxBytes: number): Promise<unknown> {
   const tooLarge = (got: string) => Object.assign(
-    new Error(`request body must be at most ${maxBytes} bytes (${byteSize(maxBytes)}, the server's maxBodyBytes; each payload at most 2 MiB), got ${got}`),
+    new Error(`request body must be at most ${maxBytes} bytes (${byteSize(maxBytes)}, the server's maxBodyBytes; each payload at most ${byteSize(DEFAULT_MAX_PAYLOAD_BYTES)}), got ${got}`),
     { status: 413 },
   );
   const declared = Number(req.headers['content-length']);
