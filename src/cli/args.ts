@@ -66,3 +66,18 @@ export function refuseTogether(values: Record<string, unknown>, flags: readonly 
   const given = flags.filter((f) => values[f] !== undefined);
   if (given.length > 1) throw new UsageError(`use one of ${flags.map((f) => `--${f}`).join(' or ')}`);
 }
+
+const BYTE_UNITS: Record<string, number> = { '': 1, b: 1, kib: 1024, mib: 1024 ** 2, gib: 1024 ** 3 };
+
+/**
+ * Parses a size flag: a whole number of bytes, or a number with KiB, MiB or GiB (`256MiB`,
+ * `1.5GiB`); UsageError names the flag.
+ */
+export function parseByteSizeFlag(flag: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const m = /^\s*(\d+(?:\.\d+)?)\s*([a-z]*)\s*$/i.exec(value);
+  const unit = m ? BYTE_UNITS[m[2]!.toLowerCase()] : undefined;
+  const n = m && unit !== undefined ? Math.floor(Number(m[1]) * unit) : NaN;
+  if (!Number.isSafeInteger(n)) throw new UsageError(`--${flag} must be a size such as 64MiB, 1GiB or a number of bytes, got "${value}"`);
+  return n;
+}

@@ -33,13 +33,17 @@ export interface ServeOptions {
   namespaces?: string[];
   /** How often closed runs past retention are deleted, ms; 0 turns the sweep off. @default the engine's */
   retentionSweepIntervalMs?: number;
+  /** Host names an open server answers to besides IP addresses and the loopback names (`--allowed-host`). @default none */
+  allowedHosts?: string[];
+  /** Bytes of heap the store's row caches may hold (`--cache-max-bytes`). @default the store's (64 MiB) */
+  cacheMaxBytes?: number;
 }
 
 /** Opens the store, starts the engine and the API, and shuts all down cleanly on SIGTERM/SIGINT. */
 export async function serve(options: ServeOptions): Promise<number> {
   let store;
   try {
-    store = await openStore(options.database);
+    store = await openStore(options.database, options.cacheMaxBytes === undefined ? {} : { cacheMaxBytes: options.cacheMaxBytes });
   } catch (err) {
     if (err instanceof ValidationError) throw err;
     console.error(`${options.label}: cannot open the database ${redact(options.database)}: ${errorLine(err)}`);
@@ -69,7 +73,7 @@ export async function serve(options: ServeOptions): Promise<number> {
     http = await startHttpServer({
       service: engine, port: options.port, host: options.host, fallback: uiRoute({ warm: options.warmUi ?? false }), ...(metrics ? { metrics } : {}),
       ...(options.auth ? { auth: options.auth } : {}), ...(options.tls ? { tls: options.tls } : {}),
-      ...(options.limits ? { limits: options.limits } : {}),
+      ...(options.limits ? { limits: options.limits } : {}), ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}),
     });
   } catch (err) {
     await engine.shutdown();

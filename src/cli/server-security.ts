@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { parseTaskTokenKeys, type TaskTokenKey } from '../engine/index.ts';
-import { ApiKeys, Authenticator, readTlsFiles, type TlsOptions } from '../server/index.ts';
+import { ApiKeys, Authenticator, readTlsFiles, resolveAllowedHosts, type TlsOptions } from '../server/index.ts';
 import { UsageError } from './args.ts';
 
 /** The security flags of `steadfast server`, as parsed. */
@@ -15,13 +15,14 @@ export interface SecurityFlags {
   'tls-key'?: string;
   'tls-client-ca'?: string;
   'token-key-file'?: string;
+  'allowed-host'?: string[];
 }
 
 /** The parseArgs options of {@link SecurityFlags}. */
 export const SECURITY_FLAG_OPTIONS = {
   insecure: { type: 'boolean' }, 'api-keys': { type: 'string' }, 'jwt-public-key': { type: 'string' }, jwks: { type: 'string' },
   'jwt-issuer': { type: 'string' }, 'jwt-audience': { type: 'string' }, 'tls-cert': { type: 'string' }, 'tls-key': { type: 'string' },
-  'tls-client-ca': { type: 'string' }, 'token-key-file': { type: 'string' },
+  'tls-client-ca': { type: 'string' }, 'token-key-file': { type: 'string' }, 'allowed-host': { type: 'string', multiple: true },
 } as const;
 
 /** Help lines of {@link SECURITY_FLAG_OPTIONS}. */
@@ -32,6 +33,9 @@ export const SECURITY_HELP = `Security (see docs/security.md):
   --jwks <file>            ... or with this JSON Web Key Set
   --jwt-issuer <iss>       required JWT issuer;  --jwt-audience <aud>  required audience
   --insecure               run with no authentication (anyone who reaches the port may do anything)
+  --allowed-host <name>    with --insecure: a host name the server answers to besides IP addresses
+                           and localhost (repeatable); requests naming another in their Host header
+                           are refused, so that a web page cannot reach it by a domain resolving here
   --tls-cert <pem>         serve HTTPS with this certificate chain ...
   --tls-key <pem>          ... and this private key
   --tls-client-ca <pem>    require client certificates signed by this CA (mutual TLS)
@@ -47,6 +51,7 @@ export interface ServerSecurity {
   auth?: Authenticator;
   tls?: TlsOptions;
   taskTokenKeys?: TaskTokenKey[];
+  allowedHosts?: string[];
 }
 
 /**
@@ -62,7 +67,12 @@ export function resolveServerSecurity(f: SecurityFlags): ServerSecurity {
   if (jwtKey !== undefined && f.jwks !== undefined) throw new UsageError('steadfast server: give one of --jwt-public-key and --jwks, not both');
   if ((f['tls-cert'] === undefined) !== (f['tls-key'] === undefined)) throw new UsageError('steadfast server: --tls-cert and --tls-key go together');
   if (f['tls-client-ca'] !== undefined && f['tls-cert'] === undefined) throw new UsageError('steadfast server: --tls-client-ca needs --tls-cert and --tls-key');
+  if (f['allowed-host'] !== undefined && !f.insecure) {
+    throw new UsageError('steadfast server: --allowed-host goes with --insecure (a server with authentication answers to any host name)');
+  }
   const out: ServerSecurity = {};
+  const allowedHosts = allowedHostFlags(f['allowed-host']);
+  if (allowedHosts) out.allowedHosts = allowedHosts;
   if (wantsAuth) {
     out.auth = Authenticator.create({
       ...(f['api-keys'] !== undefined ? { apiKeys: ApiKeys.load(f['api-keys']) } : {}),
@@ -89,4 +99,18 @@ export function resolveServerSecurity(f: SecurityFlags): ServerSecurity {
     out.taskTokenKeys = parseTaskTokenKeys(json, tokenFile);
   }
   return out;
+}
+
+/**
+ * The `--allowed-host` flags, checked.
+ * @throws UsageError naming the flag for a value that is not a bare host name.
+ */
+export function allowedHostFlags(values: string[] | undefined): string[] | undefined {
+  if (values === undefined) return undefined;
+  try {
+    resolveAllowedHosts(values);
+  } catch (err) {
+    throw new UsageError((err as Error).message.replace(/^allowedHosts\[\d+\]/, '--allowed-host'));
+  }
+  return values;
 }

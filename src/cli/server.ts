@@ -1,4 +1,4 @@
-import { parseFlags, parseIntFlag, parsePort, UsageError } from './args.ts';
+import { parseByteSizeFlag, parseFlags, parseIntFlag, parsePort, UsageError } from './args.ts';
 import { toMs, type Duration } from '../retry/duration.ts';
 import type { NamespaceLimitOptions } from '../server/index.ts';
 import { register } from './main.ts';
@@ -18,6 +18,9 @@ Options:
   --retention-sweep-interval <dur>
                     how often closed runs past their namespace's retention are deleted
                     (default 1m; 0 turns this server's sweep off)
+  --cache-max-bytes <size>
+                    heap the store's caches of runs and schedules may hold, estimated, e.g.
+                    256MiB (default 64MiB; 0 turns them off)
   -h, --help        show this help
 
 Limits per namespace and server process (0 turns one off; refused calls get 429 ResourceExhausted
@@ -39,7 +42,7 @@ register({
       database: { type: 'string' }, port: { type: 'string' }, host: { type: 'string' }, help: { type: 'boolean', short: 'h' },
       'no-metrics': { type: 'boolean' }, 'retention-sweep-interval': { type: 'string' },
       'starts-per-second': { type: 'string' }, 'signals-per-second': { type: 'string' }, 'max-long-polls': { type: 'string' },
-      ...SECURITY_FLAG_OPTIONS,
+      'cache-max-bytes': { type: 'string' }, ...SECURITY_FLAG_OPTIONS,
     });
     if (values.help) {
       console.log(HELP);
@@ -58,11 +61,12 @@ register({
       ...limitFlag('max-long-polls', 'maxLongPolls', values['max-long-polls']),
     };
     const sweep = values['retention-sweep-interval'];
+    const cacheMaxBytes = parseByteSizeFlag('cache-max-bytes', values['cache-max-bytes']);
     const { serve } = await import('./serve.ts');
     return serve({
       database, port, host: values.host ?? '127.0.0.1', label: 'steadfast server', ...security, metrics: !values['no-metrics'], limits,
       ...(sweep !== undefined ? { retentionSweepIntervalMs: sweepInterval(sweep) } : {}),
-      ...(values.insecure ? { insecure: true } : {}),
+      ...(values.insecure ? { insecure: true } : {}), ...(cacheMaxBytes !== undefined ? { cacheMaxBytes } : {}),
     });
   },
 });

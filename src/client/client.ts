@@ -11,7 +11,7 @@ import type { ConnectionOptions } from './connection.ts';
 import { resolveCallRetry, type ClientRetryOptions } from './call-retry.ts';
 import { messageNameOf, type SignalDefinition } from '../common/message-definitions.ts';
 import { toStartRequest, type WorkflowStartOptions } from './start-options.ts';
-import { toPayload } from '../common/payload.ts';
+import { payloadOf } from './request-limits.ts';
 import {
   LIST_OPTION_KEYS, optionKeys, refuseUnknownKeys, SIGNAL_WITH_START_OPTION_KEYS,
 } from '../common/option-keys.ts';
@@ -108,7 +108,7 @@ export class WorkflowClient {
     const signalName = messageNameOf('signal', signal, 'signal');
     if (signalArgs !== undefined && !Array.isArray(signalArgs)) throw new ValidationError('signalArgs', 'must be an array', signalArgs);
     const req = toStartRequest(type, start as WorkflowStartOptions, this.namespace, this.identity, 'signalWithStart', SIGNAL_WITH_START_OPTION_KEYS);
-    const sent = toPayload('signalArgs', signalArgs ?? []);
+    const sent = payloadOf('signalArgs', signalArgs ?? []);
     const { runId } = await this.service.signalWithStartWorkflowExecution({ ...req, signalName, signalArgs: sent });
     return new WorkflowHandle<W>(this.service, this.namespace, req.workflowId, undefined, this.identity, runId);
   }

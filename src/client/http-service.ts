@@ -2,6 +2,7 @@ import { setMaxListeners } from 'node:events';
 import { traceHeaders } from './tracing.ts';
 import { openConnection, type Connection, type ConnectionOptions } from './connection.ts';
 import { groupCalls, sendBatch, unavailable, type QueuedCall } from './call-batch.ts';
+import { requestText } from './request-limits.ts';
 import { ServiceError } from '../common/errors.ts';
 import { fromWireError, type WireError } from '../protocol/wire-error.ts';
 import { ValidationError } from '../retry/errors.ts';
@@ -105,10 +106,16 @@ export class HttpWorkflowService implements WorkflowService {
 
   /**
    * One logical call. The body is serialized once: every retry resends the same request id, so
-   * the server can recognize a repeat.
+   * the server can recognize a repeat. A payload over the contract's limits (size, depth) is
+   * refused here, naming its field, and never sent.
    */
   call<T>(method: WorkflowServiceMethod, body: unknown, opts?: CallOptions): Promise<T> {
-    const payload = JSON.stringify(body ?? {});
+    let payload: string;
+    try {
+      payload = requestText(body ?? {});
+    } catch (err) {
+      return Promise.reject(err as Error);
+    }
     if (!this.#retry || !RETRIED_METHODS.has(method)) return this.#attempt<T>(method, payload, opts);
     const signal = opts?.signal;
     return callWithRetry(this.#retry, method, this.address, () => this.#attempt<T>(method, payload, opts), {

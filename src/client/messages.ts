@@ -11,7 +11,7 @@ import type { WorkflowService } from '../protocol/index.ts';
 import type { Duration } from '../retry/duration.ts';
 import { ValidationError } from '../retry/errors.ts';
 import { QueryFailedError, QueryRejectedError, WorkflowUpdateFailedError } from './message-errors.ts';
-import { toPayload } from '../common/payload.ts';
+import { payloadOf } from './request-limits.ts';
 import { QUERY_OPTION_KEYS, refuseUnknownKeys, UPDATE_OPTION_KEYS } from '../common/option-keys.ts';
 
 /** Which execution a message goes to. */
@@ -84,19 +84,19 @@ function ref(t: MessageTarget) {
 function argsOf(field: string, args: unknown): unknown[] {
   if (args === undefined) return [];
   if (!Array.isArray(args)) throw new ValidationError(field, 'must be an array', args);
-  return toPayload(field, args);
+  return payloadOf(field, args);
 }
 
 /** Sends a signal; resolves once the server has persisted it (the request id lets the server drop a repeated delivery). */
 export async function sendSignal(t: MessageTarget, def: SignalDefinition<unknown[]> | string, args: unknown[]): Promise<void> {
   const signalName = messageNameOf('signal', def, 'signal');
-  await t.service.signalWorkflowExecution({ ...ref(t), signalName, args: toPayload('args', args), identity: t.identity, requestId: newUuid() });
+  await t.service.signalWorkflowExecution({ ...ref(t), signalName, args: payloadOf('args', args), identity: t.identity, requestId: newUuid() });
 }
 
 /** Queries the workflow; resolves with the handler's result. */
 export async function sendQuery(t: MessageTarget, def: QueryDefinition<unknown, unknown[]> | string, args: unknown[], options?: QueryOptions): Promise<unknown> {
   const queryType = messageNameOf('query', def, 'query');
-  const sent = toPayload('args', args);
+  const sent = payloadOf('args', args);
   if (options !== undefined) {
     if (typeof options !== 'object' || options === null) throw new ValidationError('query options', 'must be an object', options);
     refuseUnknownKeys('query', options, QUERY_OPTION_KEYS);

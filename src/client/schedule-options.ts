@@ -3,7 +3,7 @@ import { resolveRetryPolicy, type TemporalRetryPolicy } from '../retry/index.ts'
 import { ValidationError } from '../retry/errors.ts';
 import { optionalBoolean, optionalDurationAtLeast, optionalPositiveDuration, optionalRecord, requireString } from '../common/validate.ts';
 import { MIN_CATCHUP_WINDOW_MS } from '../protocol/limits.ts';
-import { toPayload } from '../common/payload.ts';
+import { payloadOf } from './request-limits.ts';
 import { searchAttributesToWire, type SearchAttributesOption } from './start-options.ts';
 import type {
   ScheduleActionData, ScheduleOverlapPolicy, SchedulePoliciesData,
@@ -83,10 +83,10 @@ export function actionToWire(action: ScheduleStartWorkflowAction): ScheduleActio
   };
   if (a.args !== undefined) {
     if (!Array.isArray(a.args)) throw new ValidationError('action.args', 'must be an array of the workflow\'s arguments', a.args);
-    out.args = toPayload('action.args', a.args) as unknown[];
+    out.args = payloadOf('action.args', a.args) as unknown[];
   }
   const memo = optionalRecord('action.memo', a.memo);
-  if (memo) out.memo = toPayload('action.memo', memo) as Record<string, unknown>;
+  if (memo) out.memo = payloadOf('action.memo', memo) as Record<string, unknown>;
   const attributes = searchAttributesToWire('action.searchAttributes', a.searchAttributes);
   if (attributes) out.searchAttributes = attributes;
   if (a.retry !== undefined) out.retryPolicy = resolveRetryPolicy(a.retry as TemporalRetryPolicy, 'action.retry');

@@ -9,7 +9,7 @@ import {
   optionalPositiveDuration, optionalRecord, optionalString, requireString,
 } from '../common/validate.ts';
 import { ValidationError } from '../retry/errors.ts';
-import { toPayload } from '../common/payload.ts';
+import { payloadOf } from './request-limits.ts';
 import { refuseUnknownKeys, WORKFLOW_START_OPTION_KEYS } from '../common/option-keys.ts';
 import { parseCronSchedule } from '../schedule/index.ts';
 
@@ -72,12 +72,12 @@ export function toStartRequest(
     workflowId: optionalString('workflowId', options.workflowId) ?? newUuid(),
     workflowType,
     taskQueue: requireString('taskQueue', options.taskQueue),
-    args: toPayload('args', args),
+    args: payloadOf('args', args),
     identity,
     requestId: optionalString('requestId', options.requestId) ?? newUuid(),
   };
   const memo = optionalRecord('memo', options.memo);
-  if (memo) req.memo = toPayload('memo', memo);
+  if (memo) req.memo = payloadOf('memo', memo);
   const attributes = searchAttributesToWire('searchAttributes', options.searchAttributes);
   if (attributes) req.searchAttributes = attributes;
   if (options.retry !== undefined) req.retryPolicy = resolveRetryPolicy(options.retry, 'retry');

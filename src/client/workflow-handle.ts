@@ -9,7 +9,7 @@ import type { QueryDefinition, SignalDefinition, UpdateDefinition } from '../com
 import {
   sendQuery, sendSignal, startUpdate, type MessageTarget, type QueryOptions, type UpdateOptions, type WorkflowUpdateHandle,
 } from './messages.ts';
-import { toPayload } from '../common/payload.ts';
+import { payloadOf } from './request-limits.ts';
 import { refuseUnknownKeys, RESET_OPTION_KEYS } from '../common/option-keys.ts';
 import { ValidationError } from '../retry/errors.ts';
 import { followRunHistory, type FollowHistoryOptions } from './follow-history.ts';
@@ -166,7 +166,7 @@ export class WorkflowHandle<W extends Workflow = Workflow> {
 
   /** Ends the run at once, recording the reason. A retried call carries the same request id and ends it once. */
   async terminate(reason = 'terminated by client', details?: unknown): Promise<void> {
-    const sent = toPayload('details', details);
+    const sent = payloadOf('details', details);
     return this.service.terminateWorkflowExecution({
       ...this.#ref(), reason, identity: this.identity, requestId: newUuid(), ...(sent !== undefined ? { details: sent } : {}),
     });

@@ -97,8 +97,21 @@ export const record = z.record(z.string(), z.unknown(), { error: 'must be an obj
 /** A namespace, `"default"` when left out. */
 export const namespace = optional(text(MAX_ID_LENGTH)).default(DEFAULT_NAMESPACE);
 
-/** An id the stores index: a run id, a request id, an update id. */
+/** An id the stores index: a request id, an update id. */
 export const id = text(MAX_ID_LENGTH);
+
+/** What a run id looks like: a UUID, as every run id the engine makes (newUuid). */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * A run id: a UUID (`01a21f60-d0da-7733-a90c-69b76202dfe2`), in either case, read in lower case
+ * as the engine writes them. Anything else names no run, and is refused as malformed rather than
+ * answered NotFound.
+ */
+export const runId = z.string({ error: 'must be a run id, a UUID such as 01a21f60-d0da-7733-a90c-69b76202dfe2' })
+  .max(MAX_ID_LENGTH, `must be at most ${MAX_ID_LENGTH} characters`)
+  .regex(UUID, 'must be a run id, a UUID such as 01a21f60-d0da-7733-a90c-69b76202dfe2')
+  .transform((s) => s.toLowerCase());
 
 /** A worker's or client's identity (also the limit of signal, query and update names). */
 export const identity = text(MAX_IDENTITY_LENGTH);

@@ -24,6 +24,15 @@ export const MAX_REASON_LENGTH = 10_000;
  */
 export const MAX_SCHEDULE_WORKFLOW_ID_LENGTH = 800;
 
+/**
+ * Deepest a payload (arguments, results, memo, details, failures) may nest arrays and objects,
+ * levels counted from the field's value (`[[1]]` is 2). The server walks and serializes payloads
+ * with recursive code: arguments 2,500 levels deep overflowed the stack (a 500) where 2,000 did
+ * not (measured), so the limit leaves that a margin of four; JSON parsers elsewhere stop at 100
+ * (Ruby) to 10,000 (Go).
+ */
+export const MAX_PAYLOAD_DEPTH = 512;
+
 /** Longest a long poll (task polls, history waits, update waits) is held open, ms. */
 export const MAX_LONG_POLL_MS = 600_000;
 

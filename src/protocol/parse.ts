@@ -56,10 +56,10 @@ export function parseField<S extends z.ZodType>(schema: S, field: string, value:
 }
 
 /**
- * Validates a service request: an object whose names and ids (every string outside the payload
- * fields) are free of NUL and lone surrogates, then (its `null` fields taken as left out) the
- * call's schema. Every call of the engine
- * starts here.
+ * Validates a service request: an object whose payloads nest at most MAX_PAYLOAD_DEPTH levels
+ * and whose names and ids (every string outside the payload fields) are free of NUL and lone
+ * surrogates (checkRequestText), then (its `null` fields taken as left out) the call's schema.
+ * Every call of the engine starts here.
  * @throws ValidationError naming the field path, the rule and the value.
  */
 export function parseRequest<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {

@@ -1,4 +1,6 @@
 import { ValidationError } from '../retry/errors.ts';
+import { MAX_PAYLOAD_DEPTH } from './limits.ts';
+import { checkPayloadDepth, tooDeep } from './payload-depth.ts';
 
 /**
  * Fields whose values are the user's data (arguments, results, memo, failures, details): the
@@ -7,7 +9,7 @@ import { ValidationError } from '../retry/errors.ts';
  * id that the stores index as a column, where PostgreSQL refuses NUL and a lone surrogate
  * stops matching itself.
  */
-const PAYLOAD_FIELDS: ReadonlySet<string> = new Set([
+export const PAYLOAD_FIELDS: ReadonlySet<string> = new Set([
   'args', 'signalArgs', 'memo', 'result', 'details', 'lastHeartbeatDetails', 'heartbeatDetails', 'failure', 'outcome',
 ]);
 
@@ -42,28 +44,48 @@ function shown(value: string, at: number): string {
 
 /**
  * Checks every string of a request, at any depth, with {@link checkText}, except inside
- * {@link PAYLOAD_FIELDS}. Every service request goes through here (see `requireRequest`), so
- * a new field is covered without a check of its own. Errors name the path:
+ * {@link PAYLOAD_FIELDS}, and the depth of every payload field with checkPayloadDepth (the rest
+ * of the request may nest as deep, no deeper). Every service request goes through here (see
+ * `requireRequest`), so a new field is covered without a check of its own. Errors name the path:
  * `commands[2].attributes.taskQueue must not contain NUL (U+0000), got …`.
  * @returns whether a `null` was met outside the payload fields (see {@link withoutNulls}).
  */
 export function checkRequestText(request: Record<string, unknown>): boolean {
+  return walkRequest(request, true);
+}
+
+/**
+ * Checks the depth of a request as {@link checkRequestText} does, without its text rules: what the
+ * HTTP client runs before it serializes a request.
+ * @throws ValidationError naming the field path and the limit.
+ */
+export function checkRequestDepth(request: unknown): void {
+  if (typeof request === 'object' && request !== null) walkRequest(request as Record<string, unknown>, false);
+}
+
+function walkRequest(request: Record<string, unknown>, texts: boolean): boolean {
   let sawNull = false;
   // Iterative: a deeply nested body must give a named error, not a stack overflow.
-  const stack: [string, unknown][] = Object.entries(request).filter(([key]) => !PAYLOAD_FIELDS.has(key)).reverse();
+  const stack: [string, unknown, number][] = [];
+  const enter = (path: string, key: string, value: unknown, depth: number) => {
+    if (PAYLOAD_FIELDS.has(key)) checkPayloadDepth(path, value);
+    else stack.push([path, value, depth]);
+  };
+  const top = Object.entries(request);
+  for (let i = top.length - 1; i >= 0; i--) enter(top[i]![0], top[i]![0], top[i]![1], 1);
   while (stack.length > 0) {
-    const [path, value] = stack.pop()!;
+    const [path, value, depth] = stack.pop()!;
     if (typeof value === 'string') {
-      checkText(path, value);
-    } else if (Array.isArray(value)) {
-      for (let i = value.length - 1; i >= 0; i--) stack.push([`${path}[${i}]`, value[i]]);
+      if (texts) checkText(path, value);
     } else if (value === null) {
       sawNull = true;
     } else if (typeof value === 'object') {
-      const entries = Object.entries(value);
-      for (let i = entries.length - 1; i >= 0; i--) {
-        const [key, v] = entries[i]!;
-        if (!PAYLOAD_FIELDS.has(key)) stack.push([`${path}.${key}`, v]);
+      if (depth > MAX_PAYLOAD_DEPTH) throw tooDeep(path);
+      if (Array.isArray(value)) {
+        for (let i = value.length - 1; i >= 0; i--) stack.push([`${path}[${i}]`, value[i], depth + 1]);
+      } else {
+        const entries = Object.entries(value);
+        for (let i = entries.length - 1; i >= 0; i--) enter(`${path}.${entries[i]![0]}`, entries[i]![0], entries[i]![1], depth + 1);
       }
     }
   }

@@ -115,11 +115,22 @@ const TOKEN_METHODS: ReadonlySet<WorkflowServiceMethod> = new Set<WorkflowServic
 
 /** The namespace a call acts on: the task token's for task calls, else the request's. */
 function callNamespace(method: WorkflowServiceMethod, request: Record<string, unknown>): string {
-  if (TOKEN_METHODS.has(method)) return tokenNamespace(taskTokenNamespace(request.taskToken));
+  if (TOKEN_METHODS.has(method)) return tokenNamespace(request.taskToken);
   return typeof request.namespace === 'string' ? request.namespace : 'default';
 }
 
-function tokenNamespace(namespace: string | undefined): string {
-  if (namespace === undefined) throw new ValidationError('taskToken', 'must be a task token from a poll', undefined);
-  return namespace;
+/** Most characters of a refused task token an error message repeats (a real one has about 200). */
+const SHOWN_TOKEN_CHARS = 300;
+
+/**
+ * The namespace a task token names, read before the engine verifies its signature.
+ * @throws ValidationError naming `taskToken`: missing, or not readable as a token (a character
+ *   changed, cut short): the engine's rule, with the reason.
+ */
+function tokenNamespace(token: unknown): string {
+  const namespace = taskTokenNamespace(token);
+  if (namespace !== undefined) return namespace;
+  if (token === undefined || token === '') throw new ValidationError('taskToken', 'is required: the taskToken of the task a poll handed out', token);
+  const shown = typeof token === 'string' && token.length > SHOWN_TOKEN_CHARS ? `${token.slice(0, SHOWN_TOKEN_CHARS)}… (${token.length} characters)` : token;
+  throw new ValidationError('taskToken', 'must be a task token this service signed (this one is malformed or forged)', shown);
 }

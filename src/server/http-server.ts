@@ -12,11 +12,13 @@ import { grants, SYSTEM_SCOPE } from './method-roles.ts';
 import { ServiceError } from '../common/errors.ts';
 import { optionKeys, refuseUnknownKeys } from '../common/option-keys.ts';
 import { ValidationError } from '../retry/errors.ts';
+import { DEFAULT_MAX_PAYLOAD_BYTES } from '../common/payload.ts';
 import type { ServerMetrics } from './metrics/server-metrics.ts';
 import type { Authenticator } from './auth.ts';
 import { createTlsServer, type TlsOptions } from './tls.ts';
 import { errorAnswer, type ServerLogger } from './error-answer.ts';
 import { limitService, type NamespaceLimitOptions } from './namespace-limits.ts';
+import { refuseCrossSiteCall, refuseHost, resolveAllowedHosts, type Refusal } from './site-guard.ts';
 import {
   LONG_POLL_METHODS, WORKFLOW_SERVICE_METHODS, type WorkflowService, type WorkflowServiceMethod,
 } from '../protocol/index.ts';
@@ -43,6 +45,14 @@ export interface HttpServerOptions {
   tls?: TlsOptions;
   /** Per-namespace rate limits and long-poll caps (namespace-limits.ts). @default DEFAULT_NAMESPACE_LIMITS */
   limits?: NamespaceLimitOptions;
+  /**
+   * Host names a server without `auth` answers to, besides any IP address and the loopback names
+   * (`localhost`, `127.0.0.1`, `[::1]`): a request whose `Host` header names another is refused
+   * `403`, so that a web page whose domain resolves to this machine (DNS rebinding) cannot use
+   * the open API. Bare names, no scheme or port (`steadfast.internal`). Not checked with `auth`.
+   * @default [] (see site-guard.ts)
+   */
+  allowedHosts?: readonly string[];
 }
 
 /** A running HTTP API. */
@@ -65,6 +75,7 @@ type PolledTask = { taskToken: string; activityId?: string; moreTasks?: PolledTa
 const API_PREFIX = '/api/v1/';
 const HTTP_SERVER_OPTION_KEYS = optionKeys<HttpServerOptions>({
   service: true, port: true, host: true, maxBodyBytes: true, fallback: true, logger: true, metrics: true, auth: true, tls: true, limits: true,
+  allowedHosts: true,
 });
 
 /**
@@ -73,7 +84,9 @@ const HTTP_SERVER_OPTION_KEYS = optionKeys<HttpServerOptions>({
  * empty), or `{ error: { code, message, field? } }` with the code's status; a 500's message is
  * only an error id (`errorId`), under which the logger gets the detail.
  * `POST /api/v1/batch` runs many calls in one request and streams their answers as NDJSON
- * lines (see batch-route.ts and docs/http-api.md).
+ * lines (see batch-route.ts and docs/http-api.md). Every API call must be sent as
+ * `application/json`; without `auth`, calls from other web pages and requests naming the server
+ * by a foreign host name are refused (site-guard.ts).
  */
 export async function startHttpServer(options: HttpServerOptions): Promise<HttpServer> {
   if (typeof options !== 'object' || options === null || typeof options.service !== 'object' || options.service === null) {
@@ -84,6 +97,9 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
   const service = instrumentService(limitService(options.service, options.limits), options.metrics);
   const logger = options.logger ?? jsonLogger({ component: 'server' });
   const maxBody = options.maxBodyBytes ?? 8 * 1024 * 1024;
+  const open = !options.auth;
+  const allowedHosts = resolveAllowedHosts(options.allowedHosts);
+  const scheme = options.tls ? 'https' : 'http';
   const inFlight = new Set<AbortController>();
   let closing = false;
 
@@ -99,6 +115,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://localhost');
+    if (open && refuse(res, refuseHost(req.headers, allowedHosts))) return;
     if (url.pathname === '/api/v1/health' || url.pathname === '/health') {
       send(res, closing ? 503 : 200, { status: closing ? 'shutting-down' : 'ok' });
       return;
@@ -135,6 +152,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
       send(res, 405, { error: { code: 'InvalidArgument', message: `${method} takes POST with a JSON body, got ${req.method}` } });
       return;
     }
+    if (refuse(res, refuseCrossSiteCall(req.headers, method, open, scheme))) return;
     if (closing) {
       send(res, 503, { error: { code: 'Unavailable', message: 'the server is shutting down' } });
       return;
@@ -237,6 +255,13 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
     },
   };
 
+  /** Answers a refusal, if there is one; Node reads and drops the body the request still sends. */
+  function refuse(res: ServerResponse, refusal: Refusal | undefined): boolean {
+    if (!refusal) return false;
+    send(res, refusal.status, { error: refusal.error });
+    return true;
+  }
+
   function send(res: ServerResponse, status: number, value: unknown): void {
     if (res.headersSent || res.destroyed) return;
     const text = JSON.stringify(value ?? null);
@@ -251,20 +276,37 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
   }
 }
 
+/**
+ * The body as JSON. A body over `maxBytes` is refused with a 413 naming the limit, at once when
+ * its Content-Length says so, else as soon as it passes the limit; either way the rest is read
+ * and dropped, not cut: a connection reset while the client still sends can lose the answer on
+ * its way, and the client would take the reset for an outage and send the body again.
+ */
 function readJson(req: IncomingMessage, maxBytes: number): Promise<unknown> {
+  const tooLarge = (got: string) => Object.assign(
+    new Error(`request body must be at most ${maxBytes} bytes (${byteSize(maxBytes)}, the server's maxBodyBytes; each payload at most ${byteSize(DEFAULT_MAX_PAYLOAD_BYTES)}), got ${got}`),
+    { status: 413 },
+  );
+  const declared = Number(req.headers['content-length']);
+  if (declared > maxBytes) {
+    req.resume();
+    return Promise.reject(tooLarge(`${declared} bytes`));
+  }
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
     req.on('data', (chunk: Buffer) => {
+      if (size > maxBytes) return;
       size += chunk.length;
       if (size > maxBytes) {
-        reject(Object.assign(new Error(`request body is over ${maxBytes} bytes`), { status: 413 }));
-        req.destroy();
+        chunks.length = 0;
+        reject(tooLarge(`more than ${maxBytes} bytes`));
         return;
       }
       chunks.push(chunk);
     });
     req.on('end', () => {
+      if (size > maxBytes) return;
       const text = Buffer.concat(chunks).toString('utf8');
       if (text.length === 0) return resolve({});
       try {
@@ -275,4 +317,9 @@ function readJson(req: IncomingMessage, maxBytes: number): Promise<unknown> {
     });
     req.on('error', reject);
   });
+}
+
+/** A byte count for messages: `8 MiB`, `64 KiB`, `1.5 KiB`. */
+function byteSize(bytes: number): string {
+  return bytes >= 1048576 ? `${Number((bytes / 1048576).toFixed(2))} MiB` : `${Number((bytes / 1024).toFixed(2))} KiB`;
 }

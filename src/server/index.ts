@@ -10,3 +10,4 @@ export { readTlsFiles, type TlsOptions } from './tls.ts';
 export { uiRoute, buildUiAssets, type UiAsset, type UiRouteOptions } from './ui-route.ts';
 export { DEFAULT_NAMESPACE_LIMITS, limitService, resolveNamespaceLimits, type NamespaceLimitOptions } from './namespace-limits.ts';
 export { createCodecServer, NAMESPACE_HEADER, type CodecServer, type CodecServerOptions } from './codec-server.ts';
+export { LOOPBACK_HOST_NAMES, resolveAllowedHosts } from './site-guard.ts';

@@ -1,5 +1,5 @@
-import { BoundedMap } from '../common/bounded-map.ts';
 import type { HistoryEvent } from '../history/events.ts';
+import { approximateBytes, ByteBoundedMap } from './byte-bounded-map.ts';
 import type { ExecutionRecord, Transition } from './types.ts';
 
 /** Most events kept in memory per run; a longer history is read from the database. */
@@ -11,18 +11,26 @@ export interface CachedRun {
   /** The run's events from `firstEventId` to its last committed one, when all are known here. */
   events: HistoryEvent[] | undefined;
   firstEventId: number;
+  /** The estimated bytes of `events`, kept so that appending events does not measure the earlier ones again. @default measured */
+  eventBytes?: number;
 }
 
 /**
- * Execution rows (and their recent events) as this store last committed them, by run id,
+ * Execution rows (and their recent events) as this store last committed them, by run id, at
+ * most `capacity` runs and `maxBytes` bytes (approximateBytes of the row and its events),
  * oldest-inserted entries evicted first. Filled only after a COMMIT, never by a read; what it
  * may answer for is the store's decision (SQLite: everything, as the file's only writer;
  * PostgreSQL: see `PostgresStore.cachedExecution`).
  */
 export class ExecutionCache {
-  readonly #map: BoundedMap<CachedRun>;
-  constructor(capacity: number) {
-    this.#map = new BoundedMap(capacity);
+  readonly #map: ByteBoundedMap<CachedRun>;
+  constructor(capacity: number, maxBytes: number) {
+    this.#map = new ByteBoundedMap(capacity, maxBytes);
+  }
+
+  /** Estimated bytes held. */
+  get bytes(): number {
+    return this.#map.bytes;
   }
 
   /** The run's entry, if held. */
@@ -30,9 +38,10 @@ export class ExecutionCache {
     return this.#map.get(runId);
   }
 
-  /** Holds an entry, evicting the oldest beyond capacity. */
+  /** Holds an entry, evicting the oldest beyond capacity or bytes. */
   set(entry: CachedRun): void {
-    this.#map.set(entry.rec.runId, entry);
+    const eventBytes = entry.events ? (entry.eventBytes ?? approximateBytes(entry.events)) : 0;
+    this.#map.set(entry.rec.runId, { ...entry, eventBytes }, approximateBytes(entry.rec) + eventBytes);
   }
 
   /** Drops the run's entry. */
@@ -71,15 +80,18 @@ export class ExecutionCache {
       // an older run's from the first transition this store committed for it.
       let events: HistoryEvent[] | undefined;
       let firstEventId = w.events[0]?.eventId ?? 0;
+      let eventBytes = 0;
       if (w.expectedVersion === undefined) events = [...w.events];
       else if (prior?.events && prior.firstEventId + prior.events.length === (w.events[0]?.eventId ?? w.record.nextEventId)) {
         events = prior.events.concat(w.events);
         firstEventId = prior.firstEventId;
+        eventBytes = prior.eventBytes ?? approximateBytes(prior.events);
       }
       if (events && events.length > MAX_CACHED_EVENTS) events = undefined;
+      if (events) eventBytes += approximateBytes(w.events);
       // The written record itself: a transition's builder is done with it once it commits, and
       // readers never change a record (a TransitionBuilder copies the row and clones its state).
-      this.set({ rec: { ...w.record, seq }, events, firstEventId });
+      this.set({ rec: { ...w.record, seq }, events, firstEventId, eventBytes });
     });
   }
 

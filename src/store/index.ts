@@ -12,3 +12,4 @@ export { SqliteStore, type SqliteStoreOptions } from './sqlite/sqlite-store.ts';
 export { encodeSeqToken, decodeSeqToken } from './rows.ts';
 export { PostgresStore, type PostgresStoreOptions } from './postgres/postgres-store.ts';
 export { openStore } from './open-store.ts';
+export { approximateBytes, DEFAULT_CACHE_MAX_BYTES, type StoreCacheOptions } from './byte-bounded-map.ts';

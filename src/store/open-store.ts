@@ -6,7 +6,8 @@ import type { Store } from './types.ts';
 /**
  * Opens a store from a URL: `sqlite:PATH` (the embedded default; the file is created) or
  * `postgres://user@host:port/db` (also `postgresql://`; `?schema=NAME` picks the schema).
- * Migrations are applied before it resolves. The caller owns the store and closes it.
+ * Migrations are applied before it resolves. The caller owns the store and closes it. Both take
+ * `cacheMaxBytes`; `schema` and `poolSize` are PostgreSQL's.
  * @throws ValidationError naming `database` for any other URL.
  */
 export async function openStore(url: string, options: PostgresStoreOptions = {}): Promise<Store> {
@@ -14,7 +15,7 @@ export async function openStore(url: string, options: PostgresStoreOptions = {})
   if (url.startsWith('sqlite:')) {
     const path = url.slice('sqlite:'.length).replace(/^\/\/(?=\/)/, '');
     if (!path) throw new ValidationError('database', 'must name a file after sqlite:', url);
-    return SqliteStore.open(path);
+    return SqliteStore.open(path, options.cacheMaxBytes === undefined ? {} : { cacheMaxBytes: options.cacheMaxBytes });
   }
   if (url.startsWith('postgres://') || url.startsWith('postgresql://')) {
     const u = new URL(url);

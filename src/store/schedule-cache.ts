@@ -1,4 +1,4 @@
-import { BoundedMap } from '../common/bounded-map.ts';
+import { approximateBytes, ByteBoundedMap } from './byte-bounded-map.ts';
 import type { ScheduleRecord, Transition } from './types.ts';
 
 /** The cache key of a schedule (also what NOTIFY payloads name). */
@@ -7,14 +7,15 @@ export function scheduleKey(namespace: string, scheduleId: string): string {
 }
 
 /**
- * Schedule rows as this store last committed them, by namespace and id, oldest-inserted entries
- * evicted first. Filled only after a COMMIT, never by a read; a deleted schedule's entry goes.
+ * Schedule rows as this store last committed them, by namespace and id, at most `capacity` rows
+ * and `maxBytes` bytes (approximateBytes: an action's arguments and memo are payloads of up to
+ * 2 MiB), oldest-inserted entries evicted first. Filled only after a COMMIT, never by a read; a deleted schedule's entry goes.
  * What it may answer for is the store's decision (PostgreSQL: see `PostgresStore.cachedSchedule`).
  */
 export class ScheduleCache {
-  readonly #map: BoundedMap<ScheduleRecord>;
-  constructor(capacity: number) {
-    this.#map = new BoundedMap(capacity);
+  readonly #map: ByteBoundedMap<ScheduleRecord>;
+  constructor(capacity: number, maxBytes: number) {
+    this.#map = new ByteBoundedMap(capacity, maxBytes);
   }
 
   /** The schedule's row, if held. */
@@ -47,7 +48,7 @@ export class ScheduleCache {
       // The written record itself: a ScheduleTx clones the state it reads and is done with the
       // record once it commits.
       if (w.delete) this.#map.delete(key);
-      else this.#map.set(key, w.record);
+      else this.#map.set(key, w.record, approximateBytes(w.record));
     }
   }
 }

@@ -159,6 +159,6 @@ fixtureTest('the server entry points refuse unknown option keys too, and a missi
   await assert.rejects(Engine.create({ store: h.store, clok: 1 } as never),
     /^ValidationError: clok is not an Engine option \(known: store, clock, waitClock, identity, logger, ownsStore, limits, messageLimits, taskTokenKeys, retentionSweepIntervalMs\)/);
   await assert.rejects(startHttpServer({ service: h.engine, prot: 7233 } as never),
-    /^ValidationError: prot is not a startHttpServer option \(known: service, port, host, maxBodyBytes, fallback, logger, metrics, auth, tls, limits\)/);
+    /^ValidationError: prot is not a startHttpServer option \(known: service, port, host, maxBodyBytes, fallback, logger, metrics, auth, tls, limits, allowedHosts\)/);
   await assert.rejects(startHttpServer({ port: 7233 } as never), /^ValidationError: service is required/);
 });

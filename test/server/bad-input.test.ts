@@ -34,6 +34,20 @@ async function answer(address: string, method: string, body: unknown): Promise<A
 
 const start = (workflowId: string, extra: Record<string, unknown> = {}) => ({ workflowId, workflowType: 'wf', taskQueue: 'bad-q', ...extra });
 
+/** A JSON body as text, for values too deep for JSON.stringify: `fields` are spliced in as written. */
+async function answerText(address: string, method: string, text: string): Promise<Answer> {
+  const { status, json } = await rawRequest(address, `/api/v1/${method}`, text);
+  return { status, message: status === 200 ? 'ok' : json.error.message };
+}
+
+/** `levels` nested arrays around 1, as JSON text: `nestedArrays(2)` is `[[1]]`. */
+const nestedArrays = (levels: number) => `${'['.repeat(levels)}1${']'.repeat(levels)}`;
+/** `levels` nested objects around 1, as JSON text: `nestedObjects(2)` is `{"a":{"a":1}}`. */
+const nestedObjects = (levels: number) => `${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}`;
+const DEPTH = 'must nest at most 512 levels of arrays and objects, got more than 512 levels';
+const startText = (workflowId: string, fields: string) => `{"workflowId":"${workflowId}","workflowType":"wf","taskQueue":"bad-q",${fields}}`;
+const RUN_ID_RULE = 'must be a run id, a UUID such as 01a21f60-d0da-7733-a90c-69b76202dfe2';
+
 /** Starts a run on its own queue and takes its first workflow task. */
 async function firstTask(address: string, id: string): Promise<{ taskToken: string }> {
   const started = await call(address, 'startWorkflowExecution', { workflowId: id, workflowType: 'wf', taskQueue: `q-${id}` });
@@ -168,6 +182,45 @@ const CASES: Case[] = [
         commands: [{ commandType: 'ContinueAsNewWorkflowExecution', attributes: { args: [], backoffStartIntervalMs: 1e20 } }] });
     },
     expect: { status: 400, message: `commands[0].attributes.backoffStartIntervalMs ${MAX}, got 100000000000000000000` } },
+  { name: 'args nested 5,000 levels deep are a named 400, not a stack overflow (500)',
+    run: (a) => answerText(a, 'startWorkflowExecution', startText('deep-args', `"args":[${nestedArrays(5000)}]`)),
+    expect: { status: 400, message: `args ${DEPTH}` } },
+  { name: 'a memo nested 3,000 levels deep is a named 400',
+    run: (a) => answerText(a, 'startWorkflowExecution', startText('deep-memo', `"memo":{"x":${nestedObjects(3000)}}`)),
+    expect: { status: 400, message: `memo ${DEPTH}` } },
+  { name: 'args nested 512 levels deep (the limit) are accepted, 513 are not',
+    run: async (a) => {
+      const at = await answerText(a, 'startWorkflowExecution', startText('deep-512', `"args":[${nestedArrays(511)}]`));
+      if (at.status !== 200) return at;
+      return answerText(a, 'startWorkflowExecution', startText('deep-513', `"args":[${nestedArrays(512)}]`));
+    },
+    expect: { status: 400, message: `args ${DEPTH}` } },
+  { name: 'signal args nested 5,000 levels deep are a named 400',
+    run: (a) => answerText(a, 'signalWorkflowExecution', `{"workflowId":"w","signalName":"s","args":[${nestedArrays(5000)}]}`),
+    expect: { status: 400, message: `args ${DEPTH}` } },
+  { name: 'a workflow result nested 5,000 levels deep is a named 400',
+    run: async (a) => {
+      const task = await firstTask(a, 'deep-result');
+      return answerText(a, 'respondWorkflowTaskCompleted', `{"taskToken":${JSON.stringify(task.taskToken)},"identity":"scripted",`
+        + `"commands":[{"commandType":"CompleteWorkflowExecution","attributes":{"result":${nestedObjects(5000)}}}]}`);
+    },
+    expect: { status: 400, message: `commands[0].attributes.result ${DEPTH}` } },
+  { name: 'a malformed runId is a named 400, not a 404',
+    run: (a) => answer(a, 'describeWorkflowExecution', { workflowId: 'w', runId: 'not-a-uuid' }),
+    expect: { status: 400, message: `runId ${RUN_ID_RULE}, got "not-a-uuid"` } },
+  { name: 'a malformed runId of a terminate is a named 400',
+    run: (a) => answer(a, 'terminateWorkflowExecution', { workflowId: 'w', runId: '01a21f60-d0da-7733-a90c' }),
+    expect: { status: 400, message: `runId ${RUN_ID_RULE}, got "01a21f60-d0da-7733-a90c"` } },
+  { name: 'a run id in upper case names the run',
+    run: async (a) => {
+      const started = await call(a, 'startWorkflowExecution', start('upper-run'));
+      const d = await call(a, 'describeWorkflowExecution', { workflowId: 'upper-run', runId: started.json.runId.toUpperCase() });
+      return { status: d.status, message: d.json.execution?.runId === started.json.runId ? 'same run' : JSON.stringify(d.json) };
+    },
+    expect: { status: 200, message: 'same run' } },
+  { name: 'a 10 MB body is a 413 naming the limit, answered before the connection ends',
+    run: (a) => answer(a, 'startWorkflowExecution', start('ten-mb', { args: ['x'.repeat(10_000_000)] })),
+    expect: { status: 413, message: 'request body must be at most 8388608 bytes (8 MiB, the server\'s maxBodyBytes; each payload at most 2 MiB), got 10000075 bytes' } },
   { name: 'an unsigned task token carrying NUL',
     run: (a) => answer(a, 'respondActivityTaskCompleted', {
       identity: 'i', taskToken: Buffer.from(JSON.stringify(['a', 'default', 'run\u0000', 5, 1])).toString('base64url') }),

@@ -84,7 +84,7 @@ describe('the web UI in headless Chromium, against a steadfast dev server and a 
     const row = page.locator('tr', { has: page.locator('a', { hasText: 'ui-retry' }) });
     await row.locator('[data-status="Running"]').waitFor();
     // A server that reads `query` refuses one that does not parse; the list shows the box only then.
-    const probe = await fetch(`${address}/api/v1/listWorkflowExecutions`, { method: 'POST', body: JSON.stringify({ query: '(' }) });
+    const probe = await fetch(`${address}/api/v1/listWorkflowExecutions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '(' }) });
     await page.locator(probe.ok ? '[data-testid="no-query"]' : 'input.query').waitFor();
 
     await row.locator('a', { hasText: 'ui-retry' }).click();

@@ -104,7 +104,9 @@ describe('schedules in headless Chromium: create, pause, trigger, edit, backfill
     await page.waitForURL(/\/schedules\/nightly$/);
     await page.locator('dl.facts dt:text-is("Overlap") + dd', { hasText: 'AllowAll' }).waitFor();
     assert.equal(await page.getByTestId('next-times').locator('li').count(), 10, 'the same spec');
-    const described = await fetch(`${env.address}/api/v1/describeSchedule`, { method: 'POST', body: JSON.stringify({ scheduleId: 'nightly' }) });
+    const described = await fetch(`${env.address}/api/v1/describeSchedule`, {
+      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ scheduleId: 'nightly' }),
+    });
     const { action } = (await described.json()) as { action: { memo?: unknown; args?: unknown } };
     assert.deepEqual([action.memo, action.args], [{ team: 'ops' }, ['schedule']], 'the edit kept the memo and the arguments');
 

@@ -1,6 +1,7 @@
 import type { FailureInfo } from '../../common/failure.ts';
 import type { ScheduleActionData, ScheduleCounters, ScheduleIncident, ScheduleOverlapPolicy } from '../../protocol/index.ts';
 import { compileScheduleSpec, type CompiledScheduleSpec } from '../../schedule/schedule-spec.ts';
+import { approximateBytes, ByteBoundedMap } from '../../store/byte-bounded-map.ts';
 
 /** The seed's default catchup window: one minute (Temporal's server now uses a year). */
 export const DEFAULT_CATCHUP_WINDOW_MS = 60_000;
@@ -88,7 +89,12 @@ export function actionWorkflowId(state: ScheduleState, nominal: number): string 
   return `${state.action.workflowId}-${rfc3339(nominal)}`;
 }
 
-const compiled = new Map<string, CompiledScheduleSpec>();
+/**
+ * Compiled specs by their JSON, at most 1,000 and 16 MiB (approximateBytes of the spec and its
+ * key). A compiled spec is far larger than its JSON: 4,000 calendars and cron strings, 146 KB of
+ * JSON, took 20 MB of heap (measured), so a count alone bounded nothing.
+ */
+const compiled = new ByteBoundedMap<CompiledScheduleSpec>(1000, 16 * 1024 * 1024);
 
 /** The state's spec, compiled (cached by its JSON; specs were validated when stored). */
 export function specOf(state: ScheduleState): CompiledScheduleSpec {
@@ -96,8 +102,7 @@ export function specOf(state: ScheduleState): CompiledScheduleSpec {
   let spec = compiled.get(key);
   if (!spec) {
     spec = compileScheduleSpec(state.spec);
-    if (compiled.size > 1000) compiled.clear();
-    compiled.set(key, spec);
+    compiled.set(key, spec, approximateBytes(key) + approximateBytes(spec));
   }
   return spec;
 }

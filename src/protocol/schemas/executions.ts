@@ -7,7 +7,7 @@ import type {
   StartWorkflowExecutionRequest, TerminateWorkflowRequest,
 } from '../executions.ts';
 import {
-  bool, checkedLater, id, identity, int, namespace, oneOf, optional, payload, payloadArray, payloadRecord, retryPolicy, text, timeoutMs,
+  bool, checkedLater, id, identity, int, namespace, oneOf, optional, payload, payloadArray, payloadRecord, retryPolicy, runId, text, timeoutMs,
 } from '../fields.ts';
 import {
   DEFAULT_HISTORY_PAGE_SIZE, DEFAULT_LIST_PAGE_SIZE, DEFAULT_LONG_POLL_MS, MAX_HISTORY_PAGE_SIZE, MAX_ID_LENGTH, MAX_LIST_PAGE_SIZE,
@@ -52,7 +52,7 @@ export const startWorkflowExecutionRequestSchema = schemaOf<StartWorkflowExecuti
 export const executionRequestSchema = schemaOf<ExecutionRequest>()(z.object({
   namespace,
   workflowId: text(),
-  runId: optional(id),
+  runId: optional(runId),
 }));
 
 /** Schema of {@link GetHistoryRequest}. */

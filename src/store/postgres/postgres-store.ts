@@ -23,19 +23,21 @@ import type { VisibilityCount } from '../visibility/compile.ts';
 import { faults } from '../../common/fault-points.ts';
 import { ExecutionCache } from '../execution-cache.ts';
 import { ScheduleCache } from '../schedule-cache.ts';
+import { resolveCacheMaxBytes, type StoreCacheOptions } from '../byte-bounded-map.ts';
 
-/** Execution rows this server committed kept in memory; beyond this many, the oldest go. */
+/** Execution rows this server committed kept in memory; beyond this many (or cacheMaxBytes), the oldest go. */
 const EXECUTION_CACHE_SIZE = 10_000;
 /**
- * Schedule rows this server committed kept in memory; beyond this many, the oldest go. A row with
- * its ten recent actions holds about 3.6 KB of heap (measured), so at most about 36 MB.
+ * Schedule rows this server committed kept in memory; beyond this many (or a quarter of
+ * cacheMaxBytes), the oldest go. A row with its ten recent actions holds about 3.6 KB of heap
+ * (measured); its action's arguments and memo may hold 2 MiB each.
  */
 const SCHEDULE_CACHE_SIZE = 10_000;
 
 type Row = Record<string, unknown>;
 
 /** Options of {@link PostgresStore.open}. */
-export interface PostgresStoreOptions {
+export interface PostgresStoreOptions extends StoreCacheOptions {
   /** Schema holding the tables (created if missing). @default "public" */
   schema?: string;
   /** Connections in the pool. @default 10 */
@@ -64,12 +66,14 @@ export class PostgresStore implements Store {
    * whole (committed events never change). Other servers' NOTIFYs and failed commits drop rows;
    * they are an economy, not the guard.
    */
-  readonly #rows = new ExecutionCache(EXECUTION_CACHE_SIZE);
+  readonly #rows: ExecutionCache;
   /** Schedule rows as this server last committed them, under the same rules as {@link #rows}. */
-  readonly #schedules = new ScheduleCache(SCHEDULE_CACHE_SIZE);
+  readonly #schedules: ScheduleCache;
   #closed = false;
 
-  private constructor(pool: pg.Pool, config: pg.ClientConfig, channel: string) {
+  private constructor(pool: pg.Pool, config: pg.ClientConfig, channel: string, cacheMaxBytes: number) {
+    this.#rows = new ExecutionCache(EXECUTION_CACHE_SIZE, cacheMaxBytes - Math.floor(cacheMaxBytes / 4));
+    this.#schedules = new ScheduleCache(SCHEDULE_CACHE_SIZE, Math.floor(cacheMaxBytes / 4));
     this.#pool = pool;
     this.#config = config;
     this.#channel = channel;
@@ -128,6 +132,7 @@ export class PostgresStore implements Store {
   /** Connects, creates the schema and applies pending migrations under an advisory lock. */
   static async open(connectionString: string, options: PostgresStoreOptions = {}): Promise<PostgresStore> {
     const schema = options.schema ?? 'public';
+    const cacheMaxBytes = resolveCacheMaxBytes(options);
     // application_name lets an operator find (or pg_terminate_backend) steadfast's sessions; one in the URL wins.
     const config = { connectionString, options: `-c search_path=${quoteIdent(schema)}`, application_name: 'steadfast' };
     const pool = new pg.Pool({ ...config, max: options.poolSize ?? 10 });
@@ -139,7 +144,7 @@ export class PostgresStore implements Store {
     try {
       await migrate(pool, schema);
       const channel = `steadfast_${schema}`.replace(/[^a-zA-Z0-9_]/g, '_').slice(0, 63);
-      const store = new PostgresStore(pool, config, channel);
+      const store = new PostgresStore(pool, config, channel, cacheMaxBytes);
       await store.#listen();
       return store;
     } catch (err) {

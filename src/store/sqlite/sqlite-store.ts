@@ -24,16 +24,17 @@ import { Q, SQLITE_PRAGMAS } from './queries.ts';
 import { SqliteSchedules } from './schedule-queries.ts';
 import { faults } from '../../common/fault-points.ts';
 import { ExecutionCache } from '../execution-cache.ts';
+import { resolveCacheMaxBytes, type StoreCacheOptions } from '../byte-bounded-map.ts';
 
 type Row = Record<string, unknown>;
 
-/** Execution rows kept in memory by a SQLite store; beyond this many, the oldest entries go. */
+/** Execution rows kept in memory by a SQLite store; beyond this many (or cacheMaxBytes), the oldest entries go. */
 const EXECUTION_CACHE_SIZE = 10_000;
 
 type Statements = { [K in keyof typeof Q]: BetterSqlite3.Statement };
 
 /** Options of {@link SqliteStore.open}. */
-export interface SqliteStoreOptions {
+export interface SqliteStoreOptions extends StoreCacheOptions {
   /** Batch writes of one event-loop turn into one COMMIT. @default true */
   groupCommit?: boolean;
 }
@@ -61,7 +62,7 @@ export class SqliteStore implements Store {
    * after COMMIT, before any caller resumes; a version conflict drops the entry, in case another
    * process wrote the file after all.
    */
-  readonly #rows = new ExecutionCache(EXECUTION_CACHE_SIZE);
+  readonly #rows: ExecutionCache;
 
   #closed = false;
 
@@ -77,6 +78,7 @@ export class SqliteStore implements Store {
     this.#visibility = new SqliteVisibility(db);
     this.#namespaces = new SqliteNamespaces(db);
     this.#writer = (options.groupCommit ?? true) ? new GroupCommitter(db) : undefined;
+    this.#rows = new ExecutionCache(EXECUTION_CACHE_SIZE, resolveCacheMaxBytes(options));
   }
 
   /**
@@ -85,6 +87,7 @@ export class SqliteStore implements Store {
    * @throws SteadfastError when another store (in this process or another) has the file open.
    */
   static open(path: string, options: SqliteStoreOptions = {}): SqliteStore {
+    resolveCacheMaxBytes(options);
     let release = () => {};
     if (path !== ':memory:') {
       mkdirSync(dirname(path), { recursive: true });
