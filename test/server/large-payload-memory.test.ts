@@ -79,7 +79,7 @@ async function survives(database: string, label: string): Promise<void> {
   }
 }
 
-describe('2,000 starts with 1.9 MiB arguments against a server with a 256 MB heap', () => {
+describe(`${STARTS.toLocaleString('en-US')} starts with 1.9 MiB arguments against a server with a 256 MB heap`, () => {
   test('SQLite', { timeout: 900_000 }, async () => {
     const dir = mkdtempSync(join(tmpdir(), 'steadfast-large-'));
     try {
