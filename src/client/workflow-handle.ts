@@ -149,8 +149,9 @@ export class WorkflowHandle<W extends Workflow = Workflow> {
   /**
    * Resets the run to a WorkflowTaskCompleted event (`eventId`), or to its first or last
    * workflow task: the workflow's open run is terminated and a new run replays the history up
-   * to that point and continues. Signals received after the point are re-applied. Resolves with
-   * the new run's id.
+   * to that point and continues. Signals and accepted updates received after the point are
+   * re-applied (an update's handler runs again in the new run), unless `reapplySignals` is false.
+   * Resolves with the new run's id.
    */
   async reset(options: { eventId?: number; type?: 'FirstWorkflowTask' | 'LastWorkflowTask'; reason?: string; reapplySignals?: boolean }): Promise<string> {
     if (typeof options !== 'object' || options === null) throw new ValidationError('reset options', 'must be an object with eventId or type', options);

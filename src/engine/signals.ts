@@ -2,6 +2,7 @@ import { ServiceError } from '../common/errors.ts';
 import { newUuid } from '../common/ids.ts';
 import { encodePayload } from '../common/payload.ts';
 import { optionalArray, optionalString, requireString } from '../common/validate.ts';
+import type { HistoryEvent } from '../history/events.ts';
 import type { SignalExternalFailedCause } from '../history/message-types.ts';
 import type { SignalWithStartRequest, SignalWorkflowRequest, StartWorkflowExecutionResponse } from '../protocol/index.ts';
 import type { Timer } from './timer-data.ts';
@@ -186,3 +187,30 @@ export async function deliverExternalSignal(core: EngineCore, timer: Timer<'Sign
   });
 }
 
+
+/**
+ * The signal state a history implies: every WorkflowExecutionSignaled counts toward
+ * maxSignalsPerRun and its request id (the latest {@link SIGNAL_DEDUP_WINDOW}) keeps a repeat a
+ * no-op; a signal to another workflow initiated and not answered is pending again, and its
+ * SignalExternal delivery is sent again from the new run.
+ */
+export function rebuildSignals(b: TransitionBuilder, events: readonly HistoryEvent[]): void {
+  const m = b.state.messages;
+  const external = new Map<number, PendingExternalSignal>();
+  for (const e of events) {
+    if (e.eventType === 'WorkflowExecutionSignaled') {
+      m.signalCount++;
+      if (e.attributes.requestId !== undefined) m.signalRequestIds.push(e.attributes.requestId);
+    } else if (e.eventType === 'SignalExternalWorkflowExecutionInitiated') {
+      const { workflowTaskCompletedEventId: _, ...a } = e.attributes;
+      external.set(e.eventId, { ...a, initiatedEventId: e.eventId });
+    } else if (e.eventType === 'ExternalWorkflowExecutionSignaled' || e.eventType === 'SignalExternalWorkflowExecutionFailed') {
+      external.delete(e.attributes.initiatedEventId);
+    }
+  }
+  m.signalRequestIds.splice(0, Math.max(0, m.signalRequestIds.length - SIGNAL_DEDUP_WINDOW));
+  for (const [id, p] of external) {
+    m.externalSignals[String(id)] = p;
+    b.addDelivery('SignalExternal', { initiatedEventId: id });
+  }
+}
