@@ -17,7 +17,7 @@ import { signalWithStartRequestSchema, signalWorkflowRequestSchema } from '../pr
 import { validateStartAttributes } from './search-attributes.ts';
 import { freshRun, startBeside } from './start.ts';
 import type { TransitionBuilder } from './transition.ts';
-import { resolveRun } from './visibility.ts';
+import type { SignalBatcher } from './signal-batch.ts';
 
 /** A signal to add to a run. */
 export interface SignalInput {
@@ -63,19 +63,14 @@ export function addSignal(b: TransitionBuilder, limits: MessageLimits, s: Signal
 }
 
 
-/** signalWorkflowExecution: persisted before it returns; a repeated request id is a no-op. */
-export async function signalWorkflow(core: EngineCore, limits: MessageLimits, input: SignalWorkflowRequest): Promise<void> {
+/**
+ * signalWorkflowExecution: persisted before it returns; a repeated request id is a no-op. Signals
+ * that reach one run together share its next transition (signal-batch.ts).
+ */
+export async function signalWorkflow(batcher: SignalBatcher, input: SignalWorkflowRequest): Promise<void> {
   const { signalName, args, identity, requestId: given, ...ref } = parseRequest(signalWorkflowRequestSchema, input);
   const requestId = given ?? newUuid();
-  const rec = await resolveRun(core.store, ref);
-  await core.mutate(rec.runId, (b) => {
-    if (b.closed) {
-      // The repeat of a signal that reached the run before it closed.
-      if (b.state.messages.signalRequestIds.includes(requestId)) return;
-      throw new ServiceError('FailedPrecondition', `cannot signal workflow ${rec.workflowId} run ${rec.runId}: it is already ${b.record.status}`);
-    }
-    addSignal(b, limits, { signalName, args, requestId, ...(identity !== undefined ? { identity } : {}) });
-  });
+  await batcher.signal(ref, { signalName, args, requestId, ...(identity !== undefined ? { identity } : {}) });
 }
 
 /**
