@@ -18,7 +18,8 @@ const HELP = `Usage: npm run bench -- signals [--database sqlite|postgres|both] 
 
 --burst N sends N signals to one run at once; --stream N sends N to another run, --in-flight at a
 time. --batch off makes the client send each call as its own HTTP request (by default the calls
-a client makes in one event-loop turn share one POST /api/v1/batch).`;
+a client makes in one event-loop turn share one POST /api/v1/batch).
+BENCH_PROFILE_DIR=<dir> writes the server's CPU profile there (node --cpu-prof) when it stops.`;
 
 interface Figures {
   phase: string; count: number; inFlight: number; seconds: number; perSecond: number; p50: number; p99: number;
@@ -39,7 +40,8 @@ function cpuTimeMs(pid: number | undefined): number | undefined {
 interface Options { burst: number; stream: number; inFlight: number; batch: boolean }
 
 async function measure(database: string, o: Options): Promise<Figures[]> {
-  const server = await startServerProcess(database, await freePort());
+  const profile = process.env.BENCH_PROFILE_DIR;
+  const server = await startServerProcess(database, await freePort(), [], profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : []);
   const worker = spawnNode(['--import', 'tsx', 'bench/fixtures/worker.ts'], { STEADFAST_ADDRESS: server.address, BENCH_METRICS: '1' });
   try {
     await worker.waitFor(/worker ready/);
