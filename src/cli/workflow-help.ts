@@ -24,6 +24,8 @@ const START_OPTIONS = `  --type <type>                      the workflow type, i
   --memo key=<json>                  repeatable: --memo customer='"c-9"'
   --search-attribute key=<json>      repeatable; the attribute must be registered (steadfast search-attribute create)`;
 
+const WAIT_OPTIONS = `  --command-timeout <dur>            give up waiting after this long (exit 1, saying why the run did not move); default: wait`;
+
 const BULK_OPTIONS = `  -q, --query '<filter>'  act on every run the filter matches, instead of one workflow id
   -y, --yes               do not ask for confirmation (required when stdin is not a terminal)
   --concurrency <n>       calls in flight at once (default 8)`;
@@ -31,16 +33,16 @@ const BULK_OPTIONS = `  -q, --query '<filter>'  act on every run the filter matc
 /** Every action, in the order `steadfast workflow --help` lists them. */
 export const ACTIONS: Record<string, ActionHelp> = {
   start: {
-    usage: 'start <type> --task-queue <q> [start options] [--wait]',
+    usage: 'start <type> --task-queue <q> [start options] [--wait [--command-timeout <dur>]]',
     summary: 'start a workflow; --wait waits for its result',
-    options: START_OPTIONS,
+    options: `${START_OPTIONS}\n${WAIT_OPTIONS}`,
     example: `steadfast workflow start order --task-queue orders --workflow-id order-1 --input '"o-1"' --input 100 \\
       --retry-maximum-attempts 3 --execution-timeout 1h --memo customer='"c-9"'`,
   },
   execute: {
-    usage: 'execute <type> --task-queue <q> [start options]',
+    usage: 'execute <type> --task-queue <q> [start options] [--command-timeout <dur>]',
     summary: 'start a workflow and wait for its result; exits 1 printing the failure when it fails',
-    options: START_OPTIONS,
+    options: `${START_OPTIONS}\n${WAIT_OPTIONS}`,
     example: `steadfast workflow execute order --task-queue orders --input '"o-1"' --input 100`,
   },
   list: {
@@ -64,8 +66,10 @@ export const ACTIONS: Record<string, ActionHelp> = {
     example: 'steadfast workflow history order-1 --follow',
   },
   result: {
-    usage: 'result <workflowId>',
-    summary: 'wait for the outcome (follows retries and continue-as-new); exits 1 when the workflow fails',
+    usage: 'result <workflowId> [--command-timeout <dur>]',
+    summary: 'wait for the outcome (follows retries and continue-as-new); exits 1 when the workflow fails. '
+      + 'While the run\'s workflow task keeps failing, a line on stderr says why',
+    options: WAIT_OPTIONS,
     example: 'steadfast workflow result order-1 --json',
   },
   signal: {
@@ -81,8 +85,10 @@ export const ACTIONS: Record<string, ActionHelp> = {
     example: 'steadfast workflow query order-1 __stack_trace',
   },
   update: {
-    usage: 'update <workflowId> <name> [--input <json> ...]',
-    summary: 'send an update and print its result; exits 1 when its validator or handler rejects it (the name may be given as --name)',
+    usage: 'update <workflowId> <name> [--input <json> ...] [--command-timeout <dur>]',
+    summary: 'send an update and print its result; exits 1 when its validator or handler rejects it (the name may be given as --name). '
+      + 'While the run\'s workflow task keeps failing, a line on stderr says why',
+    options: WAIT_OPTIONS,
     example: `steadfast workflow update order-1 setLimit --input 5`,
   },
   cancel: {

@@ -1,4 +1,4 @@
-import { Client, WorkflowFailedError, type ListOptions, type WorkflowHandle } from '../client/index.ts';
+import { Client, WorkflowFailedError, workflowTaskFailing, type ListOptions, type WorkflowHandle } from '../client/index.ts';
 import { toMs, type Duration } from '../retry/duration.ts';
 import { parseFlags, parseIntFlag, refuseTogether, UsageError } from './args.ts';
 import { register } from './main.ts';
@@ -16,7 +16,7 @@ const FLAGS = {
   'retry-for': { type: 'string' }, ...START_FLAGS,
   wait: { type: 'boolean' }, type: { type: 'string' }, status: { type: 'string' }, 'id-prefix': { type: 'string' },
   query: { type: 'string', short: 'q' }, limit: { type: 'string' }, run: { type: 'string' }, 'run-id': { type: 'string', short: 'r' }, reason: { type: 'string' }, 'event-id': { type: 'string' }, to: { type: 'string' },
-  'codec-endpoint': { type: 'string' }, follow: { type: 'boolean', short: 'f' }, yes: { type: 'boolean', short: 'y' }, name: { type: 'string' }, concurrency: { type: 'string' },
+  'codec-endpoint': { type: 'string' }, 'command-timeout': { type: 'string' }, follow: { type: 'boolean', short: 'f' }, yes: { type: 'boolean', short: 'y' }, name: { type: 'string' }, concurrency: { type: 'string' },
 } as const;
 
 type Values = ReturnType<typeof parseFlags<typeof FLAGS>>['values'];
@@ -48,6 +48,41 @@ function codecEndpoint(endpoint: string | undefined, namespace: string | undefin
   }
 }
 
+/** `--command-timeout` in ms (Temporal's flag): how long `update`, `execute`, `result` and `start --wait` wait; undefined waits for ever. */
+function commandTimeout(flag: string | undefined): number | undefined {
+  if (flag === undefined) return undefined;
+  let ms: number;
+  try {
+    ms = toMs(flag as Duration, '--command-timeout');
+  } catch {
+    throw new UsageError(`--command-timeout must be a duration such as 30s or 5m, got "${flag}"`);
+  }
+  if (ms <= 0) throw new UsageError(`--command-timeout must be greater than 0, got "${flag}"`);
+  return ms;
+}
+
+/** The wait for a result ended at `--command-timeout`; the run goes on. */
+class GaveUpWaiting extends Error {}
+
+/** `handle.result()`, or a GaveUpWaiting naming why the run did not close when `timeoutMs` passes first. */
+async function resultWithin(handle: WorkflowHandle, timeoutMs: number | undefined): Promise<unknown> {
+  const result = handle.result();
+  if (timeoutMs === undefined) return result;
+  let timer: NodeJS.Timeout | undefined;
+  const gaveUp = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      void handle.describe().then((d) => workflowTaskFailing(d.raw), () => undefined).then((why) => reject(new GaveUpWaiting(
+        `workflow ${handle.workflowId} did not close within --command-timeout ${timeoutMs} ms${why ? `: ${why}` : ' (it is still running)'}`)));
+    }, timeoutMs);
+  });
+  result.catch(() => undefined);
+  try {
+    return await Promise.race([result, gaveUp]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 const RESET_TO = { first: 'FirstWorkflowTask', last: 'LastWorkflowTask' } as const;
 
 function resetTo(values: Values): 'FirstWorkflowTask' | 'LastWorkflowTask' | undefined {
@@ -62,13 +97,17 @@ function resetTo(values: Values): 'FirstWorkflowTask' | 'LastWorkflowTask' | und
  * cancelled or terminated is printed as one line on stderr (with `--json`, its failure on stdout
  * too) and answers exit code 1.
  */
-async function printOutcome(action: string, handle: WorkflowHandle, runId: string | undefined, json: boolean): Promise<number> {
+async function printOutcome(action: string, handle: WorkflowHandle, runId: string | undefined, json: boolean, timeoutMs?: number): Promise<number> {
   try {
-    const result = await handle.result();
+    const result = await resultWithin(handle, timeoutMs);
     print(json, { workflowId: handle.workflowId, ...(runId ? { runId } : {}), status: 'Completed', result },
       () => (action === 'result' ? JSON.stringify(result, markEncoded, 2) : `completed ${handle.workflowId}: ${JSON.stringify(result, markEncoded)}`));
     return 0;
   } catch (err) {
+    if (err instanceof GaveUpWaiting) {
+      console.error(`steadfast workflow ${action}: ${err.message}`);
+      return 1;
+    }
     if (!(err instanceof WorkflowFailedError)) throw err;
     if (json) console.log(JSON.stringify({ workflowId: err.workflowId, runId: err.runId, status: err.status, failure: err.failure }, null, 2));
     console.error(`steadfast workflow ${action}: workflow ${err.workflowId} ${err.status} (run ${err.runId}): ${failureText(err.failure)}`);
@@ -136,7 +175,7 @@ async function runAction(client: Client, action: string, values: Values, positio
         print(json, started, () => `started ${started.workflowId} (run ${started.runId})`);
         return 0;
       }
-      return printOutcome(action, handle, started.runId, json);
+      return printOutcome(action, handle, started.runId, json, commandTimeout(values['command-timeout']));
     }
     case 'list': {
       const limit = parseIntFlag('limit', values.limit, 1) ?? 50;
@@ -182,7 +221,7 @@ async function runAction(client: Client, action: string, values: Values, positio
       return 0;
     }
     case 'result':
-      return printOutcome('result', client.workflow.getHandle(need('workflowId')), undefined, json);
+      return printOutcome('result', client.workflow.getHandle(need('workflowId')), undefined, json, commandTimeout(values['command-timeout']));
     case 'signal': {
       const name = needName();
       await client.workflow.getHandle(need('workflowId')).signal(name, ...readInputs(values));
@@ -195,7 +234,10 @@ async function runAction(client: Client, action: string, values: Values, positio
       return 0;
     }
     case 'update': {
-      const result = await client.workflow.getHandle(need('workflowId'), runId).executeUpdate(needName(), { args: readInputs(values) });
+      const handle = client.workflow.getHandle(need('workflowId'), runId);
+      const update = () => handle.executeUpdate(needName(), { args: readInputs(values) });
+      const ms = commandTimeout(values['command-timeout']);
+      const result = ms === undefined ? await update() : await client.withDeadline(Date.now() + ms, update);
       print(json, { result }, () => JSON.stringify(result, null, 2));
       return 0;
     }
@@ -249,6 +291,8 @@ register({
       ...(values.namespace ? { namespace: values.namespace } : {}),
       ...connectionFlags(address, values['api-key'], values['ca-file']),
       ...codecEndpoint(values['codec-endpoint'] ?? (process.env.STEADFAST_CODEC_ENDPOINT || undefined), values.namespace, values['api-key']),
+      // While `update`, `execute` or `result` waits on a run whose workflow task keeps failing, a line says why.
+      logger: { warn: (message) => console.error(`steadfast workflow ${action}: ${message}`) },
     });
     try {
       return bulk ? await runBulkCommand(client, bulk) : await runAction(client, action, values, rest);

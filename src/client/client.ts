@@ -25,6 +25,7 @@ import { runBulk, type BulkOptions, type BulkResult } from './bulk.ts';
 import { codecChainOf } from '../codec/codec-chain.ts';
 import { withPayloadCodecs } from '../codec/codec-service.ts';
 import type { DataConverter } from '../codec/payload-codec.ts';
+import { stderrWaitLogger, Waits, type WaitLogger } from './waits.ts';
 
 /** Options of {@link Client}: an `address` to talk HTTP, or a `connection` in-process. */
 export type ClientOptions = {
@@ -44,11 +45,20 @@ export type ClientOptions = {
    * @default no codecs: payloads travel and are stored as plain JSON
    */
   dataConverter?: DataConverter;
+  /**
+   * Where the client says why a call keeps waiting: a `result()` or an update whose run's
+   * workflow task keeps failing (`… is still waiting: the run's workflow task is failing: attempt
+   * 5, BadCommand: …; see describe`), once when it sees the failure and again when it changes.
+   * Any logger with `warn` fits; `false` says nothing.
+   * @default one line on stderr each
+   */
+  logger?: WaitLogger | false;
 } & ConnectionOptions & ({ address: string; connection?: never } | { connection: WorkflowService; address?: never });
 
 /** Every key of {@link ClientOptions}; the compiler fails when the type gains one this lacks. */
 const CLIENT_OPTION_KEYS = optionKeys<ClientOptions>({
   address: true, connection: true, namespace: true, identity: true, retry: true, dataConverter: true, apiKey: true, headers: true, tls: true,
+  logger: true,
 });
 
 /** Filters of {@link WorkflowClient.list}. */
@@ -84,6 +94,7 @@ export class WorkflowClient {
     private readonly service: WorkflowService,
     readonly namespace: string,
     private readonly identity: string,
+    private readonly waits: Waits,
   ) {}
 
   /** Starts a workflow and returns a handle to it without waiting for the result. */
@@ -93,7 +104,7 @@ export class WorkflowClient {
     const attributes = { 'steadfast.namespace': this.namespace, 'steadfast.workflow_id': req.workflowId, 'steadfast.workflow_type': type };
     const { runId } = await inClientSpan(`StartWorkflow:${type}`, attributes,
       (header) => this.service.startWorkflowExecution(header ? { ...req, header } : req));
-    return new WorkflowHandle<W>(this.service, this.namespace, req.workflowId, undefined, this.identity, runId);
+    return new WorkflowHandle<W>(this.service, this.namespace, req.workflowId, undefined, this.identity, this.waits, runId);
   }
 
   /**
@@ -110,7 +121,7 @@ export class WorkflowClient {
     const req = toStartRequest(type, start as WorkflowStartOptions, this.namespace, this.identity, 'signalWithStart', SIGNAL_WITH_START_OPTION_KEYS);
     const sent = payloadOf('signalArgs', signalArgs ?? []);
     const { runId } = await this.service.signalWithStartWorkflowExecution({ ...req, signalName, signalArgs: sent });
-    return new WorkflowHandle<W>(this.service, this.namespace, req.workflowId, undefined, this.identity, runId);
+    return new WorkflowHandle<W>(this.service, this.namespace, req.workflowId, undefined, this.identity, this.waits, runId);
   }
 
   /** Starts a workflow and waits for its result (following retries and continue-as-new). */
@@ -124,7 +135,7 @@ export class WorkflowClient {
     if (typeof workflowId !== 'string' || workflowId.length === 0) {
       throw new ValidationError('workflowId', 'must be a non-empty string', workflowId);
     }
-    return new WorkflowHandle<W>(this.service, this.namespace, workflowId, optionalString('runId', runId), this.identity);
+    return new WorkflowHandle<W>(this.service, this.namespace, workflowId, optionalString('runId', runId), this.identity, this.waits);
   }
 
   /** Lists executions, newest first, fetching pages as the loop goes. */
@@ -211,6 +222,7 @@ export class Client {
   /** The service calls go to; an HttpWorkflowService when made from an address. */
   readonly connection: WorkflowService;
   readonly #ownsConnection: boolean;
+  readonly #waits: Waits;
 
   constructor(options: ClientOptions) {
     if (typeof options !== 'object' || options === null) {
@@ -233,10 +245,33 @@ export class Client {
     }
     const chain = codecChainOf(options.dataConverter);
     const service = chain ? withPayloadCodecs(this.connection, chain) : this.connection;
+    const logger = options.logger;
+    if (logger !== undefined && logger !== false && typeof (logger as Partial<WaitLogger> | null)?.warn !== 'function') {
+      throw new ValidationError('logger', 'must be false or an object with a warn(message) method', logger);
+    }
+    this.#waits = new Waits(service, logger === false ? undefined : logger ?? stderrWaitLogger);
     this.namespace = new NamespaceClient(this.connection, namespace);
-    this.workflow = new WorkflowClient(service, namespace, identity);
+    this.workflow = new WorkflowClient(service, namespace, identity, this.#waits);
     this.schedule = new ScheduleClient(service, namespace);
     this.searchAttributes = new SearchAttributeClient(this.connection, namespace);
+  }
+
+  /**
+   * Runs `fn`; the waits of the calls it makes through this client end at `deadline` (a Date, or
+   * ms since the epoch), as Temporal's `client.withDeadline`. An update that has not completed by
+   * then throws WorkflowUpdateRPCTimeoutOrCancelledError (saying why, when the run's workflow task
+   * keeps failing); the update itself goes on. Nested scopes end at the earliest deadline.
+   */
+  withDeadline<R>(deadline: number | Date, fn: () => Promise<R>): Promise<R> {
+    const at = deadline instanceof Date ? deadline.getTime() : deadline;
+    if (typeof at !== 'number' || !Number.isFinite(at)) throw new ValidationError('deadline', 'must be a Date or ms since the epoch', deadline);
+    return this.#waits.within(AbortSignal.timeout(Math.max(0, at - Date.now())), fn);
+  }
+
+  /** Runs `fn`; the waits of the calls it makes through this client end when `signal` aborts (Temporal's `client.withAbortSignal`), as {@link withDeadline}. */
+  withAbortSignal<R>(signal: AbortSignal, fn: () => Promise<R>): Promise<R> {
+    if (!(signal instanceof AbortSignal)) throw new ValidationError('signal', 'must be an AbortSignal', signal);
+    return this.#waits.within(signal, fn);
   }
 
   /** Closes the HTTP connections this client opened. */

@@ -16,7 +16,8 @@ export {
   WorkflowFailedError, WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, ServiceError, NamespaceNotFoundError,
   NamespaceAlreadyExistsError,
 } from '../common/errors.ts';
-export { QueryFailedError, QueryRejectedError, WorkflowUpdateFailedError } from './message-errors.ts';
+export { QueryFailedError, QueryRejectedError, WorkflowUpdateFailedError, WorkflowUpdateRPCTimeoutOrCancelledError } from './message-errors.ts';
+export { stderrWaitLogger, workflowTaskFailing, type WaitLogger } from './waits.ts';
 export {
   QueryRejectCondition, type QueryOptions, type QueryRejectConditionOption, type UpdateOptions, type WorkflowUpdateHandle,
 } from './messages.ts';

@@ -47,3 +47,18 @@ export class QueryRejectedError extends SteadfastError {
   }
 }
 brandClass(QueryRejectedError, 'QueryRejectedError');
+
+/**
+ * The wait for an update ended before the update completed: the deadline of
+ * `client.withDeadline` passed, or the signal of `client.withAbortSignal` was aborted (Temporal's
+ * class of the same name). The update itself goes on: it was accepted, and its handler runs
+ * once the run's workflow task succeeds; `executeUpdate` with the same `updateId` waits for it
+ * again (a repeated update id answers the first one's outcome). The message says why the run
+ * did not move, when its workflow task is failing.
+ */
+export class WorkflowUpdateRPCTimeoutOrCancelledError extends SteadfastError {
+  constructor(message: string, readonly workflowId: string, readonly updateId: string, options?: { cause?: unknown }) {
+    super(message, options?.cause !== undefined ? { cause: options.cause } : undefined);
+  }
+}
+brandClass(WorkflowUpdateRPCTimeoutOrCancelledError, 'WorkflowUpdateRPCTimeoutOrCancelledError');

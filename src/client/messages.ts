@@ -10,8 +10,9 @@ import {
 import type { WorkflowService } from '../protocol/index.ts';
 import type { Duration } from '../retry/duration.ts';
 import { ValidationError } from '../retry/errors.ts';
-import { QueryFailedError, QueryRejectedError, WorkflowUpdateFailedError } from './message-errors.ts';
+import { QueryFailedError, QueryRejectedError, WorkflowUpdateFailedError, WorkflowUpdateRPCTimeoutOrCancelledError } from './message-errors.ts';
 import { payloadOf } from './request-limits.ts';
+import type { Waits } from './waits.ts';
 import { QUERY_OPTION_KEYS, refuseUnknownKeys, UPDATE_OPTION_KEYS } from '../common/option-keys.ts';
 
 /** Which execution a message goes to. */
@@ -21,6 +22,8 @@ export interface MessageTarget {
   workflowId: string;
   runId?: string;
   identity: string;
+  /** The client's deadline scope and where it says why a wait goes on. */
+  waits: Waits;
 }
 
 /** Longest query timeout, ms: the protocol's bound, checked here under the option's name. */
@@ -133,6 +136,9 @@ function outcomeOf(t: MessageTarget, res: UpdateWorkflowResponse, updateName: st
 
 /**
  * Admits and validates an update and waits until it is accepted (WorkflowExecutionUpdateAccepted).
+ * The handle's `result()` waits for the outcome; while the run's workflow task keeps failing it
+ * says why through the client's logger, and it ends at the deadline (or abort) of a
+ * `client.withDeadline` / `client.withAbortSignal` around the call.
  * @throws WorkflowUpdateFailedError when the validator rejects it; nothing is written to history then.
  */
 export async function startUpdate(
@@ -155,12 +161,32 @@ export async function startUpdate(
     result() {
       done ??= (async () => {
         let r = res;
-        while (r.stage !== 'Completed') {
-          r = await t.service.pollWorkflowExecutionUpdate({ namespace: t.namespace, workflowId: t.workflowId, runId: res.runId, updateId: res.updateId });
+        const what = `update "${updateName}" (${res.updateId}) of workflow ${t.workflowId}`;
+        const signal = t.waits.signal;
+        const watch = t.waits.watch(() => ({ namespace: t.namespace, workflowId: t.workflowId, runId: res.runId }), what);
+        try {
+          while (r.stage !== 'Completed') {
+            if (signal?.aborted) {
+              const why = await watch.why();
+              throw new WorkflowUpdateRPCTimeoutOrCancelledError(
+                `${what} was accepted but did not complete before the call's ${deadlineOrAbort(signal)}${why ? `: ${why}` : ''}`,
+                t.workflowId, res.updateId, { cause: signal.reason });
+            }
+            r = await t.service.pollWorkflowExecutionUpdate(
+              { namespace: t.namespace, workflowId: t.workflowId, runId: res.runId, updateId: res.updateId }, signal ? { signal } : undefined,
+            ) ?? r;
+          }
+        } finally {
+          watch.stop();
         }
         return outcomeOf(t, r, updateName);
       })();
       return done;
     },
   };
+}
+
+/** How a scope ended a wait: its deadline passed, or its signal was aborted. */
+function deadlineOrAbort(signal: AbortSignal): string {
+  return (signal.reason as { name?: unknown } | undefined)?.name === 'TimeoutError' ? 'deadline' : 'abort signal';
 }

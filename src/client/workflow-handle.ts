@@ -13,6 +13,7 @@ import { payloadOf } from './request-limits.ts';
 import { refuseUnknownKeys, RESET_OPTION_KEYS } from '../common/option-keys.ts';
 import { ValidationError } from '../retry/errors.ts';
 import { followRunHistory, type FollowHistoryOptions } from './follow-history.ts';
+import type { Waits } from './waits.ts';
 
 /** Talks to one workflow execution (a chain of runs sharing a workflow id). */
 export class WorkflowHandle<W extends Workflow = Workflow> {
@@ -24,6 +25,8 @@ export class WorkflowHandle<W extends Workflow = Workflow> {
     /** The run this handle is pinned to; undefined means "the latest run" of the workflow id. */
     readonly runId: string | undefined,
     private readonly identity: string,
+    /** The client's deadline scope and where it says why a wait goes on. */
+    private readonly waits: Waits,
     /** The run a `start()` made: where result() begins to follow the chain. */
     readonly firstExecutionRunId?: string,
   ) {}
@@ -40,11 +43,25 @@ export class WorkflowHandle<W extends Workflow = Workflow> {
    * returns a result over the payload limit. To see why, call {@link describe}:
    * `pendingWorkflowTask.attempt` above 1 and `pendingWorkflowTask.lastFailure` (cause, message,
    * type, the stack's first frames) tell it; so do `steadfast workflow describe <workflowId>`
-   * and the worker's log, which warns at the first and the third failure in a row.
+   * and the worker's log, which warns at the first and the third failure in a row. While this
+   * waits on such a run it says so through the client's `logger` (stderr by default): `result()
+   * of workflow order-1 is still waiting: the run's workflow task is failing: attempt 5, …`.
    */
   async result(): Promise<WorkflowResult<W>> {
     let runId = this.runId ?? this.firstExecutionRunId ?? (await this.describe()).runId;
+    const watch = this.waits.watch(() => ({ namespace: this.namespace, workflowId: this.workflowId, runId }), `result() of workflow ${this.workflowId}`);
+    try {
+      return await this.#follow(runId, (next) => (runId = next));
+    } finally {
+      watch.stop();
+    }
+  }
+
+  /** Waits for the close of `from` and the runs it continues into (each reported to `moved`), then answers as {@link result}. */
+  async #follow(from: string, moved: (runId: string) => void): Promise<WorkflowResult<W>> {
+    let runId = from;
     for (;;) {
+      moved(runId);
       const { events } = await this.service.getWorkflowExecutionHistory({
         namespace: this.namespace, workflowId: this.workflowId, runId, closeEventOnly: true, waitForClose: true,
       });
@@ -149,8 +166,9 @@ export class WorkflowHandle<W extends Workflow = Workflow> {
   /**
    * Resets the run to a WorkflowTaskCompleted event (`eventId`), or to its first or last
    * workflow task: the workflow's open run is terminated and a new run replays the history up
-   * to that point and continues. Signals received after the point are re-applied. Resolves with
-   * the new run's id.
+   * to that point and continues. Signals and accepted updates received after the point are
+   * re-applied (an update's handler runs again in the new run), unless `reapplySignals` is false.
+   * Resolves with the new run's id.
    */
   async reset(options: { eventId?: number; type?: 'FirstWorkflowTask' | 'LastWorkflowTask'; reason?: string; reapplySignals?: boolean }): Promise<string> {
     if (typeof options !== 'object' || options === null) throw new ValidationError('reset options', 'must be an object with eventId or type', options);
@@ -208,7 +226,10 @@ export class WorkflowHandle<W extends Workflow = Workflow> {
   }
 
   #target(): MessageTarget {
-    return { service: this.service, namespace: this.namespace, workflowId: this.workflowId, identity: this.identity, ...(this.runId ? { runId: this.runId } : {}) };
+    return {
+      service: this.service, namespace: this.namespace, workflowId: this.workflowId, identity: this.identity, waits: this.waits,
+      ...(this.runId ? { runId: this.runId } : {}),
+    };
   }
 
   #ref() {

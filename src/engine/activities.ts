@@ -45,7 +45,12 @@ export function armActivityTimer(b: TransitionBuilder, act: ActivityInfo): void 
   act.timer = { id: b.addTimer('ActivityTimeout', at, { scheduledEventId: act.scheduledEventId }), dueAt: at };
 }
 
-/** Writes ActivityTaskStarted (if the attempt started) and the close event; forgets the activity. */
+/**
+ * Writes ActivityTaskStarted (if the attempt started), stamped with the attempt's start time, and
+ * the close event; forgets the activity. The seeds write the start only at the close, so that a
+ * retried attempt leaves no event; its time is still when the attempt started, as Temporal's
+ * eventTime is: a two-minute attempt spans two minutes between the two events.
+ */
 function closeActivity<K extends 'ActivityTaskCompleted' | 'ActivityTaskFailed' | 'ActivityTaskTimedOut' | 'ActivityTaskCanceled'>(
   b: TransitionBuilder, act: ActivityInfo, eventType: K, attributes: Omit<EventAttributes[K], 'startedEventId' | 'scheduledEventId'>,
 ): void {
@@ -54,7 +59,7 @@ function closeActivity<K extends 'ActivityTaskCompleted' | 'ActivityTaskFailed' 
     b.addEvent('ActivityTaskStarted', {
       scheduledEventId: act.scheduledEventId, attempt: act.attempt, identity: act.identity ?? '', requestId: act.requestId ?? '',
       ...(act.lastFailure ? { lastFailure: act.lastFailure } : {}),
-    });
+    }, false, act.startedTime !== undefined ? new Date(act.startedTime).toISOString() : b.nowIso);
   }
   b.addEvent(eventType, { ...attributes, scheduledEventId: act.scheduledEventId, startedEventId: 0 } as unknown as EventAttributes[K], started);
   delete b.state.activities[String(act.scheduledEventId)];

@@ -6,6 +6,7 @@ import type {
 import type { EngineCore } from './core.ts';
 import { resolveMessageLimits, type MessageLimits } from './message-state.ts';
 import { QueryRouter } from './queries.ts';
+import { SignalBatcher } from './signal-batch.ts';
 import { signalWithStart, signalWorkflow } from './signals.ts';
 import { UpdateService } from './updates.ts';
 
@@ -15,6 +16,7 @@ export class Messages {
   readonly #core: EngineCore;
   readonly #queries: QueryRouter;
   readonly #updates: UpdateService;
+  readonly #signals: SignalBatcher;
 
   constructor(core: EngineCore, limits?: Partial<MessageLimits>) {
     this.#core = core;
@@ -22,10 +24,11 @@ export class Messages {
     core.messageLimits = this.limits;
     this.#queries = new QueryRouter(core, this.limits);
     this.#updates = new UpdateService(core, this.limits, this.#queries);
+    this.#signals = new SignalBatcher(core, this.limits);
   }
 
   signal(req: SignalWorkflowRequest): Promise<void> {
-    return signalWorkflow(this.#core, this.limits, req);
+    return signalWorkflow(this.#signals, req);
   }
 
   signalWithStart(req: SignalWithStartRequest): Promise<StartWorkflowExecutionResponse> {

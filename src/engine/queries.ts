@@ -15,6 +15,7 @@ import { parseRequest } from '../protocol/parse.ts';
 import { queryWorkflowRequestSchema, respondQueryTaskCompletedRequestSchema } from '../protocol/schemas/messages.ts';
 import { runStateOf } from './state.ts';
 import { resolveRun } from './visibility.ts';
+import { workflowTaskFailing } from './workflow-tasks.ts';
 
 /*
  * Queries never touch history. A query (or an update's validation) becomes a task row of kind
@@ -100,7 +101,7 @@ export class QueryRouter {
     const deadline = this.core.waitClock.now() + timeoutMs;
     let current = rec;
     while (current.status === 'Running' && runStateOf(current).buffered.length > 0) {
-      if (this.core.waitClock.now() >= deadline) throw this.#timeout(rec, what, timeoutMs, 'a workflow task holding newer events did not finish');
+      if (this.core.waitClock.now() >= deadline) throw await this.#timeout(rec, what, timeoutMs, 'a workflow task holding newer events did not finish');
       await new Promise((r) => setTimeout(r, BUFFER_POLL_MS));
       current = (await core.store.getExecution(rec.runId)) ?? current;
     }
@@ -132,7 +133,7 @@ export class QueryRouter {
         core.claimed(queueKey(rec.namespace, rec.taskQueue, 'query'));
         this.#sweepLateAnswer(rec.namespace, queryId);
         if (core.shutdown.signal.aborted) throw new ServiceError('Unavailable', 'the engine is shutting down');
-        throw this.#timeout(rec, what, timeoutMs, `no worker answered; is a worker polling task queue "${rec.taskQueue}"?`);
+        throw await this.#timeout(rec, what, timeoutMs, `no worker answered; is a worker polling task queue "${rec.taskQueue}"?`);
       }
       await watch.wait(remaining, [core.shutdown.signal]);
     }
@@ -155,8 +156,12 @@ export class QueryRouter {
     timer.unref();
   }
 
-  #timeout(rec: ExecutionRecord, what: string, timeoutMs: number, why: string): ServiceError {
-    return new ServiceError('Unavailable', `${what} to workflow ${rec.workflowId} (run ${rec.runId}) got no answer within ${timeoutMs} ms: ${why}`);
+  /** The error of a query (or validation) that got no answer in time; it says so when the run's workflow task keeps failing. */
+  async #timeout(rec: ExecutionRecord, what: string, timeoutMs: number, why: string): Promise<ServiceError> {
+    const now = await this.core.store.getExecution(rec.runId).catch(() => undefined);
+    const failing = now && workflowTaskFailing(now);
+    return new ServiceError('Unavailable',
+      `${what} to workflow ${rec.workflowId} (run ${rec.runId}) got no answer within ${timeoutMs} ms: ${why}${failing ? `; ${failing}` : ''}`);
   }
 
   /** pollQueryTaskQueue: the oldest query of the queue whose asker still waits. */

@@ -5,23 +5,24 @@ import { mergeSearchAttributes } from '../history/search-attribute-values.ts';
 import type { ResetWorkflowRequest, ResetWorkflowResponse } from '../protocol/index.ts';
 import { ValidationError } from '../retry/errors.ts';
 import type { ExecutionRecord } from '../store/types.ts';
-import { armActivityTimer } from './activities.ts';
-import type { ChildInfo } from './child-state.ts';
 import type { EngineCore } from './core.ts';
 import { parseRequest } from '../protocol/parse.ts';
 import { resetWorkflowRequestSchema } from '../protocol/schemas/executions.ts';
 import { handOverChildren } from './reset-children.ts';
 import { terminateRun } from './runs.ts';
-import { initialState, runStateOf, type ActivityInfo, type RunConfig } from './state.ts';
+import { REBUILDS } from './features/index.ts';
+import { initialState, runStateOf, type RunConfig } from './state.ts';
 import { TransitionBuilder } from './transition.ts';
 import { resolveRun } from './visibility.ts';
 
 /**
  * Events that came from outside the run and are re-applied to the new run when they happened
- * after the reset point (Temporal re-applies signals by default). Every type listed that a
- * history holds is copied, so a new kind of external event is one entry.
+ * after the reset point (Temporal's default, ResetReapplyType ALL_ELIGIBLE: signals and
+ * updates). Every type listed that a history holds is copied, so a new kind of external event is
+ * one entry. A re-applied update runs its handler again in the new run (its validator accepted it
+ * once), as Temporal's re-applied updates do.
  */
-export const REAPPLIED_EVENT_TYPES: readonly string[] = ['WorkflowExecutionSignaled'];
+export const REAPPLIED_EVENT_TYPES: readonly string[] = ['WorkflowExecutionSignaled', 'WorkflowExecutionUpdateAccepted'];
 
 
 function validate(input: ResetWorkflowRequest) {
@@ -45,64 +46,10 @@ function resetPoint(events: HistoryEvent[], eventId: number | undefined, resetTy
 }
 
 /**
- * The pending work of the copied history, rebuilt as the new run's state: activities scheduled
- * and not closed (dispatched again as attempt 1), timers started and not fired (due when they
- * were due, or now), children initiated and not closed, a cancel request.
+ * The new run: the history up to the reset task's WorkflowTaskStarted, the task failed with
+ * ResetWorkflow, re-applied events, a new task; its state rebuilt from those events by every
+ * feature (features/feature.ts `rebuild`).
  */
-function rebuildState(b: TransitionBuilder, events: HistoryEvent[]): void {
-  const s = b.state;
-  const activities = new Map<number, HistoryEvent<'ActivityTaskScheduled'>>();
-  const timers = new Map<string, HistoryEvent<'TimerStarted'>>();
-  const children = new Map<number, ChildInfo>();
-  for (const e of events) {
-    const a = e.attributes as Record<string, unknown>;
-    switch (e.eventType) {
-      case 'ActivityTaskScheduled': activities.set(e.eventId, e); break;
-      case 'ActivityTaskCompleted': case 'ActivityTaskFailed': case 'ActivityTaskTimedOut': case 'ActivityTaskCanceled':
-        activities.delete(a.scheduledEventId as number); break;
-      case 'TimerStarted': timers.set(e.attributes.timerId, e); break;
-      case 'TimerFired': case 'TimerCanceled': timers.delete(a.timerId as string); break;
-      case 'StartChildWorkflowExecutionInitiated':
-        children.set(e.eventId, { initiatedEventId: e.eventId, namespace: e.attributes.namespace, workflowId: e.attributes.workflowId,
-          workflowType: e.attributes.workflowType, parentClosePolicy: e.attributes.parentClosePolicy });
-        break;
-      case 'ChildWorkflowExecutionStarted': {
-        const c = children.get(e.attributes.initiatedEventId);
-        if (c) c.runId = e.attributes.runId;
-        break;
-      }
-      case 'WorkflowExecutionCancelRequested': b.state.cancelRequested = true; break;
-      case 'WorkflowTaskCompleted': b.state.previousStartedEventId = e.attributes.startedEventId; break;
-      default:
-        if (e.eventType.startsWith('ChildWorkflowExecution') || e.eventType === 'StartChildWorkflowExecutionFailed') {
-          children.delete(a.initiatedEventId as number);
-        }
-    }
-  }
-  for (const e of activities.values()) {
-    const a = e.attributes;
-    const timeouts = {
-      ...(a.startToCloseTimeoutMs !== undefined ? { startToCloseTimeoutMs: a.startToCloseTimeoutMs } : {}),
-      ...(a.scheduleToCloseTimeoutMs !== undefined ? { scheduleToCloseTimeoutMs: a.scheduleToCloseTimeoutMs } : {}),
-      ...(a.scheduleToStartTimeoutMs !== undefined ? { scheduleToStartTimeoutMs: a.scheduleToStartTimeoutMs } : {}),
-      ...(a.heartbeatTimeoutMs !== undefined ? { heartbeatTimeoutMs: a.heartbeatTimeoutMs } : {}),
-    };
-    const act: ActivityInfo = {
-      scheduledEventId: e.eventId, activityId: a.activityId, activityType: a.activityType, taskQueue: a.taskQueue, args: a.args,
-      retryPolicy: a.retryPolicy, timeouts, attempt: 1, state: 'Scheduled', scheduledTime: b.now, attemptScheduledTime: b.now, cancelRequested: false,
-    };
-    act.taskId = b.addTask('activity', a.taskQueue, { scheduledEventId: e.eventId, attempt: 1 });
-    b.state.activities[String(e.eventId)] = act;
-    armActivityTimer(b, act);
-  }
-  for (const e of timers.values()) {
-    const dueAt = Math.max(b.now, Date.parse(e.eventTime) + e.attributes.startToFireTimeoutMs);
-    b.state.timers[e.attributes.timerId] = { startedEventId: e.eventId, dueAt, timerRowId: b.addTimer('UserTimer', dueAt, { timerId: e.attributes.timerId }) };
-  }
-  if (children.size) s.children = Object.fromEntries([...children].map(([id, c]) => [String(id), c]));
-}
-
-/** The new run: the history up to the reset task's WorkflowTaskStarted, the task failed with ResetWorkflow, re-applied events, a new task. */
 function buildResetRun(base: ExecutionRecord, events: HistoryEvent[], point: HistoryEvent<'WorkflowTaskCompleted'>, now: number,
   o: { reason: string; identity?: string | undefined; reapply: boolean }): TransitionBuilder {
   const runId = newUuid();
@@ -139,7 +86,6 @@ function buildResetRun(base: ExecutionRecord, events: HistoryEvent[], point: His
     const attrs = e.eventType === 'WorkflowExecutionStarted' ? { ...a, firstExecutionRunId: runId } : e.attributes;
     b.appendAt(e.eventType, e.eventTime, attrs as never);
   }
-  rebuildState(b, copied);
   b.append('WorkflowTaskFailed', {
     scheduledEventId: point.attributes.scheduledEventId, startedEventId: point.attributes.startedEventId, cause: 'ResetWorkflow',
     failure: { kind: 'Application', type: 'ResetWorkflow', message: `reset to event ${point.eventId} of run ${base.runId}${o.reason ? `: ${o.reason}` : ''}` },
@@ -150,6 +96,9 @@ function buildResetRun(base: ExecutionRecord, events: HistoryEvent[], point: His
       if (e.eventId > point.eventId && REAPPLIED_EVENT_TYPES.includes(e.eventType)) b.appendAt(e.eventType as EventType, e.eventTime, e.attributes as never);
     }
   }
+  // Every feature's state as the history the new run starts with implies it: the run is what a
+  // run that had written these events would be (pending work re-armed, updates and signals known).
+  for (const rebuild of REBUILDS) rebuild(b, b.events);
   const deadline = cfg.workflowRunTimeoutMs !== undefined ? now + cfg.workflowRunTimeoutMs : undefined;
   if (deadline !== undefined) b.addTimer('RunTimeout', deadline, {});
   b.scheduleWorkflowTask();

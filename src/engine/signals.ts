@@ -2,6 +2,7 @@ import { ServiceError } from '../common/errors.ts';
 import { newUuid } from '../common/ids.ts';
 import { encodePayload } from '../common/payload.ts';
 import { optionalArray, optionalString, requireString } from '../common/validate.ts';
+import type { HistoryEvent } from '../history/events.ts';
 import type { SignalExternalFailedCause } from '../history/message-types.ts';
 import type { SignalWithStartRequest, SignalWorkflowRequest, StartWorkflowExecutionResponse } from '../protocol/index.ts';
 import type { Timer } from './timer-data.ts';
@@ -16,7 +17,7 @@ import { signalWithStartRequestSchema, signalWorkflowRequestSchema } from '../pr
 import { validateStartAttributes } from './search-attributes.ts';
 import { freshRun, startBeside } from './start.ts';
 import type { TransitionBuilder } from './transition.ts';
-import { resolveRun } from './visibility.ts';
+import type { SignalBatcher } from './signal-batch.ts';
 
 /** A signal to add to a run. */
 export interface SignalInput {
@@ -62,19 +63,14 @@ export function addSignal(b: TransitionBuilder, limits: MessageLimits, s: Signal
 }
 
 
-/** signalWorkflowExecution: persisted before it returns; a repeated request id is a no-op. */
-export async function signalWorkflow(core: EngineCore, limits: MessageLimits, input: SignalWorkflowRequest): Promise<void> {
+/**
+ * signalWorkflowExecution: persisted before it returns; a repeated request id is a no-op. Signals
+ * that reach one run together share its next transition (signal-batch.ts).
+ */
+export async function signalWorkflow(batcher: SignalBatcher, input: SignalWorkflowRequest): Promise<void> {
   const { signalName, args, identity, requestId: given, ...ref } = parseRequest(signalWorkflowRequestSchema, input);
   const requestId = given ?? newUuid();
-  const rec = await resolveRun(core.store, ref);
-  await core.mutate(rec.runId, (b) => {
-    if (b.closed) {
-      // The repeat of a signal that reached the run before it closed.
-      if (b.state.messages.signalRequestIds.includes(requestId)) return;
-      throw new ServiceError('FailedPrecondition', `cannot signal workflow ${rec.workflowId} run ${rec.runId}: it is already ${b.record.status}`);
-    }
-    addSignal(b, limits, { signalName, args, requestId, ...(identity !== undefined ? { identity } : {}) });
-  });
+  await batcher.signal(ref, { signalName, args, requestId, ...(identity !== undefined ? { identity } : {}) });
 }
 
 /**
@@ -186,3 +182,30 @@ export async function deliverExternalSignal(core: EngineCore, timer: Timer<'Sign
   });
 }
 
+
+/**
+ * The signal state a history implies: every WorkflowExecutionSignaled counts toward
+ * maxSignalsPerRun and its request id (the latest {@link SIGNAL_DEDUP_WINDOW}) keeps a repeat a
+ * no-op; a signal to another workflow initiated and not answered is pending again, and its
+ * SignalExternal delivery is sent again from the new run.
+ */
+export function rebuildSignals(b: TransitionBuilder, events: readonly HistoryEvent[]): void {
+  const m = b.state.messages;
+  const external = new Map<number, PendingExternalSignal>();
+  for (const e of events) {
+    if (e.eventType === 'WorkflowExecutionSignaled') {
+      m.signalCount++;
+      if (e.attributes.requestId !== undefined) m.signalRequestIds.push(e.attributes.requestId);
+    } else if (e.eventType === 'SignalExternalWorkflowExecutionInitiated') {
+      const { workflowTaskCompletedEventId: _, ...a } = e.attributes;
+      external.set(e.eventId, { ...a, initiatedEventId: e.eventId });
+    } else if (e.eventType === 'ExternalWorkflowExecutionSignaled' || e.eventType === 'SignalExternalWorkflowExecutionFailed') {
+      external.delete(e.attributes.initiatedEventId);
+    }
+  }
+  m.signalRequestIds.splice(0, Math.max(0, m.signalRequestIds.length - SIGNAL_DEDUP_WINDOW));
+  for (const [id, p] of external) {
+    m.externalSignals[String(id)] = p;
+    b.addDelivery('SignalExternal', { initiatedEventId: id });
+  }
+}

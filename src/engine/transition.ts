@@ -75,18 +75,20 @@ export class TransitionBuilder {
   /**
    * Adds an event that arrived from outside the workflow task (an activity result, a timer, a
    * cancel request): buffered while a workflow task is started, so the history a worker
-   * replays never interleaves with the task it is running; appended otherwise.
+   * replays never interleaves with the task it is running; appended otherwise. `eventTime` is
+   * when it happened, now unless given (an ActivityTaskStarted written at the activity's close
+   * has the attempt's start time, as Temporal's has).
    */
-  addEvent<K extends EventType>(eventType: K, attributes: EventAttributes[K], linkStartedToPrevious = false): void {
+  addEvent<K extends EventType>(eventType: K, attributes: EventAttributes[K], linkStartedToPrevious = false, eventTime = this.nowIso): void {
     if (this.state.wt?.startedTime !== undefined) {
-      const b: BufferedEvent = { eventType, eventTime: this.nowIso, attributes };
+      const b: BufferedEvent = { eventType, eventTime, attributes };
       if (linkStartedToPrevious) b.linkStartedToPrevious = true;
       this.state.buffered.push(b);
       this.#touched = true;
       return;
     }
     if (linkStartedToPrevious) (attributes as { startedEventId?: number }).startedEventId = this.record.nextEventId - 1;
-    this.append(eventType, attributes);
+    this.appendAt(eventType, eventTime, attributes);
   }
 
   /** Adds an appended event and counts its size (the history size limits, limits.ts). */

@@ -3,6 +3,7 @@ import { newUuid } from '../common/ids.ts';
 import { encodePayload } from '../common/payload.ts';
 import { requireInt, requireString } from '../common/validate.ts';
 import type { HistoryEvent } from '../history/events.ts';
+import type { TransitionBuilder } from './transition.ts';
 import type { PollUpdateRequest, UpdateWorkflowRequest, UpdateWorkflowResponse } from '../protocol/index.ts';
 import type { UpdateOutcome } from '../history/message-types.ts';
 import type { CallOptions } from '../protocol/index.ts';
@@ -161,4 +162,22 @@ export function applyCompleteUpdateCommand({ b, completedEventId, field }: Comma
   u.stage = 'Completed';
   u.outcome = outcome;
   b.append('WorkflowExecutionUpdateCompleted', { updateId, acceptedEventId, outcome, workflowTaskCompletedEventId: completedEventId });
+}
+
+/**
+ * The updates a history implies: each WorkflowExecutionUpdateAccepted is accepted, and completed
+ * with its outcome once WorkflowExecutionUpdateCompleted follows. The handler of one accepted and
+ * not completed runs when the workflow replays, and its CompleteWorkflowExecutionUpdate finds it.
+ */
+export function rebuildUpdates(b: TransitionBuilder, events: readonly HistoryEvent[]): void {
+  const updates = b.state.messages.updates;
+  for (const e of events) {
+    if (e.eventType === 'WorkflowExecutionUpdateAccepted') updates[e.attributes.updateId] = { updateName: e.attributes.updateName, stage: 'Accepted' };
+    else if (e.eventType === 'WorkflowExecutionUpdateCompleted') {
+      const u = updates[e.attributes.updateId];
+      if (!u) continue;
+      u.stage = 'Completed';
+      u.outcome = e.attributes.outcome;
+    }
+  }
 }

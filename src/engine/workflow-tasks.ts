@@ -4,7 +4,8 @@ import { ServiceError } from '../common/errors.ts';
 import type { FailureInfo } from '../common/failure.ts';
 import { newUuid } from '../common/ids.ts';
 import type { HistoryEvent, WorkflowTaskFailedCause } from '../history/events.ts';
-import type { WorkflowTaskFailureRecord, WorkflowTaskInfo } from './state.ts';
+import type { ExecutionRecord } from '../store/types.ts';
+import { runStateOf, type WorkflowTaskFailureRecord, type WorkflowTaskInfo } from './state.ts';
 import type { TaskTokenData } from './task-token.ts';
 import type { TransitionBuilder } from './transition.ts';
 
@@ -161,4 +162,17 @@ export function onWorkflowTaskTimeout(b: TransitionBuilder, seq: number, attempt
   b.state.wtAttempt = wt.attempt + 1;
   b.scheduleWorkflowTask();
   return true;
+}
+
+/**
+ * Why a run does not move while its workflow task keeps failing, or undefined when it is not
+ * failing: `the run's workflow task is failing: attempt 5, BadCommand: …; see describe`. The
+ * client says the same from describe's pendingWorkflowTask (client/waits.ts).
+ */
+export function workflowTaskFailing(rec: ExecutionRecord): string | undefined {
+  if (rec.status !== 'Running') return undefined;
+  const f = runStateOf(rec).wtLastFailure;
+  if (!f) return undefined;
+  return `the run's workflow task is failing: attempt ${f.attempt}, ${f.cause}${f.type !== undefined ? ` (${f.type})` : ''}: ${f.message.split('\n')[0]}; ` +
+    `see describe (\`steadfast workflow describe ${rec.workflowId}\`: pendingWorkflowTask.lastFailure)`;
 }

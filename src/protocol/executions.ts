@@ -151,7 +151,10 @@ export interface ResetWorkflowRequest extends ExecutionRequest {
   reason?: string | undefined;
   /** Who asked, for history. */
   identity?: string | undefined;
-  /** Re-apply signals received after the reset point to the new run. @default true */
+  /**
+   * Re-apply the signals and the accepted updates received after the reset point to the new run
+   * (Temporal's ResetReapplyType ALL_ELIGIBLE); false re-applies neither (NONE). @default true
+   */
   reapplySignals?: boolean | undefined;
 }
 

@@ -6,7 +6,7 @@ import { navigate } from './router.ts';
 
 /**
  * Reset behind a confirmation: pick one of the run's WorkflowTaskCompleted events (the last by
- * default), give a reason, choose whether later signals are re-applied; then go to the new run.
+ * default), give a reason, choose whether later signals and updates are re-applied; then go to the new run.
  */
 export function ResetAction({ namespace, workflowId, runId, events, zone }: {
   namespace: string; workflowId: string; runId: string; events: readonly HistoryEvent[]; zone: 'utc' | 'local';
@@ -41,7 +41,7 @@ export function ResetAction({ namespace, workflowId, runId, events, zone }: {
           ))}
         </select>
         <input name="reset-reason" placeholder="reason" value={reason} onInput={(e) => setReason(e.currentTarget.value)} />
-        <label><input type="checkbox" name="reapply" checked={reapply} onChange={(e) => setReapply(e.currentTarget.checked)} /> re-apply later signals</label>
+        <label><input type="checkbox" name="reapply" checked={reapply} onChange={(e) => setReapply(e.currentTarget.checked)} /> re-apply later signals and updates</label>
         <span class="note">The open run, if any, is terminated; a new run replays up to that task and carries on.</span>
         <button type="button" class="red" onClick={() => void run()}>Yes, reset</button>
         <button type="button" onClick={() => setOpen(false)}>No</button>

@@ -6,6 +6,10 @@ import { join } from 'node:path';
 import { Worker } from '../../src/worker/index.ts';
 import { BIN, freePort, spawnNode, startServerProcess, type Child } from '../helpers/processes.ts';
 import { assertExit, assertOneLine, cliAt, CLI_WORKFLOWS, collect, inTwoLanes, type CliRun } from './cli-helpers.ts';
+import { fileURLToPath } from 'node:url';
+import { silentLogger } from '../helpers/logger.ts';
+
+const TASK_FAILURES = fileURLToPath(new URL('../fixtures/workflows/task-failures.ts', import.meta.url));
 
 const dir = mkdtempSync(join(tmpdir(), 'steadfast-workflow-cli-'));
 process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
@@ -157,5 +161,30 @@ describe('steadfast workflow against a real server and worker', { timeout: 240_0
     assertOneLine(await cli('workflow', 'start', 'greet'), 2, /^--task-queue is required/, 'start without --task-queue');
     assertOneLine(await cli('workflow', 'execute', '--task-queue', 'cli'), 2, /^steadfast workflow execute: missing <type>/, 'execute without a type');
     assertOneLine(await cli('workflow', 'describe', 'never-started'), 1, /never-started/, 'nothing was started');
+  });
+
+  test('update and result say why they wait on a run whose workflow task keeps failing, and give up at --command-timeout', async () => {
+    const failing = await Worker.create({
+      address: server.address, taskQueue: 'cli-failing', workflowsPath: TASK_FAILURES, logger: silentLogger,
+    });
+    const runningToo = failing.run();
+    try {
+      assertExit(await cli('workflow', 'start', 'breaksOnUpdate', '--task-queue', 'cli-failing', '--workflow-id', 'stuck-1'), 0, 'start');
+      const update = await cli('workflow', 'update', 'stuck-1', 'breakIt', '--command-timeout', '4s');
+      assertExit(update, 1, 'update past its --command-timeout');
+      const lines = update.stderr.trimEnd().split('\n');
+      assert.match(lines[0]!, /^steadfast workflow update: update "breakIt" \(.*\) of workflow stuck-1 is still waiting: the run's workflow task is failing: attempt \d+, WorkflowError \(TypeError\): the update handler broke; see describe/);
+      assert.match(lines.at(-1)!, /^steadfast workflow: update "breakIt" .* was accepted but did not complete before the call's deadline: the run's workflow task is failing: attempt \d+, WorkflowError/);
+      const result = await cli('workflow', 'result', 'stuck-1', '--command-timeout', '2s');
+      assertExit(result, 1, 'result past its --command-timeout');
+      assert.match(result.stderr, /^steadfast workflow result: result\(\) of workflow stuck-1 is still waiting: the run's workflow task is failing: attempt \d+, WorkflowError/m);
+      assert.match(result.stderr.trimEnd().split('\n').at(-1)!,
+        /^steadfast workflow result: workflow stuck-1 did not close within --command-timeout 2000 ms: the run's workflow task is failing: attempt \d+, WorkflowError \(TypeError\): the update handler broke/);
+      assertOneLine(await cli('workflow', 'result', 'stuck-1', '--command-timeout', 'soon'), 2, /^--command-timeout must be a duration such as 30s or 5m, got "soon"$/, 'a bad --command-timeout');
+      assertExit(await cli('workflow', 'terminate', 'stuck-1'), 0, 'terminate');
+    } finally {
+      failing.shutdown();
+      await runningToo;
+    }
   });
 });

@@ -83,3 +83,44 @@ fixtureTest('reset to a point after a child started, the child having closed sin
   await h.complete(task, [cmd.complete('parent-done')]);
   assert.equal((await h.engine.describeWorkflowExecution({ workflowId: 'wf-reset-child' })).execution.status, 'Completed');
 });
+
+fixtureTest('reset to a point between a signal or cancel request to another workflow and its answer sends it again from the new run', async (f) => {
+  const h = await f.engine();
+  await h.start('ext-target', { taskQueue: 'targets' });
+  await h.start('ext-cancel-target', { taskQueue: 'targets' });
+  const { runId } = await h.start('wf-ext');
+  const first = await h.pollWorkflow();
+  // A signal that arrives while the first task runs makes its completion schedule a second task at
+  // once; a poll waiting then takes it in that commit, so the answers to the requests the first
+  // task makes arrive while the second runs, after the second task's WorkflowTaskStarted.
+  await h.engine.signalWorkflowExecution({ workflowId: 'wf-ext', signalName: 'go', args: [] });
+  const poll = h.pollWorkflow();
+  await h.settle();
+  await h.complete(first, [
+    { commandType: 'SignalExternalWorkflowExecution', attributes: { signalId: '1', workflowId: 'ext-target', signalName: 'hello', args: ['x'] } },
+    { commandType: 'RequestCancelExternalWorkflowExecution', attributes: { workflowId: 'ext-cancel-target' } },
+  ] as never);
+  const second = await poll;
+  await h.settle();
+  await h.complete(second, []);
+  const before = await h.history('wf-ext', runId);
+  const initiated = before.filter((e) => e.eventType.endsWith('Initiated')).map((e) => e.eventId);
+  const point = before.filter((e) => e.eventType === 'WorkflowTaskCompleted').at(-1)!;
+  const started = before.find((e) => e.eventId === point.eventId - 1)!;
+  assert.equal(started.eventType, 'WorkflowTaskStarted');
+  assert.ok(initiated.every((id) => id < started.eventId), 'the requests are in the copied history');
+  const answered = before.filter((e) => e.eventType === 'ExternalWorkflowExecutionSignaled' || e.eventType === 'ExternalWorkflowExecutionCancelRequested');
+  assert.ok(answered.length === 2 && answered.every((e) => e.eventId > point.eventId), 'their answers are not');
+
+  const { runId: next } = await h.engine.resetWorkflowExecution({ workflowId: 'wf-ext', resetType: 'LastWorkflowTask' });
+  await h.settle();
+  const events = await h.history('wf-ext', next);
+  const answers = events.filter((e) => e.eventType === 'ExternalWorkflowExecutionSignaled' || e.eventType === 'ExternalWorkflowExecutionCancelRequested');
+  assert.deepEqual(answers.map((e) => [e.eventType, (e.attributes as { initiatedEventId: number }).initiatedEventId]).sort(),
+    [['ExternalWorkflowExecutionCancelRequested', initiated[1]], ['ExternalWorkflowExecutionSignaled', initiated[0]]]);
+  const signals = (await h.history('ext-target')).filter((e) => e.eventType === 'WorkflowExecutionSignaled');
+  assert.deepEqual(signals.map((e) => e.eventType === 'WorkflowExecutionSignaled' && e.attributes.externalWorkflowExecution?.runId), [runId, next]);
+  const task = await h.pollWorkflow();
+  assert.equal(task.runId, next);
+  await h.complete(task, [cmd.complete('done')]);
+});

@@ -59,3 +59,19 @@ fixtureTest('a workflow task that gets no answer within its timeout shows as Tim
     identity: 'worker-1', failedTime: new Date(h.clock.now()).toISOString(),
   });
 });
+
+fixtureTest('a query that gets no answer from a run whose workflow task keeps failing says so in its error', async (f) => {
+  const h = await f.engine();
+  await h.start('wt-fail-query');
+  const ask = () => h.engine.queryWorkflow({ workflowId: 'wt-fail-query', queryType: 'state', args: [], timeoutMs: 50 });
+  await assert.rejects(ask(), (err: Error) => /got no answer within 50 ms: no worker answered/.test(err.message) && !/failing/.test(err.message));
+  const task = await h.pollWorkflow();
+  await h.engine.respondWorkflowTaskFailed({
+    taskToken: task.taskToken, identity: 'worker-1', cause: 'WorkflowError', failure: { kind: 'Application', message: 'x is not a function\nmore', type: 'TypeError' },
+  });
+  await assert.rejects(ask(), (err: Error) => {
+    assert.match(err.message, /got no answer within 50 ms: no worker answered; is a worker polling task queue "q"\?; /);
+    assert.match(err.message, /the run's workflow task is failing: attempt 1, WorkflowError \(TypeError\): x is not a function; see describe \(`steadfast workflow describe wt-fail-query`: pendingWorkflowTask\.lastFailure\)$/);
+    return true;
+  });
+});

@@ -4,7 +4,9 @@ import { ValidationError } from '../../retry/errors.ts';
 import { armActivityTimer, pendingActivityInfo, requestCancelActivity } from '../activities.ts';
 import { checkPending } from '../limits.ts';
 import { optionalTimeout, requireRetryPolicy } from '../requests.ts';
+import type { HistoryEvent } from '../../history/events.ts';
 import type { ActivityInfo } from '../state.ts';
+import type { TransitionBuilder } from '../transition.ts';
 import { atKey } from '../task-service.ts';
 import { applyTimer } from '../timers.ts';
 import type { Feature } from './feature.ts';
@@ -73,4 +75,32 @@ export const activityFeature = {
   describe(s, d, now) {
     d.pendingActivities = Object.values(s.activities).sort((a, b) => a.scheduledEventId - b.scheduledEventId).map((a) => pendingActivityInfo(a, now));
   },
+  rebuild: rebuildActivities,
 } satisfies Feature;
+
+const ACTIVITY_CLOSE_EVENTS: ReadonlySet<string> = new Set(['ActivityTaskCompleted', 'ActivityTaskFailed', 'ActivityTaskTimedOut', 'ActivityTaskCanceled']);
+
+/** Activities scheduled and not closed in the history are pending again, dispatched as attempt 1 with their timeouts counted from now. */
+function rebuildActivities(b: TransitionBuilder, events: readonly HistoryEvent[]): void {
+  const open = new Map<number, HistoryEvent<'ActivityTaskScheduled'>>();
+  for (const e of events) {
+    if (e.eventType === 'ActivityTaskScheduled') open.set(e.eventId, e);
+    else if (ACTIVITY_CLOSE_EVENTS.has(e.eventType)) open.delete((e.attributes as { scheduledEventId: number }).scheduledEventId);
+  }
+  for (const e of open.values()) {
+    const a = e.attributes;
+    const timeouts = {
+      ...(a.startToCloseTimeoutMs !== undefined ? { startToCloseTimeoutMs: a.startToCloseTimeoutMs } : {}),
+      ...(a.scheduleToCloseTimeoutMs !== undefined ? { scheduleToCloseTimeoutMs: a.scheduleToCloseTimeoutMs } : {}),
+      ...(a.scheduleToStartTimeoutMs !== undefined ? { scheduleToStartTimeoutMs: a.scheduleToStartTimeoutMs } : {}),
+      ...(a.heartbeatTimeoutMs !== undefined ? { heartbeatTimeoutMs: a.heartbeatTimeoutMs } : {}),
+    };
+    const act: ActivityInfo = {
+      scheduledEventId: e.eventId, activityId: a.activityId, activityType: a.activityType, taskQueue: a.taskQueue, args: a.args,
+      retryPolicy: a.retryPolicy, timeouts, attempt: 1, state: 'Scheduled', scheduledTime: b.now, attemptScheduledTime: b.now, cancelRequested: false,
+    };
+    act.taskId = b.addTask('activity', a.taskQueue, { scheduledEventId: e.eventId, attempt: 1 });
+    b.state.activities[String(e.eventId)] = act;
+    armActivityTimer(b, act);
+  }
+}

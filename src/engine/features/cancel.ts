@@ -2,6 +2,9 @@ import { encodePayload } from '../../common/payload.ts';
 import { requestCancelExternalCommand } from '../child-commands.ts';
 import { CANCEL_DELIVERIES } from '../child-timers.ts';
 import { canceledRunFailure, continueCron } from '../cron-jobs.ts';
+import type { HistoryEvent } from '../../history/events.ts';
+import type { CancelRequestInfo } from '../child-state.ts';
+import type { TransitionBuilder } from '../transition.ts';
 import type { Feature } from './feature.ts';
 
 /**
@@ -24,4 +27,30 @@ export const cancelFeature = {
   },
   timers: {},
   deliveries: CANCEL_DELIVERIES,
+  rebuild: rebuildCancellation,
 } satisfies Feature;
+
+/**
+ * A cancel request the history records stays requested; a cancel request to another workflow
+ * that the history initiated and did not answer is pending again, and its CancelExternal
+ * delivery is sent again from the new run.
+ */
+function rebuildCancellation(b: TransitionBuilder, events: readonly HistoryEvent[]): void {
+  const requests = new Map<number, CancelRequestInfo>();
+  for (const e of events) {
+    if (e.eventType === 'WorkflowExecutionCancelRequested') b.state.cancelRequested = true;
+    else if (e.eventType === 'RequestCancelExternalWorkflowExecutionInitiated') {
+      const a = e.attributes;
+      requests.set(e.eventId, {
+        initiatedEventId: e.eventId, namespace: a.namespace, workflowId: a.workflowId, childWorkflowOnly: a.childWorkflowOnly,
+        ...(a.runId !== undefined ? { runId: a.runId } : {}), ...(a.control !== undefined ? { control: a.control } : {}),
+      });
+    } else if (e.eventType === 'ExternalWorkflowExecutionCancelRequested' || e.eventType === 'RequestCancelExternalWorkflowExecutionFailed') {
+      requests.delete(e.attributes.initiatedEventId);
+    }
+  }
+  for (const [id, r] of requests) {
+    b.state.cancelRequests[String(id)] = r;
+    b.addDelivery('CancelExternal', { initiatedEventId: id });
+  }
+}

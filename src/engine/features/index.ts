@@ -4,7 +4,7 @@ import { activityFeature } from './activity.ts';
 import { cancelFeature } from './cancel.ts';
 import { childFeature } from './child.ts';
 import { continueAsNewFeature } from './continue-as-new.ts';
-import type { CommandHandler, DescribeSection, Feature, Fire } from './feature.ts';
+import type { CommandHandler, DescribeSection, Feature, Fire, Rebuild } from './feature.ts';
 import { queryFeature } from './query.ts';
 import { resetFeature } from './reset.ts';
 import { scheduleStartFeature } from './schedule-start.ts';
@@ -14,7 +14,7 @@ import { timerFeature } from './timer.ts';
 import { updateFeature } from './update.ts';
 import { workflowTaskFeature } from './workflow-task.ts';
 
-export type { CommandHandler, DescribeSection, Feature, Fire } from './feature.ts';
+export type { CommandHandler, DescribeSection, Feature, Fire, Rebuild } from './feature.ts';
 
 /** The engine's features, in the order their describe sections run. */
 export const FEATURES: readonly Feature[] = [
@@ -47,3 +47,6 @@ export const DELIVERY_HANDLERS: { [K in DeliveryKind]: Fire<K> } = {
 
 /** The features' parts of describe, in {@link FEATURES} order. */
 export const DESCRIBE_SECTIONS: readonly DescribeSection[] = FEATURES.flatMap((f) => (f.describe ? [f.describe] : []));
+
+/** The features' state rebuilds, in {@link FEATURES} order (a reset run's state, reset.ts). */
+export const REBUILDS: readonly Rebuild[] = FEATURES.flatMap((f) => (f.rebuild ? [f.rebuild] : []));

@@ -1,4 +1,4 @@
-import { applySignalExternalCommand, deliverExternalSignal } from '../signals.ts';
+import { applySignalExternalCommand, deliverExternalSignal, rebuildSignals } from '../signals.ts';
 import type { Feature } from './feature.ts';
 
 /**
@@ -10,4 +10,5 @@ export const signalFeature = {
   commands: { SignalExternalWorkflowExecution: applySignalExternalCommand },
   timers: {},
   deliveries: { SignalExternal: deliverExternalSignal },
+  rebuild: rebuildSignals,
 } satisfies Feature;

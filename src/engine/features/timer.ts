@@ -2,6 +2,8 @@ import { requireDurationMs } from '../requests.ts';
 import { requireString } from '../../common/validate.ts';
 import { ValidationError } from '../../retry/errors.ts';
 import { fireRunTimer } from '../timers.ts';
+import type { HistoryEvent } from '../../history/events.ts';
+import type { TransitionBuilder } from '../transition.ts';
 import type { Feature } from './feature.ts';
 
 /** User timers: StartTimer and CancelTimer, and the UserTimer timer. Its state slice is `RunState.timers`. */
@@ -27,4 +29,18 @@ export const timerFeature = {
   },
   timers: { UserTimer: fireRunTimer },
   deliveries: {},
+  rebuild: rebuildTimers,
 } satisfies Feature;
+
+/** Timers started and neither fired nor canceled in the history are pending again, due when they were due (or now). */
+function rebuildTimers(b: TransitionBuilder, events: readonly HistoryEvent[]): void {
+  const open = new Map<string, HistoryEvent<'TimerStarted'>>();
+  for (const e of events) {
+    if (e.eventType === 'TimerStarted') open.set(e.attributes.timerId, e);
+    else if (e.eventType === 'TimerFired' || e.eventType === 'TimerCanceled') open.delete(e.attributes.timerId);
+  }
+  for (const e of open.values()) {
+    const dueAt = Math.max(b.now, Date.parse(e.eventTime) + e.attributes.startToFireTimeoutMs);
+    b.state.timers[e.attributes.timerId] = { startedEventId: e.eventId, dueAt, timerRowId: b.addTimer('UserTimer', dueAt, { timerId: e.attributes.timerId }) };
+  }
+}

@@ -1,4 +1,4 @@
-import { applyCompleteUpdateCommand } from '../updates.ts';
+import { applyCompleteUpdateCommand, rebuildUpdates } from '../updates.ts';
 import type { Feature } from './feature.ts';
 
 /** Updates: CompleteWorkflowExecutionUpdate. Its state slice is `messages.updates`; the service calls are in updates.ts. */
@@ -6,4 +6,5 @@ export const updateFeature = {
   commands: { CompleteWorkflowExecutionUpdate: applyCompleteUpdateCommand },
   timers: {},
   deliveries: {},
+  rebuild: rebuildUpdates,
 } satisfies Feature;

@@ -70,4 +70,7 @@ export const workflowTaskFeature = {
       };
     }
   },
+  rebuild(b, events) {
+    for (const e of events) if (e.eventType === 'WorkflowTaskCompleted') b.state.previousStartedEventId = e.attributes.startedEventId;
+  },
 } satisfies Feature;

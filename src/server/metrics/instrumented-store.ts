@@ -34,19 +34,19 @@ function timed(operation: string, fn: (...args: unknown[]) => unknown, target: S
     try {
       result = fn.apply(target, args);
     } catch (err) {
-      metrics.storeOperation(operation, (performance.now() - begun) / 1000, true);
+      metrics.storeOperation(operation, (performance.now() - begun) / 1000, err ?? 'thrown');
       throw err;
     }
     if (!(result instanceof Promise)) return result;
     return result.then(
       (value) => {
-        metrics.storeOperation(operation, (performance.now() - begun) / 1000, false);
+        metrics.storeOperation(operation, (performance.now() - begun) / 1000);
         if (isCommit) committed(metrics, args[0] as Transition);
         else if (operation === 'deleteClosedRuns') metrics.runsDeleted(args[0] as string, (value as string[]).length);
         return value;
       },
       (err: unknown) => {
-        metrics.storeOperation(operation, (performance.now() - begun) / 1000, true);
+        metrics.storeOperation(operation, (performance.now() - begun) / 1000, err ?? 'rejected');
         throw err;
       },
     );

@@ -1,5 +1,6 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { WorkflowExecutionStatus } from '../../history/events.ts';
+import { StoreConflictError } from '../../store/errors.ts';
 import type { QueueRef, Store } from '../../store/types.ts';
 
 /** Latency buckets, seconds: 0.5 ms to 10 s. */
@@ -44,6 +45,7 @@ export class ServerMetrics {
   readonly #requestSeconds: Histogram<'method' | 'status'>;
   readonly #storeSeconds: Histogram<'operation'>;
   readonly #storeErrors: Counter<'operation'>;
+  readonly #storeConflicts: Counter<'reason'>;
   readonly #started: Counter<'namespace' | 'workflow_type'>;
   readonly #closed: Record<ClosingStatus, Counter<'namespace' | 'workflow_type'>>;
   readonly #transitions: Counter<'namespace'>;
@@ -67,7 +69,13 @@ export class ServerMetrics {
       labelNames: ['operation'], buckets: LATENCY_BUCKETS, registers,
     });
     this.#storeErrors = new Counter({
-      name: 'steadfast_store_errors_total', help: 'Store operations that threw (conflicts included), per operation', labelNames: ['operation'], registers,
+      name: 'steadfast_store_errors_total', help: 'Store operations that failed, per operation (optimistic-concurrency conflicts are counted apart)',
+      labelNames: ['operation'], registers,
+    });
+    this.#storeConflicts = new Counter({
+      name: 'steadfast_store_conflicts_total',
+      help: 'Writes the store refused as an optimistic-concurrency conflict (StoreConflictError), per reason: a race the engine decides again, or a refusal (a duplicate start)',
+      labelNames: ['reason'], registers,
     });
     this.#started = new Counter({
       name: 'steadfast_workflows_started_total', help: 'Workflow runs started (retries and continue-as-new runs included)',
@@ -128,10 +136,16 @@ export class ServerMetrics {
     this.#requestSeconds.observe(labels, seconds);
   }
 
-  /** Times one store operation; `failed` when it threw. */
-  storeOperation(operation: string, seconds: number, failed: boolean): void {
+  /**
+   * Times one store operation; `error` is what it threw, if it did. A conflict (the store refusing
+   * a write made on a stale read, or one that a constraint forbids) is the store working as meant,
+   * counted by reason; anything else is a failure of the store, counted by operation.
+   */
+  storeOperation(operation: string, seconds: number, error?: unknown): void {
     this.#storeSeconds.observe({ operation }, seconds);
-    if (failed) this.#storeErrors.inc({ operation });
+    if (error === undefined) return;
+    if (error instanceof StoreConflictError) this.#storeConflicts.inc({ reason: error.reason });
+    else this.#storeErrors.inc({ operation });
   }
 
   /** A committed transition wrote a run's row. */
