@@ -1,5 +1,5 @@
 import { ServiceError, throttledFor } from '../common/errors.ts';
-import type { WorkflowServiceMethod } from '../protocol/index.ts';
+import { methodsWhere, type WorkflowServiceMethod } from '../protocol/index.ts';
 import { systemClock, type Clock } from '../retry/clock.ts';
 import { toMs, type Duration } from '../retry/duration.ts';
 import { ValidationError } from '../retry/errors.ts';
@@ -50,14 +50,9 @@ const KEYS = new Set(['initialInterval', 'backoffCoefficient', 'maximumInterval'
  * server applies a repeated one once. Not here: reset and the schedule and search-attribute
  * writes (no request id: a repeat of one that took effect would reset twice, trigger twice, or
  * answer AlreadyExists / NotFound for a call that succeeded), the worker's polls and reports (the
- * worker retries those itself, within the task's deadline).
+ * worker retries those itself, within the task's deadline). Taken from the `retriedByClient` column of METHODS.
  */
-export const RETRIED_METHODS: ReadonlySet<WorkflowServiceMethod> = new Set<WorkflowServiceMethod>([
-  'startWorkflowExecution', 'describeWorkflowExecution', 'getWorkflowExecutionHistory', 'listWorkflowExecutions',
-  'requestCancelWorkflowExecution', 'terminateWorkflowExecution', 'signalWorkflowExecution', 'signalWithStartWorkflowExecution',
-  'queryWorkflow', 'updateWorkflowExecution', 'pollWorkflowExecutionUpdate', 'countWorkflowExecutions', 'listSearchAttributes',
-  'describeSchedule', 'listSchedules',
-]);
+export const RETRIED_METHODS: ReadonlySet<WorkflowServiceMethod> = new Set(methodsWhere((f) => f.retriedByClient));
 
 /**
  * Validates the `retry` option of a client: `false` turns retries off (undefined is returned),
