@@ -1,4 +1,5 @@
 import { ServiceError, throttledFor } from '../common/errors.ts';
+import { optionKeys, refuseUnknownKeys } from '../common/option-keys.ts';
 import { methodsWhere, type WorkflowServiceMethod } from '../protocol/index.ts';
 import { systemClock, type Clock } from '../retry/clock.ts';
 import { toMs, type Duration } from '../retry/duration.ts';
@@ -41,7 +42,9 @@ export interface CallRetryPlan {
 /** The default of {@link ClientRetryOptions.timeout}, ms. */
 export const DEFAULT_CALL_RETRY_TIMEOUT_MS = 90_000;
 
-const KEYS = new Set(['initialInterval', 'backoffCoefficient', 'maximumInterval', 'jitter', 'maximumAttempts', 'timeout']);
+const KEYS = optionKeys<ClientRetryOptions>({
+  initialInterval: true, backoffCoefficient: true, maximumInterval: true, jitter: true, maximumAttempts: true, timeout: true,
+});
 
 /**
  * Calls the client retries on Unavailable. Each is safe to repeat: reads change nothing; a start,
@@ -65,9 +68,7 @@ export function resolveCallRetry(options: ClientRetryOptions | false | undefined
   if (typeof o !== 'object' || o === null || Array.isArray(o)) {
     throw new ValidationError(field, 'must be false or an object of retry options', options);
   }
-  for (const key of Object.keys(o)) {
-    if (!KEYS.has(key)) throw new ValidationError(`${field}.${key}`, `is not a client retry option (known: ${[...KEYS].join(', ')})`, (o as Record<string, unknown>)[key]);
-  }
+  refuseUnknownKeys('client retry', o, KEYS, { field });
   const timeoutMs = o.timeout === undefined ? DEFAULT_CALL_RETRY_TIMEOUT_MS : toMs(o.timeout, `${field}.timeout`);
   if (timeoutMs <= 0) throw new ValidationError(`${field}.timeout`, 'must be greater than 0', o.timeout);
   const initialInterval = o.initialInterval ?? 100;

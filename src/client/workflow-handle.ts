@@ -10,9 +10,14 @@ import {
   sendQuery, sendSignal, startUpdate, type MessageTarget, type QueryOptions, type UpdateOptions, type WorkflowUpdateHandle,
 } from './messages.ts';
 import { toPayload } from '../common/payload.ts';
-import { refuseUnknownKeys, RESET_OPTION_KEYS } from '../common/option-keys.ts';
+import { optionKeys, refuseUnknownKeys } from '../common/option-keys.ts';
 import { ValidationError } from '../retry/errors.ts';
 import { followRunHistory, type FollowHistoryOptions } from './follow-history.ts';
+
+/** Options of `handle.reset()`. */
+type ResetOptions = { eventId?: number; type?: 'FirstWorkflowTask' | 'LastWorkflowTask'; reason?: string; reapplySignals?: boolean };
+
+const RESET_OPTION_KEYS = optionKeys<ResetOptions>({ eventId: true, type: true, reason: true, reapplySignals: true });
 
 /** Talks to one workflow execution (a chain of runs sharing a workflow id). */
 export class WorkflowHandle<W extends Workflow = Workflow> {
@@ -152,7 +157,7 @@ export class WorkflowHandle<W extends Workflow = Workflow> {
    * to that point and continues. Signals received after the point are re-applied. Resolves with
    * the new run's id.
    */
-  async reset(options: { eventId?: number; type?: 'FirstWorkflowTask' | 'LastWorkflowTask'; reason?: string; reapplySignals?: boolean }): Promise<string> {
+  async reset(options: ResetOptions): Promise<string> {
     if (typeof options !== 'object' || options === null) throw new ValidationError('reset options', 'must be an object with eventId or type', options);
     refuseUnknownKeys('reset', options, RESET_OPTION_KEYS);
     const o = options;

@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { ServiceError } from '../common/errors.ts';
 import { ValidationError } from '../retry/errors.ts';
+import { optionKeys, refuseUnknownKeys } from '../common/option-keys.ts';
 import {
   LONG_POLL_METHODS, methodsWhere, WORKFLOW_SERVICE_METHODS, type RateBucket, type WorkflowService, type WorkflowServiceMethod,
 } from '../protocol/index.ts';
@@ -21,7 +22,7 @@ export interface NamespaceLimitOptions {
 /** The defaults of {@link NamespaceLimitOptions}. */
 export const DEFAULT_NAMESPACE_LIMITS: Required<NamespaceLimitOptions> = { startsPerSecond: 2400, signalsPerSecond: 2400, maxLongPolls: 1200 };
 
-const KEYS = Object.keys(DEFAULT_NAMESPACE_LIMITS) as (keyof NamespaceLimitOptions)[];
+const KEYS = optionKeys<NamespaceLimitOptions>({ startsPerSecond: true, signalsPerSecond: true, maxLongPolls: true }) as (keyof NamespaceLimitOptions)[];
 /** Calls that draw from each per-namespace rate; taken from METHODS. */
 export const RATE_BUCKET_METHODS: { readonly [B in RateBucket]: ReadonlySet<WorkflowServiceMethod> } = {
   starts: new Set(methodsWhere((f) => f.rateBuckets.includes('starts'))),
@@ -38,11 +39,7 @@ const MAX_TRACKED_NAMESPACES = 10_000;
 export function resolveNamespaceLimits(options: NamespaceLimitOptions | undefined, field = 'limits'): Required<NamespaceLimitOptions> {
   const o = options ?? {};
   if (typeof o !== 'object' || o === null || Array.isArray(o)) throw new ValidationError(field, 'must be an object of limits', options);
-  for (const key of Object.keys(o)) {
-    if (!KEYS.includes(key as keyof NamespaceLimitOptions)) {
-      throw new ValidationError(`${field}.${key}`, `is not a limit (known: ${KEYS.join(', ')})`, (o as Record<string, unknown>)[key]);
-    }
-  }
+  refuseUnknownKeys('namespace limit', o, KEYS, { field, noun: 'limit' });
   const out = { ...DEFAULT_NAMESPACE_LIMITS };
   for (const key of KEYS) {
     const v = o[key];
