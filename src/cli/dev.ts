@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { parseFlags, parsePort, UsageError } from './args.ts';
 import { validateNamespaceName } from '../protocol/namespaces.ts';
-import { register } from './main.ts';
+import type { CommandSpec } from './command-spec.ts';
 
 
 const HELP = `Usage: steadfast dev [--port 7233] [--host 127.0.0.1] [--db ./.steadfast/dev.sqlite] [--namespace <ns> ...]
@@ -22,7 +22,8 @@ Options:
 Example:
   steadfast dev --port 7233 --db ./.steadfast/dev.sqlite --namespace orders --namespace billing`;
 
-register({
+/** `steadfast dev`. */
+export const devCommand = {
   name: 'dev',
   summary: 'Start a local server on an embedded SQLite file (./.steadfast/dev.sqlite)',
   async run(argv) {
@@ -46,4 +47,4 @@ register({
     const { serve } = await import('./serve.ts');
     return serve({ database: `sqlite:${file}`, port: parsePort(values.port, 7233), host: values.host ?? '127.0.0.1', label: 'steadfast dev', warmUi: true, namespaces });
   },
-});
+} satisfies CommandSpec;
