@@ -96,7 +96,7 @@ function isUnreachable(err: unknown): boolean {
  * Which failures of `method` are retried. A query is retried only when the server could not be
  * reached: one the server answered Unavailable had already waited its timeout for a worker.
  */
-export function retryableFor(method: WorkflowServiceMethod): (err: unknown) => boolean {
+function retryableFor(method: WorkflowServiceMethod): (err: unknown) => boolean {
   return method === 'queryWorkflow' ? isUnreachable : isUnavailable;
 }
 
@@ -108,7 +108,7 @@ function rootMessage(err: unknown): string {
 }
 
 /** How a call being retried can be ended early. */
-export interface CallStops {
+interface CallStops {
   /**
    * Aborted when the transport closes: no retry starts after it, and the call fails with the
    * signal's reason. `plan.clock`'s sleeps should end on it too (see {@link stoppableClock}).

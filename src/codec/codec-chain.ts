@@ -7,7 +7,7 @@ import {
 import type { PayloadMap } from './payload-walk.ts';
 
 /** A walk over a structure's payloads (see payload-walk.ts). */
-export type PayloadWalk<T> = (value: T, f: PayloadMap) => T;
+type PayloadWalk<T> = (value: T, f: PayloadMap) => T;
 
 /**
  * The payload codecs of a client, a worker or a codec server, applied in Temporal's order:

@@ -91,12 +91,12 @@ export function columnList(columns: readonly Column[]): string {
 }
 
 /** `?, ?, ?`: SQLite's positional placeholders for the columns. */
-export function sqlitePlaceholders(columns: readonly Column[]): string {
+function sqlitePlaceholders(columns: readonly Column[]): string {
   return columns.map(() => '?').join(', ');
 }
 
 /** `$from, $from+1, …`: PostgreSQL's numbered placeholders for the columns. */
-export function pgPlaceholders(columns: readonly Column[], from = 1): string {
+function pgPlaceholders(columns: readonly Column[], from = 1): string {
   return columns.map((_, i) => `$${from + i}`).join(', ');
 }
 

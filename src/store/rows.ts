@@ -104,7 +104,7 @@ export function newTimerValues(k: TimerRecord): unknown[] {
 }
 
 /** The search_attributes column of a record: its custom attributes as JSON, NULL when it has none. */
-export function searchAttributesJson(rec: ExecutionRecord): string | null {
+function searchAttributesJson(rec: ExecutionRecord): string | null {
   return rec.searchAttributes && Object.keys(rec.searchAttributes).length > 0 ? JSON.stringify(rec.searchAttributes) : null;
 }
 

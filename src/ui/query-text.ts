@@ -12,7 +12,7 @@ import { QUERY_KEYWORDS } from '../visibility/keywords.ts';
 export interface AttributeInfo { name: string; type: SearchAttributeTypeName }
 
 /** A token of a possibly incomplete query; `end` is exclusive. Unterminated strings end at the text's end. */
-export interface LooseToken {
+interface LooseToken {
   kind: 'word' | 'string' | 'number' | 'symbol';
   text: string;
   start: number;
@@ -125,7 +125,7 @@ const OPERATORS: Record<SearchAttributeTypeName, string[]> = {
 const VALUE_OPERATORS = new Set(['=', '!=', '<>', '>', '>=', '<', '<=', 'BETWEEN', 'STARTS_WITH', 'IN', '(', ',']);
 
 /** Extra facts for value completions: the time "now" and values seen on screen, by attribute. */
-export interface CompletionContext {
+interface CompletionContext {
   now: number;
   seen?: Record<string, string[]>;
 }

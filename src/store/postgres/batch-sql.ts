@@ -287,7 +287,7 @@ function withJsonLiterals(group: keyof Groups, cols: unknown[][]): unknown[] {
 export type BatchConflict = [op: number, reason: ConflictReason, detail: string];
 
 /** A batch's statement: named by its shape (the groups it writes), with the parameters that shape uses. */
-export interface BatchStatement {
+interface BatchStatement {
   name: string;
   text: string;
   values: unknown[];

@@ -6,7 +6,7 @@ import { insertSql, NAMESPACES } from '../columns.ts';
 import type { NamespaceChanges, NamespaceRecord } from '../types.ts';
 
 /** Each namespace query's one home. */
-export const NAMESPACE_SQL = {
+const NAMESPACE_SQL = {
   insert: `${insertSql('postgres', 'namespaces', NAMESPACES)} ON CONFLICT (name) DO NOTHING`,
   get: 'SELECT * FROM namespaces WHERE name = $1',
   list: 'SELECT * FROM namespaces WHERE name > $1 ORDER BY name LIMIT $2',

@@ -5,7 +5,7 @@ import { insertSql, SCHEDULES } from '../columns.ts';
 import type { ScheduleRecord, Transition } from '../types.ts';
 
 /** Each schedule query's one home. */
-export const SCHEDULE_SQL = {
+const SCHEDULE_SQL = {
   get: 'SELECT * FROM schedules WHERE namespace = $1 AND schedule_id = $2',
   list: 'SELECT * FROM schedules WHERE namespace = $1 AND schedule_id > $2 ORDER BY schedule_id LIMIT $3',
   insert: `${insertSql('postgres', 'schedules', SCHEDULES)} ON CONFLICT DO NOTHING`,

@@ -8,7 +8,7 @@ import type { ClaimTimersRequest, ExecutionRecord, TimerRecord, Transition } fro
 type Row = Record<string, unknown>;
 
 /** The statements the writes use (the store's own, prepared once). */
-export type WriteStatements = Record<
+type WriteStatements = Record<
   'insertExecution' | 'updateExecution' | 'versionOf' | 'anyRun' | 'openRun' | 'timerExists' | 'insertEvent' | 'insertTask' | 'deleteTask'
   | 'insertTimer' | 'deleteTimer' | 'claimTimers' | 'purgeRunTasks' | 'purgeRunTimers',
   BetterSqlite3.Statement
