@@ -6,12 +6,13 @@ import { join, relative, resolve, dirname } from 'node:path';
 
 const root = resolve(dirname(new URL(import.meta.url).pathname), '..');
 const src = join(root, 'src');
-// 'protocol' (the wire contract) comes right after history/, whose events and commands its requests carry.
+// 'visibility' (the list filter language and search-attribute types) and 'schedule' (cron and schedule
+// specs) import only retry/, common/ and history/, and the wire contract carries their types (search
+// attribute types and values, a canonical schedule spec), so both come before protocol/.
+// 'protocol' (the wire contract) follows, with the events and commands of history/ its requests carry.
 // 'codec' (payload codecs and the service wrapper that applies them) sits right after protocol/, whose
 // requests it encodes, and below server/ (the codec server), client/ and worker/.
-// 'visibility' (the list filter language and search-attribute types) sits after protocol/ and before store/,
-// which compiles its trees to SQL; 'schedule' (cron and schedule specs) before store/ too, as DESIGN.md has it.
-export const LAYERS = ['retry', 'common', 'history', 'protocol', 'codec', 'visibility', 'schedule', 'store', 'engine', 'server', 'client',
+export const LAYERS = ['retry', 'common', 'history', 'visibility', 'schedule', 'protocol', 'codec', 'store', 'engine', 'server', 'client',
   'workflow', 'activity', 'worker', 'testing', 'cli', 'ui'];
 // Sandbox code: may import only these layers, and nothing from node:.
 const SANDBOX = { workflow: ['retry', 'common', 'history', 'workflow'] };

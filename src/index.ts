@@ -6,6 +6,7 @@ export type * from './protocol/index.ts';
 export * from './protocol/enums.ts';
 export * from './protocol/limits.ts';
 export * from './protocol/service.ts';
+export * from './protocol/methods.ts';
 export * from './protocol/error-codes.ts';
 export * from './protocol/wire-error.ts';
 export * from './protocol/namespaces.ts';

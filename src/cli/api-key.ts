@@ -1,6 +1,6 @@
 import { hashApiKey, newApiKey, parsePermissions } from '../server/index.ts';
 import { parseFlags, UsageError } from './args.ts';
-import { register } from './main.ts';
+import type { CommandSpec } from './command-spec.ts';
 
 const HELP = `Usage: steadfast api-key create --identity <name> --permission <namespace:role> [--permission …]
 
@@ -16,7 +16,8 @@ Options:
 Example:
   steadfast api-key create --identity billing-worker --permission default:worker`;
 
-register({
+/** `steadfast api-key create`. */
+export const apiKeyCreateCommand = {
   name: 'api-key create',
   summary: 'Make an API key and its entry for the server\'s --api-keys file',
   async run(argv) {
@@ -36,4 +37,4 @@ register({
     console.log(`entry: ${JSON.stringify({ sha256: hashApiKey(key), identity: values.identity, permissions })}`);
     return 0;
   },
-});
+} satisfies CommandSpec;

@@ -4,7 +4,7 @@ import type { PayloadCodec } from '../codec/payload-codec.ts';
 import { ValidationError } from '../retry/errors.ts';
 import { createCodecServer } from '../server/index.ts';
 import { parseFlags, parseIntFlag, UsageError } from './args.ts';
-import { register } from './main.ts';
+import type { CommandSpec } from './command-spec.ts';
 import { resolveServerSecurity } from './server-security.ts';
 
 const FLAGS = {
@@ -36,7 +36,8 @@ Options:
 Example:
   steadfast codec-server --key-file keys.json --api-keys api-keys.json --cors-origin http://127.0.0.1:7233`;
 
-register({
+/** `steadfast codec-server`. */
+export const codecServerCommand = {
   name: 'codec-server',
   summary: 'Serve /codec/encode and /codec/decode with your encryption key, for the CLI and web UI (Temporal\'s codec server)',
   async run(argv) {
@@ -72,4 +73,4 @@ register({
     await server.close();
     return 0;
   },
-});
+} satisfies CommandSpec;

@@ -2,8 +2,8 @@ import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { parseByteSizeFlag, parseFlags, parsePort, UsageError } from './args.ts';
 import { validateNamespaceName } from '../protocol/namespaces.ts';
-import { register } from './main.ts';
 import { allowedHostFlags } from './server-security.ts';
+import type { CommandSpec } from './command-spec.ts';
 
 
 const HELP = `Usage: steadfast dev [--port 7233] [--host 127.0.0.1] [--db ./.steadfast/dev.sqlite] [--namespace <ns> ...]
@@ -31,7 +31,8 @@ Options:
 Example:
   steadfast dev --port 7233 --db ./.steadfast/dev.sqlite --namespace orders --namespace billing`;
 
-register({
+/** `steadfast dev`. */
+export const devCommand = {
   name: 'dev',
   summary: 'Start a local server on an embedded SQLite file (./.steadfast/dev.sqlite)',
   async run(argv) {
@@ -60,4 +61,4 @@ register({
       ...(allowedHosts ? { allowedHosts } : {}), ...(cacheMaxBytes !== undefined ? { cacheMaxBytes } : {}),
     });
   },
-});
+} satisfies CommandSpec;

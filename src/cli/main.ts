@@ -4,24 +4,14 @@ import { queryPointer } from './query-pointer.ts';
 import { SteadfastError, ValidationError } from '../retry/errors.ts';
 import { ServiceError } from '../common/errors.ts';
 
-/**
- * The `steadfast` command. Each subcommand lives in its own file and registers here.
- * Exit codes: 0 success, 1 failure, 2 bad usage.
+import type { CommandSpec } from './command-spec.ts';
+
+/*
+ * The `steadfast` command. Each subcommand lives in its own file and is listed in COMMANDS
+ * (commands.ts). Exit codes: 0 success, 1 failure, 2 bad usage.
  */
-export interface CommandSpec {
-  name: string;
-  summary: string;
-  run(argv: string[]): Promise<number>;
-}
 
-const commands: CommandSpec[] = [];
-
-/** Adds a subcommand. */
-export function register(spec: CommandSpec): void {
-  commands.push(spec);
-}
-
-function usage(): string {
+function usage(commands: readonly CommandSpec[]): string {
   const width = Math.max(...commands.map((c) => c.name.length), 4);
   return [
     'Usage: steadfast <command> [options]',
@@ -47,10 +37,10 @@ function oneLine(err: unknown): string {
 
 /** Runs the command line `argv`; resolves with the exit code. */
 export async function main(argv: string[]): Promise<number> {
-  await import('./commands.ts');
+  const { COMMANDS: commands } = await import('./commands.ts');
   const [name] = argv;
   if (!name || name === '--help' || name === '-h' || name === 'help') {
-    console.log(usage());
+    console.log(usage(commands));
     return name ? 0 : 2;
   }
   if (name === '--version' || name === '-v') {

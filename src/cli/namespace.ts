@@ -3,7 +3,7 @@ import type { Duration } from '../retry/duration.ts';
 import { formatMs } from '../retry/duration.ts';
 import { parseFlags, UsageError } from './args.ts';
 import { connectionFlags } from './connection-flags.ts';
-import { register } from './main.ts';
+import type { CommandSpec } from './command-spec.ts';
 import { renderTable } from './table.ts';
 import { retryWindow } from './workflow.ts';
 
@@ -65,7 +65,8 @@ function describeText(d: NamespaceDescription): string {
   ].join('\n');
 }
 
-register({
+/** `steadfast namespace`. */
+export const namespaceCommand = {
   name: 'namespace',
   summary: 'Create, describe, list or update namespaces (each with its retention)',
   async run(argv) {
@@ -122,4 +123,4 @@ register({
       client.close();
     }
   },
-});
+} satisfies CommandSpec;

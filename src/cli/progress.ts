@@ -1,5 +1,5 @@
 /** A progress bar on stderr; draws nothing unless stderr is a terminal. */
-export interface ProgressBar {
+interface ProgressBar {
   /** Redraws the bar at `done` of `total`. */
   update(done: number, total: number): void;
   /** Ends the bar's line (when one was drawn). */

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { register } from './main.ts';
+import type { CommandSpec } from './command-spec.ts';
 import { UsageError } from './args.ts';
 import {
   Backoff, RetryPolicy, resolveRetryPolicy, temporalSchedule, simulateTimeline, delayPercentiles, isRandomized, randomSeed,
@@ -225,7 +225,8 @@ async function simulate(argv: string[]): Promise<number> {
   return 0;
 }
 
-register({
+/** `steadfast retry simulate`. */
+export const retrySimulateCommand = {
   name: 'retry simulate',
   summary: 'Print a retry policy\'s schedule (Temporal, horsies or Polly strategies), with jitter percentiles',
   async run(argv) {
@@ -238,4 +239,4 @@ register({
       return 2;
     }
   },
-});
+} satisfies CommandSpec;

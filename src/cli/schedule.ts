@@ -4,7 +4,7 @@ import type { ScheduleSpec, IntervalSpec } from '../schedule/schedule-spec.ts';
 import type { Duration } from '../retry/duration.ts';
 import type { CalendarSpec } from '../schedule/calendar-spec.ts';
 import { parseFlags, parseIntFlag, UsageError } from './args.ts';
-import { register } from './main.ts';
+import type { CommandSpec } from './command-spec.ts';
 import { renderTable } from './table.ts';
 import { progressBar } from './progress.ts';
 import { asFlagErrorOf } from './flag-errors.ts';
@@ -140,7 +140,8 @@ async function followBackfill(client: Client, id: string, total: number): Promis
   bar.finish();
 }
 
-register({
+/** `steadfast schedule`. */
+export const scheduleCommand = {
   name: 'schedule',
   summary: 'Create, describe, list, update, pause, unpause, trigger, backfill or delete schedules',
   async run(argv) {
@@ -225,4 +226,4 @@ register({
       client.close();
     }
   },
-});
+} satisfies CommandSpec;

@@ -1,7 +1,7 @@
 import { Client } from '../client/index.ts';
 import type { SearchAttributeTypeName } from '../protocol/index.ts';
 import { parseFlags, UsageError } from './args.ts';
-import { register } from './main.ts';
+import type { CommandSpec } from './command-spec.ts';
 import { renderTable } from './table.ts';
 import { retryWindow } from './workflow.ts';
 
@@ -28,7 +28,8 @@ const FLAGS = {
   'retry-for': { type: 'string' }, name: { type: 'string' }, type: { type: 'string' },
 } as const;
 
-register({
+/** `steadfast search-attribute`. */
+export const searchAttributeCommand = {
   name: 'search-attribute',
   summary: 'Register and list the custom search attributes of a namespace',
   async run(argv) {
@@ -66,4 +67,4 @@ register({
       client.close();
     }
   },
-});
+} satisfies CommandSpec;

@@ -9,7 +9,7 @@ import { errorLine } from './error-line.ts';
 import { NamespaceAlreadyExistsError } from '../common/errors.ts';
 
 /** What `steadfast server` and `steadfast dev` run: store, engine and HTTP API, until a signal. */
-export interface ServeOptions {
+interface ServeOptions {
   database: string;
   port: number;
   host: string;
@@ -106,6 +106,6 @@ export async function serve(options: ServeOptions): Promise<number> {
 }
 
 /** Hides a password in a connection string. */
-export function redact(url: string): string {
+function redact(url: string): string {
   return url.replace(/(\/\/[^:/@]+:)[^@]*@/, '$1***@');
 }

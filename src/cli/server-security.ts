@@ -4,7 +4,7 @@ import { ApiKeys, Authenticator, readTlsFiles, resolveAllowedHosts, type TlsOpti
 import { UsageError } from './args.ts';
 
 /** The security flags of `steadfast server`, as parsed. */
-export interface SecurityFlags {
+interface SecurityFlags {
   insecure?: boolean;
   'api-keys'?: string;
   'jwt-public-key'?: string;
@@ -47,7 +47,7 @@ const NO_AUTH = 'steadfast server: authentication is on by default and no creden
   + 'or run open with --insecure';
 
 /** What the security flags configure. */
-export interface ServerSecurity {
+interface ServerSecurity {
   auth?: Authenticator;
   tls?: TlsOptions;
   taskTokenKeys?: TaskTokenKey[];

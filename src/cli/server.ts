@@ -1,7 +1,7 @@
 import { parseByteSizeFlag, parseFlags, parseIntFlag, parsePort, UsageError } from './args.ts';
 import { toMs, type Duration } from '../retry/duration.ts';
 import type { NamespaceLimitOptions } from '../server/index.ts';
-import { register } from './main.ts';
+import type { CommandSpec } from './command-spec.ts';
 import { resolveServerSecurity, SECURITY_FLAG_OPTIONS, SECURITY_HELP } from './server-security.ts';
 
 const HELP = `Usage: steadfast server --database <url> (--api-keys <file> | --jwt-public-key <pem> | --jwks <file> | --insecure)
@@ -34,7 +34,8 @@ Example:
 
 ${SECURITY_HELP}`;
 
-register({
+/** `steadfast server`. */
+export const serverCommand = {
   name: 'server',
   summary: 'Run the service on SQLite or PostgreSQL (--database)',
   async run(argv) {
@@ -69,7 +70,7 @@ register({
       ...(values.insecure ? { insecure: true } : {}), ...(cacheMaxBytes !== undefined ? { cacheMaxBytes } : {}),
     });
   },
-});
+} satisfies CommandSpec;
 
 /** One limit flag as a NamespaceLimitOptions entry (absent when not given). */
 function limitFlag(flag: string, key: keyof NamespaceLimitOptions, value: string | undefined): NamespaceLimitOptions {

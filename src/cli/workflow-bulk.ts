@@ -38,7 +38,7 @@ async function confirm(question: string): Promise<boolean> {
 }
 
 /** The summary table of a bulk operation, with the first errors under it; failures in red when `colour` is on. */
-export function bulkSummary(result: BulkResult, colour = colourOn()): string {
+function bulkSummary(result: BulkResult, colour = colourOn()): string {
   const lines = [renderTable(['MATCHED', 'DONE', 'SKIPPED (CLOSED)', 'FAILED'], [[result.matched, result.done, result.skipped, result.failed]],
     colour ? (_, column, value) => (column === 3 && value !== '0' ? 'red' : undefined) : undefined)];
   if (result.errors.length) {

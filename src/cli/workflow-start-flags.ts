@@ -21,7 +21,7 @@ export const START_FLAGS = {
 } as const;
 
 /** The values the start flags parse to. */
-export interface StartFlagValues {
+interface StartFlagValues {
   'workflow-id'?: string; id?: string; 'task-queue'?: string;
   input?: string[]; 'input-file'?: string[]; args?: string; 'args-file'?: string;
   'retry-initial-interval'?: string; 'retry-backoff-coefficient'?: string; 'retry-maximum-interval'?: string;
@@ -88,7 +88,7 @@ export function readInputs(values: Pick<StartFlagValues, 'input' | 'input-file' 
  * Milliseconds of a duration flag, in Go's form as Temporal's CLI reads it (`1h30m`, `90s`) or
  * the `ms` form the client takes (`1.5h`, `2 minutes`, a bare number of ms). Must be > 0.
  */
-export function durationFlag(flag: string, text: string | undefined): number | undefined {
+function durationFlag(flag: string, text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
   let ms = goDurationMs(text.trim(), { days: true });
   if (ms === undefined) {

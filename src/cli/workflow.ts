@@ -1,7 +1,7 @@
 import { Client, WorkflowFailedError, workflowTaskFailing, type ListOptions, type WorkflowHandle } from '../client/index.ts';
 import { toMs, type Duration } from '../retry/duration.ts';
 import { parseFlags, parseIntFlag, refuseTogether, UsageError } from './args.ts';
-import { register } from './main.ts';
+import type { CommandSpec } from './command-spec.ts';
 import { connectionFlags } from './connection-flags.ts';
 import { renderTable } from './table.ts';
 import { actionHelp, ACTIONS, workflowHelp } from './workflow-help.ts';
@@ -269,7 +269,8 @@ async function runAction(client: Client, action: string, values: Values, positio
 
 const BULK_ACTIONS = new Set(['cancel', 'terminate', 'signal', 'reset']);
 
-register({
+/** `steadfast workflow`. */
+export const workflowCommand = {
   name: 'workflow',
   summary: 'Start, execute, list, describe, follow, signal, query, update, cancel, terminate or reset workflows (one, or by --query)',
   async run(argv) {
@@ -300,4 +301,4 @@ register({
       client.close();
     }
   },
-});
+} satisfies CommandSpec;

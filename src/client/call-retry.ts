@@ -1,5 +1,6 @@
 import { ServiceError, throttledFor } from '../common/errors.ts';
-import type { WorkflowServiceMethod } from '../protocol/index.ts';
+import { optionKeys, refuseUnknownKeys } from '../common/option-keys.ts';
+import { methodsWhere, type WorkflowServiceMethod } from '../protocol/index.ts';
 import { systemClock, type Clock } from '../retry/clock.ts';
 import { toMs, type Duration } from '../retry/duration.ts';
 import { ValidationError } from '../retry/errors.ts';
@@ -41,7 +42,9 @@ export interface CallRetryPlan {
 /** The default of {@link ClientRetryOptions.timeout}, ms. */
 export const DEFAULT_CALL_RETRY_TIMEOUT_MS = 90_000;
 
-const KEYS = new Set(['initialInterval', 'backoffCoefficient', 'maximumInterval', 'jitter', 'maximumAttempts', 'timeout']);
+const KEYS = optionKeys<ClientRetryOptions>({
+  initialInterval: true, backoffCoefficient: true, maximumInterval: true, jitter: true, maximumAttempts: true, timeout: true,
+});
 
 /**
  * Calls the client retries on Unavailable. Each is safe to repeat: reads change nothing; a start,
@@ -50,14 +53,9 @@ const KEYS = new Set(['initialInterval', 'backoffCoefficient', 'maximumInterval'
  * server applies a repeated one once. Not here: reset and the schedule and search-attribute
  * writes (no request id: a repeat of one that took effect would reset twice, trigger twice, or
  * answer AlreadyExists / NotFound for a call that succeeded), the worker's polls and reports (the
- * worker retries those itself, within the task's deadline).
+ * worker retries those itself, within the task's deadline). Taken from the `retriedByClient` column of METHODS.
  */
-export const RETRIED_METHODS: ReadonlySet<WorkflowServiceMethod> = new Set<WorkflowServiceMethod>([
-  'startWorkflowExecution', 'describeWorkflowExecution', 'getWorkflowExecutionHistory', 'listWorkflowExecutions',
-  'requestCancelWorkflowExecution', 'terminateWorkflowExecution', 'signalWorkflowExecution', 'signalWithStartWorkflowExecution',
-  'queryWorkflow', 'updateWorkflowExecution', 'pollWorkflowExecutionUpdate', 'countWorkflowExecutions', 'listSearchAttributes',
-  'describeSchedule', 'listSchedules',
-]);
+export const RETRIED_METHODS: ReadonlySet<WorkflowServiceMethod> = new Set(methodsWhere((f) => f.retriedByClient));
 
 /**
  * Validates the `retry` option of a client: `false` turns retries off (undefined is returned),
@@ -70,9 +68,7 @@ export function resolveCallRetry(options: ClientRetryOptions | false | undefined
   if (typeof o !== 'object' || o === null || Array.isArray(o)) {
     throw new ValidationError(field, 'must be false or an object of retry options', options);
   }
-  for (const key of Object.keys(o)) {
-    if (!KEYS.has(key)) throw new ValidationError(`${field}.${key}`, `is not a client retry option (known: ${[...KEYS].join(', ')})`, (o as Record<string, unknown>)[key]);
-  }
+  refuseUnknownKeys('client retry', o, KEYS, { field });
   const timeoutMs = o.timeout === undefined ? DEFAULT_CALL_RETRY_TIMEOUT_MS : toMs(o.timeout, `${field}.timeout`);
   if (timeoutMs <= 0) throw new ValidationError(`${field}.timeout`, 'must be greater than 0', o.timeout);
   const initialInterval = o.initialInterval ?? 100;
@@ -100,7 +96,7 @@ function isUnreachable(err: unknown): boolean {
  * Which failures of `method` are retried. A query is retried only when the server could not be
  * reached: one the server answered Unavailable had already waited its timeout for a worker.
  */
-export function retryableFor(method: WorkflowServiceMethod): (err: unknown) => boolean {
+function retryableFor(method: WorkflowServiceMethod): (err: unknown) => boolean {
   return method === 'queryWorkflow' ? isUnreachable : isUnavailable;
 }
 
@@ -112,7 +108,7 @@ function rootMessage(err: unknown): string {
 }
 
 /** How a call being retried can be ended early. */
-export interface CallStops {
+interface CallStops {
   /**
    * Aborted when the transport closes: no retry starts after it, and the call fails with the
    * signal's reason. `plan.clock`'s sleeps should end on it too (see {@link stoppableClock}).

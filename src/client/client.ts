@@ -10,10 +10,10 @@ import { HttpWorkflowService } from './http-service.ts';
 import type { ConnectionOptions } from './connection.ts';
 import { resolveCallRetry, type ClientRetryOptions } from './call-retry.ts';
 import { messageNameOf, type SignalDefinition } from '../common/message-definitions.ts';
-import { toStartRequest, type WorkflowStartOptions } from './start-options.ts';
+import { toStartRequest, WORKFLOW_START_OPTION_KEYS, type WorkflowStartOptions } from './start-options.ts';
 import { payloadOf } from './request-limits.ts';
 import {
-  LIST_OPTION_KEYS, optionKeys, refuseUnknownKeys, SIGNAL_WITH_START_OPTION_KEYS,
+  optionKeys, refuseUnknownKeys,
 } from '../common/option-keys.ts';
 import { WorkflowHandle } from './workflow-handle.ts';
 import { ScheduleClient } from './schedule-client.ts';
@@ -62,6 +62,9 @@ const CLIENT_OPTION_KEYS = optionKeys<ClientOptions>({
 });
 
 /** Filters of {@link WorkflowClient.list}. */
+/** Keys of `client.workflow.signalWithStart()` options: the start options and the signal. */
+const SIGNAL_WITH_START_OPTION_KEYS = [...WORKFLOW_START_OPTION_KEYS, ...optionKeys<{ signal: unknown; signalArgs?: unknown }>({ signal: true, signalArgs: true })];
+
 export interface ListOptions {
   /**
    * The filter language (docs/visibility.md): `WorkflowType = 'order' AND ExecutionStatus = 'Running'
@@ -79,6 +82,13 @@ export interface ListOptions {
   /** Executions fetched per request. @default 100 */
   pageSize?: number;
 }
+
+const COUNT_OPTION_KEYS = optionKeys<{ query?: string }>({ query: true });
+
+const LIST_OPTION_KEYS = optionKeys<ListOptions>({
+  workflowType: true, status: true, workflowIdPrefix: true, startTimeFrom: true, startTimeTo: true, closeTimeFrom: true, closeTimeTo: true,
+  pageSize: true, query: true,
+});
 
 function isoOf(field: string, value: Date | string | undefined): string | undefined {
   if (value === undefined) return undefined;
@@ -176,7 +186,7 @@ export class WorkflowClient {
    */
   async count(options: { query?: string } = {}): Promise<CountWorkflowExecutionsResponse> {
     if (typeof options !== 'object' || options === null) throw new ValidationError('count options', 'must be an object', options);
-    refuseUnknownKeys('count', options, ['query']);
+    refuseUnknownKeys('count', options, COUNT_OPTION_KEYS);
     const query = optionalQuery(options.query);
     return this.service.countWorkflowExecutions({ namespace: this.namespace, ...(query !== undefined ? { query } : {}) });
   }

@@ -25,9 +25,6 @@ export interface ConnectionOptions {
   tls?: ClientTlsOptions | undefined;
 }
 
-/** The keys of {@link ConnectionOptions}, for option checks. */
-export const CONNECTION_OPTION_KEYS = ['apiKey', 'headers', 'tls'] as const satisfies readonly (keyof ConnectionOptions)[];
-
 /** A pooled connection to one server: how requests are made and what they carry. */
 export interface Connection {
   agent: HttpAgent;

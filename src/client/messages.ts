@@ -13,7 +13,7 @@ import { ValidationError } from '../retry/errors.ts';
 import { QueryFailedError, QueryRejectedError, WorkflowUpdateFailedError, WorkflowUpdateRPCTimeoutOrCancelledError } from './message-errors.ts';
 import { payloadOf } from './request-limits.ts';
 import type { Waits } from './waits.ts';
-import { QUERY_OPTION_KEYS, refuseUnknownKeys, UPDATE_OPTION_KEYS } from '../common/option-keys.ts';
+import { optionKeys, refuseUnknownKeys } from '../common/option-keys.ts';
 
 /** Which execution a message goes to. */
 export interface MessageTarget {
@@ -40,6 +40,10 @@ export interface QueryOptions {
    */
   queryRejectCondition?: QueryRejectConditionOption;
 }
+
+const QUERY_OPTION_KEYS = optionKeys<QueryOptions>({ timeout: true, queryRejectCondition: true });
+
+const UPDATE_OPTION_KEYS = optionKeys<UpdateOptions<unknown[]> & { args?: unknown[] }>({ args: true, updateId: true });
 
 /** Temporal's spellings of the query reject conditions, each mapped to steadfast's name. */
 export const QueryRejectCondition = Object.freeze({

@@ -35,6 +35,8 @@ const CREATE_KEYS = optionKeys<NamespaceCreateOptions>({
   name: true, retention: true, workflowExecutionRetentionPeriod: true, description: true, ownerEmail: true,
 });
 
+const LIST_KEYS = optionKeys<{ pageSize?: number }>({ pageSize: true });
+
 /** The wire fields of create and update options, checked. */
 function toWire(kind: string, o: NamespaceUpdateOptions, keys: readonly string[]) {
   if (typeof o !== 'object' || o === null || Array.isArray(o)) throw new ValidationError(`${kind} options`, 'must be an object', o);
@@ -88,7 +90,7 @@ export class NamespaceClient {
 
   /** Every registered namespace (that the caller may read), in name order, a page at a time. */
   async *list(options: { pageSize?: number } = {}): AsyncIterable<NamespaceDescription> {
-    refuseUnknownKeys('namespace list', options, ['pageSize']);
+    refuseUnknownKeys('namespace list', options, LIST_KEYS);
     const pageSize = optionalInt('pageSize', options.pageSize, 1, 1000);
     let nextPageToken: string | undefined;
     do {

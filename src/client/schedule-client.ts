@@ -4,7 +4,8 @@ import { optionalBoolean, optionalInt, optionalRecord, optionalString, requireSt
 import type { ScheduleListEntry, ScheduleStateData } from '../protocol/index.ts';
 import type { WorkflowService } from '../protocol/index.ts';
 import { ScheduleHandle } from './schedule-handle.ts';
-import { actionToWire, policiesToWire, specToWire, type ScheduleOptions } from './schedule-options.ts';
+import { actionToWire, policiesToWire, SCHEDULE_OPTION_KEYS, specToWire, type ScheduleOptions } from './schedule-options.ts';
+import { refuseUnknownKeys } from '../common/option-keys.ts';
 
 /** Creates schedules and finds them again (`client.schedule`). */
 export class ScheduleClient {
@@ -14,11 +15,7 @@ export class ScheduleClient {
   async create(options: ScheduleOptions): Promise<ScheduleHandle> {
     const o = optionalRecord('options', options);
     if (!o) throw new ValidationError('options', 'must be { scheduleId, spec, action }', options);
-    for (const key of Object.keys(o)) {
-      if (!['scheduleId', 'spec', 'action', 'policies', 'state'].includes(key)) {
-        throw new ValidationError(key, 'is not a schedule option (use scheduleId, spec, action, policies, state)', o[key]);
-      }
-    }
+    refuseUnknownKeys('schedule', o, SCHEDULE_OPTION_KEYS);
     const scheduleId = requireString('scheduleId', options.scheduleId, MAX_ID_LENGTH);
     const st = optionalRecord('state', options.state) ?? {};
     const state: ScheduleStateData = {};

@@ -1,6 +1,7 @@
 import type { Duration } from '../retry/duration.ts';
 import { resolveRetryPolicy, type TemporalRetryPolicy } from '../retry/index.ts';
 import { ValidationError } from '../retry/errors.ts';
+import { optionKeys, refuseUnknownKeys } from '../common/option-keys.ts';
 import { optionalBoolean, optionalDurationAtLeast, optionalPositiveDuration, optionalRecord, requireString } from '../common/validate.ts';
 import { MIN_CATCHUP_WINDOW_MS } from '../protocol/limits.ts';
 import { payloadOf } from './request-limits.ts';
@@ -60,6 +61,16 @@ export interface ScheduleOptions {
   state?: ScheduleOptionsState;
 }
 
+/** The keys of {@link ScheduleOptions}. */
+export const SCHEDULE_OPTION_KEYS = optionKeys<ScheduleOptions>({ scheduleId: true, spec: true, action: true, policies: true, state: true });
+
+const ACTION_KEYS = optionKeys<ScheduleStartWorkflowAction>({
+  type: true, workflowType: true, taskQueue: true, workflowId: true, args: true, memo: true, searchAttributes: true, retry: true,
+  workflowExecutionTimeout: true, workflowRunTimeout: true, workflowTaskTimeout: true,
+});
+
+const POLICY_KEYS = optionKeys<SchedulePolicies>({ overlap: true, catchupWindow: true, pauseOnFailure: true });
+
 /** The spec as JSON (Dates become ISO strings); the server validates it whole. */
 export function specToWire(spec: ScheduleSpec): unknown {
   if (typeof spec !== 'object' || spec === null) throw new ValidationError('spec', 'must be an object (intervals, calendars, cronExpressions, ...)', spec);
@@ -71,10 +82,7 @@ export function actionToWire(action: ScheduleStartWorkflowAction): ScheduleActio
   const a = optionalRecord('action', action);
   if (!a) throw new ValidationError('action', "is required: { type: 'startWorkflow', workflowType, taskQueue, workflowId }", action);
   if (a.type !== 'startWorkflow') throw new ValidationError('action.type', "must be 'startWorkflow'", a.type);
-  const known = ['type', 'workflowType', 'taskQueue', 'workflowId', 'args', 'memo', 'searchAttributes', 'retry', 'workflowExecutionTimeout', 'workflowRunTimeout', 'workflowTaskTimeout'];
-  for (const key of Object.keys(a)) {
-    if (!known.includes(key)) throw new ValidationError(`action.${key}`, `is not a startWorkflow option (use ${known.join(', ')})`, a[key]);
-  }
+  refuseUnknownKeys('startWorkflow', a, ACTION_KEYS, { field: 'action' });
   const type = typeof a.workflowType === 'function' ? (a.workflowType as { name: string }).name : a.workflowType;
   const out: ScheduleActionData = {
     workflowType: requireString('action.workflowType', type),
@@ -102,11 +110,7 @@ export function actionToWire(action: ScheduleStartWorkflowAction): ScheduleActio
 /** Policies as the service takes them. */
 export function policiesToWire(policies: SchedulePolicies | undefined): SchedulePoliciesData {
   const p = optionalRecord('policies', policies) ?? {};
-  for (const key of Object.keys(p)) {
-    if (!['overlap', 'catchupWindow', 'pauseOnFailure'].includes(key)) {
-      throw new ValidationError(`policies.${key}`, 'is not a schedule policy (use overlap, catchupWindow, pauseOnFailure)', p[key]);
-    }
-  }
+  refuseUnknownKeys('schedule policy', p, POLICY_KEYS, { field: 'policies', noun: 'schedule policy' });
   const out: SchedulePoliciesData = {};
   if (p.overlap !== undefined) out.overlap = p.overlap as ScheduleOverlapPolicy;
   const catchup = optionalDurationAtLeast('policies.catchupWindow', p.catchupWindow, MIN_CATCHUP_WINDOW_MS);

@@ -1,8 +1,10 @@
 import type { WorkflowService } from '../protocol/index.ts';
 import type { ListSearchAttributesResponse, SearchAttributeTypeName } from '../protocol/index.ts';
 import { ValidationError } from '../retry/errors.ts';
-import { refuseUnknownKeys } from '../common/option-keys.ts';
+import { optionKeys, refuseUnknownKeys } from '../common/option-keys.ts';
 import { validateNewAttribute } from '../visibility/attributes.ts';
+
+const DEFINITION_KEYS = optionKeys<{ name: string; type: SearchAttributeTypeName }>({ name: true, type: true });
 
 /** The custom search attributes of the client's namespace (`client.searchAttributes`). */
 export class SearchAttributeClient {
@@ -17,7 +19,7 @@ export class SearchAttributeClient {
     if (typeof definition !== 'object' || definition === null) {
       throw new ValidationError('search attribute', 'must be an object { name, type }', definition);
     }
-    refuseUnknownKeys('search attribute', definition, ['name', 'type']);
+    refuseUnknownKeys('search attribute', definition, DEFINITION_KEYS);
     validateNewAttribute(definition);
     await this.service.createSearchAttribute({ namespace: this.namespace, name: definition.name, type: definition.type });
   }

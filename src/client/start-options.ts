@@ -10,8 +10,14 @@ import {
 } from '../common/validate.ts';
 import { ValidationError } from '../retry/errors.ts';
 import { payloadOf } from './request-limits.ts';
-import { refuseUnknownKeys, WORKFLOW_START_OPTION_KEYS } from '../common/option-keys.ts';
+import { optionKeys, refuseUnknownKeys } from '../common/option-keys.ts';
 import { parseCronSchedule } from '../schedule/index.ts';
+
+/** Keys of `client.workflow.start()` / `execute()` options. */
+export const WORKFLOW_START_OPTION_KEYS = optionKeys<BaseStartOptions & { args?: unknown[] }>({
+  taskQueue: true, workflowId: true, args: true, retry: true, workflowExecutionTimeout: true, workflowRunTimeout: true, workflowTaskTimeout: true,
+  workflowIdReusePolicy: true, memo: true, requestId: true, cronSchedule: true, searchAttributes: true,
+});
 
 /** Options for starting a workflow; `args` is typed by the workflow function. */
 export type WorkflowStartOptions<W extends Workflow = Workflow> = BaseStartOptions &

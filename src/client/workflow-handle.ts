@@ -10,10 +10,15 @@ import {
   sendQuery, sendSignal, startUpdate, type MessageTarget, type QueryOptions, type UpdateOptions, type WorkflowUpdateHandle,
 } from './messages.ts';
 import { payloadOf } from './request-limits.ts';
-import { refuseUnknownKeys, RESET_OPTION_KEYS } from '../common/option-keys.ts';
+import { optionKeys, refuseUnknownKeys } from '../common/option-keys.ts';
 import { ValidationError } from '../retry/errors.ts';
 import { followRunHistory, type FollowHistoryOptions } from './follow-history.ts';
 import type { Waits } from './waits.ts';
+
+/** Options of `handle.reset()`. */
+type ResetOptions = { eventId?: number; type?: 'FirstWorkflowTask' | 'LastWorkflowTask'; reason?: string; reapplySignals?: boolean };
+
+const RESET_OPTION_KEYS = optionKeys<ResetOptions>({ eventId: true, type: true, reason: true, reapplySignals: true });
 
 /** Talks to one workflow execution (a chain of runs sharing a workflow id). */
 export class WorkflowHandle<W extends Workflow = Workflow> {
@@ -170,7 +175,7 @@ export class WorkflowHandle<W extends Workflow = Workflow> {
    * re-applied (an update's handler runs again in the new run), unless `reapplySignals` is false.
    * Resolves with the new run's id.
    */
-  async reset(options: { eventId?: number; type?: 'FirstWorkflowTask' | 'LastWorkflowTask'; reason?: string; reapplySignals?: boolean }): Promise<string> {
+  async reset(options: ResetOptions): Promise<string> {
     if (typeof options !== 'object' || options === null) throw new ValidationError('reset options', 'must be an object with eventId or type', options);
     refuseUnknownKeys('reset', options, RESET_OPTION_KEYS);
     const o = options;

@@ -1,4 +1,5 @@
 import { ValidationError } from '../retry/errors.ts';
+import { optionKeys, refuseUnknownKeys } from '../common/option-keys.ts';
 import {
   fromJsonPayload, isEnvelope, payloadToValue, PayloadCodecError, toJsonPayload, valueToPayload,
   type DataConverter, type Payload, type PayloadCodec, type PayloadEnvelope,
@@ -6,7 +7,7 @@ import {
 import type { PayloadMap } from './payload-walk.ts';
 
 /** A walk over a structure's payloads (see payload-walk.ts). */
-export type PayloadWalk<T> = (value: T, f: PayloadMap) => T;
+type PayloadWalk<T> = (value: T, f: PayloadMap) => T;
 
 /**
  * The payload codecs of a client, a worker or a codec server, applied in Temporal's order:
@@ -85,6 +86,8 @@ function checked(out: unknown, length: number, what: 'encode' | 'decode'): Paylo
   return out as Payload[];
 }
 
+const DATA_CONVERTER_KEYS = optionKeys<DataConverter>({ payloadCodecs: true });
+
 /**
  * The codec chain of a `dataConverter` option, or undefined when it has no codecs (the path
  * that sends and stores plain JSON and costs nothing extra).
@@ -93,9 +96,7 @@ function checked(out: unknown, length: number, what: 'encode' | 'decode'): Paylo
 export function codecChainOf(dataConverter: DataConverter | undefined): CodecChain | undefined {
   if (dataConverter === undefined) return undefined;
   if (typeof dataConverter !== 'object' || dataConverter === null) throw new ValidationError('dataConverter', 'must be { payloadCodecs }', dataConverter);
-  for (const k of Object.keys(dataConverter)) {
-    if (k !== 'payloadCodecs') throw new ValidationError(`dataConverter.${k}`, 'is not an option (known: payloadCodecs)', (dataConverter as Record<string, unknown>)[k]);
-  }
+  refuseUnknownKeys('dataConverter', dataConverter, DATA_CONVERTER_KEYS, { field: 'dataConverter', noun: 'option' });
   const codecs = dataConverter.payloadCodecs;
   if (codecs === undefined) return undefined;
   if (!Array.isArray(codecs)) throw new ValidationError('dataConverter.payloadCodecs', 'must be an array of PayloadCodec', codecs);

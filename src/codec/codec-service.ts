@@ -93,7 +93,7 @@ export function withPayloadCodecs(service: WorkflowService, chain: CodecChain): 
 }
 
 /** The payloads of a description: the memo, pending activities' heartbeat details and last failures. */
-export function walkDescription(d: WorkflowExecutionDescription, f: PayloadMap): WorkflowExecutionDescription {
+function walkDescription(d: WorkflowExecutionDescription, f: PayloadMap): WorkflowExecutionDescription {
   return {
     ...d,
     execution: walkInfo(d.execution, f),

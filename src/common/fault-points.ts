@@ -9,7 +9,7 @@ import { SteadfastError, brandClass } from '../retry/errors.ts';
  * crash test starts: `STEADFAST_FAULTS="store.commit=crash@3,engine.conflict=throw"` (the action
  * on the given hit only, 1-based; every hit without `@`).
  */
-export const FAULT_POINT_NAMES = [
+const FAULT_POINT_NAMES = [
   /** The engine is about to commit a transition (its re-read and rebuild are done). */
   'engine.commit.before',
   /** The store committed the transition; the tasks it started are not yet handed to waiting polls. */
@@ -21,10 +21,10 @@ export const FAULT_POINT_NAMES = [
 ] as const;
 
 /** One of {@link FAULT_POINT_NAMES}. */
-export type FaultPointName = (typeof FAULT_POINT_NAMES)[number];
+type FaultPointName = (typeof FAULT_POINT_NAMES)[number];
 
 /** What an armed point does when hit. */
-export interface FaultAction {
+interface FaultAction {
   /** Act on this hit only, 1-based. @default every hit */
   onHit?: number;
   /** Throw this error (a FaultInjectedError naming the point when `true`). */
@@ -44,7 +44,7 @@ export class FaultInjectedError extends SteadfastError {
 brandClass(FaultInjectedError, 'FaultInjectedError');
 
 /** The registry of armed points and their hit counts. */
-export class FaultPoints {
+class FaultPoints {
   /** True while any point is armed: the only cost of a point otherwise. */
   armed = false;
   readonly #actions = new Map<FaultPointName, FaultAction>();

@@ -1,40 +1,10 @@
 import { ValidationError } from '../retry/errors.ts';
 
 /*
- * The keys each options object of the public API accepts, one list per kind of options, so that
- * an unknown key (a typo, an option of another SDK) is refused naming the valid ones. A new
- * option is added to its list here and to its interface.
+ * The keys each options object of the public API accepts are listed beside the type that owns
+ * them with {@link optionKeys}, and checked with {@link refuseUnknownKeys}, so that an unknown key
+ * (a typo, an option of another SDK) is refused naming the valid ones.
  */
-
-/** Keys of `client.workflow.start()` / `execute()` options. */
-export const WORKFLOW_START_OPTION_KEYS = [
-  'taskQueue', 'workflowId', 'args', 'retry', 'workflowExecutionTimeout', 'workflowRunTimeout', 'workflowTaskTimeout',
-  'workflowIdReusePolicy', 'memo', 'requestId', 'cronSchedule', 'searchAttributes',
-];
-
-/** Keys of `client.workflow.signalWithStart()` options: the start options and the signal. */
-export const SIGNAL_WITH_START_OPTION_KEYS = [...WORKFLOW_START_OPTION_KEYS, 'signal', 'signalArgs'];
-
-/** Keys of `client.workflow.list()` filters. */
-export const LIST_OPTION_KEYS = [
-  'workflowType', 'status', 'workflowIdPrefix', 'startTimeFrom', 'startTimeTo', 'closeTimeFrom', 'closeTimeTo', 'pageSize', 'query',
-];
-
-/** Keys of `handle.queryWithOptions()` options. */
-export const QUERY_OPTION_KEYS = ['timeout', 'queryRejectCondition'];
-
-/** Keys of `handle.startUpdate()` / `executeUpdate()` options. */
-export const UPDATE_OPTION_KEYS = ['args', 'updateId'];
-
-/** Keys of `handle.reset()` options. */
-export const RESET_OPTION_KEYS = ['eventId', 'type', 'reason', 'reapplySignals'];
-
-/** Keys of `makeContinueAsNewFunc()` options. */
-export const CONTINUE_AS_NEW_OPTION_KEYS = ['workflowType', 'taskQueue', 'workflowRunTimeout', 'workflowTaskTimeout', 'memo', 'searchAttributes'];
-
-
-/** Keys of `Replayer.replayHistory()` / `replayHistories()` options. */
-export const REPLAY_OPTION_KEYS = ['workflowsPath', 'workflowId', 'runId', 'namespace', 'dataConverter'];
 
 /**
  * The keys of an options type, listed once beside the type that owns them: the compiler fails
@@ -47,13 +17,17 @@ export function optionKeys<T>(keys: { [K in keyof Required<T>]: true }): string[
 /**
  * Refuses a key that is not in `known`: `taskQeue is not a workflow start option (known: taskQueue, …)`.
  * Keys whose value is `undefined` are refused too: a misspelt key is a mistake whatever its value.
+ * @param at.field where the options sit, when they are nested: the key is named `<field>.<key>`.
+ * @param at.noun what a key is, when not `<kind> option`: `limits.rps is not a limit (known: …)`.
  * @throws ValidationError naming the key.
  */
-export function refuseUnknownKeys(kind: string, options: object, known: readonly string[]): void {
+export function refuseUnknownKeys(kind: string, options: object, known: readonly string[], at: { field?: string; noun?: string } = {}): void {
   for (const key of Object.keys(options)) {
     if (!known.includes(key)) {
-      const article = /^[aeiou]/i.test(kind) ? 'an' : 'a';
-      throw new ValidationError(key, `is not ${article} ${kind} option (known: ${known.join(', ')})`, (options as Record<string, unknown>)[key]);
+      const noun = at.noun ?? `${kind} option`;
+      const article = /^[aeiou]/i.test(noun) ? 'an' : 'a';
+      throw new ValidationError(at.field === undefined ? key : `${at.field}.${key}`, `is not ${article} ${noun} (known: ${known.join(', ')})`,
+        (options as Record<string, unknown>)[key]);
     }
   }
 }

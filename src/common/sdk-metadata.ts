@@ -10,7 +10,7 @@ import { optionalArray, optionalRecord, requireInt } from './validate.ts';
 export const HISTORY_FORMAT_VERSION = 2;
 
 /** Flags one workflow task may record, at most. */
-export const MAX_USED_FLAGS = 64;
+const MAX_USED_FLAGS = 64;
 
 /**
  * What a worker records about its workflow code on WorkflowTaskCompleted, as Temporal's

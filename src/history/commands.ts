@@ -3,7 +3,7 @@ import type { PolicyData, RetryPolicyData } from '../retry/policy-data.ts';
 import type { ActivityTimeouts } from './events.ts';
 import type { ChildCommandAttributes } from './child-types.ts';
 import type { SearchAttributesInput } from './search-attribute-values.ts';
-import { MESSAGE_COMMAND_TYPES, type MessageCommandAttributes } from './message-types.ts';
+import type { MessageCommandAttributes } from './message-types.ts';
 
 /**
  * What a worker sends back at the end of a workflow task. The engine turns each command into
@@ -62,12 +62,16 @@ export type Command<T extends CommandType = CommandType> = {
   [K in T]: { commandType: K; attributes: CommandAttributes[K] };
 }[T];
 
-export const COMMAND_TYPES: readonly CommandType[] = [
-  'ScheduleActivityTask', 'RequestCancelActivityTask', 'StartTimer', 'CancelTimer', 'RecordMarker',
-  'CompleteWorkflowExecution', 'FailWorkflowExecution', 'CancelWorkflowExecution', 'ContinueAsNewWorkflowExecution',
-  'StartChildWorkflowExecution', 'RequestCancelExternalWorkflowExecution', 'ModifyWorkflowProperties', 'UpsertWorkflowSearchAttributes',
-  ...MESSAGE_COMMAND_TYPES,
-];
+/** Every command type once; mapped over {@link CommandType}, so a type left out does not compile. */
+const EVERY_COMMAND_TYPE: { readonly [K in CommandType]: true } = {
+  ScheduleActivityTask: true, RequestCancelActivityTask: true, StartTimer: true, CancelTimer: true, RecordMarker: true,
+  CompleteWorkflowExecution: true, FailWorkflowExecution: true, CancelWorkflowExecution: true, ContinueAsNewWorkflowExecution: true,
+  StartChildWorkflowExecution: true, RequestCancelExternalWorkflowExecution: true, ModifyWorkflowProperties: true,
+  UpsertWorkflowSearchAttributes: true, SignalExternalWorkflowExecution: true, CompleteWorkflowExecutionUpdate: true,
+};
+
+/** The command types a workflow task may send: every key of {@link CommandAttributes}. */
+export const COMMAND_TYPES: readonly CommandType[] = Object.keys(EVERY_COMMAND_TYPE) as CommandType[];
 
 /** Commands that close the run; at most one per workflow task, and it must be the last. */
 export const TERMINAL_COMMAND_TYPES: readonly CommandType[] = [

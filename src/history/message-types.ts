@@ -75,5 +75,3 @@ export interface MessageCommandAttributes {
   CompleteWorkflowExecutionUpdate: { updateId: string; acceptedEventId: number; outcome: UpdateOutcome };
 }
 
-/** Command types of this file, listed in COMMAND_TYPES. */
-export const MESSAGE_COMMAND_TYPES = ['SignalExternalWorkflowExecution', 'CompleteWorkflowExecutionUpdate'] as const;

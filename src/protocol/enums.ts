@@ -1,3 +1,5 @@
+import type { SearchAttributeType } from '../visibility/types.ts';
+
 /*
  * The closed sets of names the wire contract uses, as `as const` arrays: each type is derived
  * from its array, and each request schema checks with `z.enum` over the same array.
@@ -37,10 +39,10 @@ export const SCHEDULE_INCIDENT_KINDS = ['Skipped', 'BufferOverrun', 'MissedCatch
 /** One of {@link SCHEDULE_INCIDENT_KINDS}. */
 export type ScheduleIncidentKind = (typeof SCHEDULE_INCIDENT_KINDS)[number];
 
-/** Search attribute types, as Temporal names them. */
-export const SEARCH_ATTRIBUTE_TYPES = ['Keyword', 'Text', 'Int', 'Double', 'Bool', 'Datetime', 'KeywordList'] as const;
+/** Search attribute types, as Temporal names them (the visibility layer's list). */
+export { SEARCH_ATTRIBUTE_TYPES } from '../visibility/types.ts';
 /** One of {@link SEARCH_ATTRIBUTE_TYPES}. */
-export type SearchAttributeTypeName = (typeof SEARCH_ATTRIBUTE_TYPES)[number];
+export type SearchAttributeTypeName = SearchAttributeType;
 
 /** States of a pending activity, as describe shows them. */
 export const PENDING_ACTIVITY_STATES = ['Scheduled', 'Started', 'CancelRequested'] as const;

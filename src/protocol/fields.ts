@@ -22,9 +22,6 @@ export function text(max: number = MAX_NAME_LENGTH) {
   return z.string({ error: NON_EMPTY }).min(1, NON_EMPTY).max(max, `must be at most ${max} characters`);
 }
 
-/** Any string (a filter, a note that may be empty). */
-export const anyText = z.string({ error: 'must be a string' });
-
 /**
  * A field that may be left out. A `null` counts as left out, as JSON clients write it:
  * parseRequest drops null fields before the schema runs (withoutNulls), which keeps this a plain

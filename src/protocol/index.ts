@@ -7,6 +7,7 @@
 export * from './enums.ts';
 export * from './limits.ts';
 export * from './service.ts';
+export * from './methods.ts';
 export * from './executions.ts';
 export * from './describe.ts';
 export * from './tasks.ts';

@@ -1,4 +1,5 @@
 import type { FailureInfo } from '../common/failure.ts';
+import type { CanonicalScheduleSpec } from '../schedule/schedule-spec.ts';
 import type { RetryPolicyData } from '../retry/policy-data.ts';
 import type { ScheduleIncidentKind, ScheduleOverlapPolicy } from './enums.ts';
 import type { SearchAttributeWireValue } from './visibility.ts';
@@ -6,16 +7,8 @@ import type { SearchAttributeWireValue } from './visibility.ts';
 /* The schedule calls' requests and answers. Times are ms since the epoch on the way in and ISO
  * strings on the way out; durations are ms. */
 
-/** A spec in canonical form (steadfast/schedule's CanonicalScheduleSpec; the schedule layer comes after this one). */
-export interface CanonicalSpecData {
-  calendars: Record<string, string>[];
-  intervals: { every: string; offset: string }[];
-  skip: Record<string, string>[];
-  startAt?: string | undefined;
-  endAt?: string | undefined;
-  jitter: string;
-  timezone: string;
-}
+/** A spec in canonical form, as describe answers it: steadfast/schedule's CanonicalScheduleSpec. */
+export type CanonicalSpecData = CanonicalScheduleSpec;
 
 /** The workflow a schedule starts; each start's id is `workflowId` + `-` + the action's nominal time (RFC 3339). */
 export interface ScheduleActionData {

@@ -142,9 +142,6 @@ export const MESSAGE_SERVICE_METHODS = [
   'respondQueryTaskCompleted', 'updateWorkflowExecution', 'pollWorkflowExecutionUpdate',
 ] as const satisfies readonly (keyof MessageService)[];
 
-/** Long polls among {@link MESSAGE_SERVICE_METHODS}. */
-export const MESSAGE_LONG_POLL_METHODS = ['pollQueryTaskQueue', 'pollWorkflowExecutionUpdate'] as const;
-
 /** Calls of {@link ScheduleService}, listed in WORKFLOW_SERVICE_METHODS. */
 export const SCHEDULE_SERVICE_METHODS = [
   'createSchedule', 'describeSchedule', 'updateSchedule', 'patchSchedule', 'deleteSchedule', 'listSchedules',
@@ -186,8 +183,3 @@ export const WORKFLOW_SERVICE_METHODS = [
 
 /** One of {@link WORKFLOW_SERVICE_METHODS}. */
 export type WorkflowServiceMethod = (typeof WORKFLOW_SERVICE_METHODS)[number];
-
-/** Calls that may hold the request open (long polls); they take CallOptions. */
-export const LONG_POLL_METHODS: readonly WorkflowServiceMethod[] = [
-  'getWorkflowExecutionHistory', 'pollWorkflowTaskQueue', 'pollActivityTaskQueue', ...MESSAGE_LONG_POLL_METHODS,
-];

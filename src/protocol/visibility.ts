@@ -1,10 +1,11 @@
 import type { SearchAttributeTypeName } from './enums.ts';
+import type { SearchAttributeValue } from '../visibility/attributes.ts';
 
 /* The visibility calls' requests and answers: count runs by a query in the filter language
  * (docs/visibility.md), and the custom search attributes of a namespace. */
 
 /** A search attribute value as the API carries it: Datetime values are ISO 8601 strings. */
-export type SearchAttributeWireValue = string | number | boolean | readonly string[];
+export type SearchAttributeWireValue = SearchAttributeValue;
 
 /** Counts the runs a query selects. */
 export interface CountWorkflowExecutionsRequest {

@@ -105,7 +105,7 @@ function awsJitter(minMs: number, maxMs: number, n: number, seed: number): numbe
 }
 
 /** The curve's raw value for step n (1-based), before jitter and cap. */
-export function curveDelay(curve: BackoffCurve, n: number, seed: number, afterFast = false): number {
+function curveDelay(curve: BackoffCurve, n: number, seed: number, afterFast = false): number {
   switch (curve.kind) {
     case 'exponential':
       return curve.initialMs * Math.pow(curve.factor, n - 1);

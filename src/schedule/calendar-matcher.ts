@@ -9,7 +9,7 @@ export type CalendarFields = Record<CalendarFieldName, FieldSet>;
  * How the two day fields combine. `all`: both must match (Temporal's calendar specs). `cron`:
  * robfig/cron's rule, either one is enough when both are restricted (neither has a `*`).
  */
-export type DayRule = 'all' | 'cron';
+type DayRule = 'all' | 'cron';
 
 /**
  * True when some month of the calendar has one of its days of the month (February counted with

@@ -1,4 +1,3 @@
-import type { CalendarFields } from './calendar-matcher.ts';
 import type { CompiledCalendar } from './calendar-spec.ts';
 import { CALENDAR_FIELDS, FIELD_DEFS, type CalendarFieldName, type FieldSet } from './field.ts';
 
@@ -11,7 +10,7 @@ export type CanonicalCalendar = Record<CalendarFieldName, string> & { comment?: 
  * `a-b/s`; otherwise a list of values and of runs of three or more consecutive values (`a-b`).
  * Equal sets render equally, and the text parses back to the same set.
  */
-export function renderField(set: FieldSet, name: CalendarFieldName): string {
+function renderField(set: FieldSet, name: CalendarFieldName): string {
   const def = FIELD_DEFS[name];
   const { values } = set;
   if (values.length === def.max - def.min + 1) return '*';
@@ -39,12 +38,6 @@ export function renderCalendar(calendar: CompiledCalendar): CanonicalCalendar {
   for (const name of CALENDAR_FIELDS) out[name] = renderField(calendar.fields[name], name);
   if (calendar.comment) out.comment = calendar.comment;
   return out;
-}
-
-/** Renders the seven fields as one 7-field cron string (second minute hour day-of-month month day-of-week year). */
-export function calendarCronText(fields: CalendarFields): string {
-  return ['second', 'minute', 'hour', 'dayOfMonth', 'month', 'dayOfWeek', 'year']
-    .map((n) => renderField(fields[n as CalendarFieldName], n as CalendarFieldName)).join(' ');
 }
 
 /**

@@ -4,7 +4,7 @@
 export const DAY_MS = 86_400_000;
 
 /** True for Gregorian leap years. */
-export function isLeapYear(year: number): boolean {
+function isLeapYear(year: number): boolean {
   return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
 }
 

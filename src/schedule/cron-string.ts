@@ -13,7 +13,7 @@ export interface CompiledInterval {
 }
 
 /** What a schedule's cron string compiles to: a calendar or an interval, and its zone if it named one. */
-export interface CompiledCronString {
+interface CompiledCronString {
   readonly calendar?: CompiledCalendar;
   readonly interval?: CompiledInterval;
   readonly zone?: TimeZone;

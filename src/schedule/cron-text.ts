@@ -35,7 +35,7 @@ export const PREDEFINED: Readonly<Record<string, string>> = {
 };
 
 /** A spec with its time-zone prefix taken off. */
-export interface ZonedText {
+interface ZonedText {
   readonly zone?: TimeZone;
   /** Index in the spec where the schedule itself starts. */
   readonly rest: number;

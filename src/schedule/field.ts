@@ -24,7 +24,7 @@ const DAY_NAMES = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'frid
 export type Dialect = 'robfig' | 'calendar';
 
 /** Bounds and wording of one field. */
-export interface FieldDef {
+interface FieldDef {
   readonly name: CalendarFieldName;
   /** How the value is named in messages, with its article: `an hour`. */
   readonly label: string;

@@ -8,7 +8,7 @@ import { DAY_MS, type WallFields } from './civil.ts';
  */
 
 /** A stretch of time [start, end) in which the zone's offset is constant: local = UTC + offset. */
-export interface Segment {
+interface Segment {
   readonly start: number;
   readonly end: number;
   readonly offset: number;

@@ -1,7 +1,7 @@
 import { ServiceError } from '../common/errors.ts';
 import { taskTokenNamespace } from '../engine/index.ts';
 import { ValidationError } from '../retry/errors.ts';
-import { WORKFLOW_SERVICE_METHODS, type WorkflowService, type WorkflowServiceMethod } from '../protocol/index.ts';
+import { methodsWhere, WORKFLOW_SERVICE_METHODS, type WorkflowService, type WorkflowServiceMethod } from '../protocol/index.ts';
 import type { ApiKeys, Principal } from './api-keys.ts';
 import { JwtVerifier, type JwtOptions } from './jwt-verifier.ts';
 import { AUDITED_METHODS, CROSS_NAMESPACE_ROLES, grants, METHOD_ROLES, SYSTEM_SCOPE } from './method-roles.ts';
@@ -107,11 +107,8 @@ export class Authenticator {
 
 const CONTRACT: ReadonlySet<string> = new Set(WORKFLOW_SERVICE_METHODS);
 
-/** Calls that act on the run their task token names, whatever else the request says. */
-const TOKEN_METHODS: ReadonlySet<WorkflowServiceMethod> = new Set<WorkflowServiceMethod>([
-  'respondWorkflowTaskCompleted', 'respondWorkflowTaskFailed', 'recordActivityTaskHeartbeat', 'respondActivityTaskCompleted',
-  'respondActivityTaskFailed', 'respondActivityTaskCanceled', 'respondQueryTaskCompleted',
-]);
+/** Calls that act on the run their task token names, whatever else the request says; taken from METHODS. */
+export const TOKEN_METHODS: ReadonlySet<WorkflowServiceMethod> = new Set(methodsWhere((f) => f.tokenScoped));
 
 /** The namespace a call acts on: the task token's for task calls, else the request's. */
 function callNamespace(method: WorkflowServiceMethod, request: Record<string, unknown>): string {

@@ -8,7 +8,7 @@ import { LONG_POLL_METHODS, WORKFLOW_SERVICE_METHODS, type WorkflowService, type
 export const BATCH_ROUTE = 'batch';
 
 /** Most calls one batch request may carry. */
-export const MAX_BATCH_CALLS = 1000;
+const MAX_BATCH_CALLS = 1000;
 
 /** One call of a batch request, as validated by {@link parseBatch}. */
 export interface BatchCall {

@@ -1,15 +1,7 @@
 import { ValidationError } from '../retry/errors.ts';
-import type { WorkflowServiceMethod } from '../protocol/index.ts';
+import { METHODS, methodsWhere, ROLES, WORKFLOW_SERVICE_METHODS, type Role, type WorkflowServiceMethod } from '../protocol/index.ts';
 
-/**
- * What a credential may do on a namespace, as Temporal's default authorizer names it: `reader`
- * reads executions and histories; `worker` also takes and answers tasks; `writer` also starts,
- * signals, updates, cancels and terminates; `admin` also resets.
- */
-export type Role = 'reader' | 'worker' | 'writer' | 'admin';
-
-/** The roles in order of reach; each grants what the ones before it grant. */
-export const ROLES: readonly Role[] = ['reader', 'worker', 'writer', 'admin'];
+export { ROLES, type Role };
 
 /**
  * The namespace a permission names `system` to grant its role on every namespace, as
@@ -17,69 +9,40 @@ export const ROLES: readonly Role[] = ['reader', 'worker', 'writer', 'admin'];
  */
 export const SYSTEM_SCOPE = 'system';
 
+/** A method that acts on namespaces themselves rather than inside one (its row's role has a scope). */
+export type CrossNamespaceMethod = {
+  [M in WorkflowServiceMethod]: (typeof METHODS)[M]['role'] extends Role ? never : M;
+}[WorkflowServiceMethod];
+
 /**
  * Calls that act on namespaces themselves rather than inside one, and how each is authorized:
- * `system` needs the role on the {@link SYSTEM_SCOPE} (registering and changing namespaces is the
- * operator's, as in Temporal); `each` is open to every caller and answers only the namespaces on
- * which the caller holds the role.
+ * `system` needs the role on the {@link SYSTEM_SCOPE}; `each` is open to every caller and answers
+ * only the namespaces on which the caller holds the role. Taken from {@link METHODS}.
  */
-export const CROSS_NAMESPACE_ROLES = {
-  registerNamespace: { scope: 'system', role: 'admin' },
-  updateNamespace: { scope: 'system', role: 'admin' },
-  listNamespaces: { scope: 'each', role: 'reader' },
-} as const satisfies Partial<Record<WorkflowServiceMethod, { scope: 'system' | 'each'; role: Role }>>;
-
-/** A method of {@link CROSS_NAMESPACE_ROLES}. */
-export type CrossNamespaceMethod = keyof typeof CROSS_NAMESPACE_ROLES;
+export const CROSS_NAMESPACE_ROLES = Object.fromEntries(
+  WORKFLOW_SERVICE_METHODS.flatMap((m) => {
+    const role = METHODS[m].role;
+    return typeof role === 'string' ? [] : [[m, role]];
+  }),
+) as { readonly [M in CrossNamespaceMethod]: (typeof METHODS)[M]['role'] };
 
 /**
- * The role each call needs on its namespace. Typed over every method of the contract but those
- * of {@link CROSS_NAMESPACE_ROLES}, so a method added without a role here does not compile.
+ * The role each call needs on its namespace, for every method but those of
+ * {@link CROSS_NAMESPACE_ROLES}. Taken from {@link METHODS}, whose rows a new method cannot
+ * compile without.
  */
-export const METHOD_ROLES: { readonly [M in Exclude<WorkflowServiceMethod, CrossNamespaceMethod>]: Role } = {
-  describeWorkflowExecution: 'reader',
-  getWorkflowExecutionHistory: 'reader',
-  listWorkflowExecutions: 'reader',
-  queryWorkflow: 'reader',
-  pollWorkflowExecutionUpdate: 'reader',
-  pollWorkflowTaskQueue: 'worker',
-  respondWorkflowTaskCompleted: 'worker',
-  respondWorkflowTaskFailed: 'worker',
-  pollActivityTaskQueue: 'worker',
-  shutdownWorker: 'worker',
-  recordActivityTaskHeartbeat: 'worker',
-  respondActivityTaskCompleted: 'worker',
-  respondActivityTaskFailed: 'worker',
-  respondActivityTaskCanceled: 'worker',
-  pollQueryTaskQueue: 'worker',
-  respondQueryTaskCompleted: 'worker',
-  startWorkflowExecution: 'writer',
-  signalWorkflowExecution: 'writer',
-  signalWithStartWorkflowExecution: 'writer',
-  updateWorkflowExecution: 'writer',
-  requestCancelWorkflowExecution: 'writer',
-  terminateWorkflowExecution: 'writer',
-  resetWorkflowExecution: 'admin',
-  describeSchedule: 'reader',
-  listSchedules: 'reader',
-  createSchedule: 'writer',
-  updateSchedule: 'writer',
-  patchSchedule: 'writer',
-  deleteSchedule: 'writer',
-  countWorkflowExecutions: 'reader',
-  listSearchAttributes: 'reader',
-  createSearchAttribute: 'admin',
-  describeNamespace: 'reader',
-};
+export const METHOD_ROLES = Object.fromEntries(
+  WORKFLOW_SERVICE_METHODS.flatMap((m) => {
+    const role = METHODS[m].role;
+    return typeof role === 'string' ? [[m, role]] : [];
+  }),
+) as { readonly [M in Exclude<WorkflowServiceMethod, CrossNamespaceMethod>]: Role };
 
 /**
  * Calls whose history event records who made them (the audit trail): with authentication on,
- * their `identity` is the credential's, whatever the request said.
+ * their `identity` is the credential's, whatever the request said. Taken from {@link METHODS}.
  */
-export const AUDITED_METHODS: ReadonlySet<WorkflowServiceMethod> = new Set<WorkflowServiceMethod>([
-  'startWorkflowExecution', 'signalWorkflowExecution', 'signalWithStartWorkflowExecution', 'updateWorkflowExecution',
-  'requestCancelWorkflowExecution', 'terminateWorkflowExecution', 'resetWorkflowExecution',
-]);
+export const AUDITED_METHODS: ReadonlySet<WorkflowServiceMethod> = new Set(methodsWhere((f) => f.audited));
 
 /** One grant: a role on a namespace (or on every namespace, for {@link SYSTEM_SCOPE}). */
 export interface Permission {

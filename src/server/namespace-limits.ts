@@ -1,7 +1,10 @@
 import { performance } from 'node:perf_hooks';
 import { ServiceError } from '../common/errors.ts';
 import { ValidationError } from '../retry/errors.ts';
-import { LONG_POLL_METHODS, WORKFLOW_SERVICE_METHODS, type WorkflowService, type WorkflowServiceMethod } from '../protocol/index.ts';
+import { optionKeys, refuseUnknownKeys } from '../common/option-keys.ts';
+import {
+  LONG_POLL_METHODS, methodsWhere, WORKFLOW_SERVICE_METHODS, type RateBucket, type WorkflowService, type WorkflowServiceMethod,
+} from '../protocol/index.ts';
 
 /**
  * Per-namespace limits of the HTTP API. Each is per server process; 0 turns a limit off.
@@ -19,9 +22,12 @@ export interface NamespaceLimitOptions {
 /** The defaults of {@link NamespaceLimitOptions}. */
 export const DEFAULT_NAMESPACE_LIMITS: Required<NamespaceLimitOptions> = { startsPerSecond: 2400, signalsPerSecond: 2400, maxLongPolls: 1200 };
 
-const KEYS = Object.keys(DEFAULT_NAMESPACE_LIMITS) as (keyof NamespaceLimitOptions)[];
-const STARTS = new Set<WorkflowServiceMethod>(['startWorkflowExecution', 'signalWithStartWorkflowExecution']);
-const SIGNALS = new Set<WorkflowServiceMethod>(['signalWorkflowExecution', 'signalWithStartWorkflowExecution']);
+const KEYS = optionKeys<NamespaceLimitOptions>({ startsPerSecond: true, signalsPerSecond: true, maxLongPolls: true }) as (keyof NamespaceLimitOptions)[];
+/** Calls that draw from each per-namespace rate; taken from METHODS. */
+export const RATE_BUCKET_METHODS: { readonly [B in RateBucket]: ReadonlySet<WorkflowServiceMethod> } = {
+  starts: new Set(methodsWhere((f) => f.rateBuckets.includes('starts'))),
+  signals: new Set(methodsWhere((f) => f.rateBuckets.includes('signals'))),
+};
 const LONG_POLLS = new Set<WorkflowServiceMethod>(LONG_POLL_METHODS);
 /** Past this many namespaces seen, idle buckets are dropped (a full bucket holds no state worth keeping). */
 const MAX_TRACKED_NAMESPACES = 10_000;
@@ -33,11 +39,7 @@ const MAX_TRACKED_NAMESPACES = 10_000;
 export function resolveNamespaceLimits(options: NamespaceLimitOptions | undefined, field = 'limits'): Required<NamespaceLimitOptions> {
   const o = options ?? {};
   if (typeof o !== 'object' || o === null || Array.isArray(o)) throw new ValidationError(field, 'must be an object of limits', options);
-  for (const key of Object.keys(o)) {
-    if (!KEYS.includes(key as keyof NamespaceLimitOptions)) {
-      throw new ValidationError(`${field}.${key}`, `is not a limit (known: ${KEYS.join(', ')})`, (o as Record<string, unknown>)[key]);
-    }
-  }
+  refuseUnknownKeys('namespace limit', o, KEYS, { field, noun: 'limit' });
   const out = { ...DEFAULT_NAMESPACE_LIMITS };
   for (const key of KEYS) {
     const v = o[key];
@@ -112,8 +114,8 @@ export function limitService(service: WorkflowService, options: NamespaceLimitOp
   const openPolls = new Map<string, number>();
   const limited: Partial<Record<WorkflowServiceMethod, unknown>> = {};
   for (const method of WORKFLOW_SERVICE_METHODS) {
-    const isStart = STARTS.has(method) && limits.startsPerSecond > 0;
-    const isSignal = SIGNALS.has(method) && limits.signalsPerSecond > 0;
+    const isStart = RATE_BUCKET_METHODS.starts.has(method) && limits.startsPerSecond > 0;
+    const isSignal = RATE_BUCKET_METHODS.signals.has(method) && limits.signalsPerSecond > 0;
     const isPoll = LONG_POLLS.has(method) && limits.maxLongPolls > 0;
     if (!isStart && !isSignal && !isPoll) continue;
     // Looked up at call time, as the service itself would be.

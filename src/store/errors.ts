@@ -94,7 +94,7 @@ export const NETWORK_ERROR_CODES: Readonly<Record<string, string>> = {
  * Errors node-postgres raises itself, without a code, when a connection is lost or cannot be
  * had, by the start of their message.
  */
-export const PG_CLIENT_CONNECTION_MESSAGES: readonly string[] = [
+const PG_CLIENT_CONNECTION_MESSAGES: readonly string[] = [
   // The socket closed under a query (the backend was terminated, the network dropped).
   'Connection terminated',
   // A client of the pool that already lost its connection.

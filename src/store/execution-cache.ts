@@ -6,7 +6,7 @@ import type { ExecutionRecord, Transition } from './types.ts';
 const MAX_CACHED_EVENTS = 256;
 
 /** One run as a store last committed it. */
-export interface CachedRun {
+interface CachedRun {
   rec: ExecutionRecord;
   /** The run's events from `firstEventId` to its last committed one, when all are known here. */
   events: HistoryEvent[] | undefined;

@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 /** One versioned schema change, read from `src/store/sql/<dialect>/NNNN-name.sql`. */
-export interface Migration {
+interface Migration {
   version: number;
   name: string;
   sql: string;

@@ -1,6 +1,7 @@
 /* The namespaces table's rows, shared by both dialects. */
 import type { NamespaceState } from '../protocol/namespaces.ts';
 import type { NamespaceRecord } from './types.ts';
+import { type ColumnName, NAMESPACES } from './columns.ts';
 
 type Row = Record<string, unknown>;
 
@@ -14,7 +15,11 @@ export function toNamespace(row: Row): NamespaceRecord {
   return rec;
 }
 
-/** The row's values in the column order of both dialects' insert statements. */
+/** The row's values in the order of {@link NAMESPACES}, which both dialects' insert statements are made of. */
 export function namespaceValues(r: NamespaceRecord): unknown[] {
-  return [r.name, r.description, r.ownerEmail ?? null, r.retentionMs, r.state, r.createTime, r.updateTime];
+  const row: Record<ColumnName<typeof NAMESPACES>, unknown> = {
+    name: r.name, description: r.description, owner_email: r.ownerEmail ?? null, retention_ms: r.retentionMs, state: r.state,
+    create_time: r.createTime, update_time: r.updateTime,
+  };
+  return NAMESPACES.map((c) => row[c.column]);
 }

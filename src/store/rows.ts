@@ -2,6 +2,7 @@ import type { EventType, HistoryEvent, WorkflowExecutionStatus } from '../histor
 import type { TimerRowKind } from '../history/timer-kinds.ts';
 import type { SearchAttributeValue } from '../visibility/attributes.ts';
 import type { ExecutionRecord, QueueRef, TaskKind, TaskRecord, TimerRecord } from './types.ts';
+import { EXECUTION_UPDATES, EXECUTIONS, HISTORY_EVENTS, NEW_TASKS, NEW_TIMERS, type ColumnName } from './columns.ts';
 
 /* Row ⇄ record mapping shared by both dialects: the column names are the same, and PostgreSQL
  * returns BIGINT columns as strings, hence the Number() on every integer. */
@@ -54,26 +55,56 @@ export function toExecution(row: Row): ExecutionRecord {
   return rec;
 }
 
-/** Columns written for an execution, in the order of {@link executionValues}. */
-export const EXECUTION_COLUMNS = [
-  'run_id', 'namespace', 'workflow_id', 'workflow_type', 'task_queue', 'status', 'start_time',
-  'execution_time', 'close_time', 'next_event_id', 'attempt', 'first_execution_run_id',
-  'original_execution_run_id', 'request_id', 'memo', 'state', 'version', 'search_attributes', 'scheduled_by_id',
-  'scheduled_start_time',
-] as const;
+/** An execution record's column values by column; a column of {@link EXECUTIONS} without its value does not compile. */
+function executionRow(rec: ExecutionRecord): Record<ColumnName<typeof EXECUTIONS>, unknown> {
+  return {
+    run_id: rec.runId, namespace: rec.namespace, workflow_id: rec.workflowId, workflow_type: rec.workflowType, task_queue: rec.taskQueue,
+    status: rec.status, start_time: rec.startTime, execution_time: rec.executionTime, close_time: rec.closeTime ?? null,
+    next_event_id: rec.nextEventId, attempt: rec.attempt, first_execution_run_id: rec.firstExecutionRunId,
+    original_execution_run_id: rec.originalExecutionRunId, request_id: rec.requestId ?? null,
+    memo: rec.memo === undefined ? null : JSON.stringify(rec.memo), state: JSON.stringify(rec.state), version: rec.version,
+    search_attributes: searchAttributesJson(rec), scheduled_by_id: rec.scheduledById ?? null, scheduled_start_time: rec.scheduledStartTime ?? null,
+  };
+}
 
-/** The column values of an execution record, in the order of {@link EXECUTION_COLUMNS}. */
+/** The column values of an execution record, in the order of {@link EXECUTIONS}. */
 export function executionValues(rec: ExecutionRecord): unknown[] {
-  return [
-    rec.runId, rec.namespace, rec.workflowId, rec.workflowType, rec.taskQueue, rec.status, rec.startTime,
-    rec.executionTime, rec.closeTime ?? null, rec.nextEventId, rec.attempt, rec.firstExecutionRunId,
-    rec.originalExecutionRunId, rec.requestId ?? null, rec.memo === undefined ? null : JSON.stringify(rec.memo),
-    JSON.stringify(rec.state), rec.version, searchAttributesJson(rec), rec.scheduledById ?? null, rec.scheduledStartTime ?? null,
-  ];
+  const row = executionRow(rec);
+  return EXECUTIONS.map((c) => row[c.column]);
+}
+
+/** The values a transition of an existing run writes, in the order of {@link EXECUTION_UPDATES}. */
+export function executionUpdateValues(rec: ExecutionRecord): unknown[] {
+  const row = executionRow(rec);
+  return EXECUTION_UPDATES.map((c) => row[c.column]);
+}
+
+/** An event's history_events values, in the order of {@link HISTORY_EVENTS}. */
+export function eventValues(runId: string, e: HistoryEvent): unknown[] {
+  const row: Record<ColumnName<typeof HISTORY_EVENTS>, unknown> = {
+    run_id: runId, event_id: e.eventId, event_type: e.eventType, event_time: e.eventTime, attributes: JSON.stringify(e.attributes),
+  };
+  return HISTORY_EVENTS.map((c) => row[c.column]);
+}
+
+/** A new task's values, in the order of {@link NEW_TASKS}. */
+export function newTaskValues(k: TaskRecord): unknown[] {
+  const row: Record<(typeof NEW_TASKS)[number]['column'], unknown> = {
+    id: k.id, namespace: k.namespace, task_queue: k.taskQueue, kind: k.kind, run_id: k.runId, visible_at: k.visibleAt, data: JSON.stringify(k.data),
+  };
+  return NEW_TASKS.map((c) => row[c.column]);
+}
+
+/** A new timer's values, in the order of {@link NEW_TIMERS}. */
+export function newTimerValues(k: TimerRecord): unknown[] {
+  const row: Record<(typeof NEW_TIMERS)[number]['column'], unknown> = {
+    id: k.id, namespace: k.namespace, run_id: k.runId, kind: k.kind, due_at: k.dueAt, data: JSON.stringify(k.data),
+  };
+  return NEW_TIMERS.map((c) => row[c.column]);
 }
 
 /** The search_attributes column of a record: its custom attributes as JSON, NULL when it has none. */
-export function searchAttributesJson(rec: ExecutionRecord): string | null {
+function searchAttributesJson(rec: ExecutionRecord): string | null {
   return rec.searchAttributes && Object.keys(rec.searchAttributes).length > 0 ? JSON.stringify(rec.searchAttributes) : null;
 }
 

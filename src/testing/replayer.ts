@@ -1,6 +1,6 @@
 import { ValidationError } from '../retry/errors.ts';
 import { optionalString, requireString } from '../common/validate.ts';
-import { REPLAY_OPTION_KEYS, refuseUnknownKeys } from '../common/option-keys.ts';
+import { optionKeys, refuseUnknownKeys } from '../common/option-keys.ts';
 import type { HistoryEvent } from '../history/events.ts';
 import { bundleWorkflows } from '../worker/bundler.ts';
 import { WorkflowRun } from '../worker/workflow-run.ts';
@@ -24,6 +24,8 @@ export interface ReplayOptions {
   /** The workers' payload codecs, for a history recorded with them: its payloads are decoded before the replay. @default none */
   dataConverter?: DataConverter;
 }
+
+const REPLAY_OPTION_KEYS = optionKeys<ReplayOptions>({ workflowsPath: true, workflowId: true, runId: true, namespace: true, dataConverter: true });
 
 /** Outcome of one history in {@link Replayer.replayHistories}. */
 export interface ReplayResult {

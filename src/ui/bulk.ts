@@ -30,7 +30,7 @@ export interface BulkProgress {
 }
 
 /** How many failures a progress keeps for display. */
-export const MAX_FAILURES_KEPT = 20;
+const MAX_FAILURES_KEPT = 20;
 
 /** The calls a bulk action makes; the HTTP API by default, replaceable in tests. */
 export type BulkCalls = Pick<typeof api, 'list' | 'cancel' | 'terminate' | 'signal' | 'reset'>;

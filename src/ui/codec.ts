@@ -38,7 +38,7 @@ function text(base64: string | undefined): string | undefined {
 }
 
 /** `<encoded binary/encrypted key k1>`, with why it was not decoded when there is a reason. */
-export function encodedMark(p: JsonPayload, why?: string): string {
+function encodedMark(p: JsonPayload, why?: string): string {
   const keyId = text(p.metadata?.['encryption-key-id']);
   return `<encoded ${text(p.metadata?.encoding) ?? '?'}${keyId ? ` key ${keyId}` : ''}${why ? `: ${why}` : ''}>`;
 }

@@ -35,7 +35,7 @@ export const BUILT_IN_COLUMNS: readonly ListColumn[] = [
 ];
 
 /** The columns shown until a person picks others. */
-export const DEFAULT_COLUMNS = ['status', 'workflowId', 'runId', 'type', 'taskQueue', 'start', 'close', 'events'];
+const DEFAULT_COLUMNS = ['status', 'workflowId', 'runId', 'type', 'taskQueue', 'start', 'close', 'events'];
 
 const SORTABLE: readonly SearchAttributeTypeName[] = ['Keyword', 'Int', 'Double', 'Datetime', 'Bool'];
 

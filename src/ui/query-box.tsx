@@ -2,7 +2,7 @@ import { useRef, useState } from 'preact/hooks';
 import { complete, type AttributeInfo, type Completions } from './query-text.ts';
 
 /** Props of {@link QueryBox}. */
-export interface QueryBoxProps {
+interface QueryBoxProps {
   value: string;
   onInput: (text: string) => void;
   /** Enter with no completion chosen. */

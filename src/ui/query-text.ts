@@ -6,12 +6,13 @@
  */
 import type { SearchAttributeTypeName } from '../protocol/index.ts';
 import { WORKFLOW_STATUSES as STATUSES } from '../history/events.ts';
+import { QUERY_KEYWORDS } from '../visibility/keywords.ts';
 
 /** A search attribute the namespace knows. */
 export interface AttributeInfo { name: string; type: SearchAttributeTypeName }
 
 /** A token of a possibly incomplete query; `end` is exclusive. Unterminated strings end at the text's end. */
-export interface LooseToken {
+interface LooseToken {
   kind: 'word' | 'string' | 'number' | 'symbol';
   text: string;
   start: number;
@@ -20,7 +21,8 @@ export interface LooseToken {
   open?: boolean;
 }
 
-const KEYWORDS = new Set(['AND', 'OR', 'NOT', 'IN', 'BETWEEN', 'STARTS_WITH', 'IS', 'NULL', 'ORDER', 'GROUP', 'BY', 'ASC', 'DESC', 'TRUE', 'FALSE']);
+// The server's keywords (src/visibility/keywords.ts, which imports nothing, so the bundle takes only the list).
+const KEYWORDS: ReadonlySet<string> = new Set(QUERY_KEYWORDS);
 
 /** Splits `text` into tokens the way the server's tokenizer does, but keeps going past anything it does not know. */
 export function looseTokens(text: string): LooseToken[] {
@@ -123,7 +125,7 @@ const OPERATORS: Record<SearchAttributeTypeName, string[]> = {
 const VALUE_OPERATORS = new Set(['=', '!=', '<>', '>', '>=', '<', '<=', 'BETWEEN', 'STARTS_WITH', 'IN', '(', ',']);
 
 /** Extra facts for value completions: the time "now" and values seen on screen, by attribute. */
-export interface CompletionContext {
+interface CompletionContext {
   now: number;
   seen?: Record<string, string[]>;
 }

@@ -3,7 +3,7 @@ import { useContext, useState } from 'preact/hooks';
 import type { ComponentChildren } from 'preact';
 
 /** Display settings, kept in localStorage. */
-export interface Settings {
+interface Settings {
   theme: 'light' | 'dark';
   /** Times shown in UTC or in the browser's zone. */
   zone: 'utc' | 'local';

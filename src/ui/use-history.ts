@@ -6,7 +6,7 @@ import { api } from './api.ts';
 const PAGE = 2000;
 
 /** A run's history, loaded page by page from the server. */
-export interface LoadedHistory {
+interface LoadedHistory {
   events: HistoryEvent[];
   /** All pages are in. */
   complete: boolean;

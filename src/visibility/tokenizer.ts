@@ -1,12 +1,7 @@
 import { QuerySyntaxError } from './errors.ts';
+import { QUERY_KEYWORDS, type QueryKeyword } from './keywords.ts';
 
-/** The words with a meaning in the filter language; matched case-insensitively. */
-export const QUERY_KEYWORDS = [
-  'AND', 'OR', 'NOT', 'IN', 'BETWEEN', 'STARTS_WITH', 'IS', 'NULL', 'ORDER', 'GROUP', 'BY', 'ASC', 'DESC', 'TRUE', 'FALSE',
-] as const;
-
-/** One of {@link QUERY_KEYWORDS}. */
-export type QueryKeyword = (typeof QUERY_KEYWORDS)[number];
+export { QUERY_KEYWORDS, type QueryKeyword } from './keywords.ts';
 
 /** A lexical token; `column` is 1-based, `text` is the source text. */
 export type Token =

@@ -4,11 +4,11 @@
  * attributes and holds values converted to their attribute's type.
  */
 
-/** Search attribute types, as Temporal names them. */
-export type SearchAttributeType = 'Keyword' | 'Text' | 'Int' | 'Double' | 'Bool' | 'Datetime' | 'KeywordList';
+/** Search attribute types, as Temporal names them, in Temporal's order. */
+export const SEARCH_ATTRIBUTE_TYPES = ['Keyword', 'Text', 'Int', 'Double', 'Bool', 'Datetime', 'KeywordList'] as const;
 
-/** Every {@link SearchAttributeType}, in Temporal's order. */
-export const SEARCH_ATTRIBUTE_TYPES: readonly SearchAttributeType[] = ['Keyword', 'Text', 'Int', 'Double', 'Bool', 'Datetime', 'KeywordList'];
+/** One of {@link SEARCH_ATTRIBUTE_TYPES}. */
+export type SearchAttributeType = (typeof SEARCH_ATTRIBUTE_TYPES)[number];
 
 /** A custom search attribute registered in a namespace. */
 export interface SearchAttributeDefinition {

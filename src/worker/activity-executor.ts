@@ -22,7 +22,7 @@ export interface RunningActivity {
 }
 
 /** What {@link runActivityTask} needs from its worker. */
-export interface ActivityExecutorDeps {
+interface ActivityExecutorDeps {
   service: WorkflowService;
   activities: Record<string, ActivityFunction>;
   identity: string;
@@ -64,7 +64,7 @@ function infoOf(task: ActivityTask, clockNow: number): ActivityInfo {
  * start-to-close deadline (counted from when the worker got the task), or the schedule-to-close
  * deadline when that comes first. After it the service has timed the attempt out.
  */
-export function attemptDeadline(task: ActivityTask, receivedAt: number): number {
+function attemptDeadline(task: ActivityTask, receivedAt: number): number {
   const bounds: number[] = [];
   if (task.startToCloseTimeoutMs) bounds.push(receivedAt + task.startToCloseTimeoutMs);
   if (task.scheduleToCloseTimeoutMs) {

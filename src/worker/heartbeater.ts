@@ -4,7 +4,7 @@ import type { Logger } from './logger.ts';
 import { deliverReport } from './report.ts';
 
 /** Throttle without a heartbeat timeout, ms. @default 30 000 (Temporal's default) */
-export const DEFAULT_HEARTBEAT_THROTTLE_MS = 30_000;
+const DEFAULT_HEARTBEAT_THROTTLE_MS = 30_000;
 
 /** 0.8 × the heartbeat timeout, or 30 s without one: the heartbeat never misses its timeout. */
 export function heartbeatThrottleMs(heartbeatTimeoutMs: number | undefined): number {

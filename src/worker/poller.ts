@@ -7,7 +7,7 @@ import type { Logger } from './logger.ts';
  * Backoff between failed polls, in the retry layer's model: 200 ms doubling to 10 s, ±20 %
  * jitter so that workers restarted together do not reconnect in lockstep.
  */
-export const POLL_BACKOFF: RetryPolicyData = {
+const POLL_BACKOFF: RetryPolicyData = {
   initialIntervalMs: 200, backoffCoefficient: 2, maximumIntervalMs: 10_000, maximumAttempts: 0, nonRetryableErrorTypes: [], jitter: 0.2,
 };
 

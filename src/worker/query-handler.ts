@@ -20,7 +20,7 @@ function walkQueryTask(t: QueryTask, f: PayloadMap): QueryTask {
 import { WorkflowRun, WorkflowTaskFailedError } from './workflow-run.ts';
 
 /** What {@link QueryTaskHandler} needs from its worker. */
-export interface QueryTaskHandlerDeps {
+interface QueryTaskHandlerDeps {
   service: WorkflowService;
   bundle: WorkflowBundle;
   identity: string;

@@ -11,7 +11,7 @@ import type { Logger } from './logger.ts';
  * within about 2 s of the service's return, also after two restarts in a row (a 5 s cap let a
  * report's tries straddle two back-to-back outages in the chaos test and miss its deadline).
  */
-export const REPORT_BACKOFF: RetryPolicyData = {
+const REPORT_BACKOFF: RetryPolicyData = {
   initialIntervalMs: 100, backoffCoefficient: 2, maximumIntervalMs: 2_000, maximumAttempts: 0, nonRetryableErrorTypes: [], jitter: 0.2,
 };
 
@@ -22,13 +22,13 @@ export const REPORT_BACKOFF: RetryPolicyData = {
 export const DEFAULT_REPORT_WINDOW_MS = 60_000;
 
 /** How a report ended: taken by the service, refused by it (stale), or never delivered before its deadline. */
-export type ReportOutcome<T> =
+type ReportOutcome<T> =
   | { delivered: true; value: T }
   | { delivered: false; why: 'refused'; error: unknown }
   | { delivered: false; why: 'expired' | 'stopped' };
 
 /** What {@link deliverReport} needs besides the call. */
-export interface ReportOptions {
+interface ReportOptions {
   clock: Clock;
   logger: Logger;
   /** Names the report in log lines: `the outcome of activity charge (3)`. */

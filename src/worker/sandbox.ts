@@ -54,7 +54,7 @@ const DISPATCH = new vm.Script('__steadfastDispatch()', { filename: 'steadfast s
  * realm's microtasks to the end before they return, so the code of two runs never interleaves;
  * the realm makes the called run current (its time, randomness, scopes and globals) first.
  */
-export class SandboxRealm {
+class SandboxRealm {
   readonly #context: vm.Context;
   readonly #mailbox: RealmMailbox;
   /** Own properties of the context object once the realm loaded; more means a run set a global. */
@@ -104,7 +104,7 @@ export class SandboxRealm {
 const sharedRealms = new WeakMap<WorkflowBundle, SandboxRealm>();
 
 /** Options of {@link WorkflowSandbox.create}. */
-export interface SandboxOptions {
+interface SandboxOptions {
   log?: SandboxLog;
   /**
    * Host the run in the bundle's shared realm (true) or in a realm of its own (false: a new

@@ -4,7 +4,7 @@ import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 const ACTIVITY_BUCKETS = [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 10, 60, 600];
 
 /** What the worker's gauges and cache counters read at scrape time. */
-export interface WorkerLoad {
+interface WorkerLoad {
   /** Task slots per kind: how many are taken and the most that may be. */
   slots(): { kind: 'workflow' | 'activity'; used: number; max: number }[];
   /** Workflow cache counters since the worker was made. */

@@ -1,3 +1,4 @@
+import { optionKeys, refuseUnknownKeys } from '../common/option-keys.ts';
 import { hostname } from 'node:os';
 import { ValidationError } from '../retry/errors.ts';
 import { systemClock, type Clock } from '../retry/clock.ts';
@@ -10,7 +11,7 @@ import { jsonLogger } from '../common/logger.ts';
 import type { Registry } from 'prom-client';
 import { codecChainOf, type CodecChain } from '../codec/codec-chain.ts';
 import type { DataConverter } from '../codec/payload-codec.ts';
-import { CONNECTION_OPTION_KEYS, type ConnectionOptions } from '../client/connection.ts';
+import type { ConnectionOptions } from '../client/connection.ts';
 import type { Logger } from './logger.ts';
 import { requireErrorCode, toExceptionMap, type ErrorCodeConfig, type ExceptionMapper } from '../retry/error-codes.ts';
 
@@ -119,11 +120,12 @@ export interface ResolvedWorkerOptions {
 /** Long polls per task kind when not configured; see {@link WorkerOptions.maxConcurrentWorkflowTaskPolls}. */
 const DEFAULT_POLLS = 10;
 
-const KEYS = new Set([
-  ...CONNECTION_OPTION_KEYS, 'address', 'connection', 'namespace', 'taskQueue', 'workflowsPath', 'activities', 'maxConcurrentActivityTaskExecutions',
-  'maxConcurrentWorkflowTaskExecutions', 'maxConcurrentWorkflowTaskPolls', 'maxConcurrentActivityTaskPolls', 'maxCachedWorkflows', 'reuseV8Context', 'identity', 'shutdownGraceTime', 'logger', 'clock', 'metrics', 'dataConverter',
-  'exceptionMapper', 'defaultUnhandledErrorCode',
-]);
+const KEYS = optionKeys<WorkerOptions>({
+  apiKey: true, headers: true, tls: true, address: true, connection: true, namespace: true, taskQueue: true, workflowsPath: true, activities: true,
+  maxConcurrentActivityTaskExecutions: true, maxConcurrentWorkflowTaskExecutions: true, maxConcurrentWorkflowTaskPolls: true,
+  maxConcurrentActivityTaskPolls: true, maxCachedWorkflows: true, reuseV8Context: true, identity: true, shutdownGraceTime: true, logger: true,
+  clock: true, metrics: true, dataConverter: true, exceptionMapper: true, defaultUnhandledErrorCode: true,
+});
 
 /**
  * Checks every worker option; each error names the option, the rule and the value.
@@ -135,9 +137,7 @@ export function resolveWorkerOptions(options: WorkerOptions): ResolvedWorkerOpti
     throw new ValidationError('reuseContext', 'was renamed reuseV8Context, Temporal\'s name for the same option: write reuseV8Context',
       (options as { reuseContext?: unknown }).reuseContext);
   }
-  for (const key of Object.keys(options)) {
-    if (!KEYS.has(key)) throw new ValidationError(key, `is not a worker option (known: ${[...KEYS].join(', ')})`, (options as unknown as Record<string, unknown>)[key]);
-  }
+  refuseUnknownKeys('worker', options, KEYS);
   const address = optionalString('address', options.address);
   const connection = options.connection;
   if ((address === undefined) === (connection === undefined)) {

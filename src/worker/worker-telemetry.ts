@@ -6,7 +6,7 @@ import type { Logger } from './logger.ts';
 import type { PollOutcome, WorkerMetrics } from './worker-metrics.ts';
 
 /** How an activity attempt ended in this worker. */
-export type ActivityOutcome = 'completed' | 'failed' | 'canceled';
+type ActivityOutcome = 'completed' | 'failed' | 'canceled';
 
 /** Runs whose start trace context is remembered for their later workflow tasks (sticky tasks carry only new events). */
 const MAX_REMEMBERED_RUNS = 10_000;

@@ -35,7 +35,7 @@ export class HistoryMismatchError extends SteadfastError {
 brandClass(HistoryMismatchError, 'HistoryMismatchError');
 
 /** Ids of the run, which history events do not carry. */
-export interface RunExecution {
+interface RunExecution {
   namespace: string;
   workflowId: string;
   runId: string;

@@ -23,7 +23,7 @@ import { WorkflowRun, WorkflowTaskFailedError } from './workflow-run.ts';
 const FAILURES_BEFORE_WARNING = 3;
 
 /** What {@link WorkflowTaskHandler} needs from its worker. */
-export interface WorkflowTaskHandlerDeps {
+interface WorkflowTaskHandlerDeps {
   service: WorkflowService;
   bundle: WorkflowBundle;
   identity: string;
@@ -40,7 +40,7 @@ export interface WorkflowTaskHandlerDeps {
 }
 
 /** The worker's activity slots, as the handler asks for eager activities (Worker). */
-export interface EagerActivitySlots {
+interface EagerActivitySlots {
   /** Reserves up to `n` free activity slots now; returns how many. */
   reserve(n: number): number;
   /** Gives back `n` reserved slots. */

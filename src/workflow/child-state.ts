@@ -1,7 +1,7 @@
 import { fromFailureInfo, type FailureInfo } from '../common/failure.ts';
 
 /** One child workflow of the run, from its command until its close event. */
-export interface PendingChild {
+interface PendingChild {
   workflowId: string;
   runId?: string | undefined;
   /** Resolves with the child's first run id once ChildWorkflowExecutionStarted is applied. */

@@ -1,3 +1,4 @@
+import { optionKeys, refuseUnknownKeys } from '../common/option-keys.ts';
 import { searchAttributesToCommand, type SearchAttributesOption } from './search-attribute-options.ts';
 import { ChildWorkflowFailure, CancelledFailure } from '../common/failure.ts';
 import { messageNameOf, type SignalDefinition } from '../common/message-definitions.ts';
@@ -66,10 +67,10 @@ export interface ChildWorkflowHandle<W extends Workflow = Workflow> {
   signal<Args extends unknown[]>(def: SignalDefinition<Args> | string, ...args: Args): Promise<void>;
 }
 
-const OPTION_KEYS = new Set([
-  'workflowId', 'args', 'taskQueue', 'workflowExecutionTimeout', 'workflowRunTimeout', 'workflowTaskTimeout', 'retry',
-  'parentClosePolicy', 'memo', 'searchAttributes', 'workflowIdReusePolicy', 'cronSchedule',
-]);
+const OPTION_KEYS = optionKeys<ChildWorkflowOptions>({
+  workflowId: true, args: true, taskQueue: true, workflowExecutionTimeout: true, workflowRunTimeout: true, workflowTaskTimeout: true, retry: true,
+  parentClosePolicy: true, memo: true, searchAttributes: true, workflowIdReusePolicy: true, cronSchedule: true,
+});
 
 function typeName(workflow: Workflow | string): string {
   if (typeof workflow === 'string' && workflow.length > 0) return workflow;
@@ -80,9 +81,7 @@ function typeName(workflow: Workflow | string): string {
 /** Validates child options into the StartChildWorkflowExecution command's attributes. */
 export function resolveChildOptions(workflowType: string, options: ChildWorkflowOptions, defaultId: () => string): ChildStartAttributes {
   const o = optionalRecord('child workflow options', options) ?? {};
-  for (const key of Object.keys(o)) {
-    if (!OPTION_KEYS.has(key)) throw new ValidationError(key, `is not a child workflow option (known: ${[...OPTION_KEYS].join(', ')})`, o[key]);
-  }
+  refuseUnknownKeys('child workflow', o, OPTION_KEYS);
   const attrs: ChildStartAttributes = {
     workflowId: optionalString('workflowId', options.workflowId) ?? defaultId(),
     workflowType,

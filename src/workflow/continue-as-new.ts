@@ -1,5 +1,5 @@
 import { brandClass, SteadfastError, ValidationError } from '../retry/errors.ts';
-import { CONTINUE_AS_NEW_OPTION_KEYS, refuseUnknownKeys } from '../common/option-keys.ts';
+import { optionKeys, refuseUnknownKeys } from '../common/option-keys.ts';
 import { optionalPositiveDuration, optionalRecord, optionalString } from '../common/validate.ts';
 import type { Duration } from '../retry/duration.ts';
 import type { CommandAttributes } from '../history/commands.ts';
@@ -32,6 +32,10 @@ export interface ContinueAsNewOptions {
    */
   searchAttributes?: SearchAttributesOption;
 }
+
+const CONTINUE_AS_NEW_OPTION_KEYS = optionKeys<ContinueAsNewOptions>({
+  workflowType: true, taskQueue: true, workflowRunTimeout: true, workflowTaskTimeout: true, memo: true, searchAttributes: true,
+});
 
 /**
  * Makes a function that closes this run and continues as a new run with the given

@@ -8,7 +8,7 @@ import { IllegalStateError } from '../common/errors.ts';
  * only where the history recorded the flag, so histories written before the change replay as
  * they ran. Ids are never reused, and a flag is never removed while histories may carry it.
  */
-export interface ReplayFlag {
+interface ReplayFlag {
   /** Its number in history. */
   readonly id: number;
   /** What changed, for error messages. */

@@ -9,7 +9,7 @@ type AnyHandler = (...args: unknown[]) => unknown;
 type Job<K extends ActivationJob['type']> = Extract<ActivationJob, { type: K }>;
 
 /** An update handler with its optional validator. */
-export interface UpdateHandlerEntry {
+interface UpdateHandlerEntry {
   handler: AnyHandler;
   validator?: AnyHandler;
 }

@@ -24,7 +24,7 @@ const MAX_HEADER_ENTRIES = 8;
 const MAX_HEADER_VALUE_LENGTH = 8192;
 
 /** A trace header (see StartWorkflowExecutionRequest.header); the engine stores it and never reads it. */
-export const traceHeaderSchema = z.record(z.string(), z.string({ error: 'must be a string' })
+const traceHeaderSchema = z.record(z.string(), z.string({ error: 'must be a string' })
   .max(MAX_HEADER_VALUE_LENGTH, `must be at most ${MAX_HEADER_VALUE_LENGTH} characters`), { error: 'must be an object' })
   .refine((h) => Object.keys(h).length <= MAX_HEADER_ENTRIES, `must have at most ${MAX_HEADER_ENTRIES} entries`);
 

@@ -46,7 +46,7 @@ export const resetWorkflowResponseSchema = schemaOf<ResetWorkflowResponse>()(z.s
 export const getHistoryResponseSchema = schemaOf<GetHistoryResponse>()(z.strictObject({ events, nextPageToken: str.optional() }));
 
 /** Schema of {@link WorkflowExecutionInfo}. */
-export const workflowExecutionInfoSchema = schemaOf<WorkflowExecutionInfo>()(z.strictObject({
+const workflowExecutionInfoSchema = schemaOf<WorkflowExecutionInfo>()(z.strictObject({
   namespace: str, workflowId: str, runId: str, workflowType: str, taskQueue: str, status: z.enum(WORKFLOW_STATUSES),
   startTime: iso, executionTime: iso, closeTime: iso.optional(), historyLength: num, historySizeBytes: num.optional(),
   memo: z.record(z.string(), z.unknown()).optional(), attempt: num, firstExecutionRunId: str, originalExecutionRunId: str,
@@ -60,7 +60,7 @@ export const listWorkflowExecutionsResponseSchema = schemaOf<ListWorkflowExecuti
 }));
 
 /** Schema of {@link PendingActivityInfo}. */
-export const pendingActivityInfoSchema = schemaOf<PendingActivityInfo>()(z.strictObject({
+const pendingActivityInfoSchema = schemaOf<PendingActivityInfo>()(z.strictObject({
   activityId: str, activityType: str, scheduledEventId: num, state: z.enum(PENDING_ACTIVITY_STATES), attempt: num, maximumAttempts: num,
   backoff: checkedLater<BackoffInfo>(), scheduledTime: iso, lastStartedTime: iso.optional(), nextAttemptScheduleTime: iso.optional(),
   lastFailure: failure.optional(), lastHeartbeatTime: iso.optional(), heartbeatDetails: z.unknown().optional(),
@@ -68,7 +68,7 @@ export const pendingActivityInfoSchema = schemaOf<PendingActivityInfo>()(z.stric
 }));
 
 /** Schema of {@link PendingChildInfo}. */
-export const pendingChildInfoSchema = schemaOf<PendingChildInfo>()(z.strictObject({
+const pendingChildInfoSchema = schemaOf<PendingChildInfo>()(z.strictObject({
   workflowId: str, runId: str.optional(), workflowType: str, initiatedEventId: num, parentClosePolicy: z.enum(PARENT_CLOSE_POLICIES),
 }));
 

@@ -20,7 +20,7 @@ const ACTION_FIELDS = ['workflowType', 'taskQueue', 'workflowId', 'args', 'memo'
 const POLICY_FIELDS = ['overlap', 'catchupWindowMs', 'pauseOnFailure'];
 
 /** Schema of {@link ScheduleActionData}; an unknown field is refused, as a misspelt option would be lost. */
-export const scheduleActionSchema = schemaOf<ScheduleActionData>()(z.strictObject({
+const scheduleActionSchema = schemaOf<ScheduleActionData>()(z.strictObject({
   workflowType: text(),
   taskQueue: text(),
   workflowId: text(MAX_SCHEDULE_WORKFLOW_ID_LENGTH),
@@ -37,7 +37,7 @@ export const scheduleActionSchema = schemaOf<ScheduleActionData>()(z.strictObjec
 }));
 
 /** Schema of {@link SchedulePoliciesData}, with the defaults filled in. */
-export const schedulePoliciesSchema = schemaOf<SchedulePoliciesData>()(optional(z.strictObject({
+const schedulePoliciesSchema = schemaOf<SchedulePoliciesData>()(optional(z.strictObject({
   overlap: optional(oneOf(SCHEDULE_OVERLAP_POLICIES)).default('Skip'),
   catchupWindowMs: optional(durationMs(MIN_CATCHUP_WINDOW_MS)),
   pauseOnFailure: optional(bool).default(false),
@@ -46,7 +46,7 @@ export const schedulePoliciesSchema = schemaOf<SchedulePoliciesData>()(optional(
 })).default({ overlap: 'Skip', pauseOnFailure: false }));
 
 /** Schema of {@link ScheduleStateData}, with the defaults filled in. */
-export const scheduleStateSchema = schemaOf<ScheduleStateData>()(optional(z.object({
+const scheduleStateSchema = schemaOf<ScheduleStateData>()(optional(z.object({
   paused: optional(bool).default(false),
   note: optional(text(MAX_REASON_LENGTH)).default(''),
   remainingActions: optional(int(0)),
@@ -75,7 +75,7 @@ export const updateScheduleRequestSchema = schemaOf<UpdateScheduleRequest>()(sch
 }));
 
 /** Schema of {@link ScheduleBackfillData}. */
-export const scheduleBackfillSchema = schemaOf<ScheduleBackfillData>()(z.object({
+const scheduleBackfillSchema = schemaOf<ScheduleBackfillData>()(z.object({
   startTime: epochMs,
   endTime: epochMs,
   overlap: oneOf(SCHEDULE_OVERLAP_POLICIES).optional(),

@@ -3,7 +3,13 @@
  * row kind written by one multi-row INSERT … SELECT FROM unnest(…). The statement's text depends
  * only on which row kinds the batch has (its shape), so each shape is a named prepared statement,
  * parsed once per connection. */
-import { executionValues, searchAttributesJson } from '../rows.ts';
+import { eventValues, executionUpdateValues, executionValues, newTaskValues, newTimerValues } from '../rows.ts';
+import {
+  type Column, columnList, EXECUTION_UPDATES, EXECUTIONS, HISTORY_EVENTS, NEW_TASKS, NEW_TIMERS, pick, SCHEDULES, TASKS, TIMERS,
+  unnestCasts, unnestInsertSql, VISIBILITY_BUILT_INS,
+} from '../columns.ts';
+import { visibilityRecordOf } from '../visibility-records.ts';
+import { builtInVisibilityValues } from '../visibility/rows.ts';
 import { notificationsOf } from '../transition-checks.ts';
 import type { ConflictReason } from '../errors.ts';
 import type { StoreNotification, Transition } from '../types.ts';
@@ -32,7 +38,8 @@ const SLOTS = SEARCH_ATTRIBUTE_TYPES.flatMap((t) => slotColumns(t));
  * A part whose rows are all empty is left out of the text: PostgreSQL starts every node of a
  * plan, and each INSERT, UPDATE and DELETE opens its table's indexes (28 on the visibility
  * table), whether or not a row comes. The parts are written with the parameter numbers of the
- * whole statement ({@link batchParams}); {@link batchStatement} numbers the ones a shape uses.
+ * whole statement ({@link batchParams}), generated from the column lists of {@link GROUP_COLUMNS};
+ * {@link batchStatement} numbers the ones a shape uses.
  */
 interface Part {
   /** The parameter groups (see {@link Groups}) whose rows the part needs; it is in the statement when one has any. */
@@ -43,57 +50,97 @@ interface Part {
   checks?: readonly (readonly [order: number, sql: string])[];
 }
 
+const OP = { column: 'op', sqliteType: 'INTEGER', pgType: 'integer' } as const satisfies Column;
+const EXPECTED = { column: 'expected', sqliteType: 'INTEGER', pgType: 'integer' } as const satisfies Column;
+const PAYLOAD = { column: 'payload', sqliteType: 'TEXT', pgType: 'text', json: true } as const satisfies Column;
+
+/**
+ * The row groups of a batch, in parameter order after `$1` (the NOTIFY channel): each column is
+ * one parameter, an array with an element per row. Columns marked `json` are sent as one
+ * {@link jsonTextArray} literal.
+ */
+const GROUP_COLUMNS = {
+  upd: [OP, ...pick(EXECUTIONS, ['run_id']), EXPECTED, ...EXECUTION_UPDATES],
+  ins: [OP, ...EXECUTIONS],
+  consume: [OP, ...pick(TIMERS, ['id'])],
+  vis: VISIBILITY_BUILT_INS,
+  ev: HISTORY_EVENTS,
+  tasks: NEW_TASKS,
+  timers: NEW_TIMERS,
+  delTasks: pick(TASKS, ['id']),
+  delTimers: pick(TIMERS, ['id']),
+  purge: pick(EXECUTIONS, ['run_id']),
+  notify: [PAYLOAD],
+  first: [OP, ...pick(EXECUTIONS, ['namespace', 'workflow_id'])],
+  sched: [OP, ...pick(SCHEDULES, ['namespace', 'schedule_id']), EXPECTED, ...pick(SCHEDULES, ['state', 'version'])],
+} as const satisfies Record<string, readonly Column[]>;
+type Groups = typeof GROUP_COLUMNS;
+const GROUP_NAMES = Object.keys(GROUP_COLUMNS) as (keyof Groups)[];
+
+/** The number of each group's first parameter in {@link batchParams}. */
+const FIRST = (() => {
+  const first = {} as Record<keyof Groups, number>;
+  let n = 2;
+  for (const g of GROUP_NAMES) {
+    first[g] = n;
+    n += GROUP_COLUMNS[g].length;
+  }
+  return first;
+})();
+
+/** `$n::type[]`: the parameter of a group's column. */
+function param<G extends keyof Groups>(group: G, column: Groups[G][number]['column']): string {
+  const cols: readonly Column[] = GROUP_COLUMNS[group];
+  const at = cols.findIndex((c) => c.column === column);
+  return `$${FIRST[group] + at}::${cols[at]!.pgType}[]`;
+}
+
+/** `unnest($n::type[], …)` of a group's parameters. */
+function unnestOf(group: keyof Groups): string {
+  return `unnest(${unnestCasts(GROUP_COLUMNS[group], FIRST[group])})`;
+}
+
+/** `unnest(…) AS v(column, …)`: a group's rows, named by its columns. */
+function rowsOf(group: keyof Groups): string {
+  return `${unnestOf(group)}\n    AS v(${columnList(GROUP_COLUMNS[group])})`;
+}
+
 const PARTS: readonly Part[] = [
   {
     needs: ['upd'],
-    ctes: [`upd_in AS (SELECT * FROM unnest($2::int[], $3::text[], $4::int[], $5::text[], $6::text[], $7::text[], $8::bigint[],
-    $9::bigint[], $10::int[], $11::text[], $12::text[], $13::int[], $14::text[])
-    AS v(op, run_id, expected, status, workflow_type, task_queue, execution_time, close_time, next_event_id, memo, state,
-      version, search_attributes))`,
-    `locked AS (SELECT run_id, version FROM executions WHERE run_id = ANY($3::text[]) ORDER BY run_id FOR UPDATE)`,
-    `upd AS (UPDATE executions e SET status = u.status, workflow_type = u.workflow_type, task_queue = u.task_queue,
-      execution_time = u.execution_time, close_time = u.close_time, next_event_id = u.next_event_id, memo = u.memo,
-      state = u.state, version = u.version, search_attributes = u.search_attributes
-    FROM upd_in u WHERE e.run_id = ANY($3::text[]) AND e.run_id = u.run_id AND (SELECT ok FROM ok))`],
+    ctes: [`upd_in AS (SELECT * FROM ${rowsOf('upd')})`,
+    `locked AS (SELECT run_id, version FROM executions WHERE run_id = ANY(${param('upd', 'run_id')}) ORDER BY run_id FOR UPDATE)`,
+    `upd AS (UPDATE executions e SET ${EXECUTION_UPDATES.map((c) => `${c.column} = u.${c.column}`).join(', ')}
+    FROM upd_in u WHERE e.run_id = ANY(${param('upd', 'run_id')}) AND e.run_id = u.run_id AND (SELECT ok FROM ok))`],
     checks: [[1, `SELECT u.op, 'version' AS reason, u.run_id AS detail FROM upd_in u LEFT JOIN locked l ON l.run_id = u.run_id
       WHERE l.version IS DISTINCT FROM u.expected`]],
   },
   {
     needs: ['ins'],
-    ctes: [`ins_in AS (SELECT * FROM unnest($15::int[], $16::text[], $17::text[], $18::text[], $19::text[], $20::text[], $21::text[],
-    $22::bigint[], $23::bigint[], $24::bigint[], $25::int[], $26::int[], $27::text[], $28::text[], $29::text[], $30::text[],
-    $31::text[], $32::int[], $33::text[], $34::text[], $35::bigint[])
-    AS v(op, run_id, namespace, workflow_id, workflow_type, task_queue, status, start_time, execution_time, close_time,
-      next_event_id, attempt, first_execution_run_id, original_execution_run_id, request_id, memo, state, version,
-      search_attributes, scheduled_by_id, scheduled_start_time))`,
+    ctes: [`ins_in AS (SELECT * FROM ${rowsOf('ins')})`,
     `open_runs AS (SELECT x.run_id, x.namespace, x.workflow_id FROM executions x
     WHERE (x.namespace, x.workflow_id) IN (SELECT namespace, workflow_id FROM ins_in) AND x.status = 'Running' FOR UPDATE)`,
-    `ins AS (INSERT INTO executions (run_id, namespace, workflow_id, workflow_type, task_queue, status, start_time,
-      execution_time, close_time, next_event_id, attempt, first_execution_run_id, original_execution_run_id, request_id,
-      memo, state, version, search_attributes, scheduled_by_id, scheduled_start_time)
-    SELECT run_id, namespace, workflow_id, workflow_type, task_queue, status, start_time, execution_time, close_time,
-      next_event_id, attempt, first_execution_run_id, original_execution_run_id, request_id, memo, state, version,
-      search_attributes, scheduled_by_id, scheduled_start_time
+    `ins AS (INSERT INTO executions (${columnList(EXECUTIONS)})
+    SELECT ${columnList(EXECUTIONS)}
     FROM ins_in WHERE (SELECT ok FROM ok) RETURNING run_id, seq)`],
     checks: [[2, `SELECT i.op, 'duplicateRun', i.run_id FROM ins_in i
-      WHERE EXISTS (SELECT 1 FROM executions x WHERE x.run_id = ANY($16::text[]) AND x.run_id = i.run_id)`],
+      WHERE EXISTS (SELECT 1 FROM executions x WHERE x.run_id = ANY(${param('ins', 'run_id')}) AND x.run_id = i.run_id)`],
     // An open run of the workflow id is no conflict when the same transition closes it (continue-as-new).
     [4, `SELECT i.op, 'alreadyOpen', i.workflow_id FROM ins_in i
       JOIN open_runs o ON o.namespace = i.namespace AND o.workflow_id = i.workflow_id
-      WHERE NOT EXISTS (SELECT 1 FROM unnest($2::int[], $3::text[], $5::text[]) AS u(op, run_id, status)
+      WHERE NOT EXISTS (SELECT 1 FROM unnest(${param('upd', 'op')}, ${param('upd', 'run_id')}, ${param('upd', 'status')}) AS u(op, run_id, status)
         WHERE u.op = i.op AND u.run_id = o.run_id AND u.status <> 'Running')`]],
   },
   {
     needs: ['first'],
-    ctes: [`first_in AS (SELECT * FROM unnest($73::int[], $74::text[], $75::text[]) AS v(op, namespace, workflow_id))`],
+    ctes: [`first_in AS (SELECT * FROM ${rowsOf('first')})`],
     checks: [[3, `SELECT f.op, 'workflowIdUsed', f.workflow_id FROM first_in f
-      WHERE EXISTS (SELECT 1 FROM executions x WHERE x.namespace = ANY($74::text[]) AND x.workflow_id = ANY($75::text[])
+      WHERE EXISTS (SELECT 1 FROM executions x WHERE x.namespace = ANY(${param('first', 'namespace')}) AND x.workflow_id = ANY(${param('first', 'workflow_id')})
         AND x.namespace = f.namespace AND x.workflow_id = f.workflow_id)`]],
   },
   {
     needs: ['sched'],
-    ctes: [`sched_in AS (SELECT * FROM unnest($76::int[], $77::text[], $78::text[], $79::int[], $80::text[], $81::int[])
-    AS v(op, namespace, schedule_id, expected, state, version))`,
+    ctes: [`sched_in AS (SELECT * FROM ${rowsOf('sched')})`,
     `sched_locked AS (SELECT namespace, schedule_id, version FROM schedules
     WHERE (namespace, schedule_id) IN (SELECT namespace, schedule_id FROM sched_in) ORDER BY namespace, schedule_id FOR UPDATE)`,
     `sched_upd AS (UPDATE schedules x SET state = s.state, version = s.version FROM sched_in s
@@ -103,45 +150,35 @@ const PARTS: readonly Part[] = [
   },
   {
     needs: ['consume'],
-    ctes: [`consume_in AS (SELECT * FROM unnest($36::int[], $37::text[]) AS v(op, id))`,
-      `consumed AS (SELECT id FROM timers WHERE id = ANY($37::text[]) FOR UPDATE)`],
+    ctes: [`consume_in AS (SELECT * FROM ${rowsOf('consume')})`,
+      `consumed AS (SELECT id FROM timers WHERE id = ANY(${param('consume', 'id')}) FOR UPDATE)`],
     checks: [[6, `SELECT c.op, 'timerGone', c.id FROM consume_in c WHERE NOT EXISTS (SELECT 1 FROM consumed t WHERE t.id = c.id)`]],
   },
   {
     needs: ['vis'],
-    ctes: [`vis AS (INSERT INTO executions_visibility (run_id, namespace, workflow_id, workflow_type, status, task_queue, start_time,
-      execution_time, close_time, execution_duration, history_length, scheduled_by_id, scheduled_start_time)
-    SELECT * FROM unnest($38::text[], $39::text[], $40::text[], $41::text[], $42::text[], $43::text[], $44::bigint[],
-      $45::bigint[], $46::bigint[], $47::bigint[], $48::bigint[], $49::text[], $50::bigint[]) WHERE (SELECT ok FROM ok)
-    ON CONFLICT (run_id) DO UPDATE SET namespace = excluded.namespace, workflow_id = excluded.workflow_id,
-      workflow_type = excluded.workflow_type, status = excluded.status, task_queue = excluded.task_queue,
-      start_time = excluded.start_time, execution_time = excluded.execution_time, close_time = excluded.close_time,
-      execution_duration = excluded.execution_duration, history_length = excluded.history_length,
-      scheduled_by_id = excluded.scheduled_by_id, scheduled_start_time = excluded.scheduled_start_time,
+    ctes: [`vis AS (INSERT INTO executions_visibility (${columnList(VISIBILITY_BUILT_INS)})
+    SELECT * FROM ${unnestOf('vis')} WHERE (SELECT ok FROM ok)
+    ON CONFLICT (run_id) DO UPDATE SET ${VISIBILITY_BUILT_INS.filter((c) => c.column !== 'run_id').map((c) => `${c.column} = excluded.${c.column}`).join(', ')},
       search_attributes = NULL, ${SLOTS.map((c) => `${c} = NULL`).join(', ')})`],
   },
   {
     needs: ['ev'],
-    ctes: [`events AS (INSERT INTO history_events (run_id, event_id, event_type, event_time, attributes)
-    SELECT * FROM unnest($51::text[], $52::int[], $53::text[], $54::text[], $55::text[]) WHERE (SELECT ok FROM ok))`],
+    ctes: [`events AS (${unnestInsertSql('history_events', HISTORY_EVENTS, FIRST.ev)} WHERE (SELECT ok FROM ok))`],
   },
   {
     needs: ['tasks'],
-    ctes: [`new_tasks AS (INSERT INTO tasks (id, namespace, task_queue, kind, run_id, visible_at, data)
-    SELECT * FROM unnest($56::text[], $57::text[], $58::text[], $59::text[], $60::text[], $61::bigint[], $62::text[])
-    WHERE (SELECT ok FROM ok))`],
+    ctes: [`new_tasks AS (${unnestInsertSql('tasks', NEW_TASKS, FIRST.tasks)} WHERE (SELECT ok FROM ok))`],
   },
   {
     needs: ['timers'],
-    ctes: [`new_timers AS (INSERT INTO timers (id, namespace, run_id, kind, due_at, data)
-    SELECT * FROM unnest($63::text[], $64::text[], $65::text[], $66::text[], $67::bigint[], $68::text[]) WHERE (SELECT ok FROM ok))`],
+    ctes: [`new_timers AS (${unnestInsertSql('timers', NEW_TIMERS, FIRST.timers)} WHERE (SELECT ok FROM ok))`],
   },
-  { needs: ['delTasks'], ctes: [`gone_tasks AS (DELETE FROM tasks WHERE id = ANY($69::text[]) AND (SELECT ok FROM ok))`] },
-  { needs: ['delTimers'], ctes: [`gone_timers AS (DELETE FROM timers WHERE id = ANY($70::text[]) AND (SELECT ok FROM ok))`] },
+  { needs: ['delTasks'], ctes: [`gone_tasks AS (DELETE FROM tasks WHERE id = ANY(${param('delTasks', 'id')}) AND (SELECT ok FROM ok))`] },
+  { needs: ['delTimers'], ctes: [`gone_timers AS (DELETE FROM timers WHERE id = ANY(${param('delTimers', 'id')}) AND (SELECT ok FROM ok))`] },
   {
     needs: ['purge'],
-    ctes: [`purged_tasks AS (DELETE FROM tasks WHERE run_id = ANY($71::text[]) AND (SELECT ok FROM ok))`,
-      `purged_timers AS (DELETE FROM timers WHERE run_id = ANY($71::text[]) AND (SELECT ok FROM ok))`],
+    ctes: [`purged_tasks AS (DELETE FROM tasks WHERE run_id = ANY(${param('purge', 'run_id')}) AND (SELECT ok FROM ok))`,
+      `purged_timers AS (DELETE FROM timers WHERE run_id = ANY(${param('purge', 'run_id')}) AND (SELECT ok FROM ok))`],
   },
 ];
 
@@ -154,7 +191,7 @@ function composeBatchSql(has: (group: keyof Groups) => boolean): string {
   const ok = checks.length > 0
     ? [`bad (op, reason, detail) AS (\n    ${checks.join('\n    UNION ALL ')})`, 'ok AS (SELECT NOT EXISTS (SELECT 1 FROM bad) AS ok)']
     : ['ok AS (SELECT true AS ok)'];
-  const notify = has('notify') ? ['notified AS (SELECT count(pg_notify($1, p)) AS n FROM unnest($72::text[]) p WHERE (SELECT ok FROM ok))'] : [];
+  const notify = has('notify') ? [`notified AS (SELECT count(pg_notify($1, p)) AS n FROM unnest(${param('notify', 'payload')}) p WHERE (SELECT ok FROM ok))`] : [];
   return `WITH\n  ${[...ctes.filter((c) => !WRITES.test(c)), ...ok, ...ctes.filter((c) => WRITES.test(c)), ...notify].join(',\n  ')}
 SELECT ${checks.length > 0 ? '(SELECT json_agg(json_build_array(op, reason, detail)) FROM bad)' : 'NULL::json'} AS bad,
   ${has('ins') ? '(SELECT json_agg(json_build_array(run_id, seq)) FROM ins)' : 'NULL::json'} AS seqs, ${has('notify') ? '(SELECT n FROM notified)' : '0'} AS notified`;
@@ -240,25 +277,17 @@ export function jsonTextArray(texts: readonly (string | null)[]): string {
   return `{${json.slice(1, -1)}}`;
 }
 
-/** Replaces the listed columns (JSON texts) of a group's parameter arrays by {@link jsonTextArray} literals. */
-function withJsonLiterals(cols: unknown[][], json: readonly number[]): unknown[] {
-  return cols.map((c, i) => (json.includes(i) ? jsonTextArray(c as (string | null)[]) : c));
+/** A group's parameter arrays, its JSON columns (JSON texts) as {@link jsonTextArray} literals. */
+function withJsonLiterals(group: keyof Groups, cols: unknown[][]): unknown[] {
+  const columns: readonly Column[] = GROUP_COLUMNS[group];
+  return cols.map((c, i) => (columns[i]!.json ? jsonTextArray(c as (string | null)[]) : c));
 }
 
 /** A failed check of one transition of a batch: its index, why, and the run, workflow or timer id. */
 export type BatchConflict = [op: number, reason: ConflictReason, detail: string];
 
-/**
- * The row groups of a batch, each named by the first parameter of its columns in
- * {@link batchParams} (an array with an element per row).
- */
-const GROUPS = {
-  upd: 2, ins: 15, consume: 36, vis: 38, ev: 51, tasks: 56, timers: 63, delTasks: 69, delTimers: 70, purge: 71, notify: 72, first: 73, sched: 76,
-} as const;
-type Groups = typeof GROUPS;
-
 /** A batch's statement: named by its shape (the groups it writes), with the parameters that shape uses. */
-export interface BatchStatement {
+interface BatchStatement {
   name: string;
   text: string;
   values: unknown[];
@@ -274,8 +303,8 @@ const shapes = new Map<string, { text: string; slots: number[] }>();
  */
 export function batchStatement(all: readonly unknown[]): BatchStatement {
   // The payloads are one array literal; `{}` is the empty one.
-  const has = (g: keyof Groups) => (g === 'notify' ? all[GROUPS.notify - 1] !== '{}' : (all[GROUPS[g] - 1] as unknown[]).length > 0);
-  const key = (Object.keys(GROUPS) as (keyof Groups)[]).map((g) => (has(g) ? '1' : '0')).join('');
+  const has = (g: keyof Groups) => (g === 'notify' ? all[FIRST.notify - 1] !== '{}' : (all[FIRST[g] - 1] as unknown[]).length > 0);
+  const key = GROUP_NAMES.map((g) => (has(g) ? '1' : '0')).join('');
   let shape = shapes.get(key);
   if (!shape) {
     const slots: number[] = [];
@@ -290,51 +319,39 @@ export function batchStatement(all: readonly unknown[]): BatchStatement {
 
 /** The parameters of the whole batch statement ({@link PARTS}, numbered as written there) for these transitions (schedules only as updates; no custom search attributes). */
 export function batchParams(channel: string, transitions: readonly Transition[], payloads: readonly string[]): unknown[] {
-  const upd: unknown[][] = Array.from({ length: 13 }, () => []);
-  const ins: unknown[][] = Array.from({ length: 21 }, () => []);
-  const consume: unknown[][] = [[], []];
-  const first: unknown[][] = [[], [], []];
-  const sched: unknown[][] = Array.from({ length: 6 }, () => []);
-  const vis: unknown[][] = Array.from({ length: 13 }, () => []);
-  const ev: unknown[][] = Array.from({ length: 5 }, () => []);
-  const tasks: unknown[][] = Array.from({ length: 7 }, () => []);
-  const timers: unknown[][] = Array.from({ length: 6 }, () => []);
-  const delTasks: string[] = [];
-  const delTimers: string[] = [];
-  const purge: string[] = [];
-  const push = (cols: unknown[][], values: readonly unknown[]) => values.forEach((v, i) => cols[i]!.push(v));
+  const cols = Object.fromEntries(GROUP_NAMES.map((g) => [g, GROUP_COLUMNS[g].map((): unknown[] => [])])) as Record<keyof Groups, unknown[][]>;
+  const push = (group: keyof Groups, values: readonly unknown[]) => values.forEach((v, i) => cols[group][i]!.push(v));
+  /** A row given by column, in the group's column order. */
+  const pushRow = <G extends keyof Groups>(group: G, row: Record<Groups[G][number]['column'], unknown>) =>
+    push(group, GROUP_COLUMNS[group].map((c: Column) => row[c.column as Groups[G][number]['column']]));
   transitions.forEach((t, op) => {
     for (const w of t.executions) {
       const r = w.record;
       if (w.expectedVersion === undefined) {
-        push(ins, [op, ...executionValues(r)]);
-        if (w.firstOfWorkflowId) push(first, [op, r.namespace, r.workflowId]);
+        push('ins', [op, ...executionValues(r)]);
+        if (w.firstOfWorkflowId) pushRow('first', { op, namespace: r.namespace, workflow_id: r.workflowId });
       } else {
-        push(upd, [op, r.runId, w.expectedVersion, r.status, r.workflowType, r.taskQueue, r.executionTime, r.closeTime ?? null,
-          r.nextEventId, r.memo === undefined ? null : JSON.stringify(r.memo), JSON.stringify(r.state), r.version, searchAttributesJson(r)]);
+        push('upd', [op, r.runId, w.expectedVersion, ...executionUpdateValues(r)]);
       }
-      push(vis, [r.runId, r.namespace, r.workflowId, r.workflowType, r.status, r.taskQueue, r.startTime, r.executionTime,
-        r.closeTime ?? null, r.closeTime === undefined ? null : Math.max(0, r.closeTime - r.executionTime), r.nextEventId - 1,
-        r.scheduledById ?? null, r.scheduledStartTime ?? null]);
-      for (const e of w.events) push(ev, [r.runId, e.eventId, e.eventType, e.eventTime, JSON.stringify(e.attributes)]);
+      push('vis', builtInVisibilityValues(visibilityRecordOf(r)));
+      for (const e of w.events) push('ev', eventValues(r.runId, e));
     }
     // A consumed timer is checked (consume_in) and deleted with the others: an OR of the two in
     // one DELETE was planned as a sequential scan of timers.
     if (t.consumeTimerId !== undefined) {
-      push(consume, [op, t.consumeTimerId]);
-      delTimers.push(t.consumeTimerId);
+      pushRow('consume', { op, id: t.consumeTimerId });
+      push('delTimers', [t.consumeTimerId]);
     }
-    for (const k of t.createTasks ?? []) push(tasks, [k.id, k.namespace, k.taskQueue, k.kind, k.runId, k.visibleAt, JSON.stringify(k.data)]);
-    for (const k of t.createTimers ?? []) push(timers, [k.id, k.namespace, k.runId, k.kind, k.dueAt, JSON.stringify(k.data)]);
-    delTasks.push(...(t.deleteTaskIds ?? []));
-    delTimers.push(...(t.deleteTimerIds ?? []));
-    purge.push(...(t.purgeRunIds ?? []));
+    for (const k of t.createTasks ?? []) push('tasks', newTaskValues(k));
+    for (const k of t.createTimers ?? []) push('timers', newTimerValues(k));
+    for (const id of t.deleteTaskIds ?? []) push('delTasks', [id]);
+    for (const id of t.deleteTimerIds ?? []) push('delTimers', [id]);
+    for (const id of t.purgeRunIds ?? []) push('purge', [id]);
     for (const w of t.schedules ?? []) {
-      push(sched, [op, w.record.namespace, w.record.scheduleId, w.expectedVersion, JSON.stringify(w.record.state), w.record.version]);
+      const s = w.record;
+      pushRow('sched', { op, namespace: s.namespace, schedule_id: s.scheduleId, expected: w.expectedVersion, state: JSON.stringify(s.state), version: s.version });
     }
   });
-  // The JSON columns: memo, state and search attributes of runs, event attributes, task and timer data, schedule state.
-  return [channel, ...withJsonLiterals(upd, [9, 10, 12]), ...withJsonLiterals(ins, [15, 16, 18]), ...consume, ...vis,
-    ...withJsonLiterals(ev, [4]), ...withJsonLiterals(tasks, [6]), ...withJsonLiterals(timers, [5]), delTasks, delTimers, purge,
-    jsonTextArray(payloads), ...first, ...withJsonLiterals(sched, [4])];
+  for (const p of payloads) push('notify', [p]);
+  return [channel, ...GROUP_NAMES.flatMap((g) => withJsonLiterals(g, cols[g]))];
 }

@@ -2,12 +2,12 @@
 import type pg from 'pg';
 import { StoreConflictError } from '../errors.ts';
 import { namespaceValues, toNamespace } from '../namespace-rows.ts';
+import { insertSql, NAMESPACES } from '../columns.ts';
 import type { NamespaceChanges, NamespaceRecord } from '../types.ts';
 
 /** Each namespace query's one home. */
-export const NAMESPACE_SQL = {
-  insert: `INSERT INTO namespaces (name, description, owner_email, retention_ms, state, create_time, update_time)
-    VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (name) DO NOTHING`,
+const NAMESPACE_SQL = {
+  insert: `${insertSql('postgres', 'namespaces', NAMESPACES)} ON CONFLICT (name) DO NOTHING`,
   get: 'SELECT * FROM namespaces WHERE name = $1',
   list: 'SELECT * FROM namespaces WHERE name > $1 ORDER BY name LIMIT $2',
   update: `UPDATE namespaces SET description = COALESCE($2, description), owner_email = COALESCE($3, owner_email),

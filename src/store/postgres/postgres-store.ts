@@ -5,7 +5,7 @@ import { newUuid } from '../../common/ids.ts';
 import { connectionLoss, OPEN_RUN_INDEX, PG_ERROR_CODES, StoreConflictError } from '../errors.ts';
 import { buildListQuery } from '../list-query.ts';
 import { loadMigrations } from '../migrations.ts';
-import { executionValues, searchAttributesJson, toEvent, toExecution, toQueueRef, toTask, toTimer } from '../rows.ts';
+import { eventValues, executionUpdateValues, executionValues, newTaskValues, newTimerValues, toEvent, toExecution, toQueueRef, toTask, toTimer } from '../rows.ts';
 import { notificationsOf } from '../transition-checks.ts';
 import type {
   ClaimTaskRequest, ClaimTimersRequest, ExecutionQuery, ExecutionRecord, QueueRef, Store, StoreNotification,
@@ -13,6 +13,7 @@ import type {
 } from '../types.ts';
 import * as ns from './namespace-queries.ts';
 import { multiInsert, PQ, quoteIdent } from './queries.ts';
+import { HISTORY_EVENTS, NEW_TASKS, NEW_TIMERS } from '../columns.ts';
 import { batchPayloads, noticePayloads, type BatchNotice } from './batch-sql.ts';
 import { PgGroupCommitter } from './group-commit.ts';
 import { StatisticsKeeper } from './statistics.ts';
@@ -351,17 +352,12 @@ export class PostgresStore implements Store {
         }
         await c.query(PQ.insertExecution, executionValues(r));
       } else {
-        const res = await c.query(PQ.updateExecution, [
-          r.runId, r.status, r.workflowType, r.taskQueue, r.executionTime, r.closeTime ?? null, r.nextEventId,
-          r.memo === undefined ? null : JSON.stringify(r.memo), JSON.stringify(r.state), r.version, w.expectedVersion,
-          searchAttributesJson(r),
-        ]);
+        const res = await c.query(PQ.updateExecution, [...executionUpdateValues(r), r.runId, w.expectedVersion]);
         if (res.rowCount !== 1) throw new StoreConflictError('version', `run ${r.runId} changed since version ${w.expectedVersion}`);
       }
       await vis.write(c, r);
       if (w.events.length) {
-        await c.query(multiInsert('history_events', ['run_id', 'event_id', 'event_type', 'event_time', 'attributes'], w.events.length),
-          w.events.flatMap((e) => [r.runId, e.eventId, e.eventType, e.eventTime, JSON.stringify(e.attributes)]));
+        await c.query(multiInsert('history_events', HISTORY_EVENTS, w.events.length), w.events.flatMap((e) => eventValues(r.runId, e)));
       }
     }
     await applySchedules(c, t);
@@ -376,13 +372,11 @@ export class PostgresStore implements Store {
     if (t.deleteTimerIds?.length) await c.query(PQ.deleteTimers, [t.deleteTimerIds]);
     const tasks = t.createTasks ?? [];
     if (tasks.length) {
-      await c.query(multiInsert('tasks', ['id', 'namespace', 'task_queue', 'kind', 'run_id', 'visible_at', 'data'], tasks.length),
-        tasks.flatMap((k) => [k.id, k.namespace, k.taskQueue, k.kind, k.runId, k.visibleAt, JSON.stringify(k.data)]));
+      await c.query(multiInsert('tasks', NEW_TASKS, tasks.length), tasks.flatMap((k) => newTaskValues(k)));
     }
     const timers = t.createTimers ?? [];
     if (timers.length) {
-      await c.query(multiInsert('timers', ['id', 'namespace', 'run_id', 'kind', 'due_at', 'data'], timers.length),
-        timers.flatMap((k) => [k.id, k.namespace, k.runId, k.kind, k.dueAt, JSON.stringify(k.data)]));
+      await c.query(multiInsert('timers', NEW_TIMERS, timers.length), timers.flatMap((k) => newTimerValues(k)));
     }
   }
 

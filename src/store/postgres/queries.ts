@@ -1,5 +1,6 @@
 /* Every SQL statement of the PostgreSQL store; each query has this one home. Time is always a
  * parameter from the injected clock, never now(). The schema is chosen by search_path. */
+import { columnList, EXECUTION_UPDATES, EXECUTIONS, insertSql, type Column } from '../columns.ts';
 
 export const PQ = {
   getExecution: 'SELECT * FROM executions WHERE run_id = $1',
@@ -10,13 +11,10 @@ export const PQ = {
       ORDER BY seq LIMIT 1)
     UNION ALL (SELECT 'latest', * FROM executions WHERE namespace = $1 AND workflow_id = $2 ORDER BY seq DESC LIMIT 1)`,
   anyRun: 'SELECT 1 FROM executions WHERE namespace = $1 AND workflow_id = $2 LIMIT 1',
-  insertExecution: `INSERT INTO executions (run_id, namespace, workflow_id, workflow_type, task_queue, status,
-    start_time, execution_time, close_time, next_event_id, attempt, first_execution_run_id, original_execution_run_id,
-    request_id, memo, state, version, search_attributes, scheduled_by_id, scheduled_start_time)
-    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)`,
-  updateExecution: `UPDATE executions SET status = $2, workflow_type = $3, task_queue = $4, execution_time = $5,
-    close_time = $6, next_event_id = $7, memo = $8, state = $9, version = $10, search_attributes = $12
-    WHERE run_id = $1 AND version = $11`,
+  insertExecution: insertSql('postgres', 'executions', EXECUTIONS),
+  // Parameters: executionUpdateValues (rows.ts), then the run id and the version it must still have.
+  updateExecution: `UPDATE executions SET ${EXECUTION_UPDATES.map((c, i) => `${c.column} = $${i + 1}`).join(', ')}
+    WHERE run_id = $${EXECUTION_UPDATES.length + 1} AND version = $${EXECUTION_UPDATES.length + 2}`,
   insertSecret: 'INSERT INTO server_secrets (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING',
   readSecret: 'SELECT value FROM server_secrets WHERE name = $1',
   readHistory: 'SELECT * FROM history_events WHERE run_id = $1 AND event_id >= $2 ORDER BY event_id LIMIT $3',
@@ -68,11 +66,11 @@ export function quoteIdent(name: string): string {
 }
 
 /** A multi-row INSERT with `$n` placeholders for `rows` rows of `columns.length` values. */
-export function multiInsert(table: string, columns: readonly string[], rows: number, literalTail = ''): string {
+export function multiInsert(table: string, columns: readonly Column[], rows: number): string {
   const groups: string[] = [];
   let p = 1;
   for (let r = 0; r < rows; r++) {
-    groups.push(`(${columns.map(() => `$${p++}`).join(', ')}${literalTail})`);
+    groups.push(`(${columns.map(() => `$${p++}`).join(', ')})`);
   }
-  return `INSERT INTO ${table} (${columns.join(', ')}) VALUES ${groups.join(', ')}`;
+  return `INSERT INTO ${table} (${columnList(columns)}) VALUES ${groups.join(', ')}`;
 }

@@ -1,14 +1,14 @@
 /* The PostgreSQL store's schedule statements and the schedule part of a transition. */
 import type pg from 'pg';
-import { scheduleConflict, toSchedule } from '../schedule-rows.ts';
+import { scheduleConflict, scheduleValues, toSchedule } from '../schedule-rows.ts';
+import { insertSql, SCHEDULES } from '../columns.ts';
 import type { ScheduleRecord, Transition } from '../types.ts';
 
 /** Each schedule query's one home. */
-export const SCHEDULE_SQL = {
+const SCHEDULE_SQL = {
   get: 'SELECT * FROM schedules WHERE namespace = $1 AND schedule_id = $2',
   list: 'SELECT * FROM schedules WHERE namespace = $1 AND schedule_id > $2 ORDER BY schedule_id LIMIT $3',
-  insert: `INSERT INTO schedules (namespace, schedule_id, create_time, state, version) VALUES ($1, $2, $3, $4, $5)
-    ON CONFLICT DO NOTHING`,
+  insert: `${insertSql('postgres', 'schedules', SCHEDULES)} ON CONFLICT DO NOTHING`,
   update: 'UPDATE schedules SET state = $3, version = $4 WHERE namespace = $1 AND schedule_id = $2 AND version = $5',
   remove: 'DELETE FROM schedules WHERE namespace = $1 AND schedule_id = $2 AND version = $3',
 } as const;
@@ -32,7 +32,7 @@ export async function applySchedules(c: pg.PoolClient, t: Transition): Promise<v
     const r = w.record;
     let changed: number | null;
     if (w.expectedVersion === undefined) {
-      changed = (await c.query(SCHEDULE_SQL.insert, [r.namespace, r.scheduleId, r.createTime, JSON.stringify(r.state), r.version])).rowCount;
+      changed = (await c.query(SCHEDULE_SQL.insert, scheduleValues(r))).rowCount;
       if (changed !== 1) throw scheduleConflict(w, 0)!;
       continue;
     }

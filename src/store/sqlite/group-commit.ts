@@ -1,7 +1,7 @@
 import type BetterSqlite3 from 'better-sqlite3';
 
 /** One write of a batch: `run` writes; `check` is a read-only precondition that fails the op before it writes. */
-export interface BatchOp<T = unknown> {
+interface BatchOp<T = unknown> {
   run: () => T;
   check?: (() => Error | undefined) | undefined;
 }
@@ -19,7 +19,7 @@ export type Outcome<T = unknown> = { ok: true; value: T } | { ok: false; err: un
  * whole batch is rolled back and replayed with a SAVEPOINT around each op, so that one rolls
  * back alone.
  */
-export class BatchWriter {
+class BatchWriter {
   readonly #begin: BetterSqlite3.Statement;
   readonly #commit: BetterSqlite3.Statement;
   readonly #rollback: BetterSqlite3.Statement;

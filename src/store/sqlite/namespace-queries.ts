@@ -3,13 +3,13 @@ import type BetterSqlite3 from 'better-sqlite3';
 import { prepareAll, type Prepared } from './queries.ts';
 import { StoreConflictError } from '../errors.ts';
 import { namespaceValues, toNamespace } from '../namespace-rows.ts';
+import { insertSql, NAMESPACES } from '../columns.ts';
 import type { NamespaceChanges, NamespaceRecord } from '../types.ts';
 
 type Row = Record<string, unknown>;
 
 const SQL = {
-  insert: `INSERT INTO namespaces (name, description, owner_email, retention_ms, state, create_time, update_time)
-    VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (name) DO NOTHING`,
+  insert: `${insertSql('sqlite', 'namespaces', NAMESPACES)} ON CONFLICT (name) DO NOTHING`,
   get: 'SELECT * FROM namespaces WHERE name = @name',
   list: 'SELECT * FROM namespaces WHERE name > @afterName ORDER BY name LIMIT @limit',
   update: `UPDATE namespaces SET description = COALESCE(@description, description),

@@ -1,6 +1,7 @@
 /* Every SQL statement of the SQLite store; each query has this one home. Named parameters
  * (@now, @runId, ...) are bound by better-sqlite3. Time always comes from the injected clock. */
 import type BetterSqlite3 from 'better-sqlite3';
+import { EXECUTION_UPDATES, EXECUTIONS, HISTORY_EVENTS, insertSql, NEW_TASKS, NEW_TIMERS } from '../columns.ts';
 
 /** A map of SQL texts prepared on one connection, under the same keys. */
 export type Prepared<T extends Record<string, string>> = { [K in keyof T]: BetterSqlite3.Statement };
@@ -26,24 +27,18 @@ export const Q = {
     'SELECT * FROM executions WHERE namespace = @namespace AND workflow_id = @workflowId ORDER BY seq DESC LIMIT 1',
   findByRequestId:
     'SELECT * FROM executions WHERE namespace = @namespace AND workflow_id = @workflowId AND request_id = @requestId ORDER BY seq LIMIT 1',
-  insertExecution: `INSERT INTO executions (run_id, namespace, workflow_id, workflow_type, task_queue, status,
-    start_time, execution_time, close_time, next_event_id, attempt, first_execution_run_id, original_execution_run_id,
-    request_id, memo, state, version, search_attributes, scheduled_by_id, scheduled_start_time)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  updateExecution: `UPDATE executions SET status = @status, workflow_type = @workflowType, task_queue = @taskQueue,
-    execution_time = @executionTime, close_time = @closeTime, next_event_id = @nextEventId, memo = @memo,
-    state = @state, version = @version, search_attributes = @searchAttributes
-    WHERE run_id = @runId AND version = @expectedVersion`,
+  insertExecution: insertSql('sqlite', 'executions', EXECUTIONS),
+  // Parameters: executionUpdateValues (rows.ts), then the run id and the version it must still have.
+  updateExecution: `UPDATE executions SET ${EXECUTION_UPDATES.map((c) => `${c.column} = ?`).join(', ')}
+    WHERE run_id = ? AND version = ?`,
   versionOf: 'SELECT version FROM executions WHERE run_id = @runId',
   anyRun: 'SELECT 1 AS x FROM executions WHERE namespace = @namespace AND workflow_id = @workflowId LIMIT 1',
   openRun: "SELECT run_id FROM executions WHERE namespace = @namespace AND workflow_id = @workflowId AND status = 'Running'",
   timerExists: 'SELECT 1 AS x FROM timers WHERE id = @id',
-  insertEvent:
-    'INSERT INTO history_events (run_id, event_id, event_type, event_time, attributes) VALUES (?, ?, ?, ?, ?)',
+  insertEvent: insertSql('sqlite', 'history_events', HISTORY_EVENTS),
   readHistory:
     'SELECT * FROM history_events WHERE run_id = @runId AND event_id >= @fromEventId ORDER BY event_id LIMIT @limit',
-  insertTask: `INSERT INTO tasks (id, namespace, task_queue, kind, run_id, visible_at, lease_until, lease_owner, data)
-    VALUES (?, ?, ?, ?, ?, ?, NULL, NULL, ?)`,
+  insertTask: insertSql('sqlite', 'tasks', NEW_TASKS),
   deleteTask: 'DELETE FROM tasks WHERE id = ?',
   // Claims lease in memory (task-leases.ts): the first candidate not leased there is taken.
   // Ties go to the row inserted first (rowid): the index already holds that order, no sort.
@@ -51,8 +46,7 @@ export const Q = {
   claimCandidates: `SELECT id FROM tasks WHERE namespace = @namespace AND task_queue = @taskQueue AND kind = @kind
       AND visible_at <= @now AND (lease_until IS NULL OR lease_until <= @now)
     ORDER BY visible_at, rowid`,
-  insertTimer: `INSERT INTO timers (id, namespace, run_id, kind, due_at, lease_until, lease_owner, data)
-    VALUES (?, ?, ?, ?, ?, NULL, NULL, ?)`,
+  insertTimer: insertSql('sqlite', 'timers', NEW_TIMERS),
   deleteTimer: 'DELETE FROM timers WHERE id = ?',
   claimTimers: `UPDATE timers SET lease_until = @leaseUntil, lease_owner = @owner WHERE id IN (
       SELECT id FROM timers WHERE due_at <= @now AND (lease_until IS NULL OR lease_until <= @now)

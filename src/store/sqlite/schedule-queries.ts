@@ -1,7 +1,8 @@
 /* The SQLite store's schedule statements and the schedule part of a transition. */
 import type BetterSqlite3 from 'better-sqlite3';
 import { prepareAll, type Prepared } from './queries.ts';
-import { scheduleConflict, toSchedule } from '../schedule-rows.ts';
+import { scheduleConflict, scheduleValues, toSchedule } from '../schedule-rows.ts';
+import { insertSql, SCHEDULES } from '../columns.ts';
 import type { ScheduleRecord, Transition } from '../types.ts';
 
 type Row = Record<string, unknown>;
@@ -11,8 +12,7 @@ const SQL = {
   list: `SELECT * FROM schedules WHERE namespace = @namespace AND schedule_id > @afterId
     ORDER BY schedule_id LIMIT @limit`,
   version: 'SELECT version FROM schedules WHERE namespace = @namespace AND schedule_id = @scheduleId',
-  insert: `INSERT INTO schedules (namespace, schedule_id, create_time, state, version)
-    VALUES (@namespace, @scheduleId, @createTime, @state, @version)`,
+  insert: insertSql('sqlite', 'schedules', SCHEDULES),
   update: `UPDATE schedules SET state = @state, version = @version
     WHERE namespace = @namespace AND schedule_id = @scheduleId AND version = @expectedVersion`,
   remove: 'DELETE FROM schedules WHERE namespace = @namespace AND schedule_id = @scheduleId AND version = @expectedVersion',
@@ -53,7 +53,7 @@ export class SqliteSchedules {
       if (w.expectedVersion === undefined) {
         const err = scheduleConflict(w, (this.#q.version.get(key) as { version: number } | undefined)?.version);
         if (err) throw err;
-        this.#q.insert.run({ ...key, createTime: r.createTime, state: JSON.stringify(r.state), version: r.version });
+        this.#q.insert.run(...scheduleValues(r));
         continue;
       }
       const res = w.delete ? this.#q.remove.run({ ...key, expectedVersion: w.expectedVersion })

@@ -1,14 +1,14 @@
 /* Everything the SQLite store writes, as functions of its connection's prepared statements. */
 import type BetterSqlite3 from 'better-sqlite3';
 import { StoreConflictError, SQLITE_ERROR_CODES } from '../errors.ts';
-import { executionValues, searchAttributesJson, toTimer } from '../rows.ts';
+import { eventValues, executionUpdateValues, executionValues, newTaskValues, newTimerValues, toTimer } from '../rows.ts';
 import { checkEventIds } from '../transition-checks.ts';
 import type { ClaimTimersRequest, ExecutionRecord, TimerRecord, Transition } from '../types.ts';
 
 type Row = Record<string, unknown>;
 
 /** The statements the writes use (the store's own, prepared once). */
-export type WriteStatements = Record<
+type WriteStatements = Record<
   'insertExecution' | 'updateExecution' | 'versionOf' | 'anyRun' | 'openRun' | 'timerExists' | 'insertEvent' | 'insertTask' | 'deleteTask'
   | 'insertTimer' | 'deleteTimer' | 'claimTimers' | 'purgeRunTasks' | 'purgeRunTimers',
   BetterSqlite3.Statement
@@ -58,19 +58,14 @@ export function applyTransition(q: WriteStatements, t: Transition, writeVisibili
     } else {
       seqs.push(undefined);
       const r = w.record;
-      const res = q.updateExecution.run({
-        runId: r.runId, status: r.status, workflowType: r.workflowType, taskQueue: r.taskQueue,
-        executionTime: r.executionTime, closeTime: r.closeTime ?? null, nextEventId: r.nextEventId,
-        memo: r.memo === undefined ? null : JSON.stringify(r.memo), state: JSON.stringify(r.state),
-        version: r.version, expectedVersion: w.expectedVersion, searchAttributes: searchAttributesJson(r),
-      });
+      const res = q.updateExecution.run(...executionUpdateValues(r), r.runId, w.expectedVersion);
       if (res.changes !== 1) {
         throw new StoreConflictError('version', `run ${r.runId} changed since version ${w.expectedVersion}`);
       }
     }
     writeVisibility(w.record, w.expectedVersion === undefined);
     for (const e of w.events) {
-      q.insertEvent.run(w.record.runId, e.eventId, e.eventType, e.eventTime, JSON.stringify(e.attributes));
+      q.insertEvent.run(...eventValues(w.record.runId, e));
     }
   }
   if (t.consumeTimerId !== undefined && q.deleteTimer.run(t.consumeTimerId).changes !== 1) {
@@ -83,10 +78,10 @@ export function applyTransition(q: WriteStatements, t: Transition, writeVisibili
   for (const id of t.deleteTaskIds ?? []) q.deleteTask.run(id);
   for (const id of t.deleteTimerIds ?? []) q.deleteTimer.run(id);
   for (const k of t.createTasks ?? []) {
-    q.insertTask.run(k.id, k.namespace, k.taskQueue, k.kind, k.runId, k.visibleAt, JSON.stringify(k.data));
+    q.insertTask.run(...newTaskValues(k));
   }
   for (const k of t.createTimers ?? []) {
-    q.insertTimer.run(k.id, k.namespace, k.runId, k.kind, k.dueAt, JSON.stringify(k.data));
+    q.insertTimer.run(...newTimerValues(k));
   }
   return seqs;
 }

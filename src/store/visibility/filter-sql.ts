@@ -3,7 +3,7 @@ import { textWords } from '../../visibility/values.ts';
 import type { SqlParams, VisibilityDialect } from './dialect.ts';
 
 /** What compiling a filter needs: the dialect, the statement's parameters and each attribute's column. */
-export interface FilterContext {
+interface FilterContext {
   readonly dialect: VisibilityDialect;
   readonly params: SqlParams;
   readonly column: (attribute: ResolvedAttribute) => string;

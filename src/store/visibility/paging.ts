@@ -38,7 +38,7 @@ export function orderKeys(
 }
 
 /** Whether no run without a value of `name` can pass the filter: every predicate but IS NULL drops such runs. */
-export function excludesMissing(filter: CheckedFilter, name: string): boolean {
+function excludesMissing(filter: CheckedFilter, name: string): boolean {
   switch (filter.kind) {
     case 'and': return filter.operands.some((o) => excludesMissing(o, name));
     case 'or': return filter.operands.every((o) => excludesMissing(o, name));

@@ -4,6 +4,7 @@ import { storedTextForm } from '../../visibility/values.ts';
 import type { VisibilityDialect } from './dialect.ts';
 import { type CustomAttributeColumn, customColumn, slotColumns, VISIBILITY_TABLE } from './layout.ts';
 import { SEARCH_ATTRIBUTE_TYPES } from '../../visibility/types.ts';
+import { type ColumnName, VISIBILITY_BUILT_INS } from '../columns.ts';
 
 /** One run as the visibility table holds it. Times are epoch milliseconds. */
 export interface VisibilityRecord {
@@ -33,12 +34,7 @@ const ALL_SLOTS = SEARCH_ATTRIBUTE_TYPES.flatMap((t) => slotColumns(t));
  */
 export function visibilityRow(dialect: VisibilityDialect, record: VisibilityRecord, attributes: readonly CustomAttributeColumn[]): Record<string, unknown> {
   const row: Record<string, unknown> = {
-    run_id: record.runId, namespace: record.namespace, workflow_id: record.workflowId, workflow_type: record.workflowType,
-    status: record.status, task_queue: record.taskQueue, start_time: record.startTime, execution_time: record.executionTime,
-    close_time: record.closeTime ?? null,
-    execution_duration: record.closeTime === undefined ? null : Math.max(0, record.closeTime - record.executionTime),
-    history_length: record.historyLength, scheduled_by_id: record.scheduledById ?? null,
-    scheduled_start_time: record.scheduledStartTime ?? null,
+    ...builtInRow(record),
     search_attributes: record.searchAttributes && Object.keys(record.searchAttributes).length > 0 ? JSON.stringify(record.searchAttributes) : null,
   };
   for (const slot of ALL_SLOTS) row[slot] = null;
@@ -48,6 +44,24 @@ export function visibilityRow(dialect: VisibilityDialect, record: VisibilityReco
     row[customColumn(a)] = slotValue(dialect, a, v);
   }
   return row;
+}
+
+/** The built-in attributes' columns of a record; a column of {@link VISIBILITY_BUILT_INS} without its value does not compile. */
+function builtInRow(record: VisibilityRecord): Record<ColumnName<typeof VISIBILITY_BUILT_INS>, unknown> {
+  return {
+    run_id: record.runId, namespace: record.namespace, workflow_id: record.workflowId, workflow_type: record.workflowType,
+    status: record.status, task_queue: record.taskQueue, start_time: record.startTime, execution_time: record.executionTime,
+    close_time: record.closeTime ?? null,
+    execution_duration: record.closeTime === undefined ? null : Math.max(0, record.closeTime - record.executionTime),
+    history_length: record.historyLength, scheduled_by_id: record.scheduledById ?? null,
+    scheduled_start_time: record.scheduledStartTime ?? null,
+  };
+}
+
+/** The values of a record's built-in attribute columns, in the order of {@link VISIBILITY_BUILT_INS}. */
+export function builtInVisibilityValues(record: VisibilityRecord): unknown[] {
+  const row = builtInRow(record);
+  return VISIBILITY_BUILT_INS.map((c) => row[c.column]);
 }
 
 function slotValue(dialect: VisibilityDialect, a: CustomAttributeColumn, v: SearchAttributeValue): unknown {
@@ -61,13 +75,12 @@ function slotValue(dialect: VisibilityDialect, a: CustomAttributeColumn, v: Sear
 }
 
 /** The columns of a visibility row, in the order {@link visibilityRow} writes them. */
-const ROW_COLUMNS = [
-  'run_id', 'namespace', 'workflow_id', 'workflow_type', 'status', 'task_queue', 'start_time', 'execution_time', 'close_time',
-  'execution_duration', 'history_length', 'scheduled_by_id', 'scheduled_start_time', 'search_attributes', ...ALL_SLOTS,
-] as const;
+const ROW_COLUMNS = [...VISIBILITY_BUILT_INS.map((c) => c.column), 'search_attributes', ...ALL_SLOTS];
 
 /** The columns a run's later transitions change when it has no custom attributes. */
-const PROGRESS_COLUMNS = ['status', 'workflow_type', 'task_queue', 'execution_time', 'close_time', 'execution_duration', 'history_length'] as const;
+const PROGRESS_COLUMNS = [
+  'status', 'workflow_type', 'task_queue', 'execution_time', 'close_time', 'execution_duration', 'history_length',
+] as const satisfies readonly ColumnName<typeof VISIBILITY_BUILT_INS>[];
 
 /** Upsert and progress statements of one dialect, built once: the text is the same for every row. */
 export interface VisibilityWrites {
@@ -100,8 +113,8 @@ export function visibilityWrites(dialect: VisibilityDialect): VisibilityWrites {
     },
     progressSql: `UPDATE ${VISIBILITY_TABLE} SET ${sets.join(', ')} WHERE run_id = ${dialect.placeholder(PROGRESS_COLUMNS.length + 1)} AND search_attributes IS NULL`,
     progressParams(r) {
-      return [r.status, r.workflowType, r.taskQueue, r.executionTime, r.closeTime ?? null,
-        r.closeTime === undefined ? null : Math.max(0, r.closeTime - r.executionTime), r.historyLength, r.runId];
+      const row = builtInRow(r);
+      return [...PROGRESS_COLUMNS.map((c) => row[c]), r.runId];
     },
   };
   writesByDialect.set(dialect, w);

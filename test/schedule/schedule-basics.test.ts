@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ServiceError } from '../../src/common/errors.ts';
-import { scheduleEnv, STORES, TASK_QUEUE } from './helpers.ts';
+import { scheduleEnv, STORES, TASK_QUEUE } from './schedule-env.ts';
 
 const MIN = 60_000;
 const action = (args: unknown[]) => ({ type: 'startWorkflow' as const, workflowType: 'scheduled', taskQueue: TASK_QUEUE, workflowId: 'job', args });

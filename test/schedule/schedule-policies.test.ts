@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ScheduleOverlapPolicy } from '../../src/client/index.ts';
-import { scheduleEnv, STORES, TASK_QUEUE, type ScheduleEnv } from './helpers.ts';
+import { scheduleEnv, STORES, TASK_QUEUE, type ScheduleEnv } from './schedule-env.ts';
 
 const MIN = 60_000;
 const T0 = Date.parse('2027-01-04T00:00:00Z');

@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { scheduleEnv, STORES, TASK_QUEUE } from './helpers.ts';
+import { scheduleEnv, STORES, TASK_QUEUE } from './schedule-env.ts';
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;
