@@ -29,6 +29,10 @@ export type {
 } from './schedule-options.ts';
 export type { NamespaceDescription, NamespaceState } from '../protocol/index.ts';
 export type {
-  ScheduleDescription, ScheduleListEntry, ScheduleOverlapPolicy, ScheduleIncident, ScheduleCounters, ScheduleActionResult,
+  ScheduleDescription, ScheduleListEntry, ScheduleIncident, ScheduleCounters, ScheduleActionResult, ScheduleOverlapPolicyOption,
 } from '../protocol/index.ts';
+export { ScheduleOverlapPolicy } from '../protocol/enums.ts';
+export {
+  ParentClosePolicy, ChildWorkflowCancellationType, type ParentClosePolicyOption,
+} from '../history/child-types.ts';
 export type { DataConverter, PayloadCodec, Payload } from '../codec/payload-codec.ts';

@@ -2,7 +2,7 @@ import { ValidationError } from '../retry/errors.ts';
 import type { RetryPolicyData } from '../retry/policy-data.ts';
 import type { TemporalRetryPolicy } from '../retry/index.ts';
 import { optionalString } from '../common/validate.ts';
-import type { ScheduleActionData, ScheduleDescription, ScheduleOverlapPolicy } from '../protocol/index.ts';
+import { resolveScheduleOverlapPolicy, type ScheduleActionData, type ScheduleDescription, type ScheduleOverlapPolicyOption } from '../protocol/index.ts';
 import type { WorkflowService } from '../protocol/index.ts';
 import type { ScheduleSpec } from '../schedule/schedule-spec.ts';
 import {
@@ -20,8 +20,8 @@ export interface ScheduleUpdateOptions {
 export interface Backfill {
   start: Date | string | number;
   end: Date | string | number;
-  /** @default the schedule's overlap policy */
-  overlap?: ScheduleOverlapPolicy;
+  /** steadfast's name or Temporal's spelling. @default the schedule's overlap policy */
+  overlap?: ScheduleOverlapPolicyOption;
 }
 
 function instantMs(value: unknown, field: string): number {
@@ -92,18 +92,20 @@ export class ScheduleHandle {
   }
 
   /** Takes one action now (also while paused); it does not count against remaining actions. */
-  trigger(overlap?: ScheduleOverlapPolicy): Promise<void> {
-    return this.service.patchSchedule({ ...this.#ref(), trigger: overlap === undefined ? {} : { overlap } });
+  async trigger(overlap?: ScheduleOverlapPolicyOption): Promise<void> {
+    return this.service.patchSchedule({
+      ...this.#ref(), trigger: overlap === undefined ? {} : { overlap: resolveScheduleOverlapPolicy('overlap', overlap) },
+    });
   }
 
   /** Takes every action the spec names in each range, now, each with its nominal time. */
-  backfill(backfills: Backfill | Backfill[]): Promise<void> {
+  async backfill(backfills: Backfill | Backfill[]): Promise<void> {
     const list = Array.isArray(backfills) ? backfills : [backfills];
     return this.service.patchSchedule({
       ...this.#ref(),
       backfill: list.map((b, i) => ({
         startTime: instantMs(b?.start, `backfill[${i}].start`), endTime: instantMs(b?.end, `backfill[${i}].end`),
-        ...(b.overlap !== undefined ? { overlap: b.overlap } : {}),
+        ...(b.overlap !== undefined ? { overlap: resolveScheduleOverlapPolicy(`backfill[${i}].overlap`, b.overlap) } : {}),
       })),
     });
   }

@@ -4,8 +4,8 @@ import { ValidationError } from '../retry/errors.ts';
 import { optionalBoolean, optionalDuration, optionalPositiveDuration, optionalRecord, requireString } from '../common/validate.ts';
 import { toPayload } from '../common/payload.ts';
 import { searchAttributesToWire, type SearchAttributesOption } from './start-options.ts';
-import type {
-  ScheduleActionData, ScheduleOverlapPolicy, SchedulePoliciesData,
+import {
+  resolveScheduleOverlapPolicy, type ScheduleActionData, type ScheduleOverlapPolicyOption, type SchedulePoliciesData,
 } from '../protocol/index.ts';
 import type { ScheduleSpec } from '../schedule/schedule-spec.ts';
 
@@ -32,8 +32,11 @@ export interface ScheduleStartWorkflowAction {
 
 /** Policies of a schedule. */
 export interface SchedulePolicies {
-  /** What to do when an action is due while a started workflow runs. @default "Skip" */
-  overlap?: ScheduleOverlapPolicy;
+  /**
+   * What to do when an action is due while a started workflow runs: steadfast's names or
+   * Temporal's spellings (`ScheduleOverlapPolicy.BUFFER_ONE`). @default "Skip"
+   */
+  overlap?: ScheduleOverlapPolicyOption;
   /** How late a missed action may still be taken. @default "1 minute" (the seed's; Temporal's server uses a year) */
   catchupWindow?: Duration;
   /** Pause when a started workflow fails or times out. @default false */
@@ -107,7 +110,7 @@ export function policiesToWire(policies: SchedulePolicies | undefined): Schedule
     }
   }
   const out: SchedulePoliciesData = {};
-  if (p.overlap !== undefined) out.overlap = p.overlap as ScheduleOverlapPolicy;
+  if (p.overlap !== undefined) out.overlap = resolveScheduleOverlapPolicy('policies.overlap', p.overlap);
   const catchup = optionalDuration('policies.catchupWindow', p.catchupWindow);
   if (catchup !== undefined) {
     if (catchup < 1000) throw new ValidationError('policies.catchupWindow', 'must be at least 1s', p.catchupWindow);
