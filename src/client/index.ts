@@ -18,7 +18,8 @@ export {
 } from '../common/errors.ts';
 export { QueryFailedError, QueryRejectedError, WorkflowUpdateFailedError } from './message-errors.ts';
 export {
-  QueryRejectCondition, type QueryOptions, type QueryRejectConditionOption, type UpdateOptions, type WorkflowUpdateHandle,
+  QueryRejectCondition, WorkflowUpdateStage, type QueryOptions, type QueryRejectConditionOption, type UpdateOptions,
+  type StartUpdateOptions, type StartUpdateStage, type WorkflowUpdateHandle,
 } from './messages.ts';
 export type { SignalDefinition, QueryDefinition, UpdateDefinition } from '../common/message-definitions.ts';
 export { type ClientTlsOptions, type ConnectionOptions } from './connection.ts';

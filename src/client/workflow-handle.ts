@@ -7,7 +7,8 @@ import type { WorkflowService } from '../protocol/index.ts';
 import { toDescription, type WorkflowExecutionDescription } from './describe.ts';
 import type { QueryDefinition, SignalDefinition, UpdateDefinition } from '../common/message-definitions.ts';
 import {
-  sendQuery, sendSignal, startUpdate, type MessageTarget, type QueryOptions, type UpdateOptions, type WorkflowUpdateHandle,
+  sendQuery, sendSignal, startUpdate, type MessageTarget, type QueryOptions, type StartUpdateOptions, type UpdateOptions,
+  type WorkflowUpdateHandle,
 } from './messages.ts';
 import { toPayload } from '../common/payload.ts';
 import { refuseUnknownKeys, RESET_OPTION_KEYS } from '../common/option-keys.ts';
@@ -191,10 +192,14 @@ export class WorkflowHandle<W extends Workflow = Workflow> {
     return sendQuery(this.#target(), def as QueryDefinition<unknown, unknown[]>, args, options) as Promise<Ret>;
   }
 
-  /** Sends an update and waits until it is accepted; `result()` of the handle waits for the outcome. */
+  /**
+   * Sends an update and waits until it is accepted; `result()` of the handle waits for the
+   * outcome. Takes Temporal's `waitForStage: WorkflowUpdateStage.ACCEPTED` (the only stage allowed).
+   */
   startUpdate<Ret, Args extends unknown[]>(def: UpdateDefinition<Ret, Args> | string, ...options: [] extends Args
-    ? [UpdateOptions<Args>?] : [UpdateOptions<Args>]): Promise<WorkflowUpdateHandle<Ret>> {
-    return startUpdate(this.#target(), def as UpdateDefinition<unknown, unknown[]>, options[0] as { args?: unknown[] }) as Promise<WorkflowUpdateHandle<Ret>>;
+    ? [StartUpdateOptions<Args>?] : [StartUpdateOptions<Args>]): Promise<WorkflowUpdateHandle<Ret>> {
+    return startUpdate(this.#target(), def as UpdateDefinition<unknown, unknown[]>, options[0] as { args?: unknown[] }, 'startUpdate') as
+      Promise<WorkflowUpdateHandle<Ret>>;
   }
 
   /**
@@ -203,7 +208,7 @@ export class WorkflowHandle<W extends Workflow = Workflow> {
    */
   async executeUpdate<Ret, Args extends unknown[]>(def: UpdateDefinition<Ret, Args> | string, ...options: [] extends Args
     ? [UpdateOptions<Args>?] : [UpdateOptions<Args>]): Promise<Ret> {
-    const handle = await startUpdate(this.#target(), def as UpdateDefinition<unknown, unknown[]>, options[0] as { args?: unknown[] });
+    const handle = await startUpdate(this.#target(), def as UpdateDefinition<unknown, unknown[]>, options[0] as { args?: unknown[] }, 'executeUpdate');
     return handle.result() as Promise<Ret>;
   }
 

@@ -23,7 +23,7 @@ export const LIST_OPTION_KEYS = [
 /** Keys of `handle.queryWithOptions()` options. */
 export const QUERY_OPTION_KEYS = ['timeout', 'queryRejectCondition'];
 
-/** Keys of `handle.startUpdate()` / `executeUpdate()` options. */
+/** Keys of `handle.executeUpdate()` options (`startUpdate` also takes `waitForStage`). */
 export const UPDATE_OPTION_KEYS = ['args', 'updateId'];
 
 /** Keys of `handle.reset()` options. */
