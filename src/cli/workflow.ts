@@ -159,7 +159,7 @@ async function runAction(client: Client, action: string, values: Values, positio
     }
     case 'count': {
       const answer = await client.workflow.count(values.query !== undefined ? { query: values.query } : {});
-      print(json, answer, () => (answer.groups
+      print(json, answer, () => (answer.groups.length > 0
         ? renderTable(['VALUE', 'COUNT'], [...answer.groups.map((g) => [g.value === null ? '(none)' : String(g.value), g.count]), ['total', answer.count]])
         : String(answer.count)));
       return 0;

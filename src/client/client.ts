@@ -17,7 +17,6 @@ import {
 } from '../common/option-keys.ts';
 import { WorkflowHandle } from './workflow-handle.ts';
 import { ScheduleClient } from './schedule-client.ts';
-import type { CountWorkflowExecutionsResponse } from '../protocol/index.ts';
 import { parseQuery } from '../visibility/parser.ts';
 import { SearchAttributeClient } from './search-attribute-client.ts';
 import { NamespaceClient } from './namespace-client.ts';
@@ -68,6 +67,23 @@ export interface ListOptions {
   closeTimeTo?: Date | string;
   /** Executions fetched per request. @default 100 */
   pageSize?: number;
+}
+
+/** The answer of {@link WorkflowClient.count}, in Temporal's `CountWorkflowExecution` shape. */
+export interface CountWorkflowExecution {
+  /** All the runs the query selects. */
+  count: number;
+  /**
+   * With GROUP BY, one entry per value, ordered by value, runs without a value last (value null);
+   * empty without GROUP BY.
+   */
+  groups: {
+    count: number;
+    /** The group's value, as Temporal gives it: one per GROUP BY attribute. */
+    groupValues: (string | number | boolean | null)[];
+    /** The same value, alone. */
+    value: string | number | boolean | null;
+  }[];
 }
 
 function isoOf(field: string, value: Date | string | undefined): string | undefined {
@@ -160,14 +176,21 @@ export class WorkflowClient {
   }
 
   /**
-   * Counts the runs a query selects; `GROUP BY ExecutionStatus` (or another Keyword, Int or
-   * Bool attribute) also answers the count of each value in `groups`.
+   * Counts the runs a query selects, as Temporal's `count(query)`: the query string, or
+   * `{ query }`. `GROUP BY ExecutionStatus` (or another Keyword, Int or Bool attribute) also
+   * answers the count of each value in `groups`; without it `groups` is empty.
    */
-  async count(options: { query?: string } = {}): Promise<CountWorkflowExecutionsResponse> {
-    if (typeof options !== 'object' || options === null) throw new ValidationError('count options', 'must be an object', options);
-    refuseUnknownKeys('count', options, ['query']);
-    const query = optionalQuery(options.query);
-    return this.service.countWorkflowExecutions({ namespace: this.namespace, ...(query !== undefined ? { query } : {}) });
+  async count(query?: string | { query?: string }): Promise<CountWorkflowExecution> {
+    let text: unknown = query;
+    if (typeof query === 'object' && query !== null) {
+      refuseUnknownKeys('count', query, ['query']);
+      text = query.query;
+    } else if (query !== undefined && typeof query !== 'string') {
+      throw new ValidationError('query', 'must be a visibility query string or { query }', query);
+    }
+    const checked = optionalQuery(text);
+    const res = await this.service.countWorkflowExecutions({ namespace: this.namespace, ...(checked !== undefined ? { query: checked } : {}) });
+    return { count: res.count, groups: (res.groups ?? []).map((g) => ({ count: g.count, groupValues: [g.value], value: g.value })) };
   }
 
   /**

@@ -1,4 +1,4 @@
-export { Client, WorkflowClient, workflowTypeOf, type ClientOptions, type ListOptions } from './client.ts';
+export { Client, WorkflowClient, workflowTypeOf, type ClientOptions, type ListOptions, type CountWorkflowExecution } from './client.ts';
 export { WorkflowHandle } from './workflow-handle.ts';
 export type { FollowHistoryOptions } from './follow-history.ts';
 export {
