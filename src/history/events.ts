@@ -65,7 +65,13 @@ export interface EventAttributes extends ChildEventAttributes, MessageEventAttri
     searchAttributes?: Record<string, SearchAttributeStoredValue>;
   };
   WorkflowTaskScheduled: { taskQueue: string; startToCloseTimeoutMs: number; attempt: number };
-  WorkflowTaskStarted: { scheduledEventId: number; identity: string; requestId: string };
+  WorkflowTaskStarted: {
+    scheduledEventId: number;
+    identity: string;
+    requestId: string;
+    /** Set when the task started with the history past the engine's warning line (events or bytes): `workflowInfo().continueAsNewSuggested`. */
+    suggestContinueAsNew?: boolean;
+  };
   WorkflowTaskCompleted: {
     scheduledEventId: number;
     startedEventId: number;
