@@ -76,6 +76,8 @@ export class Activator implements SandboxRuntime {
   rootScope: CancellationScope | undefined;
   /** Globals this run assigned, kept while other runs of the same realm execute. */
   readonly globals = new Map<PropertyKey, PropertyDescriptor>();
+  /** The scope of each pending `setTimeout` by its handle, for `clearTimeout`; handles count from 1 per run. */
+  readonly timeouts = { seq: 0, scopes: new Map<number, CancellationScope>() };
 
   readonly #completions = { timer: new Map<string, Completion>(), activity: new Map<string, Completion>() };
   readonly #seq = { timer: 0, activity: 0, condition: 0 };
