@@ -151,7 +151,7 @@ async function runAction(client: Client, action: string, values: Values, positio
         ...(values['id-prefix'] ? { workflowIdPrefix: values['id-prefix'] } : {}),
         pageSize: Math.min(limit, 1000),
       })) {
-        rows.push(e);
+        rows.push(e.raw);
         if (rows.length >= limit) break;
       }
       print(json, rows, () => (rows.length ? executionRows(rows) : 'no workflows match'));

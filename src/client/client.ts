@@ -4,7 +4,8 @@ import { DEFAULT_NAMESPACE } from '../common/ids.ts';
 import { optionalInt, optionalString, requireOneOf } from '../common/validate.ts';
 import type { Workflow, WorkflowResult } from '../common/workflow-types.ts';
 import { WORKFLOW_STATUSES, type WorkflowExecutionStatus } from '../history/events.ts';
-import type { ListWorkflowExecutionsResponse, WorkflowExecutionInfo, WorkflowService } from '../protocol/index.ts';
+import type { ListWorkflowExecutionsResponse, WorkflowService } from '../protocol/index.ts';
+import { toExecutionInfo, type WorkflowExecutionInfo } from './describe.ts';
 import { ValidationError } from '../retry/errors.ts';
 import { HttpWorkflowService } from './http-service.ts';
 import type { ConnectionOptions } from './connection.ts';
@@ -143,17 +144,20 @@ export class WorkflowClient {
     return new WorkflowHandle<W>(this.service, this.namespace, workflowId, optionalString('runId', runId), this.identity);
   }
 
-  /** Lists executions, newest first, fetching pages as the loop goes. */
+  /**
+   * Lists executions, newest first, fetching pages as the loop goes; each in the shape of
+   * Temporal's `WorkflowExecutionInfo` (see {@link WorkflowExecutionInfo}).
+   */
   async *list(options: ListOptions = {}): AsyncIterable<WorkflowExecutionInfo> {
     let nextPageToken: string | undefined;
     do {
       const page = await this.listPage(options, nextPageToken);
-      yield* page.executions;
+      for (const e of page.executions) yield toExecutionInfo(e);
       nextPageToken = page.nextPageToken;
     } while (nextPageToken);
   }
 
-  /** One page of {@link list}, for callers that page by hand (a UI, the CLI). */
+  /** One page of {@link list} as the service answers it (entries as on the wire), for callers that page by hand (a UI). */
   listPage(options: ListOptions = {}, nextPageToken?: string): Promise<ListWorkflowExecutionsResponse> {
     if (typeof options !== 'object' || options === null) throw new ValidationError('list options', 'must be an object', options);
     refuseUnknownKeys('list', options, LIST_OPTION_KEYS);

@@ -5,7 +5,7 @@ export {
   MAX_BULK_ERRORS, type BulkOptions, type BulkOperation, type BulkCancel, type BulkTerminate, type BulkSignal, type BulkReset,
   type BulkResult, type BulkError,
 } from './bulk.ts';
-export type { WorkflowExecutionDescription } from './describe.ts';
+export type { WorkflowExecutionDescription, WorkflowExecutionInfo } from './describe.ts';
 export { SearchAttributeClient } from './search-attribute-client.ts';
 export { NamespaceClient, type NamespaceCreateOptions, type NamespaceUpdateOptions } from './namespace-client.ts';
 export { HttpWorkflowService, parseAddress, type HttpServiceOptions } from './http-service.ts';
@@ -30,8 +30,12 @@ export type {
 } from './schedule-options.ts';
 export type { NamespaceDescription, NamespaceState } from '../protocol/index.ts';
 export type {
-  ScheduleDescription, ScheduleListEntry, ScheduleIncident, ScheduleCounters, ScheduleActionResult, ScheduleOverlapPolicyOption,
+  ScheduleListEntry, ScheduleIncident, ScheduleCounters, ScheduleActionResult, ScheduleOverlapPolicyOption,
 } from '../protocol/index.ts';
+export type {
+  ScheduleDescription, ScheduleSpecDescription, CalendarSpecDescription, ScheduleRange, ScheduleDescriptionAction, ScheduleExecutionResult,
+  ScheduleExecutionActionResult,
+} from './schedule-description.ts';
 export { ScheduleOverlapPolicy } from '../protocol/enums.ts';
 export {
   ParentClosePolicy, ChildWorkflowCancellationType, type ParentClosePolicyOption,

@@ -2,7 +2,8 @@ import { ValidationError } from '../retry/errors.ts';
 import type { RetryPolicyData } from '../retry/policy-data.ts';
 import type { TemporalRetryPolicy } from '../retry/index.ts';
 import { optionalString } from '../common/validate.ts';
-import { resolveScheduleOverlapPolicy, type ScheduleActionData, type ScheduleDescription, type ScheduleOverlapPolicyOption } from '../protocol/index.ts';
+import { resolveScheduleOverlapPolicy, type ScheduleActionData, type ScheduleOverlapPolicyOption } from '../protocol/index.ts';
+import { toScheduleDescription, type ScheduleDescription } from './schedule-description.ts';
 import type { WorkflowService } from '../protocol/index.ts';
 import type { ScheduleSpec } from '../schedule/schedule-spec.ts';
 import {
@@ -57,9 +58,12 @@ export class ScheduleHandle {
     return { namespace: this.namespace, scheduleId: this.scheduleId };
   }
 
-  /** The spec in canonical form, the next 10 action times, the 10 most recent actions, incidents, counters and health. */
-  describe(): Promise<ScheduleDescription> {
-    return this.service.describeSchedule(this.#ref());
+  /**
+   * Spec, action, policies, state, the next 10 action times, the 10 most recent actions,
+   * incidents, counters and health, in the shape of Temporal's `ScheduleDescription`.
+   */
+  async describe(): Promise<ScheduleDescription> {
+    return toScheduleDescription(await this.service.describeSchedule(this.#ref()));
   }
 
   /**
@@ -68,7 +72,7 @@ export class ScheduleHandle {
    */
   async update(fn: (previous: ScheduleUpdateOptions) => ScheduleUpdateOptions): Promise<void> {
     if (typeof fn !== 'function') throw new ValidationError('update', 'takes a function (previous) => options', fn);
-    const d = await this.describe();
+    const d = (await this.describe()).raw;
     const previous: ScheduleUpdateOptions = {
       spec: d.spec as unknown as ScheduleSpec,
       action: actionFromWire(d.action),

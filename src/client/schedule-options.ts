@@ -39,6 +39,8 @@ export interface SchedulePolicies {
   overlap?: ScheduleOverlapPolicyOption;
   /** How late a missed action may still be taken. @default "1 minute" (the seed's; Temporal's server uses a year) */
   catchupWindow?: Duration;
+  /** The same window in ms, as `describe()` gives it beside `catchupWindow`; when both are given they must agree. */
+  catchupWindowMs?: number;
   /** Pause when a started workflow fails or times out. @default false */
   pauseOnFailure?: boolean;
 }
@@ -105,13 +107,18 @@ export function actionToWire(action: ScheduleStartWorkflowAction): ScheduleActio
 export function policiesToWire(policies: SchedulePolicies | undefined): SchedulePoliciesData {
   const p = optionalRecord('policies', policies) ?? {};
   for (const key of Object.keys(p)) {
-    if (!['overlap', 'catchupWindow', 'pauseOnFailure'].includes(key)) {
+    if (!['overlap', 'catchupWindow', 'catchupWindowMs', 'pauseOnFailure'].includes(key)) {
       throw new ValidationError(`policies.${key}`, 'is not a schedule policy (use overlap, catchupWindow, pauseOnFailure)', p[key]);
     }
   }
   const out: SchedulePoliciesData = {};
   if (p.overlap !== undefined) out.overlap = resolveScheduleOverlapPolicy('policies.overlap', p.overlap);
-  const catchup = optionalDuration('policies.catchupWindow', p.catchupWindow);
+  // A described schedule's policies carry the window twice (catchupWindow, catchupWindowMs): passed back, they must agree.
+  const described = optionalDuration('policies.catchupWindowMs', p.catchupWindowMs);
+  const catchup = optionalDuration('policies.catchupWindow', p.catchupWindow) ?? described;
+  if (described !== undefined && described !== catchup) {
+    throw new ValidationError('policies.catchupWindowMs', `must equal policies.catchupWindow (${catchup} ms) when both are given`, p.catchupWindowMs);
+  }
   if (catchup !== undefined) {
     if (catchup < 1000) throw new ValidationError('policies.catchupWindow', 'must be at least 1s', p.catchupWindow);
     out.catchupWindowMs = catchup;
