@@ -172,8 +172,8 @@ async function runAction(client: Client, action: string, values: Values, positio
     case 'history': {
       const handle = client.workflow.getHandle(need('workflowId'), runId);
       if (!values.follow) {
-        const { events } = await handle.fetchHistory();
-        print(json, { events }, () => eventRows(events));
+        const history = await handle.fetchHistory();
+        print(json, history, () => eventRows(history.events));
         return 0;
       }
       // One line per event as it arrives: JSON lines for scripts, fixed columns for people.

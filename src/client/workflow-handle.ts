@@ -2,7 +2,7 @@ import { WorkflowFailedError } from '../common/errors.ts';
 import { fromFailureInfo } from '../common/failure.ts';
 import { newUuid } from '../common/ids.ts';
 import type { Workflow, WorkflowResult } from '../common/workflow-types.ts';
-import { isCloseEvent, type HistoryEvent } from '../history/events.ts';
+import { isCloseEvent, type HistoryEvent, type WorkflowHistory } from '../history/events.ts';
 import type { WorkflowService } from '../protocol/index.ts';
 import { toDescription, type WorkflowExecutionDescription } from './describe.ts';
 import type { QueryDefinition, SignalDefinition, UpdateDefinition } from '../common/message-definitions.ts';
@@ -111,18 +111,23 @@ export class WorkflowHandle<W extends Workflow = Workflow> {
     return toDescription(await this.service.describeWorkflowExecution(this.#ref()));
   }
 
-  /** The run's whole history, all pages. Save it as JSON to replay it in tests. */
-  async fetchHistory(): Promise<{ events: HistoryEvent[] }> {
+  /**
+   * The run's whole history, all pages, with its workflow id and run id (the handle's run, or the
+   * latest when it has none). Save it as JSON to replay it in tests: the Replayer takes the ids from it.
+   */
+  async fetchHistory(): Promise<WorkflowHistory> {
+    // The run is pinned first, so the events and the ids belong to the same run even if the chain moves on.
+    const runId = this.runId ?? (await this.describe()).runId;
     const events: HistoryEvent[] = [];
     let nextPageToken: string | undefined;
     do {
       const page = await this.service.getWorkflowExecutionHistory({
-        ...this.#ref(), pageSize: 1000, ...(nextPageToken ? { nextPageToken } : {}),
+        namespace: this.namespace, workflowId: this.workflowId, runId, pageSize: 1000, ...(nextPageToken ? { nextPageToken } : {}),
       });
       events.push(...page.events);
       nextPageToken = page.nextPageToken;
     } while (nextPageToken);
-    return { events };
+    return { workflowId: this.workflowId, runId, events };
   }
 
   /**

@@ -189,6 +189,17 @@ export type HistoryEvent<T extends EventType = EventType> = {
   [K in T]: { eventId: number; eventType: K; eventTime: string; attributes: EventAttributes[K] };
 }[T];
 
+/**
+ * A run's history as `handle.fetchHistory()`, `steadfast workflow history --json` and the web UI's
+ * download give it: the events with the ids of the run, which the events do not carry, so a
+ * Replayer sees the workflow id and run id the run saw.
+ */
+export interface WorkflowHistory {
+  workflowId: string;
+  runId: string;
+  events: HistoryEvent[];
+}
+
 /** Event types that close a run. */
 export const CLOSE_EVENT_TYPES = [
   'WorkflowExecutionCompleted',

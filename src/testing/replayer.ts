@@ -8,16 +8,20 @@ import { codecChainOf } from '../codec/codec-chain.ts';
 import type { DataConverter } from '../codec/payload-codec.ts';
 import { walkEvents } from '../codec/payload-walk.ts';
 
-/** A history as `handle.fetchHistory()` returns it, or its bare event list. */
-export type ReplayableHistory = HistoryEvent[] | { events: HistoryEvent[] };
+/**
+ * A history as `handle.fetchHistory()`, `steadfast workflow history --json` and the web UI's
+ * download give it (with the run's workflow id and run id), or as older ones did (`{ events }`),
+ * or its bare event list.
+ */
+export type ReplayableHistory = HistoryEvent[] | { events: HistoryEvent[]; workflowId?: string; runId?: string };
 
 /** Options of {@link Replayer.replayHistory}. */
 export interface ReplayOptions {
   /** The workflows module to check, as given to `Worker.create`. */
   workflowsPath: string;
-  /** Seen by `workflowInfo()` during the replay; histories do not record it. @default "replay" */
+  /** Seen by `workflowInfo()` during the replay. @default the history's `workflowId`, else "replay" */
   workflowId?: string;
-  /** @default the history's originalExecutionRunId */
+  /** @default the history's `runId`, else its originalExecutionRunId */
   runId?: string;
   /** @default "default" */
   namespace?: string;
@@ -63,10 +67,11 @@ export class Replayer {
     const events = codec ? await codec.decode(recorded, walkEvents) : recorded;
     const workflowsPath = requireString('workflowsPath', options.workflowsPath, 4096);
     const started = events[0] as HistoryEvent<'WorkflowExecutionStarted'>;
+    const ids: { workflowId?: string; runId?: string } = Array.isArray(history) ? {} : history;
     const run = new WorkflowRun(await bundleWorkflows(workflowsPath), {
       namespace: optionalString('namespace', options.namespace) ?? 'default',
-      workflowId: optionalString('workflowId', options.workflowId) ?? 'replay',
-      runId: optionalString('runId', options.runId) ?? started.attributes.originalExecutionRunId,
+      workflowId: optionalString('workflowId', options.workflowId) ?? optionalString('history.workflowId', ids.workflowId) ?? 'replay',
+      runId: optionalString('runId', options.runId) ?? optionalString('history.runId', ids.runId) ?? started.attributes.originalExecutionRunId,
     });
     await run.apply(events);
     run.finish();
@@ -80,9 +85,11 @@ export class Replayer {
     const results: ReplayResult[] = [];
     let index = 0;
     for (const item of histories) {
-      const named = !Array.isArray(item) && typeof (item as { workflowId?: unknown }).workflowId === 'string';
-      const workflowId = named ? (item as { workflowId: string }).workflowId : (options.workflowId ?? `history-${index}`);
-      const history = named ? (item as { history: ReplayableHistory }).history : (item as ReplayableHistory);
+      // `{ workflowId, history }` (Temporal's HistoryAndWorkflowId) names the history; a history that carries its ids names itself.
+      const named = !Array.isArray(item) && 'history' in item && typeof item.workflowId === 'string';
+      const history = named ? item.history : (item as ReplayableHistory);
+      const own = Array.isArray(history) ? undefined : history.workflowId;
+      const workflowId = named ? item.workflowId : (options.workflowId ?? own ?? `history-${index}`);
       try {
         await Replayer.replayHistory(history, { ...options, workflowId });
         results.push({ index, workflowId, error: undefined });
