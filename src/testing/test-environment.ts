@@ -36,6 +36,8 @@ export class TestEnvironment {
   readonly address: string;
   /** The engine itself, for `Worker.create({ connection })` without HTTP. */
   readonly connection: WorkflowService;
+  /** The same as {@link connection}, under the name Temporal's tests give workers: `Worker.create({ connection: env.nativeConnection })`. */
+  readonly nativeConnection: WorkflowService;
   /** The engine's clock: a ManualClock when time skips. */
   readonly clock: Clock;
   readonly #close: () => Promise<void>;
@@ -48,6 +50,7 @@ export class TestEnvironment {
     this.client = parts.client;
     this.address = parts.http.address;
     this.connection = parts.engine;
+    this.nativeConnection = parts.engine;
     this.clock = parts.clock;
     this.#close = parts.close;
   }
