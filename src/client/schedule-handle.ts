@@ -80,7 +80,7 @@ export class ScheduleHandle {
     };
     const next = fn(structuredClone(previous));
     await this.service.updateSchedule({
-      ...this.#ref(), spec: specToWire(next.spec), action: actionToWire(next.action), policies: policiesToWire(next.policies),
+      ...this.#ref(), spec: specToWire(next.spec), action: actionToWire(next.action, this.scheduleId), policies: policiesToWire(next.policies),
       conflictToken: d.conflictToken,
     });
   }

@@ -15,8 +15,11 @@ export interface ScheduleStartWorkflowAction {
   /** A workflow function's name or the type name. */
   workflowType: string | ((...args: never[]) => Promise<unknown>);
   taskQueue: string;
-  /** Each started workflow's id is this id, `-`, and the action's nominal time (RFC 3339). */
-  workflowId: string;
+  /**
+   * Each started workflow's id is this id, `-`, and the action's nominal time (RFC 3339).
+   * @default `${scheduleId}-workflow`, as in Temporal
+   */
+  workflowId?: string;
   args?: unknown[];
   memo?: Record<string, unknown>;
   /**
@@ -71,7 +74,7 @@ export function specToWire(spec: ScheduleSpec): unknown {
 }
 
 /** The action as the service takes it; errors name `action.<option>`. */
-export function actionToWire(action: ScheduleStartWorkflowAction): ScheduleActionData {
+export function actionToWire(action: ScheduleStartWorkflowAction, scheduleId: string): ScheduleActionData {
   const a = optionalRecord('action', action);
   if (!a) throw new ValidationError('action', "is required: { type: 'startWorkflow', workflowType, taskQueue, workflowId }", action);
   if (a.type !== 'startWorkflow') throw new ValidationError('action.type', "must be 'startWorkflow'", a.type);
@@ -83,7 +86,7 @@ export function actionToWire(action: ScheduleStartWorkflowAction): ScheduleActio
   const out: ScheduleActionData = {
     workflowType: requireString('action.workflowType', type),
     taskQueue: requireString('action.taskQueue', a.taskQueue),
-    workflowId: requireString('action.workflowId', a.workflowId),
+    workflowId: a.workflowId === undefined ? `${scheduleId}-workflow` : requireString('action.workflowId', a.workflowId),
   };
   if (a.args !== undefined) {
     if (!Array.isArray(a.args)) throw new ValidationError('action.args', 'must be an array of the workflow\'s arguments', a.args);

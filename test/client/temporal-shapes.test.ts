@@ -93,6 +93,11 @@ for (const backend of backends('temporal_shapes')) {
         assert.deepEqual(c.raw.spec, d.raw.spec);
         assert.deepEqual(c.raw.action, d.raw.action);
         assert.deepEqual(c.raw.policies, d.raw.policies);
+        // As in Temporal, the started workflows' id defaults to `${scheduleId}-workflow`.
+        const unnamed = await env.client.schedule.create({
+          scheduleId: 'unnamed', spec: { intervals: [{ every: '1h' }] }, action: { type: 'startWorkflow', workflowType: 'report', taskQueue: 'nobody' },
+        });
+        assert.equal((await unnamed.describe()).action.workflowId, 'unnamed-workflow');
       } finally {
         await env.teardown();
       }
