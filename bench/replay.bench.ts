@@ -50,7 +50,8 @@ export async function run(argv: string[]): Promise<number> {
     if (i > 0) replays.push(ms); // the first pass warms up the JIT
   }
 
-  const info = { namespace: 'default', workflowId: 'w', runId: 'r', workflowType: 'sequential', taskQueue: 'q', attempt: 1, firstExecutionRunId: 'r', startTime: new Date(0).toISOString() };
+  const info = { namespace: 'default', workflowId: 'w', runId: 'r', workflowType: 'sequential', taskQueue: 'q', attempt: 1, firstExecutionRunId: 'r', startTime: new Date(0).toISOString(),
+    executionTime: new Date(0).toISOString(), workflowTaskTimeoutMs: 10_000 };
   /** ms per new run: in the bundle's shared realm (the default), or in a realm of its own. */
   const perRun = (reuseV8Context: boolean, count: number) => {
     WorkflowSandbox.create(bundle, { info, randomnessSeed: 'r', now: 0 }, { reuseV8Context });

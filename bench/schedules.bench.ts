@@ -124,7 +124,7 @@ async function measure(database: string, label: string, o: { schedules: number; 
       if (!m) throw new Error(`unexpected workflow id ${e.workflowId}`);
       const nominal = Date.parse(m[2]!);
       nominals.get(m[1]!)!.push(nominal);
-      delays.push(Date.parse(e.startTime) - nominal);
+      delays.push(e.startTime.getTime() - nominal);
       if (e.status !== 'Completed') notCompleted++;
     }
     let missedCatchup = 0, skipped = 0, bufferOverruns = 0;

@@ -2,21 +2,37 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { IllegalStateError } from '../common/errors.ts';
 import { checkPayload } from '../common/payload.ts';
 
-/** What an activity knows about the attempt it is running. */
+/**
+ * What an activity knows about the attempt it is running: Temporal's `Info` fields
+ * (`workflowExecution`, `activityType`, `heartbeatDetails`, `currentAttemptScheduledTimestampMs`, …)
+ * and, beside them, the same facts as Dates and flat ids.
+ */
 export interface ActivityInfo {
   namespace: string;
+  /** The namespace the activity runs in (Temporal's name); the workflow's. */
+  activityNamespace: string;
+  /** The namespace of the workflow that scheduled the activity. */
+  workflowNamespace: string;
   activityId: string;
   activityType: string;
   workflowId: string;
   runId: string;
+  /** The run that scheduled the activity, as Temporal gives it. */
+  workflowExecution: { workflowId: string; runId: string };
   workflowType: string;
   taskQueue: string;
   /** 1 for the first attempt, 2 for the first retry, … */
   attempt: number;
+  /** Always false: there are no local activities. */
+  isLocal: boolean;
   /** When the activity was first scheduled. */
   scheduledTime: Date;
+  /** {@link scheduledTime} in ms since the epoch (Temporal's field). */
+  scheduledTimestampMs: number;
   /** When this attempt was scheduled (after the retry backoff). */
   currentAttemptScheduledTime: Date;
+  /** {@link currentAttemptScheduledTime} in ms since the epoch (Temporal's field). */
+  currentAttemptScheduledTimestampMs: number;
   /** When this attempt started. */
   startedTime: Date;
   /**
@@ -32,6 +48,8 @@ export interface ActivityInfo {
   scheduleToCloseTimeoutMs: number | undefined;
   /** Identifies this attempt to the service. */
   taskToken: string;
+  /** The same token (Temporal's name for its text form). */
+  base64TaskToken: string;
 }
 
 /**

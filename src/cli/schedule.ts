@@ -1,4 +1,5 @@
-import { Client, type ScheduleDescription, type ScheduleOverlapPolicy, type SchedulePolicies } from '../client/index.ts';
+import { Client, type ScheduleOverlapPolicy, type SchedulePolicies } from '../client/index.ts';
+import type { ScheduleDescription } from '../protocol/index.ts';
 import type { ScheduleStartWorkflowAction } from '../client/schedule-options.ts';
 import type { ScheduleSpec, IntervalSpec } from '../schedule/schedule-spec.ts';
 import type { Duration } from '../retry/duration.ts';
@@ -174,8 +175,8 @@ export const scheduleCommand = {
           return 0;
         }
         case 'describe': {
-          const d = await client.schedule.getHandle(need()).describe();
-          out(d, describeText(d));
+          const { raw } = await client.schedule.getHandle(need()).describe();
+          out(raw, describeText(raw));
           return 0;
         }
         case 'list': {

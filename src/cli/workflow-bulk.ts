@@ -1,3 +1,4 @@
+import { parseQuery } from '../visibility/parser.ts';
 import { createInterface } from 'node:readline';
 import type { BulkOperation, BulkResult, Client } from '../client/index.ts';
 import { UsageError } from './args.ts';
@@ -56,8 +57,8 @@ function bulkSummary(result: BulkResult, colour = colourOn()): string {
  * operation failed on any run, or was not confirmed.
  */
 export async function runBulkCommand(client: Client, c: BulkCommand): Promise<number> {
-  const { count, groups } = await client.workflow.count({ query: c.query });
-  if (groups) throw new UsageError(`--query must not group (GROUP BY) in a bulk ${c.action}`);
+  if (parseQuery(c.query).groupBy.length > 0) throw new UsageError(`--query must not group (GROUP BY) in a bulk ${c.action}`);
+  const { count } = await client.workflow.count({ query: c.query });
   const what = `${count} workflow${count === 1 ? '' : 's'} matching ${JSON.stringify(c.query)}`;
   if (count === 0) {
     const none: BulkResult = { total: 0, matched: 0, done: 0, skipped: 0, failed: 0, errors: [] };

@@ -190,7 +190,7 @@ async function runAction(client: Client, action: string, values: Values, positio
         ...(values['id-prefix'] ? { workflowIdPrefix: values['id-prefix'] } : {}),
         pageSize: Math.min(limit, 1000),
       })) {
-        rows.push(e);
+        rows.push(e.raw);
         if (rows.length >= limit) break;
       }
       print(json, rows, () => (rows.length ? executionRows(rows) : 'no workflows match'));
@@ -198,7 +198,7 @@ async function runAction(client: Client, action: string, values: Values, positio
     }
     case 'count': {
       const answer = await client.workflow.count(values.query !== undefined ? { query: values.query } : {});
-      print(json, answer, () => (answer.groups
+      print(json, answer, () => (answer.groups.length > 0
         ? renderTable(['VALUE', 'COUNT'], [...answer.groups.map((g) => [g.value === null ? '(none)' : String(g.value), g.count]), ['total', answer.count]])
         : String(answer.count)));
       return 0;
@@ -211,8 +211,8 @@ async function runAction(client: Client, action: string, values: Values, positio
     case 'history': {
       const handle = client.workflow.getHandle(need('workflowId'), runId);
       if (!values.follow) {
-        const { events } = await handle.fetchHistory();
-        print(json, { events }, () => eventRows(events));
+        const history = await handle.fetchHistory();
+        print(json, history, () => eventRows(history.events));
         return 0;
       }
       // One line per event as it arrives: JSON lines for scripts, fixed columns for people.

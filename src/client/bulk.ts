@@ -1,3 +1,4 @@
+import { parseQuery } from '../visibility/parser.ts';
 import { ServiceError } from '../common/errors.ts';
 import { optionKeys, refuseUnknownKeys } from '../common/option-keys.ts';
 import { optionalInt, optionalString, requireOneOf, requireString } from '../common/validate.ts';
@@ -155,8 +156,8 @@ export async function runBulk(workflows: WorkflowClient, options: BulkOptions): 
   const onProgress = options.onProgress;
   if (onProgress !== undefined && typeof onProgress !== 'function') throw new ValidationError('onProgress', 'must be a function', onProgress);
 
+  if (parseQuery(query).groupBy.length > 0) throw new ValidationError('query', 'must not group (GROUP BY) in a bulk operation', query);
   const counted = await workflows.count({ query });
-  if (counted.groups) throw new ValidationError('query', 'must not group (GROUP BY) in a bulk operation', query);
   const result: BulkResult = { total: counted.count, matched: 0, done: 0, skipped: 0, failed: 0, errors: [] };
   const resetWorkflows = new Set<string>();
   let progressError: { error: unknown } | undefined;

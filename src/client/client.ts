@@ -4,7 +4,8 @@ import { DEFAULT_NAMESPACE } from '../common/ids.ts';
 import { optionalInt, optionalString, requireOneOf } from '../common/validate.ts';
 import type { Workflow, WorkflowResult } from '../common/workflow-types.ts';
 import { WORKFLOW_STATUSES, type WorkflowExecutionStatus } from '../history/events.ts';
-import type { ListWorkflowExecutionsResponse, WorkflowExecutionInfo, WorkflowService } from '../protocol/index.ts';
+import type { ListWorkflowExecutionsResponse, WorkflowService } from '../protocol/index.ts';
+import { toExecutionInfo, type WorkflowExecutionInfo } from './describe.ts';
 import { ValidationError } from '../retry/errors.ts';
 import { HttpWorkflowService } from './http-service.ts';
 import type { ConnectionOptions } from './connection.ts';
@@ -17,7 +18,6 @@ import {
 } from '../common/option-keys.ts';
 import { WorkflowHandle } from './workflow-handle.ts';
 import { ScheduleClient } from './schedule-client.ts';
-import type { CountWorkflowExecutionsResponse } from '../protocol/index.ts';
 import { parseQuery } from '../visibility/parser.ts';
 import { SearchAttributeClient } from './search-attribute-client.ts';
 import { NamespaceClient } from './namespace-client.ts';
@@ -90,6 +90,23 @@ const LIST_OPTION_KEYS = optionKeys<ListOptions>({
   pageSize: true, query: true,
 });
 
+/** The answer of {@link WorkflowClient.count}, in Temporal's `CountWorkflowExecution` shape. */
+export interface CountWorkflowExecution {
+  /** All the runs the query selects. */
+  count: number;
+  /**
+   * With GROUP BY, one entry per value, ordered by value, runs without a value last (value null);
+   * empty without GROUP BY.
+   */
+  groups: {
+    count: number;
+    /** The group's value, as Temporal gives it: one per GROUP BY attribute. */
+    groupValues: (string | number | boolean | null)[];
+    /** The same value, alone. */
+    value: string | number | boolean | null;
+  }[];
+}
+
 function isoOf(field: string, value: Date | string | undefined): string | undefined {
   if (value === undefined) return undefined;
   const d = value instanceof Date ? value : new Date(value);
@@ -148,17 +165,20 @@ export class WorkflowClient {
     return new WorkflowHandle<W>(this.service, this.namespace, workflowId, optionalString('runId', runId), this.identity, this.waits);
   }
 
-  /** Lists executions, newest first, fetching pages as the loop goes. */
+  /**
+   * Lists executions, newest first, fetching pages as the loop goes; each in the shape of
+   * Temporal's `WorkflowExecutionInfo` (see {@link WorkflowExecutionInfo}).
+   */
   async *list(options: ListOptions = {}): AsyncIterable<WorkflowExecutionInfo> {
     let nextPageToken: string | undefined;
     do {
       const page = await this.listPage(options, nextPageToken);
-      yield* page.executions;
+      for (const e of page.executions) yield toExecutionInfo(e);
       nextPageToken = page.nextPageToken;
     } while (nextPageToken);
   }
 
-  /** One page of {@link list}, for callers that page by hand (a UI, the CLI). */
+  /** One page of {@link list} as the service answers it (entries as on the wire), for callers that page by hand (a UI). */
   listPage(options: ListOptions = {}, nextPageToken?: string): Promise<ListWorkflowExecutionsResponse> {
     if (typeof options !== 'object' || options === null) throw new ValidationError('list options', 'must be an object', options);
     refuseUnknownKeys('list', options, LIST_OPTION_KEYS);
@@ -181,14 +201,21 @@ export class WorkflowClient {
   }
 
   /**
-   * Counts the runs a query selects; `GROUP BY ExecutionStatus` (or another Keyword, Int or
-   * Bool attribute) also answers the count of each value in `groups`.
+   * Counts the runs a query selects, as Temporal's `count(query)`: the query string, or
+   * `{ query }`. `GROUP BY ExecutionStatus` (or another Keyword, Int or Bool attribute) also
+   * answers the count of each value in `groups`; without it `groups` is empty.
    */
-  async count(options: { query?: string } = {}): Promise<CountWorkflowExecutionsResponse> {
-    if (typeof options !== 'object' || options === null) throw new ValidationError('count options', 'must be an object', options);
-    refuseUnknownKeys('count', options, COUNT_OPTION_KEYS);
-    const query = optionalQuery(options.query);
-    return this.service.countWorkflowExecutions({ namespace: this.namespace, ...(query !== undefined ? { query } : {}) });
+  async count(query?: string | { query?: string }): Promise<CountWorkflowExecution> {
+    let text: unknown = query;
+    if (typeof query === 'object' && query !== null) {
+      refuseUnknownKeys('count', query, COUNT_OPTION_KEYS);
+      text = query.query;
+    } else if (query !== undefined && typeof query !== 'string') {
+      throw new ValidationError('query', 'must be a visibility query string or { query }', query);
+    }
+    const checked = optionalQuery(text);
+    const res = await this.service.countWorkflowExecutions({ namespace: this.namespace, ...(checked !== undefined ? { query: checked } : {}) });
+    return { count: res.count, groups: (res.groups ?? []).map((g) => ({ count: g.count, groupValues: [g.value], value: g.value })) };
   }
 
   /**

@@ -1,5 +1,50 @@
 import type { WorkflowExecutionStatus } from '../history/events.ts';
-import type { PendingActivityInfo, PendingChildInfo, WorkflowExecutionDescription as WireDescription } from '../protocol/index.ts';
+import type {
+  PendingActivityInfo, PendingChildInfo, WorkflowExecutionDescription as WireDescription,
+  WorkflowExecutionInfo as WireExecutionInfo,
+} from '../protocol/index.ts';
+
+/**
+ * One run as `client.workflow.list()` yields it, in the shape of Temporal's
+ * `WorkflowExecutionInfo`: ids, type, task queue, status, history length and size, times as
+ * `Date`, memo, search attributes, parent; beside them the fields of the service's list entry
+ * (`workflowType`, `namespace`, `attempt`, …), and `raw`, the entry as it came. As in describe,
+ * `status` is steadfast's status name (`"Running"`, …), not `{ code, name }`.
+ */
+export interface WorkflowExecutionInfo extends Omit<WireExecutionInfo, 'startTime' | 'executionTime' | 'closeTime' | 'searchAttributes'> {
+  /** The workflow type's name (the same as `workflowType`). */
+  type: string;
+  /** Bytes of the run's history (its events as UTF-8 JSON); absent when the server does not report it. */
+  historySize?: number;
+  startTime: Date;
+  /** When the run's first workflow task could run (start time plus a retry or cron backoff). */
+  executionTime: Date;
+  /** Set once the run has closed. */
+  closeTime?: Date;
+  /** Custom search attributes of the run (Datetime values as ISO 8601 strings); `{}` when it has none. */
+  searchAttributes: NonNullable<WireExecutionInfo['searchAttributes']>;
+  /** The parent run, for a child workflow. */
+  parentExecution?: { workflowId: string; runId: string };
+  /** The service's entry as it came over the wire. */
+  raw: WireExecutionInfo;
+}
+
+/** The flat, Temporal-shaped form of a service's list entry. */
+export function toExecutionInfo(raw: WireExecutionInfo): WorkflowExecutionInfo {
+  const { startTime, executionTime, closeTime, searchAttributes, ...rest } = raw;
+  const info: WorkflowExecutionInfo = {
+    ...rest,
+    type: raw.workflowType,
+    startTime: new Date(startTime),
+    executionTime: new Date(executionTime),
+    searchAttributes: searchAttributes ?? {},
+    raw,
+  };
+  if (raw.historySizeBytes !== undefined) info.historySize = raw.historySizeBytes;
+  if (closeTime !== undefined) info.closeTime = new Date(closeTime);
+  if (raw.parent) info.parentExecution = { workflowId: raw.parent.workflowId, runId: raw.parent.runId };
+  return info;
+}
 
 /**
  * What `handle.describe()` returns, shaped like Temporal's `WorkflowExecutionDescription`: the

@@ -1,11 +1,11 @@
-export { Client, WorkflowClient, workflowTypeOf, type ClientOptions, type ListOptions } from './client.ts';
+export { Client, WorkflowClient, workflowTypeOf, type ClientOptions, type ListOptions, type CountWorkflowExecution } from './client.ts';
 export { WorkflowHandle } from './workflow-handle.ts';
 export type { FollowHistoryOptions } from './follow-history.ts';
 export {
   MAX_BULK_ERRORS, type BulkOptions, type BulkOperation, type BulkCancel, type BulkTerminate, type BulkSignal, type BulkReset,
   type BulkResult, type BulkError,
 } from './bulk.ts';
-export type { WorkflowExecutionDescription } from './describe.ts';
+export type { WorkflowExecutionDescription, WorkflowExecutionInfo } from './describe.ts';
 export { SearchAttributeClient } from './search-attribute-client.ts';
 export { NamespaceClient, type NamespaceCreateOptions, type NamespaceUpdateOptions } from './namespace-client.ts';
 export { HttpWorkflowService, parseAddress, type HttpServiceOptions } from './http-service.ts';
@@ -19,7 +19,8 @@ export {
 export { QueryFailedError, QueryRejectedError, WorkflowUpdateFailedError, WorkflowUpdateRPCTimeoutOrCancelledError } from './message-errors.ts';
 export { stderrWaitLogger, workflowTaskFailing, type WaitLogger } from './waits.ts';
 export {
-  QueryRejectCondition, type QueryOptions, type QueryRejectConditionOption, type UpdateOptions, type WorkflowUpdateHandle,
+  QueryRejectCondition, WorkflowUpdateStage, type QueryOptions, type QueryRejectConditionOption, type UpdateOptions,
+  type StartUpdateOptions, type StartUpdateStage, type WorkflowUpdateHandle,
 } from './messages.ts';
 export type { SignalDefinition, QueryDefinition, UpdateDefinition } from '../common/message-definitions.ts';
 export { type ClientTlsOptions, type ConnectionOptions } from './connection.ts';
@@ -30,6 +31,14 @@ export type {
 } from './schedule-options.ts';
 export type { NamespaceDescription, NamespaceState } from '../protocol/index.ts';
 export type {
-  ScheduleDescription, ScheduleListEntry, ScheduleOverlapPolicy, ScheduleIncident, ScheduleCounters, ScheduleActionResult,
+  ScheduleListEntry, ScheduleIncident, ScheduleCounters, ScheduleActionResult, ScheduleOverlapPolicyOption,
 } from '../protocol/index.ts';
+export type {
+  ScheduleDescription, ScheduleSpecDescription, CalendarSpecDescription, ScheduleRange, ScheduleDescriptionAction, ScheduleExecutionResult,
+  ScheduleExecutionActionResult,
+} from './schedule-description.ts';
+export { ScheduleOverlapPolicy } from '../protocol/enums.ts';
+export {
+  ParentClosePolicy, ChildWorkflowCancellationType, type ParentClosePolicyOption,
+} from '../history/child-types.ts';
 export type { DataConverter, PayloadCodec, Payload } from '../codec/payload-codec.ts';

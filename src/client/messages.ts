@@ -14,6 +14,7 @@ import { QueryFailedError, QueryRejectedError, WorkflowUpdateFailedError, Workfl
 import { payloadOf } from './request-limits.ts';
 import type { Waits } from './waits.ts';
 import { optionKeys, refuseUnknownKeys } from '../common/option-keys.ts';
+import { resolveSpelling, temporalSpellings } from '../common/temporal-names.ts';
 
 /** Which execution a message goes to. */
 export interface MessageTarget {
@@ -75,11 +76,45 @@ export type UpdateOptions<Args extends unknown[]> = {
   updateId?: string;
 } & ([] extends Args ? { args?: Args } : { args: Args });
 
+/**
+ * The stages of an update a caller may name, in Temporal's spellings, each mapped to steadfast's
+ * name: `WorkflowUpdateStage.ACCEPTED` is `"Accepted"`. `ADMITTED` exists as in Temporal, where
+ * no call may wait for it either.
+ */
+export const WorkflowUpdateStage = temporalSpellings('UPDATE_WORKFLOW_EXECUTION_LIFECYCLE_STAGE_', {
+  ADMITTED: 'Admitted',
+  ACCEPTED: 'Accepted',
+  COMPLETED: 'Completed',
+});
+
+/** One of {@link WorkflowUpdateStage}'s values. */
+export type WorkflowUpdateStage = (typeof WorkflowUpdateStage)[keyof typeof WorkflowUpdateStage];
+
+/** steadfast's names of the stages, taken from {@link WorkflowUpdateStage}. */
+const WORKFLOW_UPDATE_STAGES: readonly WorkflowUpdateStage[] = [...new Set(Object.values(WorkflowUpdateStage))];
+
+/** The stage `startUpdate` waits for, in any spelling: Temporal's required `waitForStage: WorkflowUpdateStage.ACCEPTED`. */
+export type StartUpdateStage = 'Accepted' | 'ACCEPTED' | 'UPDATE_WORKFLOW_EXECUTION_LIFECYCLE_STAGE_ACCEPTED';
+
+/** Options of `handle.startUpdate`: {@link UpdateOptions} and the stage to wait for. */
+export type StartUpdateOptions<Args extends unknown[]> = UpdateOptions<Args> & {
+  /**
+   * The stage the call returns at; only acceptance, as in Temporal (Temporal requires the
+   * option; here it may be left out). @default "Accepted"
+   */
+  waitForStage?: StartUpdateStage;
+};
+
+const START_UPDATE_OPTION_KEYS = optionKeys<StartUpdateOptions<[]>>({ args: true, updateId: true, waitForStage: true });
+
 /** An accepted update: its id, and its result once the handler finished. */
 export interface WorkflowUpdateHandle<Ret> {
   readonly updateId: string;
   readonly workflowId: string;
+  /** Run id of the run that accepted the update. */
   readonly runId: string;
+  /** The same as {@link runId}, under Temporal's name. */
+  readonly workflowRunId: string;
   /** Waits for the handler's result; throws WorkflowUpdateFailedError when it failed. */
   result(): Promise<Ret>;
 }
@@ -142,16 +177,23 @@ function outcomeOf(t: MessageTarget, res: UpdateWorkflowResponse, updateName: st
  * Admits and validates an update and waits until it is accepted (WorkflowExecutionUpdateAccepted).
  * The handle's `result()` waits for the outcome; while the run's workflow task keeps failing it
  * says why through the client's logger, and it ends at the deadline (or abort) of a
- * `client.withDeadline` / `client.withAbortSignal` around the call.
+ * `client.withDeadline` / `client.withAbortSignal` around the call. `startUpdate` options may
+ * name the stage (only acceptance); `executeUpdate`'s may not.
  * @throws WorkflowUpdateFailedError when the validator rejects it; nothing is written to history then.
  */
 export async function startUpdate(
-  t: MessageTarget, def: UpdateDefinition<unknown, unknown[]> | string, options: { args?: unknown[]; updateId?: string } | undefined,
+  t: MessageTarget, def: UpdateDefinition<unknown, unknown[]> | string,
+  options: { args?: unknown[]; updateId?: string; waitForStage?: unknown } | undefined, call: 'startUpdate' | 'executeUpdate',
 ): Promise<WorkflowUpdateHandle<unknown>> {
   const updateName = messageNameOf('update', def, 'update');
   if (options !== undefined) {
     if (typeof options !== 'object' || options === null) throw new ValidationError('update options', 'must be an object', options);
-    refuseUnknownKeys('update', options, UPDATE_OPTION_KEYS);
+    refuseUnknownKeys(call === 'startUpdate' ? 'startUpdate' : 'update', options, call === 'startUpdate' ? START_UPDATE_OPTION_KEYS : UPDATE_OPTION_KEYS);
+    if (options.waitForStage !== undefined
+      && resolveSpelling('waitForStage', options.waitForStage, WORKFLOW_UPDATE_STAGES, WorkflowUpdateStage, 'UPDATE_WORKFLOW_EXECUTION_LIFECYCLE_STAGE_') !== 'Accepted') {
+      throw new ValidationError('waitForStage', 'must be ACCEPTED in startUpdate, as in Temporal (executeUpdate waits for the update to complete)',
+        options.waitForStage);
+    }
   }
   const args = argsOf('args', options?.args);
   const updateId = optionalString('updateId', options?.updateId, MAX_ID_LENGTH) ?? newUuid();
@@ -162,6 +204,7 @@ export async function startUpdate(
     updateId: res.updateId,
     workflowId: t.workflowId,
     runId: res.runId,
+    workflowRunId: res.runId,
     result() {
       done ??= (async () => {
         let r = res;

@@ -26,7 +26,7 @@ export class ScheduleClient {
     const remaining = optionalInt('state.remainingActions', st.remainingActions, 0);
     if (remaining !== undefined) state.remainingActions = remaining;
     await this.service.createSchedule({
-      namespace: this.namespace, scheduleId, spec: specToWire(options.spec), action: actionToWire(options.action),
+      namespace: this.namespace, scheduleId, spec: specToWire(options.spec), action: actionToWire(options.action, scheduleId),
       policies: policiesToWire(options.policies), state,
     });
     return this.getHandle(scheduleId);

@@ -3,7 +3,8 @@ import type { RetryPolicyData } from '../retry/policy-data.ts';
 import type { TemporalRetryPolicy } from '../retry/index.ts';
 import { optionalString } from '../common/validate.ts';
 import { checkTime } from '../common/time-range.ts';
-import type { ScheduleActionData, ScheduleDescription, ScheduleOverlapPolicy } from '../protocol/index.ts';
+import { resolveScheduleOverlapPolicy, type ScheduleActionData, type ScheduleOverlapPolicyOption } from '../protocol/index.ts';
+import { toScheduleDescription, type ScheduleDescription } from './schedule-description.ts';
 import type { WorkflowService } from '../protocol/index.ts';
 import type { ScheduleSpec } from '../schedule/schedule-spec.ts';
 import {
@@ -23,8 +24,8 @@ export interface Backfill {
   start: Date | string | number;
   /** From 1970 to the end of 9999, not before `start`. */
   end: Date | string | number;
-  /** @default the schedule's overlap policy */
-  overlap?: ScheduleOverlapPolicy;
+  /** steadfast's name or Temporal's spelling. @default the schedule's overlap policy */
+  overlap?: ScheduleOverlapPolicyOption;
 }
 
 function instantMs(value: unknown, field: string): number {
@@ -60,9 +61,12 @@ export class ScheduleHandle {
     return { namespace: this.namespace, scheduleId: this.scheduleId };
   }
 
-  /** The spec in canonical form, the next 10 action times, the 10 most recent actions, incidents, counters and health. */
-  describe(): Promise<ScheduleDescription> {
-    return this.service.describeSchedule(this.#ref());
+  /**
+   * Spec, action, policies, state, the next 10 action times, the 10 most recent actions,
+   * incidents, counters and health, in the shape of Temporal's `ScheduleDescription`.
+   */
+  async describe(): Promise<ScheduleDescription> {
+    return toScheduleDescription(await this.service.describeSchedule(this.#ref()));
   }
 
   /**
@@ -71,7 +75,7 @@ export class ScheduleHandle {
    */
   async update(fn: (previous: ScheduleUpdateOptions) => ScheduleUpdateOptions): Promise<void> {
     if (typeof fn !== 'function') throw new ValidationError('update', 'takes a function (previous) => options', fn);
-    const d = await this.describe();
+    const d = (await this.describe()).raw;
     const previous: ScheduleUpdateOptions = {
       spec: d.spec as unknown as ScheduleSpec,
       action: actionFromWire(d.action),
@@ -79,7 +83,7 @@ export class ScheduleHandle {
     };
     const next = fn(structuredClone(previous));
     await this.service.updateSchedule({
-      ...this.#ref(), spec: specToWire(next.spec), action: actionToWire(next.action), policies: policiesToWire(next.policies),
+      ...this.#ref(), spec: specToWire(next.spec), action: actionToWire(next.action, this.scheduleId), policies: policiesToWire(next.policies),
       conflictToken: d.conflictToken,
     });
   }
@@ -95,8 +99,10 @@ export class ScheduleHandle {
   }
 
   /** Takes one action now (also while paused); it does not count against remaining actions. */
-  trigger(overlap?: ScheduleOverlapPolicy): Promise<void> {
-    return this.service.patchSchedule({ ...this.#ref(), trigger: overlap === undefined ? {} : { overlap } });
+  async trigger(overlap?: ScheduleOverlapPolicyOption): Promise<void> {
+    return this.service.patchSchedule({
+      ...this.#ref(), trigger: overlap === undefined ? {} : { overlap: resolveScheduleOverlapPolicy('overlap', overlap) },
+    });
   }
 
   /** Takes every action the spec names in each range, now, each with its nominal time. */
@@ -106,7 +112,7 @@ export class ScheduleHandle {
       ...this.#ref(),
       backfill: list.map((b, i) => ({
         startTime: instantMs(b?.start, `backfill[${i}].start`), endTime: instantMs(b?.end, `backfill[${i}].end`),
-        ...(b.overlap !== undefined ? { overlap: b.overlap } : {}),
+        ...(b.overlap !== undefined ? { overlap: resolveScheduleOverlapPolicy(`backfill[${i}].overlap`, b.overlap) } : {}),
       })),
     });
   }

@@ -6,8 +6,8 @@ import { optionalBoolean, optionalDurationAtLeast, optionalPositiveDuration, opt
 import { MIN_CATCHUP_WINDOW_MS } from '../protocol/limits.ts';
 import { payloadOf } from './request-limits.ts';
 import { searchAttributesToWire, type SearchAttributesOption } from './start-options.ts';
-import type {
-  ScheduleActionData, ScheduleOverlapPolicy, SchedulePoliciesData,
+import {
+  resolveScheduleOverlapPolicy, type ScheduleActionData, type ScheduleOverlapPolicyOption, type SchedulePoliciesData,
 } from '../protocol/index.ts';
 import type { ScheduleSpec } from '../schedule/schedule-spec.ts';
 
@@ -17,8 +17,11 @@ export interface ScheduleStartWorkflowAction {
   /** A workflow function's name or the type name. */
   workflowType: string | ((...args: never[]) => Promise<unknown>);
   taskQueue: string;
-  /** Each started workflow's id is this id, `-`, and the action's nominal time (RFC 3339). */
-  workflowId: string;
+  /**
+   * Each started workflow's id is this id, `-`, and the action's nominal time (RFC 3339).
+   * @default `${scheduleId}-workflow`, as in Temporal
+   */
+  workflowId?: string;
   args?: unknown[];
   memo?: Record<string, unknown>;
   /**
@@ -34,10 +37,15 @@ export interface ScheduleStartWorkflowAction {
 
 /** Policies of a schedule. */
 export interface SchedulePolicies {
-  /** What to do when an action is due while a started workflow runs. @default "Skip" */
-  overlap?: ScheduleOverlapPolicy;
+  /**
+   * What to do when an action is due while a started workflow runs: steadfast's names or
+   * Temporal's spellings (`ScheduleOverlapPolicy.BUFFER_ONE`). @default "Skip"
+   */
+  overlap?: ScheduleOverlapPolicyOption;
   /** How late a missed action may still be taken; at least 1s, at most 100 years. @default "1 minute" (the seed's; Temporal's server uses a year) */
   catchupWindow?: Duration;
+  /** The same window in ms, as `describe()` gives it beside `catchupWindow`; when both are given they must agree. */
+  catchupWindowMs?: number;
   /** Pause when a started workflow fails or times out. @default false */
   pauseOnFailure?: boolean;
 }
@@ -69,7 +77,7 @@ const ACTION_KEYS = optionKeys<ScheduleStartWorkflowAction>({
   workflowExecutionTimeout: true, workflowRunTimeout: true, workflowTaskTimeout: true,
 });
 
-const POLICY_KEYS = optionKeys<SchedulePolicies>({ overlap: true, catchupWindow: true, pauseOnFailure: true });
+const POLICY_KEYS = optionKeys<SchedulePolicies>({ overlap: true, catchupWindow: true, catchupWindowMs: true, pauseOnFailure: true });
 
 /** The spec as JSON (Dates become ISO strings); the server validates it whole. */
 export function specToWire(spec: ScheduleSpec): unknown {
@@ -78,7 +86,7 @@ export function specToWire(spec: ScheduleSpec): unknown {
 }
 
 /** The action as the service takes it; errors name `action.<option>`. */
-export function actionToWire(action: ScheduleStartWorkflowAction): ScheduleActionData {
+export function actionToWire(action: ScheduleStartWorkflowAction, scheduleId: string): ScheduleActionData {
   const a = optionalRecord('action', action);
   if (!a) throw new ValidationError('action', "is required: { type: 'startWorkflow', workflowType, taskQueue, workflowId }", action);
   if (a.type !== 'startWorkflow') throw new ValidationError('action.type', "must be 'startWorkflow'", a.type);
@@ -87,7 +95,7 @@ export function actionToWire(action: ScheduleStartWorkflowAction): ScheduleActio
   const out: ScheduleActionData = {
     workflowType: requireString('action.workflowType', type),
     taskQueue: requireString('action.taskQueue', a.taskQueue),
-    workflowId: requireString('action.workflowId', a.workflowId),
+    workflowId: a.workflowId === undefined ? `${scheduleId}-workflow` : requireString('action.workflowId', a.workflowId),
   };
   if (a.args !== undefined) {
     if (!Array.isArray(a.args)) throw new ValidationError('action.args', 'must be an array of the workflow\'s arguments', a.args);
@@ -112,8 +120,13 @@ export function policiesToWire(policies: SchedulePolicies | undefined): Schedule
   const p = optionalRecord('policies', policies) ?? {};
   refuseUnknownKeys('schedule policy', p, POLICY_KEYS, { field: 'policies', noun: 'schedule policy' });
   const out: SchedulePoliciesData = {};
-  if (p.overlap !== undefined) out.overlap = p.overlap as ScheduleOverlapPolicy;
-  const catchup = optionalDurationAtLeast('policies.catchupWindow', p.catchupWindow, MIN_CATCHUP_WINDOW_MS);
+  if (p.overlap !== undefined) out.overlap = resolveScheduleOverlapPolicy('policies.overlap', p.overlap);
+  // A described schedule's policies carry the window twice (catchupWindow, catchupWindowMs): passed back, they must agree.
+  const described = optionalDurationAtLeast('policies.catchupWindowMs', p.catchupWindowMs, MIN_CATCHUP_WINDOW_MS);
+  const catchup = optionalDurationAtLeast('policies.catchupWindow', p.catchupWindow, MIN_CATCHUP_WINDOW_MS) ?? described;
+  if (described !== undefined && described !== catchup) {
+    throw new ValidationError('policies.catchupWindowMs', `must equal policies.catchupWindow (${catchup} ms) when both are given`, p.catchupWindowMs);
+  }
   if (catchup !== undefined) out.catchupWindowMs = catchup;
   const pof = optionalBoolean('policies.pauseOnFailure', p.pauseOnFailure);
   if (pof !== undefined) out.pauseOnFailure = pof;

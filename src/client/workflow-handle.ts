@@ -2,12 +2,13 @@ import { WorkflowFailedError } from '../common/errors.ts';
 import { fromFailureInfo } from '../common/failure.ts';
 import { newUuid } from '../common/ids.ts';
 import type { Workflow, WorkflowResult } from '../common/workflow-types.ts';
-import { isCloseEvent, type HistoryEvent } from '../history/events.ts';
+import { isCloseEvent, type HistoryEvent, type WorkflowHistory } from '../history/events.ts';
 import type { WorkflowService } from '../protocol/index.ts';
 import { toDescription, type WorkflowExecutionDescription } from './describe.ts';
 import type { QueryDefinition, SignalDefinition, UpdateDefinition } from '../common/message-definitions.ts';
 import {
-  sendQuery, sendSignal, startUpdate, type MessageTarget, type QueryOptions, type UpdateOptions, type WorkflowUpdateHandle,
+  sendQuery, sendSignal, startUpdate, type MessageTarget, type QueryOptions, type StartUpdateOptions, type UpdateOptions,
+  type WorkflowUpdateHandle,
 } from './messages.ts';
 import { payloadOf } from './request-limits.ts';
 import { optionKeys, refuseUnknownKeys } from '../common/option-keys.ts';
@@ -132,18 +133,23 @@ export class WorkflowHandle<W extends Workflow = Workflow> {
     return toDescription(await this.service.describeWorkflowExecution(this.#ref()));
   }
 
-  /** The run's whole history, all pages. Save it as JSON to replay it in tests. */
-  async fetchHistory(): Promise<{ events: HistoryEvent[] }> {
+  /**
+   * The run's whole history, all pages, with its workflow id and run id (the handle's run, or the
+   * latest when it has none). Save it as JSON to replay it in tests: the Replayer takes the ids from it.
+   */
+  async fetchHistory(): Promise<WorkflowHistory> {
+    // The run is pinned first, so the events and the ids belong to the same run even if the chain moves on.
+    const runId = this.runId ?? (await this.describe()).runId;
     const events: HistoryEvent[] = [];
     let nextPageToken: string | undefined;
     do {
       const page = await this.service.getWorkflowExecutionHistory({
-        ...this.#ref(), pageSize: 1000, ...(nextPageToken ? { nextPageToken } : {}),
+        namespace: this.namespace, workflowId: this.workflowId, runId, pageSize: 1000, ...(nextPageToken ? { nextPageToken } : {}),
       });
       events.push(...page.events);
       nextPageToken = page.nextPageToken;
     } while (nextPageToken);
-    return { events };
+    return { workflowId: this.workflowId, runId, events };
   }
 
   /**
@@ -214,10 +220,14 @@ export class WorkflowHandle<W extends Workflow = Workflow> {
     return sendQuery(this.#target(), def as QueryDefinition<unknown, unknown[]>, args, options) as Promise<Ret>;
   }
 
-  /** Sends an update and waits until it is accepted; `result()` of the handle waits for the outcome. */
+  /**
+   * Sends an update and waits until it is accepted; `result()` of the handle waits for the
+   * outcome. Takes Temporal's `waitForStage: WorkflowUpdateStage.ACCEPTED` (the only stage allowed).
+   */
   startUpdate<Ret, Args extends unknown[]>(def: UpdateDefinition<Ret, Args> | string, ...options: [] extends Args
-    ? [UpdateOptions<Args>?] : [UpdateOptions<Args>]): Promise<WorkflowUpdateHandle<Ret>> {
-    return startUpdate(this.#target(), def as UpdateDefinition<unknown, unknown[]>, options[0] as { args?: unknown[] }) as Promise<WorkflowUpdateHandle<Ret>>;
+    ? [StartUpdateOptions<Args>?] : [StartUpdateOptions<Args>]): Promise<WorkflowUpdateHandle<Ret>> {
+    return startUpdate(this.#target(), def as UpdateDefinition<unknown, unknown[]>, options[0] as { args?: unknown[] }, 'startUpdate') as
+      Promise<WorkflowUpdateHandle<Ret>>;
   }
 
   /**
@@ -226,7 +236,7 @@ export class WorkflowHandle<W extends Workflow = Workflow> {
    */
   async executeUpdate<Ret, Args extends unknown[]>(def: UpdateDefinition<Ret, Args> | string, ...options: [] extends Args
     ? [UpdateOptions<Args>?] : [UpdateOptions<Args>]): Promise<Ret> {
-    const handle = await startUpdate(this.#target(), def as UpdateDefinition<unknown, unknown[]>, options[0] as { args?: unknown[] });
+    const handle = await startUpdate(this.#target(), def as UpdateDefinition<unknown, unknown[]>, options[0] as { args?: unknown[] }, 'executeUpdate');
     return handle.result() as Promise<Ret>;
   }
 

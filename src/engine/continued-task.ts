@@ -94,7 +94,7 @@ export function completeAndContinue(
   for (const e of b.events) e.eventTime = atIso;
   wt.scheduledTime = at;
   const taskId = wt.taskId;
-  const started = startWorkflowTask(b, wt.seq, identity, at);
+  const started = startWorkflowTask(b, wt.seq, identity, o.limits, at);
   if (!started) return undefined;
   const done = recordCompletion(b, b.state.wt!, o);
   // Created and settled in this transition: neither the task row nor its timeout timer is written.

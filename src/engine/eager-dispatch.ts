@@ -36,7 +36,7 @@ export function reserveEager(core: EngineCore, b: TransitionBuilder, onDeliver: 
     const wtRow = wt?.taskId !== undefined && wt.startedTime === undefined ? visibleRow(x, wt.taskId) : undefined;
     if (wt && wtRow) {
       const offer = core.handoffs.take(queueKey(wtRow.namespace, wtRow.taskQueue, 'workflow'));
-      const started = offer && startWorkflowTask(x, wt.seq, offer.identity);
+      const started = offer && startWorkflowTask(x, wt.seq, offer.identity, core.limits);
       if (offer && started) {
         x.discardTask(wtRow.id);
         taken.push({ offer, handed: {

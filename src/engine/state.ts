@@ -133,6 +133,8 @@ export interface WorkflowTaskInfo {
   timeoutTimerId?: string;
   identity?: string;
   requestId?: string;
+  /** The started task's WorkflowTaskStarted suggests continue-as-new (a transient task's is written at its completion). */
+  suggestContinueAsNew?: true;
 }
 
 /** A pending activity: scheduled, backing off before a retry, or started. */

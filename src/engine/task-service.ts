@@ -181,7 +181,7 @@ export class TaskService {
     let started;
     try {
       started = await core.mutate(task.runId, (b) => {
-        const wt = startWorkflowTask(b, seq, identity);
+        const wt = startWorkflowTask(b, seq, identity, core.limits);
         if (!wt) {
           b.deleteTask(task.id);
           return null;

@@ -8,6 +8,7 @@ import type { ExecutionRecord } from '../store/types.ts';
 import { runStateOf, type WorkflowTaskFailureRecord, type WorkflowTaskInfo } from './state.ts';
 import type { TaskTokenData } from './task-token.ts';
 import type { TransitionBuilder } from './transition.ts';
+import type { EngineLimits } from './limits.ts';
 
 /** Cap on the delay between attempts of a failing workflow task, ms. @default 600 000 (10 min) */
 export const MAX_WORKFLOW_TASK_RETRY_DELAY_MS = 600_000;
@@ -22,21 +23,33 @@ export function workflowTaskRetryDelayMs(attempt: number): number {
   return Math.min(1000 * 2 ** (attempt - 3), MAX_WORKFLOW_TASK_RETRY_DELAY_MS);
 }
 
+/** The history limits' warning line, past which a started workflow task suggests continue-as-new. */
+export type WarningLine = Pick<EngineLimits, 'historyWarnEvents' | 'historyWarnBytes'>;
+
 /**
  * Starts the scheduled workflow task `seq`; null when the task row is stale (the run closed,
  * or the task was started, timed out or replaced). A transient task gets its Scheduled/Started
  * ids now but its events are only written when it completes. `at` is the start's time when it is
- * not the transition's (a task its worker ran before reporting it, continued-task.ts).
+ * not the transition's (a task its worker ran before reporting it, continued-task.ts). A task that
+ * starts with the history at or past the warning line of `limits` suggests continue-as-new on its
+ * WorkflowTaskStarted, as Temporal's server does.
  */
-export function startWorkflowTask(b: TransitionBuilder, seq: number, identity: string, at?: number): WorkflowTaskInfo | null {
+export function startWorkflowTask(
+  b: TransitionBuilder, seq: number, identity: string, limits: WarningLine, at?: number,
+): WorkflowTaskInfo | null {
   const wt = b.state.wt;
   if (b.closed || !wt || wt.seq !== seq || wt.startedTime !== undefined) return null;
   const requestId = newUuid();
+  if (b.record.nextEventId - 1 >= limits.historyWarnEvents || (b.state.historySizeBytes ?? 0) >= limits.historyWarnBytes) {
+    wt.suggestContinueAsNew = true;
+  } else {
+    delete wt.suggestContinueAsNew;
+  }
   if (wt.transient) {
     wt.scheduledEventId = b.record.nextEventId;
     wt.startedEventId = wt.scheduledEventId + 1;
   } else {
-    const attributes = { scheduledEventId: wt.scheduledEventId!, identity, requestId };
+    const attributes = { scheduledEventId: wt.scheduledEventId!, identity, requestId, ...(wt.suggestContinueAsNew ? { suggestContinueAsNew: true } : {}) };
     wt.startedEventId = (at === undefined ? b.append('WorkflowTaskStarted', attributes)
       : b.appendAt('WorkflowTaskStarted', new Date(at).toISOString(), attributes)).eventId;
   }
@@ -58,7 +71,10 @@ export function transientEvents(wt: WorkflowTaskInfo, workflowTaskTimeoutMs: num
     { eventId: wt.scheduledEventId!, eventType: 'WorkflowTaskScheduled', eventTime: new Date(wt.scheduledTime).toISOString(),
       attributes: { taskQueue: wt.taskQueue, startToCloseTimeoutMs: workflowTaskTimeoutMs, attempt: wt.attempt } },
     { eventId: wt.startedEventId!, eventType: 'WorkflowTaskStarted', eventTime: at,
-      attributes: { scheduledEventId: wt.scheduledEventId!, identity: wt.identity ?? '', requestId: wt.requestId ?? '' } },
+      attributes: {
+        scheduledEventId: wt.scheduledEventId!, identity: wt.identity ?? '', requestId: wt.requestId ?? '',
+        ...(wt.suggestContinueAsNew ? { suggestContinueAsNew: true } : {}),
+      } },
   ];
 }
 

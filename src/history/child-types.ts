@@ -1,4 +1,5 @@
 import type { FailureInfo, RetryState } from '../common/failure.ts';
+import { resolveSpelling, temporalSpellings } from '../common/temporal-names.ts';
 import type { RetryPolicyData } from '../retry/policy-data.ts';
 import type { WorkflowIdReusePolicy } from './id-reuse-policy.ts';
 import type { SearchAttributesInput } from './search-attribute-values.ts';
@@ -8,6 +9,45 @@ export const PARENT_CLOSE_POLICIES = ['Terminate', 'RequestCancel', 'Abandon'] a
 
 /** One of {@link PARENT_CLOSE_POLICIES}. @default "Terminate" */
 export type ParentClosePolicy = (typeof PARENT_CLOSE_POLICIES)[number];
+
+/**
+ * Temporal's spellings of the parent close policies, each mapped to steadfast's name:
+ * `ParentClosePolicy.ABANDON` and `ParentClosePolicy.PARENT_CLOSE_POLICY_ABANDON` are `"Abandon"`.
+ */
+export const ParentClosePolicy = temporalSpellings('PARENT_CLOSE_POLICY_', {
+  TERMINATE: 'Terminate',
+  ABANDON: 'Abandon',
+  REQUEST_CANCEL: 'RequestCancel',
+} satisfies Record<string, ParentClosePolicy>);
+
+/** A parent close policy as an option takes it: steadfast's name or Temporal's spelling. */
+export type ParentClosePolicyOption = ParentClosePolicy | keyof typeof ParentClosePolicy;
+
+/** steadfast's name of a parent close policy given in either spelling. @throws ValidationError naming `field`. */
+export function resolveParentClosePolicy(field: string, value: unknown): ParentClosePolicy {
+  return resolveSpelling(field, value, PARENT_CLOSE_POLICIES, ParentClosePolicy, 'PARENT_CLOSE_POLICY_');
+}
+
+/**
+ * What cancelling the scope of a child workflow does, with Temporal's names and values (they
+ * live only in workflow code, so there is no second spelling).
+ */
+export const ChildWorkflowCancellationType = Object.freeze({
+  /** Send no cancel request; `result()` rejects at once with a cancellation. */
+  ABANDON: 'ABANDON',
+  /** Send the cancel request; `result()` rejects at once with a cancellation. */
+  TRY_CANCEL: 'TRY_CANCEL',
+  /** Send the cancel request; `result()` settles as the child closes, which may be otherwise than canceled. The default. */
+  WAIT_CANCELLATION_COMPLETED: 'WAIT_CANCELLATION_COMPLETED',
+  /** Send the cancel request; `result()` rejects with a cancellation once the child's history records the request. */
+  WAIT_CANCELLATION_REQUESTED: 'WAIT_CANCELLATION_REQUESTED',
+} as const);
+
+/** One of {@link ChildWorkflowCancellationType}'s values. @default "WAIT_CANCELLATION_COMPLETED" */
+export type ChildWorkflowCancellationType = (typeof ChildWorkflowCancellationType)[keyof typeof ChildWorkflowCancellationType];
+
+/** Every child cancellation type, for validation. */
+export const CHILD_WORKFLOW_CANCELLATION_TYPES: readonly ChildWorkflowCancellationType[] = Object.values(ChildWorkflowCancellationType);
 
 /** The start parameters of a child, as the command carries them and the Initiated event records them. */
 export interface ChildStartAttributes {

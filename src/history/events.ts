@@ -65,7 +65,13 @@ export interface EventAttributes extends ChildEventAttributes, MessageEventAttri
     searchAttributes?: Record<string, SearchAttributeStoredValue>;
   };
   WorkflowTaskScheduled: { taskQueue: string; startToCloseTimeoutMs: number; attempt: number };
-  WorkflowTaskStarted: { scheduledEventId: number; identity: string; requestId: string };
+  WorkflowTaskStarted: {
+    scheduledEventId: number;
+    identity: string;
+    requestId: string;
+    /** Set when the task started with the history past the engine's warning line (events or bytes): `workflowInfo().continueAsNewSuggested`. */
+    suggestContinueAsNew?: boolean;
+  };
   WorkflowTaskCompleted: {
     scheduledEventId: number;
     startedEventId: number;
@@ -182,6 +188,17 @@ export type EventType = keyof EventAttributes;
 export type HistoryEvent<T extends EventType = EventType> = {
   [K in T]: { eventId: number; eventType: K; eventTime: string; attributes: EventAttributes[K] };
 }[T];
+
+/**
+ * A run's history as `handle.fetchHistory()`, `steadfast workflow history --json` and the web UI's
+ * download give it: the events with the ids of the run, which the events do not carry, so a
+ * Replayer sees the workflow id and run id the run saw.
+ */
+export interface WorkflowHistory {
+  workflowId: string;
+  runId: string;
+  events: HistoryEvent[];
+}
 
 /** Event types that close a run. */
 export const CLOSE_EVENT_TYPES = [

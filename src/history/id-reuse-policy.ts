@@ -1,4 +1,4 @@
-import { ValidationError } from '../retry/errors.ts';
+import { resolveSpelling, temporalSpellings } from '../common/temporal-names.ts';
 import type { WorkflowExecutionStatus } from './events.ts';
 
 /** Whether a start may reuse the id of an earlier workflow, by how that workflow ended. */
@@ -14,16 +14,12 @@ type Policy = (typeof WORKFLOW_ID_REUSE_POLICIES)[number];
  * `WorkflowIdReusePolicy.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE` is `"RejectDuplicate"`.
  * Both the long (`WORKFLOW_ID_REUSE_POLICY_…`) and the short (`REJECT_DUPLICATE`) keys exist.
  */
-export const WorkflowIdReusePolicy = Object.freeze({
+export const WorkflowIdReusePolicy = temporalSpellings('WORKFLOW_ID_REUSE_POLICY_', {
   ALLOW_DUPLICATE: 'AllowDuplicate',
   ALLOW_DUPLICATE_FAILED_ONLY: 'AllowDuplicateFailedOnly',
   REJECT_DUPLICATE: 'RejectDuplicate',
   TERMINATE_IF_RUNNING: 'TerminateIfRunning',
-  WORKFLOW_ID_REUSE_POLICY_ALLOW_DUPLICATE: 'AllowDuplicate',
-  WORKFLOW_ID_REUSE_POLICY_ALLOW_DUPLICATE_FAILED_ONLY: 'AllowDuplicateFailedOnly',
-  WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE: 'RejectDuplicate',
-  WORKFLOW_ID_REUSE_POLICY_TERMINATE_IF_RUNNING: 'TerminateIfRunning',
-} as const satisfies Record<string, Policy>);
+} satisfies Record<string, Policy>);
 
 /** One of {@link WORKFLOW_ID_REUSE_POLICIES}. @default "AllowDuplicate" */
 export type WorkflowIdReusePolicy = Policy;
@@ -33,12 +29,7 @@ export type WorkflowIdReusePolicyOption = Policy | keyof typeof WorkflowIdReuseP
 
 /** steadfast's name of a policy given in either spelling. @throws ValidationError naming `field`. */
 export function resolveWorkflowIdReusePolicy(field: string, value: unknown): Policy {
-  if (typeof value === 'string') {
-    if ((WORKFLOW_ID_REUSE_POLICIES as readonly string[]).includes(value)) return value as Policy;
-    const mapped = (WorkflowIdReusePolicy as Record<string, Policy>)[value];
-    if (mapped !== undefined) return mapped;
-  }
-  throw new ValidationError(field, `must be one of ${WORKFLOW_ID_REUSE_POLICIES.join(', ')} (or Temporal's WORKFLOW_ID_REUSE_POLICY_… spellings)`, value);
+  return resolveSpelling(field, value, WORKFLOW_ID_REUSE_POLICIES, WorkflowIdReusePolicy, 'WORKFLOW_ID_REUSE_POLICY_');
 }
 
 /** The latest run of a workflow id, as far as the reuse policy looks at it. */

@@ -1,4 +1,5 @@
 import type { SearchAttributeType } from '../visibility/types.ts';
+import { resolveSpelling, temporalSpellings } from '../common/temporal-names.ts';
 
 /*
  * The closed sets of names the wire contract uses, as `as const` arrays: each type is derived
@@ -33,6 +34,27 @@ export type ResetType = (typeof RESET_TYPES)[number];
 export const SCHEDULE_OVERLAP_POLICIES = ['Skip', 'BufferOne', 'BufferAll', 'CancelOther', 'TerminateOther', 'AllowAll'] as const;
 /** One of {@link SCHEDULE_OVERLAP_POLICIES}. @default "Skip" */
 export type ScheduleOverlapPolicy = (typeof SCHEDULE_OVERLAP_POLICIES)[number];
+
+/**
+ * Temporal's spellings of the overlap policies, each mapped to steadfast's name:
+ * `ScheduleOverlapPolicy.BUFFER_ONE` and `'SCHEDULE_OVERLAP_POLICY_BUFFER_ONE'` are `"BufferOne"`.
+ */
+export const ScheduleOverlapPolicy = temporalSpellings('SCHEDULE_OVERLAP_POLICY_', {
+  SKIP: 'Skip',
+  BUFFER_ONE: 'BufferOne',
+  BUFFER_ALL: 'BufferAll',
+  CANCEL_OTHER: 'CancelOther',
+  TERMINATE_OTHER: 'TerminateOther',
+  ALLOW_ALL: 'AllowAll',
+} satisfies Record<string, ScheduleOverlapPolicy>);
+
+/** An overlap policy as an option takes it: steadfast's name or Temporal's spelling. */
+export type ScheduleOverlapPolicyOption = ScheduleOverlapPolicy | keyof typeof ScheduleOverlapPolicy;
+
+/** steadfast's name of an overlap policy given in either spelling. @throws ValidationError naming `field`. */
+export function resolveScheduleOverlapPolicy(field: string, value: unknown): ScheduleOverlapPolicy {
+  return resolveSpelling(field, value, SCHEDULE_OVERLAP_POLICIES, ScheduleOverlapPolicy, 'SCHEDULE_OVERLAP_POLICY_');
+}
 
 /** Why an action was not taken as planned: skipped, dropped from a full buffer, missed beyond the catchup window, or a failed workflow. */
 export const SCHEDULE_INCIDENT_KINDS = ['Skipped', 'BufferOverrun', 'MissedCatchup', 'Failed'] as const;

@@ -1,2 +1,2 @@
-export { TestEnvironment, type TestEnvironmentOptions } from './test-environment.ts';
+export { TestEnvironment, TestEnvironment as TestWorkflowEnvironment, type TestEnvironmentOptions } from './test-environment.ts';
 export { Replayer, type ReplayOptions, type ReplayResult, type ReplayableHistory } from './replayer.ts';

@@ -36,14 +36,21 @@ export class TestEnvironment {
   readonly address: string;
   /** The engine itself, for `Worker.create({ connection })` without HTTP. */
   readonly connection: WorkflowService;
+  /** The same as {@link connection}, under the name Temporal's tests give workers: `Worker.create({ connection: env.nativeConnection })`. */
+  readonly nativeConnection: WorkflowService;
   /** The engine's clock: a ManualClock when time skips. */
   readonly clock: Clock;
   readonly #close: () => Promise<void>;
+  readonly #skipper: TimeSkipper | undefined;
 
-  private constructor(parts: { engine: Engine; http: HttpServer; client: Client; clock: Clock; close: () => Promise<void> }) {
+  private constructor(parts: {
+    engine: Engine; http: HttpServer; client: Client; clock: Clock; skipper: TimeSkipper | undefined; close: () => Promise<void>;
+  }) {
+    this.#skipper = parts.skipper;
     this.client = parts.client;
     this.address = parts.http.address;
     this.connection = parts.engine;
+    this.nativeConnection = parts.engine;
     this.clock = parts.clock;
     this.#close = parts.close;
   }
@@ -89,7 +96,7 @@ export class TestEnvironment {
     const connection = skipper ? skipper.wrap(engine) : engine;
     const client = new Client({ connection, ...(options.namespace ? { namespace: options.namespace } : {}) });
     return new TestEnvironment({
-      engine, http, client, clock,
+      engine, http, client, clock, skipper,
       close: async () => {
         skipper?.stop();
         await http.close();
@@ -105,13 +112,21 @@ export class TestEnvironment {
     return this.clock.now();
   }
 
+  /** Current time of the environment's clock, ms since the epoch (Temporal's name for {@link now}). */
+  async currentTimeMs(): Promise<number> {
+    return this.clock.now();
+  }
+
   /**
-   * Lets `duration` of the environment's time pass: jumps a ManualClock forward (firing every
-   * timer on the way, in order), or really waits on real time.
+   * Lets `duration` of the environment's time pass. On a ManualClock it does as Temporal's test
+   * server: time jumps to the next timer only once the engine is idle (every workflow or activity
+   * task ready on a polled queue has run), so each timer's workflow task runs before the next
+   * timer fires; it ends, the engine idle again, at exactly the start time + `duration`. On real
+   * time it waits.
    */
   async sleep(duration: Duration): Promise<void> {
     const ms = toMs(duration, 'duration');
-    if (this.clock instanceof ManualClock) await this.clock.advance(ms);
+    if (this.#skipper) await this.#skipper.sleep(ms);
     else await systemClock.sleep(ms);
   }
 
@@ -170,6 +185,22 @@ class TimeSkipper {
     this.#stopped = true;
   }
 
+  /**
+   * Lets `ms` of the clock's time pass as a waiter: the loop skips to the next timer whenever the
+   * engine is idle, this sleep's own end among them; then waits until the engine is idle again,
+   * so what the last timers started has run.
+   */
+  async sleep(ms: number): Promise<void> {
+    this.#waiters++;
+    this.#kick();
+    try {
+      await this.clock.sleep(ms);
+    } finally {
+      this.#waiters--;
+    }
+    await this.#idle(() => !this.#stopped);
+  }
+
   #kick(): void {
     if (this.#running) return;
     this.#running = true;
@@ -178,22 +209,27 @@ class TimeSkipper {
     });
   }
 
-  async #loop(): Promise<void> {
+  /**
+   * Resolves true once the engine has been idle over several real pauses in a row, or false as
+   * soon as `waiting()` turns false. A real pause lets sockets, pollers and activities run; the
+   * idle state must hold over several of them, so a task in hand-off is never skipped past.
+   */
+  async #idle(waiting: () => boolean): Promise<boolean> {
     let idleTurns = 0;
-    while (!this.#stopped && this.#waiters > 0) {
-      // A real pause lets sockets, pollers and activities run; the idle state must hold over
-      // several of them before time moves, so a task in hand-off is never skipped past.
+    while (waiting()) {
       await new Promise((r) => setTimeout(r, 1));
-      if (!this.engine.isIdle()) {
-        idleTurns = 0;
-        continue;
-      }
-      if (++idleTurns < 3) continue;
+      if (!this.engine.isIdle()) idleTurns = 0;
+      else if (++idleTurns >= 3) return waiting();
+    }
+    return false;
+  }
+
+  async #loop(): Promise<void> {
+    const waiting = () => !this.#stopped && this.#waiters > 0;
+    while (await this.#idle(waiting)) {
       const due = this.clock.nextDue();
-      if (due !== undefined) {
-        await this.clock.set(Math.max(due, this.clock.now()));
-        idleTurns = 0;
-      }
+      if (due === undefined) continue;
+      await this.clock.set(Math.max(due, this.clock.now()));
     }
   }
 }

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { HistoryEvent } from '../history/events.ts';
+import type { HistoryEvent, WorkflowHistory } from '../history/events.ts';
 import type { WorkflowExecutionDescription } from '../protocol/index.ts';
 import { api } from './api.ts';
 import { Actions } from './actions.tsx';
@@ -42,8 +42,11 @@ function Outcome({ events }: { events: readonly HistoryEvent[] }) {
   }
 }
 
-function download(name: string, events: readonly HistoryEvent[]): void {
-  const blob = new Blob([JSON.stringify({ events }, null, 2)], { type: 'application/json' });
+/** Saves a run's history as `handle.fetchHistory()` gives it: with the ids the Replayer reads. */
+function download(history: { workflowId: string; runId: string; events: readonly HistoryEvent[] }): void {
+  const file: WorkflowHistory = { workflowId: history.workflowId, runId: history.runId, events: [...history.events] };
+  const blob = new Blob([JSON.stringify(file, null, 2)], { type: 'application/json' });
+  const name = `${history.workflowId}-${history.runId}.json`;
   const a = document.createElement('a');
   a.href = URL.createObjectURL(blob);
   a.download = name;
@@ -154,7 +157,7 @@ export function WorkflowPage({ workflowId, runId }: { workflowId: string; runId?
       )}
       <h3>
         Event history <span class="sub" data-testid="history-count">{history.events.length}{history.complete ? '' : ` of ${x.historyLength}, loading…`} events</span>
-        <button type="button" class="right" disabled={!history.complete} onClick={() => download(`${x.workflowId}-${x.runId}.json`, history.events)}>Download JSON</button>
+        <button type="button" class="right" disabled={!history.complete} onClick={() => download({ workflowId: x.workflowId, runId: x.runId, events: history.events })}>Download JSON</button>
       </h3>
       {history.error && <p class="error">{history.error}</p>}
       <HistoryTable events={history.events} />

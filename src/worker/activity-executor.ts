@@ -7,6 +7,7 @@ import type { ActivityFunction } from '../common/workflow-types.ts';
 import type { ActivityTask, WorkflowService } from '../protocol/index.ts';
 import { ActivityContext, runInActivityContext, type ActivityInfo } from '../activity/context.ts';
 import { Heartbeater, heartbeatThrottleMs } from './heartbeater.ts';
+import { guardSignalListeners } from './activity-signal.ts';
 import { toPayload } from '../common/payload.ts';
 import type { Logger } from './logger.ts';
 import type { CodecChain } from '../codec/codec-chain.ts';
@@ -39,23 +40,32 @@ interface ActivityExecutorDeps {
 }
 
 function infoOf(task: ActivityTask, clockNow: number): ActivityInfo {
+  const scheduledTime = new Date(task.scheduledTime);
+  const currentAttemptScheduledTime = new Date(task.currentAttemptScheduledTime);
   return {
     namespace: task.namespace,
+    activityNamespace: task.namespace,
+    workflowNamespace: task.namespace,
     activityId: task.activityId,
     activityType: task.activityType,
     workflowId: task.workflowId,
     runId: task.runId,
+    workflowExecution: { workflowId: task.workflowId, runId: task.runId },
     workflowType: task.workflowType,
     taskQueue: task.taskQueue,
     attempt: task.attempt,
-    scheduledTime: new Date(task.scheduledTime),
-    currentAttemptScheduledTime: new Date(task.currentAttemptScheduledTime),
+    isLocal: false,
+    scheduledTime,
+    scheduledTimestampMs: scheduledTime.getTime(),
+    currentAttemptScheduledTime,
+    currentAttemptScheduledTimestampMs: currentAttemptScheduledTime.getTime(),
     startedTime: new Date(task.startedTime ?? clockNow),
     heartbeatDetails: task.heartbeatDetails,
     heartbeatTimeoutMs: task.heartbeatTimeoutMs,
     startToCloseTimeoutMs: task.startToCloseTimeoutMs,
     scheduleToCloseTimeoutMs: task.scheduleToCloseTimeoutMs,
     taskToken: task.taskToken,
+    base64TaskToken: task.taskToken,
   };
 }
 
@@ -152,6 +162,10 @@ export function runActivityTask(task: ActivityTask, deps: ActivityExecutorDeps):
     if (deps.codec) input = await decodedInput(task, deps.codec);
     else refuseEnvelopes(task.args, 'this worker');
     const ctx = new ActivityContext(infoOf(input, clock.now()), controller.signal, (d) => heartbeater.heartbeat(d));
+    guardSignalListeners(controller.signal, (f) => runInActivityContext(ctx, f), (err) => logger.error(
+      `activity ${task.activityType} (${task.activityId}): a listener of its cancellation signal threw: ${(err as Error)?.message ?? String(err)}`,
+      { workflowId: task.workflowId, runId: task.runId, attempt: task.attempt, error: err },
+    ));
     return runInActivityContext(ctx, () => fn(...input.args)) as Promise<void>;
   };
 

@@ -1,6 +1,6 @@
 import { isBuiltin } from 'node:module';
 import { dirname, extname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { existsSync } from 'node:fs';
 import vm from 'node:vm';
 import { build, type BuildOptions, type Plugin } from 'esbuild';
@@ -46,6 +46,30 @@ const SANDBOX_ENTRIES: Record<string, string> = {
 
 const ENTRY_BY_FILE = new Map(Object.entries(SANDBOX_ENTRIES).map(([name, file]) => [file, name]));
 
+/** esbuild namespace of the stand-ins for the entry points (below). */
+const API_NAMESPACE = 'steadfast-api';
+
+let exportNames: Promise<Record<string, string[]>> | undefined;
+
+/** The names each sandbox entry point exports, read from the modules themselves once per process. */
+function entryExports(): Promise<Record<string, string[]>> {
+  exportNames ??= Promise.all(Object.entries(SANDBOX_ENTRIES).map(async ([name, file]) =>
+    [name, Object.keys(await import(pathToFileURL(file).href) as object).filter((k) => k !== 'default')] as const))
+    .then(Object.fromEntries);
+  return exportNames;
+}
+
+/**
+ * An ES module standing in for an entry point, exporting exactly its names, each read from the
+ * realm's one runtime copy (`require`d, external). esbuild checks named imports against it, so a
+ * name the entry point does not export fails the bundle instead of every workflow task.
+ */
+function standIn(entry: string, names: readonly string[]): string {
+  return `import * as api from ${JSON.stringify(entry)};
+export const { ${names.join(', ')} } = api;
+`;
+}
+
 const IO_BUILTINS = new Set([
   'fs', 'fs/promises', 'net', 'http', 'https', 'http2', 'child_process', 'dgram', 'dns', 'dns/promises', 'tls',
   'cluster', 'worker_threads', 'os', 'process', 'readline', 'repl', 'inspector', 'v8', 'vm', 'async_hooks', 'perf_hooks',
@@ -56,12 +80,15 @@ const IO_BUILTINS = new Set([
  * bans modules: Node built-ins (which do I/O or are otherwise unavailable in the sandbox) and
  * steadfast's outside-the-sandbox entry points fail the build, naming the import and the file.
  */
-function sandboxPlugin(): Plugin {
+function sandboxPlugin(names: Record<string, string[]>): Plugin {
   return {
     name: 'steadfast-sandbox',
     setup(b) {
       b.onResolve({ filter: /^steadfast(\/.*)?$/ }, (args) => {
-        if (SANDBOX_ENTRIES[args.path]) return { path: args.path, external: true };
+        if (SANDBOX_ENTRIES[args.path]) {
+          // The stand-in's own import is the real, external one.
+          return args.namespace === API_NAMESPACE ? { path: args.path, external: true } : { path: args.path, namespace: API_NAMESPACE };
+        }
         return {
           errors: [{
             text: `workflow code may not import '${args.path}' (imported from ${args.importer}): it runs outside the ` +
@@ -74,8 +101,9 @@ function sandboxPlugin(): Plugin {
       b.onResolve({ filter: /^\.\.?\// }, (args) => {
         const target = resolve(args.resolveDir, args.path);
         const name = ENTRY_BY_FILE.get(target) ?? ENTRY_BY_FILE.get(`${target}${EXT}`);
-        return name ? { path: name, external: true } : undefined;
+        return name ? { path: name, namespace: API_NAMESPACE } : undefined;
       });
+      b.onLoad({ filter: /.*/, namespace: API_NAMESPACE }, (args) => ({ contents: standIn(args.path, names[args.path] ?? []), loader: 'js' }));
       b.onResolve({ filter: /^(node:)?[a-z_/0-9]+$/ }, (args) => {
         if (!isBuiltin(args.path)) return undefined;
         const bare = args.path.replace(/^node:/, '');
@@ -90,6 +118,25 @@ function sandboxPlugin(): Plugin {
       });
     },
   };
+}
+
+/** An esbuild error or warning, as far as the messages below read it. */
+interface BuildMessage {
+  id?: string;
+  text: string;
+  location?: { file: string; line: number } | null;
+}
+
+/** esbuild's words for an import of a name an entry point does not export, with the entry point's public name. */
+const MISSING_EXPORT = new RegExp(`^(?:No matching export in "${API_NAMESPACE}:([^"]+)" for import "([^"]+)"|`
+  + `Import "([^"]+)" will always be undefined because there is no matching export in "${API_NAMESPACE}:([^"]+)")$`);
+
+/** One line of a failed bundle: the message (an entry point's missing export in our words) and where. */
+function describeMessage(e: BuildMessage): string {
+  const m = MISSING_EXPORT.exec(e.text);
+  const text = m ? `'${m[1] ?? m[4]}' has no export named '${m[2] ?? m[3]}': steadfast does not provide it `
+    + '(README.md, "Coming from Temporal", lists what is not built)' : e.text;
+  return e.location ? `${text} [${e.location.file}:${e.location.line}]` : text;
 }
 
 const cache = new Map<string, Promise<WorkflowBundle>>();
@@ -133,13 +180,14 @@ async function doBundle(path: string): Promise<WorkflowBundle> {
   if (!existsSync(path)) throw new ValidationError('workflowsPath', 'must name an existing file', path);
   let code: string;
   try {
-    const result = await build({ ...COMMON_OPTIONS, entryPoints: [path], format: 'cjs', plugins: [sandboxPlugin()] });
+    const result = await build({ ...COMMON_OPTIONS, entryPoints: [path], format: 'cjs', plugins: [sandboxPlugin(await entryExports())] });
+    // A member of a namespace import (`wf.nope()`) that the entry point lacks is only a warning to esbuild.
+    const undefinedImports = result.warnings.filter((w) => w.id === 'import-is-undefined');
+    if (undefinedImports.length > 0) throw Object.assign(new Error('undefined imports'), { errors: undefinedImports });
     code = result.outputFiles[0]!.text;
   } catch (err) {
-    const errors = (err as { errors?: { text: string; location?: { file: string; line: number } | null }[] }).errors;
-    const text = errors?.length
-      ? errors.map((e) => (e.location ? `${e.text} [${e.location.file}:${e.location.line}]` : e.text)).join('\n')
-      : (err as Error).message;
+    const errors = (err as { errors?: BuildMessage[] }).errors;
+    const text = errors?.length ? errors.map(describeMessage).join('\n') : (err as Error).message;
     throw new WorkflowBundleError(`bundling workflows from ${path} failed:\n${text}`, path);
   }
   const rt = await buildRuntime();

@@ -8,4 +8,5 @@ export { consoleLogger, type Logger } from './logger.ts';
 export { jsonLogger, type JsonLoggerOptions } from '../common/logger.ts';
 export { bundleWorkflows, WorkflowBundleError, type WorkflowBundle } from './bundler.ts';
 export { WorkflowTaskFailedError } from './workflow-run.ts';
+export type { HistoryAndWorkflowId, ReplayResult, ReplayWorkerOptions, ReplayableHistory } from './replay.ts';
 export { DeterminismViolationError } from '../common/errors.ts';

@@ -15,6 +15,10 @@ import { throttledFor } from '../common/errors.ts';
 import { resolveWorkerOptions, type ResolvedWorkerOptions, type WorkerOptions } from './worker-options.ts';
 import { WorkflowTaskHandler } from './workflow-task-handler.ts';
 import { QueryTaskHandler } from './query-handler.ts';
+import {
+  replayHistory, replayRunId, type HistoryAndWorkflowId, type ReplayableHistory, type ReplayResult, type ReplayWorkerOptions,
+} from './replay.ts';
+import { ValidationError } from '../retry/errors.ts';
 import type { QueryTask } from '../protocol/index.ts';
 
 /** Queries (and update validations) answered at once; each replays its run in a throwaway sandbox. */
@@ -84,6 +88,33 @@ export class Worker {
       this.#queries = new QueryTaskHandler({
         service, bundle, identity: options.identity, logger: options.logger, reuseV8Context: options.reuseV8Context, codec,
       });
+    }
+  }
+
+  /**
+   * Replays one history against `options.workflowsPath`, as Temporal's `Worker.runReplayHistory`
+   * does (the same replay as `Replayer.replayHistory` of steadfast/testing).
+   * @param workflowId seen by `workflowInfo()`. @default the history's own, else "replay"
+   * @throws DeterminismViolationError naming the event and the command that differ;
+   *   WorkflowTaskFailedError when workflow code fails a workflow task.
+   */
+  static async runReplayHistory(options: ReplayWorkerOptions, history: ReplayableHistory, workflowId?: string): Promise<void> {
+    if (typeof options !== 'object' || options === null) throw new ValidationError('replay options', 'must be an object with workflowsPath', options);
+    return replayHistory(history, { ...options, ...(workflowId !== undefined ? { workflowId } : {}) });
+  }
+
+  /** Replays many histories, yielding one result per history instead of throwing: Temporal's `Worker.runReplayHistories`. */
+  static async *runReplayHistories(
+    options: ReplayWorkerOptions, histories: AsyncIterable<HistoryAndWorkflowId> | Iterable<HistoryAndWorkflowId>,
+  ): AsyncIterableIterator<ReplayResult> {
+    for await (const { workflowId, history } of histories) {
+      const runId = replayRunId(history);
+      try {
+        await Worker.runReplayHistory(options, history, workflowId);
+        yield { workflowId, runId };
+      } catch (err) {
+        yield { workflowId, runId, error: err as Error };
+      }
     }
   }
 

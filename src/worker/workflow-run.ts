@@ -4,7 +4,7 @@ import type { FailureInfo } from '../common/failure.ts';
 import { TERMINAL_COMMAND_TYPES, type Command } from '../history/commands.ts';
 import { isCloseEvent, type EventType, type HistoryEvent } from '../history/events.ts';
 import type { WorkflowTaskFailedCause } from '../history/events.ts';
-import type { ActivationJob, MessageAnswer, MessageRequest, SandboxCommand, WorkflowInfo } from '../workflow/activation.ts';
+import type { ActivationJob, MessageAnswer, MessageRequest, SandboxCommand, WorkflowInfoData } from '../workflow/activation.ts';
 import type { WorkflowBundle } from './bundler.ts';
 import { commandMismatch, describeCommand, describeEvent } from './command-matching.ts';
 import { EVENT_ROLES, markerJobs, ReplayIds, skipPatchMarkers, type EventRole } from './features/index.ts';
@@ -54,7 +54,7 @@ export class WorkflowRun {
   #bundle: WorkflowBundle;
   #log: SandboxLog | undefined;
   #sandbox: WorkflowSandbox | undefined;
-  #info: WorkflowInfo | undefined;
+  #info: WorkflowInfoData | undefined;
   #seed = '';
   #jobs: ActivationJob[] = [];
   /** Commands of the last activation not yet matched by their events. */
@@ -65,6 +65,8 @@ export class WorkflowRun {
   #lastEventId = 0;
   #lastStartedEventId = 0;
   #lastActivationTime = 0;
+  /** Bytes of the events applied so far, as JSON: `workflowInfo().historySize` at each task. */
+  #historyBytes = 0;
   /**
    * True while the events applied reach the service's last event of the run as the answer to
    * its last completion reported it (see WorkflowTaskHandler): cleared by each activation.
@@ -117,7 +119,7 @@ export class WorkflowRun {
     return this.#usedFlags;
   }
 
-  get info(): WorkflowInfo | undefined {
+  get info(): WorkflowInfoData | undefined {
     return this.#info;
   }
 
@@ -135,6 +137,8 @@ export class WorkflowRun {
         throw new HistoryMismatchError(this.#lastEventId + 1, event.eventId);
       }
       this.#lastEventId = event.eventId;
+      // The measure of the engine's history size limits (TransitionBuilder), on the events as read here.
+      this.#historyBytes += Buffer.byteLength(JSON.stringify(event), 'utf8');
       commands = undefined;
       const role = EVENT_ROLES[event.eventType] as EventRole<typeof event.eventType>;
       if (role.role === 'records' && (event.attributes as { workflowTaskCompletedEventId?: number }).workflowTaskCompletedEventId !== undefined) {
@@ -145,7 +149,7 @@ export class WorkflowRun {
         if (close && close.eventType !== 'WorkflowTaskCompleted') continue;
         if (close) this.#jobs.unshift(...markerJobs(events, events.indexOf(close) + 1));
         this.#checkAllMatched(event);
-        commands = await this.#activate(event, close as HistoryEvent<'WorkflowTaskCompleted'> | undefined);
+        commands = await this.#activate(event as HistoryEvent<'WorkflowTaskStarted'>, close as HistoryEvent<'WorkflowTaskCompleted'> | undefined);
         this.#expected = commands;
         this.#expectedTask = event.eventId;
         this.#expectedRecorded = close !== undefined;
@@ -175,14 +179,18 @@ export class WorkflowRun {
 
   #start(event: HistoryEvent<'WorkflowExecutionStarted'>): void {
     const a = event.attributes;
-    const info: WorkflowInfo = {
+    const info: WorkflowInfoData = {
       ...this.execution,
       workflowType: a.workflowType,
       taskQueue: a.taskQueue,
       attempt: a.attempt,
       firstExecutionRunId: a.firstExecutionRunId,
       startTime: event.eventTime,
+      executionTime: new Date(Date.parse(event.eventTime) + (a.firstWorkflowTaskBackoffMs ?? 0)).toISOString(),
+      workflowTaskTimeoutMs: a.workflowTaskTimeoutMs,
     };
+    if (a.workflowExecutionExpirationTime) info.executionExpirationTime = a.workflowExecutionExpirationTime;
+    if (a.parent) info.parent = { namespace: a.parent.namespace, workflowId: a.parent.workflowId, runId: a.parent.runId };
     if (a.memo) info.memo = a.memo;
     if (a.searchAttributes) info.searchAttributes = a.searchAttributes;
     if (a.continuedExecutionRunId) info.continuedFromExecutionRunId = a.continuedExecutionRunId;
@@ -196,7 +204,7 @@ export class WorkflowRun {
     this.#seed = a.originalExecutionRunId || this.execution.runId;
   }
 
-  async #activate(started: HistoryEvent, completed: HistoryEvent<'WorkflowTaskCompleted'> | undefined): Promise<Command[]> {
+  async #activate(started: HistoryEvent<'WorkflowTaskStarted'>, completed: HistoryEvent<'WorkflowTaskCompleted'> | undefined): Promise<Command[]> {
     if (!this.#info) throw new SteadfastError('history does not start with WorkflowExecutionStarted');
     const timestamp = Date.parse(started.eventTime);
     if (!this.#sandbox) {
@@ -216,7 +224,10 @@ export class WorkflowRun {
     this.settled = false;
     const flags = completed?.attributes.sdkMetadata?.langUsedFlags;
     if (flags) assertKnownFlags(flags, completed.eventId);
-    const result = await this.#sandbox.activate({ timestamp, isReplaying: completed !== undefined, jobs, ...(flags ? { flags } : {}) });
+    const result = await this.#sandbox.activate({
+      timestamp, isReplaying: completed !== undefined, jobs, ...(flags ? { flags } : {}),
+      historyLength: started.eventId, historySize: this.#historyBytes, continueAsNewSuggested: started.attributes.suggestContinueAsNew === true,
+    });
     this.#usedFlags = result.usedFlags ?? [];
     if (result.taskFailure) {
       throw new WorkflowTaskFailedError(`workflow task failed: ${result.taskFailure.message}`, 'WorkflowError', result.taskFailure);

@@ -2,10 +2,11 @@ import type { FailureInfo } from '../common/failure.ts';
 import type { Command } from '../history/commands.ts';
 
 /**
- * What a workflow sees of its own run: `workflowInfo()` returns it. Plain JSON, so it crosses
- * the sandbox boundary unchanged.
+ * The facts of a run the worker hands its sandbox when the run is made: plain JSON (times as ISO
+ * strings), so it crosses the sandbox boundary unchanged. `workflowInfo()` returns
+ * {@link WorkflowInfo}, made from it inside the sandbox.
  */
-export interface WorkflowInfo {
+export interface WorkflowInfoData {
   namespace: string;
   workflowId: string;
   runId: string;
@@ -25,8 +26,13 @@ export interface WorkflowInfo {
   continuedFromExecutionRunId?: string;
   /** When the run started (ISO time of WorkflowExecutionStarted). */
   startTime: string;
+  /** When the run's first workflow task was due: its start plus the first task's backoff (cron, retry), ISO time. */
+  executionTime: string;
+  /** When the chain's execution timeout ends it, ISO time. */
+  executionExpirationTime?: string;
   workflowRunTimeoutMs?: number;
   workflowExecutionTimeoutMs?: number;
+  workflowTaskTimeoutMs: number;
   /** The cron schedule of a cron job's runs (seed: "What is a Temporal Cron Job?"). */
   cronSchedule?: string;
   /**
@@ -40,11 +46,55 @@ export interface WorkflowInfo {
    * the failure of the schedule's most recently closed failed workflow when this run started.
    */
   lastFailure?: FailureInfo;
+  /** The parent run, when this run is a child. */
+  parent?: { namespace: string; workflowId: string; runId: string };
+}
+
+/**
+ * What a workflow sees of its own run: `workflowInfo()` returns it, in the shape of Temporal's
+ * `WorkflowInfo` (times as Dates, history length and size, `unsafe`), with steadfast's fields
+ * beside it. The history fields change with each workflow task, the same way on every replay.
+ */
+export interface WorkflowInfo extends Omit<WorkflowInfoData, 'startTime' | 'executionTime' | 'executionExpirationTime'> {
+  /** When the run started (WorkflowExecutionStarted), as Temporal's `startTime`. */
+  startTime: Date;
+  /** When the run's first workflow task started. */
+  runStartTime: Date;
+  /** When the run's first workflow task was due: its start plus the first task's backoff (cron, retry). */
+  executionTime: Date;
+  /** When the chain's execution timeout ends it. */
+  executionExpirationTime?: Date;
+  /** {@link workflowExecutionTimeoutMs}, under Temporal's name. */
+  executionTimeoutMs?: number;
+  /** {@link workflowRunTimeoutMs}, under Temporal's name. */
+  runTimeoutMs?: number;
+  /** {@link workflowTaskTimeoutMs}, under Temporal's name. */
+  taskTimeoutMs: number;
+  /** {@link lastCompletionResult}, under Temporal's name. */
+  lastResult?: unknown;
+  /** Events in the history up to the current workflow task's WorkflowTaskStarted. */
+  historyLength: number;
+  /**
+   * Bytes of those events as JSON (UTF-8), as the worker read them: the measure of the history
+   * size limits, counted after the worker's payload codecs decoded the events.
+   */
+  historySize: number;
+  /** True when the current workflow task started past the history limits' warning line (events or bytes). */
+  continueAsNewSuggested: boolean;
+  /** Facts that differ between the first execution and a replay: never branch on them. */
+  unsafe: {
+    /** The worker's clock, ms since the epoch. */
+    now(): number;
+    /** True while the worker replays workflow tasks that completed before. */
+    isReplaying: boolean;
+    /** The same as {@link isReplaying}. */
+    isReplayingHistoryEvents: boolean;
+  };
 }
 
 /** Data the sandbox reads before the workflow module is evaluated, so module top-level code is deterministic too. */
 export interface SandboxInit {
-  info: WorkflowInfo;
+  info: WorkflowInfoData;
   /** Seeds Math.random() and uuid4(); the same seed gives the same numbers on every replay. */
   randomnessSeed: string;
   /** Time of the first activation, ms since the epoch. */
@@ -85,6 +135,12 @@ export interface Activation {
   timestamp: number;
   /** True when the task already completed once (its commands are in history). */
   isReplaying: boolean;
+  /** The task's WorkflowTaskStarted event id: the history's length up to it. */
+  historyLength: number;
+  /** Bytes of the events up to that WorkflowTaskStarted, as JSON. */
+  historySize: number;
+  /** The engine's suggestion on that WorkflowTaskStarted (the history is past its warning line). */
+  continueAsNewSuggested: boolean;
   jobs: ActivationJob[];
   /** Replay flags (flags.ts) the task being replayed recorded on its WorkflowTaskCompleted. */
   flags?: number[];

@@ -5,7 +5,9 @@ import { IllegalStateError } from '../common/errors.ts';
 import { TERMINAL_COMMAND_TYPES, type CommandAttributes } from '../history/commands.ts';
 import type {
   Activation, ActivationJob, ActivationJobType, ActivationResult, MessageRequest, SandboxCommand, SandboxInit, SandboxRuntime, WorkflowInfo,
+  WorkflowInfoData,
 } from './activation.ts';
+import { systemNow } from './current-run.ts';
 import { CancellationScope, rootScope } from './cancellation-scope.ts';
 import { ContinueAsNew } from './continue-as-new.ts';
 import { seededRandom } from './random.ts';
@@ -16,6 +18,30 @@ import { checkCommandPayloads } from './command-payloads.ts';
 import type { ActivityCancellationType } from './activity-cancellation.ts';
 import { ValidationError } from '../retry/errors.ts';
 import { ReplayFlags, ReplayFlagState } from './flags.ts';
+
+function unsafeInfo(isReplaying: boolean): WorkflowInfo['unsafe'] {
+  return Object.freeze({ now: systemNow, isReplaying, isReplayingHistoryEvents: isReplaying });
+}
+
+/** The run's {@link WorkflowInfo} before its first activation: the data with Dates made in this realm, and Temporal's names beside ours. */
+function infoOf(data: WorkflowInfoData, firstTaskTime: number): WorkflowInfo {
+  const { startTime, executionTime, executionExpirationTime, ...rest } = data;
+  return Object.freeze({
+    ...rest,
+    startTime: new Date(startTime),
+    runStartTime: new Date(firstTaskTime),
+    executionTime: new Date(executionTime),
+    ...(executionExpirationTime !== undefined ? { executionExpirationTime: new Date(executionExpirationTime) } : {}),
+    ...(data.workflowExecutionTimeoutMs !== undefined ? { executionTimeoutMs: data.workflowExecutionTimeoutMs } : {}),
+    ...(data.workflowRunTimeoutMs !== undefined ? { runTimeoutMs: data.workflowRunTimeoutMs } : {}),
+    taskTimeoutMs: data.workflowTaskTimeoutMs,
+    ...(data.lastCompletionResult !== undefined ? { lastResult: data.lastCompletionResult } : {}),
+    historyLength: 0,
+    historySize: 0,
+    continueAsNewSuggested: false,
+    unsafe: unsafeInfo(false),
+  });
+}
 
 interface Completion {
   resolve(value: unknown): void;
@@ -50,6 +76,8 @@ export class Activator implements SandboxRuntime {
   rootScope: CancellationScope | undefined;
   /** Globals this run assigned, kept while other runs of the same realm execute. */
   readonly globals = new Map<PropertyKey, PropertyDescriptor>();
+  /** The scope of each pending `setTimeout` by its handle, for `clearTimeout`; handles count from 1 per run. */
+  readonly timeouts = { seq: 0, scopes: new Map<number, CancellationScope>() };
 
   readonly #completions = { timer: new Map<string, Completion>(), activity: new Map<string, Completion>() };
   readonly #seq = { timer: 0, activity: 0, condition: 0 };
@@ -90,7 +118,7 @@ export class Activator implements SandboxRuntime {
   };
 
   constructor(init: SandboxInit) {
-    this.info = Object.freeze({ ...init.info });
+    this.info = infoOf(init.info, init.now);
     this.now = init.now;
     this.random = seededRandom(init.randomnessSeed);
     this.messages = new MessageRegistry(this, init.captureStacks ?? false);
@@ -109,6 +137,11 @@ export class Activator implements SandboxRuntime {
     const activation = JSON.parse(activationJson) as Activation;
     this.now = activation.timestamp;
     this.isReplaying = activation.isReplaying;
+    this.info = Object.freeze({
+      ...this.info,
+      historyLength: activation.historyLength, historySize: activation.historySize, continueAsNewSuggested: activation.continueAsNewSuggested,
+      unsafe: unsafeInfo(activation.isReplaying),
+    });
     if (activation.flags) this.flags.addRecorded(activation.flags);
     for (const job of activation.jobs) {
       try {

@@ -1,11 +1,14 @@
-import { optionKeys, refuseUnknownKeys } from '../common/option-keys.ts';
 import { searchAttributesToCommand, type SearchAttributesOption } from './search-attribute-options.ts';
 import { ChildWorkflowFailure, CancelledFailure } from '../common/failure.ts';
 import { messageNameOf, type SignalDefinition } from '../common/message-definitions.ts';
 import { optionalArray, optionalPositiveDuration, optionalRecord, optionalString, requireOneOf } from '../common/validate.ts';
+import { optionKeys, refuseUnknownKeys } from '../common/option-keys.ts';
 import { checkPolicyDurations } from '../common/max-duration.ts';
 import type { Workflow, WorkflowResult } from '../common/workflow-types.ts';
-import { PARENT_CLOSE_POLICIES, type ChildStartAttributes, type ParentClosePolicy } from '../history/child-types.ts';
+import {
+  CHILD_WORKFLOW_CANCELLATION_TYPES, resolveParentClosePolicy, type ChildStartAttributes, type ChildWorkflowCancellationType,
+  type ParentClosePolicyOption,
+} from '../history/child-types.ts';
 import { resolveWorkflowIdReusePolicy, type WorkflowIdReusePolicyOption } from '../history/id-reuse-policy.ts';
 import type { Duration } from '../retry/duration.ts';
 import { ValidationError } from '../retry/errors.ts';
@@ -30,8 +33,17 @@ export interface ChildWorkflowOptions<W extends Workflow = Workflow> {
   workflowTaskTimeout?: Duration;
   /** The child's own retry policy; children, like workflows, do not retry without one. */
   retry?: TemporalRetryPolicy;
-  /** What happens to the child when this workflow closes. @default "Terminate" */
-  parentClosePolicy?: ParentClosePolicy;
+  /**
+   * What happens to the child when this workflow closes: steadfast's names or Temporal's
+   * spellings (`ParentClosePolicy.ABANDON`, `'PARENT_CLOSE_POLICY_ABANDON'`). @default "Terminate"
+   */
+  parentClosePolicy?: ParentClosePolicyOption;
+  /**
+   * What cancelling this call's scope does to the child, and when `result()` rejects
+   * (`ChildWorkflowCancellationType`). A child whose start was not sent yet is dropped whatever the type.
+   * @default "WAIT_CANCELLATION_COMPLETED"
+   */
+  cancellationType?: ChildWorkflowCancellationType;
   memo?: Record<string, unknown>;
   /**
    * The child's custom search attributes, registered in the child's namespace; the same values
@@ -68,8 +80,9 @@ export interface ChildWorkflowHandle<W extends Workflow = Workflow> {
 }
 
 const OPTION_KEYS = optionKeys<ChildWorkflowOptions>({
-  workflowId: true, args: true, taskQueue: true, workflowExecutionTimeout: true, workflowRunTimeout: true, workflowTaskTimeout: true, retry: true,
-  parentClosePolicy: true, memo: true, searchAttributes: true, workflowIdReusePolicy: true, cronSchedule: true,
+  workflowId: true, args: true, taskQueue: true, workflowExecutionTimeout: true, workflowRunTimeout: true, workflowTaskTimeout: true,
+  retry: true, parentClosePolicy: true, cancellationType: true, memo: true, searchAttributes: true, workflowIdReusePolicy: true,
+  cronSchedule: true,
 });
 
 function typeName(workflow: Workflow | string): string {
@@ -97,7 +110,7 @@ export function resolveChildOptions(workflowType: string, options: ChildWorkflow
   if (task !== undefined) attrs.workflowTaskTimeoutMs = task;
   if (options.retry !== undefined) attrs.retryPolicy = checkPolicyDurations('retry', resolveRetryPolicy(options.retry, 'retry'), 'user');
   if (options.parentClosePolicy !== undefined) {
-    attrs.parentClosePolicy = requireOneOf('parentClosePolicy', options.parentClosePolicy, PARENT_CLOSE_POLICIES);
+    attrs.parentClosePolicy = resolveParentClosePolicy('parentClosePolicy', options.parentClosePolicy);
   }
   const memo = optionalRecord('memo', options.memo);
   if (memo !== undefined) attrs.memo = memo;
@@ -121,6 +134,9 @@ export function startChild<W extends Workflow>(workflow: W | string, options: Ch
   const a = activator();
   const type = typeName(workflow);
   const attributes = resolveChildOptions(type, options as ChildWorkflowOptions, () => uuid4From(a.random));
+  const cancellationType = options.cancellationType === undefined
+    ? 'WAIT_CANCELLATION_COMPLETED'
+    : requireOneOf('cancellationType', options.cancellationType, CHILD_WORKFLOW_CANCELLATION_TYPES);
   const scope = CancellationScope.current();
   if (scope.consideredCancelled) return scope.cancelRequested;
   const seq = ++a.children.seq;
@@ -128,11 +144,6 @@ export function startChild<W extends Workflow>(workflow: W | string, options: Ch
   const { workflowId } = attributes;
   const command: SandboxCommand = { commandType: 'StartChildWorkflowExecution', attributes };
   a.pushCommand(command);
-  let cancelWanted = false;
-  const requestCancel = (runId?: string) => a.pushCommand({
-    commandType: 'RequestCancelExternalWorkflowExecution',
-    attributes: { workflowId, ...(runId ? { runId } : {}), childWorkflowOnly: true },
-  });
   let resolveResult!: (v: unknown) => void;
   let rejectResult!: (e: unknown) => void;
   const result = new Promise<unknown>((resolve, reject) => {
@@ -141,11 +152,16 @@ export function startChild<W extends Workflow>(workflow: W | string, options: Ch
   });
   // Nobody may ever ask for the result of a fire-and-forget child; its failure is not unhandled.
   result.catch(() => undefined);
+  const cancelled = (reason: unknown, runId: string | undefined, message: string) => new ChildWorkflowFailure(
+    message, type, workflowId, runId, 'CancelRequested', reason instanceof Error ? reason : new CancelledFailure('Child workflow cancelled'),
+  );
+  /** Sends the cancel request the cancellation type calls for, to the started run. */
+  let requestCancel: ((runId: string) => void) | undefined;
   return new Promise<ChildWorkflowHandle<W>>((resolve, reject) => {
     a.children.pending.set(seq, {
       workflowId,
       onStarted(runId) {
-        if (cancelWanted) requestCancel(runId);
+        requestCancel?.(runId);
         resolve({
           workflowId, firstExecutionRunId: runId, result: () => result as Promise<WorkflowResult<W>>,
           signal: (def, ...args) => a.messages.signalExternal({ workflowId }, messageNameOf('def', def, 'signal'), args),
@@ -164,14 +180,27 @@ export function startChild<W extends Workflow>(workflow: W | string, options: Ch
       if (!child) return;
       if (a.dropCommand(command)) {
         a.children.pending.delete(seq);
-        const err = new ChildWorkflowFailure('Child workflow cancelled before it started', type, workflowId, undefined, 'CancelRequested',
-          reason instanceof Error ? reason : new CancelledFailure('Child workflow cancelled'));
+        const err = cancelled(reason, undefined, 'Child workflow cancelled before it started');
         reject(err);
         rejectResult(err);
-      } else if (child.runId !== undefined) {
-        requestCancel(child.runId);
-      } else {
-        cancelWanted = true;
+        return;
+      }
+      if (cancellationType === 'WAIT_CANCELLATION_REQUESTED') {
+        // The request carries a control, so its outcome comes back: recorded rejects the result,
+        // failed (the child had closed) leaves the result to the child's close event.
+        requestCancel = (runId) => a.messages.cancelExternal({ workflowId, runId }, true)
+          .then(() => rejectResult(cancelled(reason, runId, 'Child workflow cancelled')), () => undefined);
+      } else if (cancellationType !== 'ABANDON') {
+        requestCancel = (runId) => a.pushCommand({
+          commandType: 'RequestCancelExternalWorkflowExecution', attributes: { workflowId, ...(runId ? { runId } : {}), childWorkflowOnly: true },
+        });
+      }
+      if (child.runId !== undefined) requestCancel?.(child.runId);
+      if (cancellationType === 'ABANDON' || cancellationType === 'TRY_CANCEL') {
+        // The promises settle now; the child's later start or close events find them settled.
+        const err = cancelled(reason, child.runId, 'Child workflow cancelled');
+        if (child.runId === undefined) reject(err);
+        rejectResult(err);
       }
     });
   });

@@ -8,6 +8,12 @@ import type { Activator } from './activator.ts';
  */
 let current: Activator | undefined;
 
+/**
+ * The realm's real clock, taken when the runtime loads, before the deterministic `Date` replaces
+ * the global one: `workflowInfo().unsafe.now()`.
+ */
+export const systemNow: () => number = Date.now.bind(Date);
+
 /** Makes `run` the current one (the realm's dispatcher, once per call into the realm). */
 export function setCurrentActivator(run: Activator | undefined): void {
   current = run;

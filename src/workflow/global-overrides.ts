@@ -1,12 +1,11 @@
 import { IllegalStateError } from '../common/errors.ts';
 import type { SandboxHost } from './activation.ts';
 import { activator, currentActivator } from './current-run.ts';
+import { workflowClearTimeout, workflowSetTimeout } from './timers.ts';
 
 const REFUSED: Record<string, string> = {
-  setTimeout: 'use sleep() from steadfast/workflow (a durable timer)',
   setInterval: 'loop over sleep() from steadfast/workflow',
   setImmediate: 'await a resolved promise, or sleep() from steadfast/workflow',
-  clearTimeout: 'cancel a sleep() through its CancellationScope',
   clearInterval: 'cancel a sleep() through its CancellationScope',
   clearImmediate: 'cancel a sleep() through its CancellationScope',
 };
@@ -32,7 +31,8 @@ function format(args: unknown[]): string {
 /**
  * Makes the realm's globals deterministic, once per realm, for whichever run is current:
  * `Date.now()` / `new Date()` read the time of that run's workflow task, `Math.random()` draws
- * from its seeded generator, real timers throw with a message pointing to sleep(), WeakRef and
+ * from its seeded generator, `setTimeout` / `clearTimeout` are durable timers (as in Temporal),
+ * the other timers throw with a message pointing to sleep(), WeakRef and
  * FinalizationRegistry (observe garbage collection) are removed, and `console` goes to the
  * worker's logger, silent during replay.
  */
@@ -54,6 +54,8 @@ export function installGlobalOverrides(host: SandboxHost): void {
   define(g, 'Date', DeterministicDate);
   Math.random = () => activator().random();
   for (const name of Object.keys(REFUSED)) define(g, name, refuse(name));
+  define(g, 'setTimeout', workflowSetTimeout);
+  define(g, 'clearTimeout', workflowClearTimeout);
   delete g.WeakRef;
   delete g.FinalizationRegistry;
   const log = (level: 'debug' | 'info' | 'warn' | 'error') => (...args: unknown[]) => {

@@ -20,7 +20,9 @@ export { upsertMemo } from './memo.ts';
 export { upsertSearchAttributes } from './search-attributes.ts';
 export type { SearchAttributesOption, SearchAttributeOptionValue } from './search-attribute-options.ts';
 export { startChild, executeChild, type ChildWorkflowOptions, type ChildWorkflowHandle } from './child.ts';
-export type { ParentClosePolicy } from '../history/child-types.ts';
+export {
+  ParentClosePolicy, ChildWorkflowCancellationType, type ParentClosePolicyOption,
+} from '../history/child-types.ts';
 export { WorkflowIdReusePolicy, type WorkflowIdReusePolicyOption } from '../history/id-reuse-policy.ts';
 export type { WorkflowInfo } from './activation.ts';
 export {

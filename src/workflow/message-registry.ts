@@ -143,13 +143,14 @@ export class MessageRegistry {
   /**
    * Asks another workflow to cancel (RequestCancelExternalWorkflowExecution, `control` the
    * request's sequence number); resolves once the request is recorded in the target's history.
+   * `childWorkflowOnly` limits it to a child of this run.
    */
-  cancelExternal(target: { workflowId: string; runId?: string }): Promise<void> {
+  cancelExternal(target: { workflowId: string; runId?: string }, childWorkflowOnly = false): Promise<void> {
     const control = String(++this.#cancelSeq);
     return new Promise<void>((resolve, reject) => {
       this.activator.pushCommand({
         commandType: 'RequestCancelExternalWorkflowExecution',
-        attributes: { workflowId: target.workflowId, ...(target.runId ? { runId: target.runId } : {}), childWorkflowOnly: false, control },
+        attributes: { workflowId: target.workflowId, ...(target.runId ? { runId: target.runId } : {}), childWorkflowOnly, control },
       });
       this.#cancels.set(control, { resolve, reject });
       this.track(`cancel-external:${control}`, `cancel request to workflow ${target.workflowId}`);

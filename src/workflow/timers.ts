@@ -38,3 +38,36 @@ export function condition(fn: () => boolean, timeout?: Duration): Promise<void |
     }
   });
 }
+
+/**
+ * `setTimeout` in workflow code, as in Temporal's sandbox: a durable timer (StartTimer) in a
+ * cancellable scope of its own under the current one, which calls `callback(...args)` when it
+ * fires. Cancelling the enclosing scope, or `clearTimeout(handle)`, cancels the timer and the
+ * callback never runs. A delay under 1 ms (or not a number) is 1 ms.
+ * @returns the handle for `clearTimeout`: 1, 2, … per run, the same on every replay.
+ */
+export function workflowSetTimeout(callback: (...args: unknown[]) => unknown, ms?: number, ...args: unknown[]): number {
+  if (typeof callback !== 'function') throw new TypeError(`setTimeout callback must be a function, got ${typeof callback}`);
+  const a = activator();
+  const delay = Number(ms);
+  const wait = Number.isFinite(delay) && delay >= 1 ? Math.ceil(delay) : 1;
+  const handle = ++a.timeouts.seq;
+  const scope = new CancellationScope({ cancellable: true });
+  a.timeouts.scopes.set(handle, scope);
+  scope.run(() => sleep(wait)).then(() => {
+    a.timeouts.scopes.delete(handle);
+    callback(...args);
+  }, () => {
+    a.timeouts.scopes.delete(handle);
+  });
+  return handle;
+}
+
+/** `clearTimeout` in workflow code: cancels the timer of a pending `setTimeout` (CancelTimer, or no command if it was not sent yet). */
+export function workflowClearTimeout(handle?: unknown): void {
+  const a = activator();
+  const scope = typeof handle === 'number' ? a.timeouts.scopes.get(handle) : undefined;
+  if (!scope) return;
+  a.timeouts.scopes.delete(handle as number);
+  scope.cancel('clearTimeout');
+}

@@ -40,7 +40,7 @@ test('steadfast search-attribute, workflow list --query and workflow count: tabl
     assert.match(count.out, /Terminated\s+1/);
     assert.match(count.out, /total\s+3/);
     const json = await cli('workflow', 'count', '--query', "WorkflowType = 'order'", '--json');
-    assert.deepEqual(JSON.parse(json.out), { count: 2 });
+    assert.deepEqual(JSON.parse(json.out), { count: 2, groups: [] });
 
     const bad = await cli('workflow', 'list', '--query', "WorkflowType == 'order'");
     assert.equal(bad.code, 2);

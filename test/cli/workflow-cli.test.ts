@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from '../../src/worker/index.ts';
+import { Client } from '../../src/client/index.ts';
 import { BIN, freePort, spawnNode, startServerProcess, type Child } from '../helpers/processes.ts';
 import { assertExit, assertOneLine, cliAt, CLI_WORKFLOWS, collect, inTwoLanes, type CliRun } from './cli-helpers.ts';
 import { fileURLToPath } from 'node:url';
@@ -128,8 +129,13 @@ describe('steadfast workflow against a real server and worker', { timeout: 240_0
     assert.deepEqual(ids, ids.map((_, i) => i + 1), 'every event once, in order');
     const events = (await json).stdout.trim().split('\n').map((l) => JSON.parse(l) as { eventId: number; eventType: string });
     assert.deepEqual(events.map((e) => e.eventType), types);
-    const whole = JSON.parse((await cli('workflow', 'history', 'follow-1', '--json')).stdout) as { events: unknown[] };
+    const whole = JSON.parse((await cli('workflow', 'history', 'follow-1', '--json')).stdout) as { workflowId: string; runId: string; events: unknown[] };
     assert.equal(whole.events.length, events.length);
+    // The ids a Replayer needs, which the events do not carry.
+    assert.equal(whole.workflowId, 'follow-1');
+    const client = new Client({ address: server.address });
+    assert.equal(whole.runId, (await client.workflow.getHandle('follow-1').describe()).runId);
+    client.close();
   });
 
   test('bad start values exit 2 in one line naming the flag and the rule, before any request', async () => {

@@ -17,11 +17,11 @@ test('a misspelt schedule option is refused with the known ones', async () => {
 
 test('a misspelt schedule policy is refused under policies.', () => {
   assert.throws(() => policiesToWire({ overlapPolicy: 'Skip' } as never),
-    { message: 'policies.overlapPolicy is not a schedule policy (known: overlap, catchupWindow, pauseOnFailure), got "Skip"' });
+    { message: 'policies.overlapPolicy is not a schedule policy (known: overlap, catchupWindow, catchupWindowMs, pauseOnFailure), got "Skip"' });
 });
 
 test('a misspelt option of a schedule\'s startWorkflow action is refused under action.', () => {
-  assert.throws(() => actionToWire({ type: 'startWorkflow', workflowType: 'w', taskQueue: 'q', workflowId: 'id', taskQeue: 'q' } as never),
+  assert.throws(() => actionToWire({ type: 'startWorkflow', workflowType: 'w', taskQueue: 'q', workflowId: 'id', taskQeue: 'q' } as never, 's'),
     { message: 'action.taskQeue is not a startWorkflow option (known: type, workflowType, taskQueue, workflowId, args, memo, searchAttributes, '
       + 'retry, workflowExecutionTimeout, workflowRunTimeout, workflowTaskTimeout), got "q"' });
 });

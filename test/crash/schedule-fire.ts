@@ -35,7 +35,7 @@ export async function checkEveryActionTakenOnce(client: Client, until: number, l
   const deadline = Date.now() + 20_000;
   for (;;) {
     const latest = (await handle.describe()).info.recentActions.at(-1);
-    if (latest && Date.parse(latest.scheduledAt) >= until) break;
+    if (latest && latest.scheduledAt.getTime() >= until) break;
     assert.ok(Date.now() < deadline, `no action at or after ${new Date(until).toISOString()} 20 s later; the latest was ${latest?.scheduledAt}`);
     await sleep(200);
   }
@@ -52,7 +52,7 @@ export async function checkEveryActionTakenOnce(client: Client, until: number, l
   for await (const w of client.workflow.list({ workflowIdPrefix: `${TICK_SCHEDULE_ID}-` })) {
     ids.push(w.workflowId);
     runIds.add(w.runId);
-    lateMs.push(Date.parse(w.startTime) - Date.parse(w.workflowId.slice(TICK_SCHEDULE_ID.length + 1)));
+    lateMs.push(w.startTime.getTime() - Date.parse(w.workflowId.slice(TICK_SCHEDULE_ID.length + 1)));
   }
   ids.sort();
   assert.ok(ids.length >= 10, `only ${ids.length} actions`);

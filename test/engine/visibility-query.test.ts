@@ -88,7 +88,9 @@ test('list and count queries give the same answers on SQLite and PostgreSQL thro
   assert.deepEqual(sqlite.lists['Amount >= 20 AND Amount < 50'], ['wf-9', 'wf-8', 'wf-7', 'wf-6', 'wf-5', 'wf-4']);
   assert.deepEqual(sqlite.lists["ExecutionStatus = 'Terminated' ORDER BY CloseTime ASC"], ['wf-1', 'wf-5', 'wf-9']);
   assert.deepEqual(sqlite.lists["Notes = 'rush order'"], ['wf-10', 'wf-7', 'wf-4', 'wf-1']);
-  assert.deepEqual(sqlite.counts['GROUP BY ExecutionStatus'], { count: 12, groups: [{ value: 'Running', count: 9 }, { value: 'Terminated', count: 3 }] });
+  assert.deepEqual(sqlite.counts['GROUP BY ExecutionStatus'], {
+    count: 12, groups: [{ value: 'Running', groupValues: ['Running'], count: 9 }, { value: 'Terminated', groupValues: ['Terminated'], count: 3 }],
+  });
   assert.deepEqual(sqlite.described, { CustomerId: 'c1', Amount: 25, Vip: true, Tags: ['red', 'big'], Due: new Date(T0 + 25 * 86_400_000).toISOString() });
 });
 

@@ -18,12 +18,13 @@ for (const { name, skip } of STORES) {
         await assert.rejects(client.schedule.create({ scheduleId: 'every-minute', spec: { intervals: [{ every: '1m' }] }, action: action([]) }),
           (e: unknown) => e instanceof ServiceError && e.code === 'AlreadyStarted');
         let d = await handle.describe();
-        assert.deepEqual(d.spec.intervals, [{ every: '1m', offset: '0s' }]);
+        assert.deepEqual(d.spec.intervals, [{ every: 60_000, offset: 0 }]);
+        assert.deepEqual(d.raw.spec.intervals, [{ every: '1m', offset: '0s' }], 'the service\'s canonical form stays in raw');
         assert.equal(d.policies.overlap, 'Skip');
         assert.equal(d.policies.catchupWindowMs, 60_000);
         assert.equal(d.info.nextActionTimes.length, 10);
-        assert.equal(d.info.nextActionTimes[0], '2027-01-04T00:01:00.000Z');
-        assert.equal(d.info.nextActionTimes[9], '2027-01-04T00:10:00.000Z');
+        assert.deepEqual(d.info.nextActionTimes[0], new Date('2027-01-04T00:01:00.000Z'));
+        assert.deepEqual(d.info.nextActionTimes[9], new Date('2027-01-04T00:10:00.000Z'));
         await s.advance(3 * MIN + 1000);
         d = await handle.describe();
         // 00:01 starts (runs 90 s, to 00:02:30), 00:02 is skipped, 00:03 starts.
@@ -133,7 +134,7 @@ for (const { name, skip } of STORES) {
         const afterRuns = await h.describe();
         assert.ok(afterRuns.info.counters.actions >= 3);
         assert.equal(afterRuns.conflictToken, before.conflictToken);
-        const ref = { scheduleId: 'tok', spec: before.spec, action: before.action, policies: before.policies };
+        const ref = { scheduleId: 'tok', spec: before.raw.spec, action: before.raw.action, policies: before.raw.policies };
         await s.engine.updateSchedule({ ...ref, conflictToken: before.conflictToken });
         await assert.rejects(s.engine.updateSchedule({ ...ref, conflictToken: before.conflictToken }),
           (e: unknown) => e instanceof ServiceError && e.code === 'FailedPrecondition' && /changed since conflictToken 1 \(now 2\)/.test(e.message));

@@ -132,8 +132,10 @@ describe('the web UI in headless Chromium, against a steadfast dev server and a 
 
   test('the history downloads as JSON; times switch to local time; the theme to dark', async () => {
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download JSON' }).click()]);
-    const saved = JSON.parse(readFileSync((await download.path())!, 'utf8')) as { events: { eventId: number }[] };
-    const served = (await client.workflow.getHandle('ui-retry').fetchHistory()).events;
+    const saved = JSON.parse(readFileSync((await download.path())!, 'utf8')) as { workflowId: string; runId: string; events: { eventId: number }[] };
+    const fetched = await client.workflow.getHandle('ui-retry').fetchHistory();
+    const served = fetched.events;
+    assert.deepEqual([saved.workflowId, saved.runId], [fetched.workflowId, fetched.runId], 'the ids a Replayer needs');
     assert.deepEqual(saved.events.map((e) => e.eventId), served.slice(0, saved.events.length).map((e) => e.eventId));
     assert.ok(saved.events.length >= 6, 'the events up to the signal and the update');
 

@@ -45,3 +45,20 @@ test('invalid activity options fail the workflow task when the module loads, nam
     return true;
   });
 });
+
+// Regression: steadfast's entry points were external to esbuild, so an import of a name they do
+// not export bundled fine and every workflow task then failed with "undefined is not a function".
+test('importing a name steadfast/workflow does not export fails at bundle time, naming the import and where', async () => {
+  await assert.rejects(bundleWorkflows(fixture('imports-missing-name.ts')), (err: unknown) => {
+    assert.ok(err instanceof WorkflowBundleError);
+    assert.match(err.message, /'steadfast\/workflow' has no export named 'proxyLocalActivities': steadfast does not provide it .*\[.*imports-missing-name\.ts:6\]/);
+    return true;
+  });
+  await assert.rejects(bundleWorkflows(fixture('imports-missing-member.ts')),
+    /'steadfast\/workflow' has no export named 'setDefaultSignalHandler'.*\[.*imports-missing-member\.ts:7\]/);
+});
+
+test('every name the entry points export can be imported, types too', async () => {
+  const bundle = await bundleWorkflows(fixture('temporal-api.ts'));
+  assert.ok(bundle.code.includes('require("steadfast/workflow")'));
+});

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import { TestEnvironment } from '../../src/testing/index.ts';
 import { Worker } from '../../src/worker/index.ts';
-import { Client, QueryFailedError, ServiceError, WorkflowUpdateFailedError } from '../../src/client/index.ts';
+import { Client, QueryFailedError, ServiceError, WorkflowUpdateFailedError, WorkflowUpdateStage } from '../../src/client/index.ts';
 import { ApplicationFailure } from '../../src/common/index.ts';
 import type { HistoryEvent } from '../../src/history/index.ts';
 import {
@@ -181,6 +181,28 @@ for (const backend of ['SQLite', 'PostgreSQL'] as const) {
       assert.equal(accepted.length, 4, 'updates 5, 13, same-id and 11; the rejected one and the repeat are absent');
       assert.equal(completed.length, 4);
       assert.equal(accepted.filter((e) => e.eventType === 'WorkflowExecutionUpdateAccepted' && e.attributes.updateId === 'same-id').length, 1);
+    });
+
+    // startUpdate refused `waitForStage`, which Temporal's startUpdate requires.
+    test("startUpdate takes Temporal's waitForStage: WorkflowUpdateStage.ACCEPTED, and refuses a stage it cannot return at", async () => {
+      const taskQueue = queue('update-stage');
+      const w = await worker(taskQueue);
+      const handle = await env.client.workflow.start(limiter, { taskQueue, workflowId: `stage-${taskQueue}` });
+      await w.runUntil(async () => {
+        const first = await handle.startUpdate(setLimit, { args: [3], waitForStage: WorkflowUpdateStage.ACCEPTED });
+        assert.equal(await first.result(), 0);
+        assert.equal(first.workflowRunId, first.runId);
+        const second = await handle.startUpdate(setLimit, { args: [4], waitForStage: 'ACCEPTED', updateId: 'stage-2' });
+        assert.equal(second.updateId, 'stage-2');
+        assert.equal(await second.result(), 3);
+        await assert.rejects(handle.startUpdate(setLimit, { args: [5], waitForStage: 'COMPLETED' as never }),
+          /^ValidationError: waitForStage must be ACCEPTED in startUpdate, as in Temporal \(executeUpdate waits for the update to complete\), got "COMPLETED"$/);
+        await assert.rejects(handle.startUpdate(setLimit, { args: [5], waitForStage: WorkflowUpdateStage.ADMITTED as never }), /waitForStage must be ACCEPTED/);
+        await assert.rejects(handle.startUpdate(setLimit, { args: [5], waitForStage: 'SOON' as never }), /waitForStage must be one of Admitted, Accepted, Completed/);
+        await assert.rejects(handle.executeUpdate(setLimit, { args: [5], waitForStage: 'ACCEPTED' } as never), /waitForStage is not an update option/);
+        await handle.signal(finish);
+        assert.equal(await handle.result(), 4);
+      });
     });
   });
 }

@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from '../../src/worker/index.ts';
 import * as activities from '../fixtures/crash/activities.ts';
 import { fixtureTest } from '../helpers/fixture.ts';
+import { ManualClock } from '../../src/retry/clock.ts';
 
 const workflowsPath = fileURLToPath(new URL('../fixtures/crash/workflows.ts', import.meta.url));
 
@@ -21,7 +22,10 @@ fixtureTest('a retried workflow task is replayed from stored history plus the ta
   // A worker that vanishes takes the next task and never answers: the task times out and is retried.
   const lost = await env.connection.pollWorkflowTaskQueue({ taskQueue: 'transient', identity: 'vanishing' });
   assert.ok(lost);
-  await env.sleep('10s');
+  // The clock moves by hand: env.sleep, as Temporal's test server, would first wait (10 s of real
+  // time) for the task handed out to be answered or to time out.
+  assert.ok(env.clock instanceof ManualClock);
+  await env.clock.advance(10_000);
   const fresh = await Worker.create({ address: env.address, taskQueue: 'transient', workflowsPath, activities });
   assert.equal(await fresh.runUntil(handle.result()), 42);
   const types = (await handle.fetchHistory()).events.map((e) => e.eventType);

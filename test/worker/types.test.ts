@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ActivityCancellationType, WorkflowIdReusePolicy, proxyActivities } from '../../src/workflow/index.ts';
+import { ActivityCancellationType, ParentClosePolicy, WorkflowIdReusePolicy, proxyActivities } from '../../src/workflow/index.ts';
 import { resolveChildOptions } from '../../src/workflow/child.ts';
 import type * as activities from '../fixtures/workflows/runtime-activities.ts';
 
@@ -54,5 +54,18 @@ test('child workflow options take Temporal\'s id reuse policy spellings and name
   assert.equal(attrs(WorkflowIdReusePolicy.WORKFLOW_ID_REUSE_POLICY_TERMINATE_IF_RUNNING).workflowIdReusePolicy, 'TerminateIfRunning');
   assert.equal(attrs('ALLOW_DUPLICATE_FAILED_ONLY').workflowIdReusePolicy, 'AllowDuplicateFailedOnly');
   assert.equal(attrs('RejectDuplicate').workflowIdReusePolicy, 'RejectDuplicate');
-  assert.throws(() => attrs(3), /^ValidationError: workflowIdReusePolicy must be one of AllowDuplicate, AllowDuplicateFailedOnly, RejectDuplicate, TerminateIfRunning \(or Temporal's WORKFLOW_ID_REUSE_POLICY_… spellings\), got 3$/);
+  assert.throws(() => attrs(3), /^ValidationError: workflowIdReusePolicy must be one of AllowDuplicate, AllowDuplicateFailedOnly, RejectDuplicate, TerminateIfRunning \(or Temporal's ALLOW_DUPLICATE, ALLOW_DUPLICATE_FAILED_ONLY, REJECT_DUPLICATE, TERMINATE_IF_RUNNING, also as WORKFLOW_ID_REUSE_POLICY_…\), got 3$/);
+});
+
+// ParentClosePolicy was a type only: Temporal's `ParentClosePolicy.ABANDON` did not exist as a
+// value, and 'ABANDON' / 'PARENT_CLOSE_POLICY_ABANDON' were refused.
+test('child workflow options take Temporal\'s parent close policy spellings and name a bad one', () => {
+  const attrs = (policy: unknown) => resolveChildOptions('kid', { parentClosePolicy: policy as never }, () => 'id');
+  assert.equal(attrs(ParentClosePolicy.ABANDON).parentClosePolicy, 'Abandon');
+  assert.equal(attrs('ABANDON').parentClosePolicy, 'Abandon');
+  assert.equal(attrs('PARENT_CLOSE_POLICY_ABANDON').parentClosePolicy, 'Abandon');
+  assert.equal(attrs(ParentClosePolicy.PARENT_CLOSE_POLICY_REQUEST_CANCEL).parentClosePolicy, 'RequestCancel');
+  assert.equal(attrs('Terminate').parentClosePolicy, 'Terminate');
+  assert.throws(() => attrs('ABANDONED'), /^ValidationError: parentClosePolicy must be one of Terminate, RequestCancel, Abandon \(or Temporal's TERMINATE, ABANDON, REQUEST_CANCEL, also as PARENT_CLOSE_POLICY_…\), got "ABANDONED"$/);
+  assert.throws(() => attrs('constructor'), /parentClosePolicy must be one of/, 'a name of Object.prototype is no spelling');
 });

@@ -2,9 +2,10 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ApplicationFailure, toFailureInfo } from '../../src/common/failure.ts';
 import type { Command } from '../../src/history/commands.ts';
-import { WorkflowTaskFailedError } from '../../src/worker/workflow-run.ts';
+import { WorkflowRun, WorkflowTaskFailedError } from '../../src/worker/workflow-run.ts';
+import { bundleWorkflows } from '../../src/worker/bundler.ts';
 import { sandboxRejectionHook } from '../../src/worker/sandbox.ts';
-import { harness, replay, types } from './harness.ts';
+import { RUNTIME_WORKFLOWS, harness, replay, types } from './harness.ts';
 
 const attrs = <T extends Command['commandType']>(c: Command | undefined, type: T) => {
   assert.equal(c?.commandType, type);
@@ -191,13 +192,33 @@ describe('determinism inside the sandbox', () => {
     assert.notEqual(a.result[3], b.result[3]);
   });
 
-  test('setTimeout is refused with a message pointing to sleep()', async () => {
-    const h = await harness({ workflowType: 'usesSetTimeout' });
+  test('setInterval is refused with a message pointing to sleep()', async () => {
+    const h = await harness({ workflowType: 'usesSetInterval' });
     await assert.rejects(h.next(), (err: unknown) => {
       assert.ok(err instanceof WorkflowTaskFailedError);
-      assert.match(err.message, /setTimeout\(\) is not available in workflow code: .*use sleep\(\) from steadfast\/workflow/);
+      assert.match(err.message, /setInterval\(\) is not available in workflow code: .*loop over sleep\(\) from steadfast\/workflow/);
       return true;
     });
+  });
+
+  // setTimeout and clearTimeout threw in workflow code; Temporal's sandbox makes them durable timers.
+  test('setTimeout is a durable timer whose callback runs when it fires; clearTimeout and a cancelled scope cancel it; a replay matches', async () => {
+    const h = await harness({ workflowType: 'timeouts' });
+    const start = (timerId: string, ms: number) => ({ commandType: 'StartTimer', attributes: { timerId, startToFireTimeoutMs: ms } });
+    const cancel = (timerId: string) => ({ commandType: 'CancelTimer', attributes: { timerId } });
+    assert.deepEqual(await h.next(), [start('1', 1000), start('2', 5000), start('4', 1500), start('5', 500)],
+      'the timer cleared in the same task is never sent');
+    h.history.advance(500).timerFired('5');
+    assert.deepEqual(await h.next(), [start('6', 1500), cancel('4')], 'a scope cancels its timers as its promise settles');
+    h.history.advance(500).timerFired('1');
+    assert.deepEqual(await h.next(), []);
+    h.history.advance(1000).timerFired('6');
+    assert.deepEqual(await h.next(), [
+      cancel('2'), { commandType: 'CompleteWorkflowExecution', attributes: { result: ['fired x 2', 'handles 1,2,3'] } },
+    ]);
+    const again = new WorkflowRun(await bundleWorkflows(RUNTIME_WORKFLOWS), { namespace: 'default', workflowId: 'wf-1', runId: 'run-1' });
+    await again.apply(h.history.events);
+    again.finish();
   });
 
   test('an unhandled rejection in workflow code fails the workflow task', async () => {
