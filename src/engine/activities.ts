@@ -69,23 +69,31 @@ function closeActivity<K extends 'ActivityTaskCompleted' | 'ActivityTaskFailed' 
 }
 
 /**
- * An attempt's start-to-close or heartbeat timeout means its worker stopped answering: the
- * engine cannot tell a dead process from a hung one, and both lose the attempt. Such timeouts
- * carry horsies' WORKER_CRASHED code, which a horsies policy's autoRetryFor may list.
+ * True when an attempt's timeout means its worker vanished, which carries horsies'
+ * WORKER_CRASHED code (a horsies policy's autoRetryFor may list it): a heartbeat timeout, or a
+ * start-to-close timeout of an attempt that gave no sign of life within its heartbeat timeout. An
+ * attempt still heartbeating when its start-to-close passed ran too long on a live worker: a
+ * plain timeout, as horsies keeps WORKER_CRASHED for a worker that is gone.
  */
-const LOST_ATTEMPT: ReadonlySet<TimeoutType> = new Set(['StartToClose', 'Heartbeat']);
+function workerVanished(act: ActivityInfo, type: TimeoutType, now: number): boolean {
+  if (type === 'Heartbeat') return true;
+  if (type !== 'StartToClose') return false;
+  const every = act.timeouts.heartbeatTimeoutMs;
+  const last = act.attemptHeartbeatTime;
+  return every === undefined || last === undefined || now - last > every;
+}
 
-function timeoutFailure(act: ActivityInfo, type: TimeoutType, cause?: FailureInfo): FailureInfo {
+function timeoutFailure(act: ActivityInfo, type: TimeoutType, now: number, cause?: FailureInfo): FailureInfo {
   return {
     kind: 'Timeout', message: `activity ${type} timeout`, timeoutType: type, type: timeoutFailureType(type),
-    ...(LOST_ATTEMPT.has(type) ? { errorCode: WORKER_CRASHED } : {}),
+    ...(workerVanished(act, type, now) ? { errorCode: WORKER_CRASHED } : {}),
     ...(act.heartbeatDetails !== undefined ? { lastHeartbeatDetails: act.heartbeatDetails } : {}),
     ...(cause ? { cause } : {}),
   };
 }
 
 function timeOut(b: TransitionBuilder, act: ActivityInfo, type: TimeoutType, retryState: RetryState, cause?: FailureInfo): void {
-  closeActivity(b, act, 'ActivityTaskTimedOut', { failure: timeoutFailure(act, type, cause ?? act.lastFailure), retryState });
+  closeActivity(b, act, 'ActivityTaskTimedOut', { failure: timeoutFailure(act, type, b.now, cause ?? act.lastFailure), retryState });
 }
 
 /**
@@ -173,7 +181,7 @@ export function onActivityTimer(b: TransitionBuilder, act: ActivityInfo): void {
   const hit = due.find((d) => d.type === 'ScheduleToClose') ?? due[0];
   if (!hit) return armActivityTimer(b, act);
   if (hit.type === 'ScheduleToClose' || hit.type === 'ScheduleToStart') return timeOut(b, act, hit.type, 'Timeout');
-  const failure = timeoutFailure(act, hit.type);
+  const failure = timeoutFailure(act, hit.type, b.now);
   retryOrClose(b, act, failure, (retryState) => closeActivity(b, act, 'ActivityTaskTimedOut', { failure, retryState }));
 }
 
