@@ -99,7 +99,7 @@ describe(`${STARTS.toLocaleString('en-US')} starts with 1.9 MiB arguments agains
       if (!skip) await dropSchema(schema);
     });
     test('a fresh schema', { timeout: 900_000 }, async (t) => {
-      if (skip) return t.skip(skip);
+      if (skip) return t.skip(skip); // PostgreSQL unreachable on a newcomer's machine; CI=true fails instead
       await survives(`${PG_URL}?schema=${schema}`, 'postgres');
     });
   });
