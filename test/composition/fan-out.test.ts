@@ -7,7 +7,8 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from '../../src/worker/index.ts';
 import type { TestEnvironment } from '../../src/testing/index.ts';
 import type { HistoryEvent } from '../../src/history/index.ts';
-import type { WorkflowService, WorkflowTask } from '../../src/protocol/index.ts';
+import type { WorkflowService } from '../../src/protocol/index.ts';
+import { onWorkflowPolls } from '../helpers/workflow-polls.ts';
 import * as activities from '../fixtures/workflows/fan-out-activities.ts';
 import { recordingLogger } from '../helpers/logger.ts';
 import { backends } from './helpers.ts';
@@ -17,16 +18,9 @@ const workflowsPath = fileURLToPath(new URL('../fixtures/workflows/fan-out.ts', 
 /** The service, remembering the run of every workflow task it hands out. */
 function recordingRuns(service: WorkflowService): { service: WorkflowService; runIds: Map<string, string> } {
   const runIds = new Map<string, string>();
-  const wrapped = new Proxy(service, {
-    get(target, prop, receiver) {
-      const value = Reflect.get(target, prop, receiver) as unknown;
-      if (prop !== 'pollWorkflowTaskQueue') return typeof value === 'function' ? value.bind(target) : value;
-      return async (...args: Parameters<WorkflowService['pollWorkflowTaskQueue']>) => {
-        const task = await target.pollWorkflowTaskQueue(...args) as WorkflowTask | null;
-        for (const t of task ? [task, ...(task.moreTasks ?? [])] : []) runIds.set(t.runId, t.workflowId);
-        return task;
-      };
-    },
+  const wrapped = onWorkflowPolls(service, (task) => {
+    for (const t of [task, ...(task.moreTasks ?? [])]) runIds.set(t.runId, t.workflowId);
+    return task;
   });
   return { service: wrapped, runIds };
 }

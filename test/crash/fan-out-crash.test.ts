@@ -24,7 +24,10 @@ async function until(what: string, fn: () => Promise<boolean>, ms = 60_000): Pro
 async function crashWhileChildrenComplete(database: string, log: (l: string) => void): Promise<void> {
   const port = await freePort();
   let server: Child & { address: string } = await startServerProcess(database, port);
-  const worker = spawnNode(['--import', 'tsx', 'test/fixtures/workflows/fan-out-worker.ts'], { STEADFAST_ADDRESS: server.address, TASK_QUEUE: 'fan-out' });
+  const worker = spawnNode(['--import', 'tsx', 'test/fixtures/crash/worker.ts'], {
+    STEADFAST_ADDRESS: server.address, TASK_QUEUE: 'fan-out',
+    WORKFLOWS: 'test/fixtures/workflows/fan-out.ts', ACTIVITIES: 'test/fixtures/workflows/fan-out-activities.ts',
+  });
   const client = new Client({ address: server.address });
   try {
     await worker.waitFor(/worker ready/);

@@ -1,25 +1,11 @@
 import assert from 'node:assert/strict';
-import { openStore } from '../../src/store/index.ts';
-import type { Store } from '../../src/store/types.ts';
 import type { HistoryEvent } from '../../src/history/events.ts';
 import { timelineRows } from '../../src/ui/timeline-model.ts';
-import { fixtureTest, type Fixture } from '../helpers/fixture.ts';
-import { dropSchema, freshSchema, PG_URL, pgSkipReason } from '../store/pg-helpers.ts';
+import { fixtureTest } from '../helpers/fixture.ts';
+import { engineStores } from './stores.ts';
 import { cmd, T0 } from './helpers.ts';
 
-const stores = [
-  { name: 'SQLite', skip: false as string | false, open: async (_f: Fixture): Promise<Store | undefined> => undefined },
-  {
-    name: 'PostgreSQL', skip: await pgSkipReason('activity start times on PostgreSQL'),
-    open: async (f: Fixture) => {
-      const schema = freshSchema('sf_started');
-      f.defer('schema', () => dropSchema(schema));
-      const store = await openStore(`${PG_URL}?schema=${schema}`);
-      f.defer('store', () => store.close());
-      return store;
-    },
-  },
-];
+const stores = await engineStores('activity start times', 'sf_started');
 
 const ms = (e: HistoryEvent | undefined) => Date.parse(e!.eventTime) - T0;
 

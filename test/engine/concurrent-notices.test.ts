@@ -3,12 +3,10 @@
 // random moments, with polls waiting (eager dispatch), and checks that every notice is in the
 // run's history exactly once. CI runs a fixed set of seeds; STEADFAST_NOTICE_SEEDS=500 runs more.
 import assert from 'node:assert/strict';
-import { fixtureTest, type Fixture } from '../helpers/fixture.ts';
-import { openStore } from '../../src/store/index.ts';
-import type { Store } from '../../src/store/types.ts';
+import { fixtureTest } from '../helpers/fixture.ts';
+import { engineStores } from './stores.ts';
 import type { Command } from '../../src/history/commands.ts';
 import type { HistoryEvent } from '../../src/history/events.ts';
-import { dropSchema, freshSchema, PG_URL, pgSkipReason } from '../store/pg-helpers.ts';
 import { assertContiguous, cmd, type Harness } from './helpers.ts';
 
 const SEEDS = Number(process.env.STEADFAST_NOTICE_SEEDS ?? 12);
@@ -146,19 +144,7 @@ async function runPlan(h: Harness, id: string, seed: number): Promise<void> {
   assert.equal(events.at(-1)!.eventType, 'WorkflowExecutionCompleted', what);
 }
 
-const stores = [
-  { name: 'SQLite', skip: false as string | false, open: async (_f: Fixture): Promise<Store | undefined> => undefined },
-  {
-    name: 'PostgreSQL', skip: await pgSkipReason('concurrent notices on PostgreSQL'),
-    open: async (f: Fixture) => {
-      const schema = freshSchema('sf_notices');
-      f.defer('schema', () => dropSchema(schema));
-      const store = await openStore(`${PG_URL}?schema=${schema}`);
-      f.defer('store', () => store.close());
-      return store;
-    },
-  },
-];
+const stores = await engineStores('concurrent notices', 'sf_notices');
 
 for (const store of stores) {
   fixtureTest(`${store.name}: notices that reach one run at random moments are each recorded once (${SEEDS} seeds)`, { skip: store.skip, timeout: 600_000 }, async (f) => {

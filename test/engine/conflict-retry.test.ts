@@ -1,11 +1,10 @@
 import assert from 'node:assert/strict';
 import { afterEach } from 'node:test';
 import { FaultInjectedError, faults, parseFaultSpec } from '../../src/common/fault-points.ts';
-import { fixtureTest, type Fixture } from '../helpers/fixture.ts';
+import { fixtureTest } from '../helpers/fixture.ts';
+import { engineStores } from './stores.ts';
 import { cmd } from './helpers.ts';
-import { openStore } from '../../src/store/index.ts';
-import type { Store } from '../../src/store/types.ts';
-import { dropSchema, freshSchema, PG_URL, pgSkipReason } from '../store/pg-helpers.ts';
+import { pgSkipReason } from '../store/pg-helpers.ts';
 import { twoServerTest } from './two-servers.ts';
 import type { ActivityTask } from '../../src/protocol/index.ts';
 
@@ -44,19 +43,7 @@ fixtureTest('on one server, the transitions of one run go in turn: a completion 
   assert.deepEqual(events.map((e) => e.eventId), events.map((_, i) => i + 1));
 });
 
-const stores = [
-  { name: 'SQLite', skip: false as string | false, open: async (_f: Fixture): Promise<Store | undefined> => undefined },
-  {
-    name: 'PostgreSQL', skip: await pgSkipReason('fault points on PostgreSQL'),
-    open: async (f: Fixture) => {
-      const schema = freshSchema('sf_fault');
-      f.defer('schema', () => dropSchema(schema));
-      const store = await openStore(`${PG_URL}?schema=${schema}`);
-      f.defer('store', () => store.close());
-      return store;
-    },
-  },
-];
+const stores = await engineStores('fault points', 'sf_fault');
 
 for (const store of stores) fixtureTest(`${store.name}: a store commit that fails inside its transaction leaves nothing written, and the request can be made again`, { skip: store.skip }, async (f) => {
   const h = await f.engine(await store.open(f));

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import { Worker } from '../../src/worker/index.ts';
-import type { WorkflowService, WorkflowTask } from '../../src/protocol/index.ts';
+import type { WorkflowService } from '../../src/protocol/index.ts';
+import { onWorkflowPolls } from '../helpers/workflow-polls.ts';
 import * as activities from '../fixtures/workflows/fan-out-activities.ts';
 import { fixtureTest } from '../helpers/fixture.ts';
 import { silentLogger } from '../helpers/logger.ts';
@@ -11,19 +12,10 @@ const workflowsPath = fileURLToPath(new URL('../fixtures/workflows/fan-out.ts', 
 /** The service, with the event before the last (its WorkflowTaskScheduled) cut out of the first task after the first. */
 function cuttingOneTask(service: WorkflowService): { service: WorkflowService; cut: () => number | undefined } {
   let cutEventId: number | undefined;
-  const wrapped = new Proxy(service, {
-    get(target, prop, receiver) {
-      const value = Reflect.get(target, prop, receiver) as unknown;
-      if (prop !== 'pollWorkflowTaskQueue') return typeof value === 'function' ? value.bind(target) : value;
-      return async (...args: Parameters<WorkflowService['pollWorkflowTaskQueue']>) => {
-        const task = await target.pollWorkflowTaskQueue(...args) as WorkflowTask | null;
-        if (task && cutEventId === undefined && task.previousStartedEventId > 0 && task.history.length >= 3) {
-          cutEventId = task.history.at(-2)!.eventId;
-          return { ...task, history: task.history.filter((e) => e.eventId !== cutEventId) };
-        }
-        return task;
-      };
-    },
+  const wrapped = onWorkflowPolls(service, (task) => {
+    if (cutEventId !== undefined || task.previousStartedEventId <= 0 || task.history.length < 3) return task;
+    cutEventId = task.history.at(-2)!.eventId;
+    return { ...task, history: task.history.filter((e) => e.eventId !== cutEventId) };
   });
   return { service: wrapped, cut: () => cutEventId };
 }
