@@ -6,16 +6,17 @@ import { join, relative, resolve, dirname } from 'node:path';
 
 const root = resolve(dirname(new URL(import.meta.url).pathname), '..');
 const src = join(root, 'src');
+// 'errors' (the base error classes every layer raises, the retry library's included) is the bottom.
 // 'visibility' (the list filter language and search-attribute types) and 'schedule' (cron and schedule
 // specs) import only retry/, common/ and history/, and the wire contract carries their types (search
 // attribute types and values, a canonical schedule spec), so both come before protocol/.
 // 'protocol' (the wire contract) follows, with the events and commands of history/ its requests carry.
 // 'codec' (payload codecs and the service wrapper that applies them) sits right after protocol/, whose
 // requests it encodes, and below server/ (the codec server), client/ and worker/.
-export const LAYERS = ['retry', 'common', 'history', 'visibility', 'schedule', 'protocol', 'codec', 'store', 'engine', 'server', 'client',
+export const LAYERS = ['errors', 'retry', 'common', 'history', 'visibility', 'schedule', 'protocol', 'codec', 'store', 'engine', 'server', 'client',
   'workflow', 'activity', 'worker', 'testing', 'cli', 'ui'];
 // Sandbox code: may import only these layers, and nothing from node:.
-const SANDBOX = { workflow: ['retry', 'common', 'history', 'workflow'] };
+const SANDBOX = { workflow: ['errors', 'retry', 'common', 'history', 'workflow'] };
 
 function walk(dir, out) {
   for (const name of readdirSync(dir)) {

@@ -1,7 +1,7 @@
 import { AesGcmCodec } from '../codec/aes-gcm-codec.ts';
 import { CompressionCodec } from '../codec/compression-codec.ts';
 import type { PayloadCodec } from '../codec/payload-codec.ts';
-import { ValidationError } from '../retry/errors.ts';
+import { ValidationError } from '../errors/index.ts';
 import { createCodecServer } from '../server/index.ts';
 import { parseFlags, parseIntFlag, UsageError } from './args.ts';
 import type { CommandSpec } from './command-spec.ts';

@@ -1,7 +1,7 @@
 import { UsageError } from './args.ts';
 import { errorLine } from './error-line.ts';
 import { queryPointer } from './query-pointer.ts';
-import { SteadfastError, ValidationError } from '../retry/errors.ts';
+import { SteadfastError, ValidationError } from '../errors/index.ts';
 import { ServiceError } from '../common/errors.ts';
 
 import type { CommandSpec } from './command-spec.ts';

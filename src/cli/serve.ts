@@ -4,7 +4,7 @@ import {
   instrumentStore, ServerMetrics, startHttpServer, uiRoute, type Authenticator, type NamespaceLimitOptions, type TlsOptions,
 } from '../server/index.ts';
 import type { TaskTokenKey } from '../engine/index.ts';
-import { ValidationError } from '../retry/errors.ts';
+import { ValidationError } from '../errors/index.ts';
 import { errorLine } from './error-line.ts';
 import { NamespaceAlreadyExistsError } from '../common/errors.ts';
 

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { WorkflowStartOptions } from '../client/index.ts';
 import { toStartRequest } from '../client/start-options.ts';
 import { goDurationMs, toMs, type Duration } from '../retry/duration.ts';
-import { ValidationError } from '../retry/errors.ts';
+import { ValidationError } from '../errors/index.ts';
 import { parseCronSchedule } from '../schedule/index.ts';
 import { parseIntFlag, refuseTogether, UsageError } from './args.ts';
 import { asFlagErrorOf } from './flag-errors.ts';

@@ -2,7 +2,7 @@ import { parseQuery } from '../visibility/parser.ts';
 import { ServiceError } from '../common/errors.ts';
 import { optionKeys, refuseUnknownKeys } from '../common/option-keys.ts';
 import { optionalInt, optionalString, requireOneOf, requireString } from '../common/validate.ts';
-import { ValidationError } from '../retry/errors.ts';
+import { ValidationError } from '../errors/index.ts';
 import type { WorkflowClient } from './client.ts';
 import type { WorkflowHandle } from './workflow-handle.ts';
 

@@ -3,7 +3,7 @@ import { optionKeys, refuseUnknownKeys } from '../common/option-keys.ts';
 import { methodsWhere, type WorkflowServiceMethod } from '../protocol/index.ts';
 import { systemClock, type Clock } from '../retry/clock.ts';
 import { toMs, type Duration } from '../retry/duration.ts';
-import { ValidationError } from '../retry/errors.ts';
+import { ValidationError } from '../errors/index.ts';
 import { RetryError } from '../retry/retry-error.ts';
 import { retry } from '../retry/retry.ts';
 import { resolveRetryPolicy } from '../retry/temporal.ts';

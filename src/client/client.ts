@@ -6,7 +6,7 @@ import type { Workflow, WorkflowResult } from '../common/workflow-types.ts';
 import { WORKFLOW_STATUSES, type WorkflowExecutionStatus } from '../history/events.ts';
 import type { ListWorkflowExecutionsResponse, WorkflowService } from '../protocol/index.ts';
 import { toExecutionInfo, type WorkflowExecutionInfo } from './describe.ts';
-import { ValidationError } from '../retry/errors.ts';
+import { ValidationError } from '../errors/index.ts';
 import { HttpWorkflowService } from './http-service.ts';
 import type { ConnectionOptions } from './connection.ts';
 import { resolveCallRetry, type ClientRetryOptions } from './call-retry.ts';

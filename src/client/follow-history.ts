@@ -2,7 +2,7 @@ import { isCloseEvent, type HistoryEvent } from '../history/events.ts';
 import type { ExecutionRequest, WorkflowService } from '../protocol/index.ts';
 import { optionKeys, refuseUnknownKeys } from '../common/option-keys.ts';
 import { optionalInt } from '../common/validate.ts';
-import { ValidationError } from '../retry/errors.ts';
+import { ValidationError } from '../errors/index.ts';
 
 /** Options of `handle.followHistory()`. */
 export interface FollowHistoryOptions {

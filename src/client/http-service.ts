@@ -5,7 +5,7 @@ import { groupCalls, sendBatch, unavailable, type QueuedCall } from './call-batc
 import { requestText } from './request-limits.ts';
 import { ServiceError } from '../common/errors.ts';
 import { fromWireError, type WireError } from '../protocol/wire-error.ts';
-import { ValidationError } from '../retry/errors.ts';
+import { ValidationError } from '../errors/index.ts';
 import { systemClock, type Clock } from '../retry/clock.ts';
 import {
   callWithRetry, resolveCallRetry, RETRIED_METHODS, stoppableClock, type CallRetryPlan, type ClientRetryOptions,

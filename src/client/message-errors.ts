@@ -1,6 +1,6 @@
 import { fromFailureInfo, type FailureInfo } from '../common/failure.ts';
 import type { WorkflowExecutionStatus } from '../history/events.ts';
-import { brandClass, SteadfastError } from '../retry/errors.ts';
+import { brandClass, SteadfastError } from '../errors/index.ts';
 
 /** A query was answered with a failure: no such handler, the handler threw, or it tried to emit a command. */
 export class QueryFailedError extends SteadfastError {

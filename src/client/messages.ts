@@ -9,7 +9,7 @@ import {
 } from '../protocol/index.ts';
 import type { WorkflowService } from '../protocol/index.ts';
 import type { Duration } from '../retry/duration.ts';
-import { ValidationError } from '../retry/errors.ts';
+import { ValidationError } from '../errors/index.ts';
 import { QueryFailedError, QueryRejectedError, WorkflowUpdateFailedError, WorkflowUpdateRPCTimeoutOrCancelledError } from './message-errors.ts';
 import { payloadOf } from './request-limits.ts';
 import type { Waits } from './waits.ts';

@@ -1,5 +1,5 @@
 import type { Duration } from '../retry/duration.ts';
-import { ValidationError } from '../retry/errors.ts';
+import { ValidationError } from '../errors/index.ts';
 import { optionalDuration, optionalInt, optionalString, requireString } from '../common/validate.ts';
 import { optionKeys, refuseUnknownKeys } from '../common/option-keys.ts';
 import { MAX_ID_LENGTH, MAX_NAME_LENGTH } from '../protocol/limits.ts';

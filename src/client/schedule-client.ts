@@ -1,4 +1,4 @@
-import { ValidationError } from '../retry/errors.ts';
+import { ValidationError } from '../errors/index.ts';
 import { MAX_ID_LENGTH, MAX_REASON_LENGTH } from '../protocol/limits.ts';
 import { optionalBoolean, optionalInt, optionalRecord, optionalString, requireString } from '../common/validate.ts';
 import type { ScheduleListEntry, ScheduleStateData } from '../protocol/index.ts';

@@ -1,4 +1,4 @@
-import { ValidationError } from '../retry/errors.ts';
+import { ValidationError } from '../errors/index.ts';
 import type { RetryPolicyData } from '../retry/policy-data.ts';
 import type { TemporalRetryPolicy } from '../retry/index.ts';
 import { optionalString } from '../common/validate.ts';

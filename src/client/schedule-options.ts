@@ -1,6 +1,6 @@
 import type { Duration } from '../retry/duration.ts';
 import { resolveRetryPolicy, type TemporalRetryPolicy } from '../retry/index.ts';
-import { ValidationError } from '../retry/errors.ts';
+import { ValidationError } from '../errors/index.ts';
 import { optionKeys, refuseUnknownKeys } from '../common/option-keys.ts';
 import { optionalBoolean, optionalDurationAtLeast, optionalPositiveDuration, optionalRecord, requireString } from '../common/validate.ts';
 import { MIN_CATCHUP_WINDOW_MS } from '../protocol/limits.ts';

@@ -1,6 +1,6 @@
 import type { WorkflowService } from '../protocol/index.ts';
 import type { ListSearchAttributesResponse, SearchAttributeTypeName } from '../protocol/index.ts';
-import { ValidationError } from '../retry/errors.ts';
+import { ValidationError } from '../errors/index.ts';
 import { optionKeys, refuseUnknownKeys } from '../common/option-keys.ts';
 import { validateNewAttribute } from '../visibility/attributes.ts';
 

@@ -8,7 +8,7 @@ import { newUuid } from '../common/ids.ts';
 import {
   optionalPositiveDuration, optionalRecord, optionalString, requireString,
 } from '../common/validate.ts';
-import { ValidationError } from '../retry/errors.ts';
+import { ValidationError } from '../errors/index.ts';
 import { payloadOf } from './request-limits.ts';
 import { optionKeys, refuseUnknownKeys } from '../common/option-keys.ts';
 import { parseCronSchedule } from '../schedule/index.ts';

@@ -12,7 +12,7 @@ import {
 } from './messages.ts';
 import { payloadOf } from './request-limits.ts';
 import { optionKeys, refuseUnknownKeys } from '../common/option-keys.ts';
-import { ValidationError } from '../retry/errors.ts';
+import { ValidationError } from '../errors/index.ts';
 import { followRunHistory, type FollowHistoryOptions } from './follow-history.ts';
 import type { Waits } from './waits.ts';
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { brandClass } from '../retry/errors.ts';
-import { ValidationError } from '../retry/errors.ts';
+import { brandClass } from '../errors/index.ts';
+import { ValidationError } from '../errors/index.ts';
 import {
   deserializePayload, ENCODING_KEY, metaBytes, metaText, PayloadCodecError, serializePayload, type Payload, type PayloadCodec,
 } from './payload-codec.ts';

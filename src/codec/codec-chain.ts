@@ -1,4 +1,4 @@
-import { ValidationError } from '../retry/errors.ts';
+import { ValidationError } from '../errors/index.ts';
 import { optionKeys, refuseUnknownKeys } from '../common/option-keys.ts';
 import {
   fromJsonPayload, isEnvelope, payloadToValue, PayloadCodecError, toJsonPayload, valueToPayload,

@@ -1,6 +1,6 @@
 import { promisify } from 'node:util';
 import { brotliCompress, brotliDecompress, gunzip, gzip } from 'node:zlib';
-import { ValidationError } from '../retry/errors.ts';
+import { ValidationError } from '../errors/index.ts';
 import {
   deserializePayload, ENCODING_KEY, metaBytes, metaText, PayloadCodecError, serializePayload, type Payload, type PayloadCodec,
 } from './payload-codec.ts';

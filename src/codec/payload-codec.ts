@@ -1,4 +1,4 @@
-import { brandClass, SteadfastError } from '../retry/errors.ts';
+import { brandClass, SteadfastError } from '../errors/index.ts';
 
 /**
  * One encoded value, shaped as Temporal's `Payload`: metadata entries and data, all bytes. A

@@ -1,4 +1,4 @@
-import { ValidationError } from '../retry/errors.ts';
+import { ValidationError } from '../errors/index.ts';
 import { fromJsonPayload, PayloadCodecError, toJsonPayload, type Payload, type PayloadCodec } from './payload-codec.ts';
 
 /** Options of {@link RemotePayloadCodec}. */

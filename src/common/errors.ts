@@ -1,4 +1,4 @@
-import { brandClass, SteadfastError } from '../retry/errors.ts';
+import { brandClass, SteadfastError } from '../errors/index.ts';
 import type { FailureInfo } from './failure.ts';
 
 /**

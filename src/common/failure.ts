@@ -1,4 +1,4 @@
-import { brandClass, SteadfastError } from '../retry/errors.ts';
+import { brandClass, SteadfastError } from '../errors/index.ts';
 import { toMs, type Duration } from '../retry/duration.ts';
 import {
   globalExceptionMapper, requireErrorCode, resolveErrorCode, resolveErrorCodeOf, UNHANDLED_EXCEPTION, type ErrorCodeConfig,

@@ -1,4 +1,4 @@
-import { SteadfastError, brandClass } from '../retry/errors.ts';
+import { SteadfastError, brandClass } from '../errors/index.ts';
 
 /**
  * Named fault points on the commit and conflict paths, as DBOS's debug points

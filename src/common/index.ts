@@ -1,4 +1,4 @@
-export { SteadfastError, ValidationError, describeValue } from '../retry/errors.ts';
+export { SteadfastError, ValidationError, describeValue } from '../errors/index.ts';
 export { toMs, optionalMs, formatMs, type Duration } from '../retry/duration.ts';
 export { systemClock, ManualClock, type Clock } from '../retry/clock.ts';
 export type { RetryPolicyData, CurvePolicyData, PolicyData } from '../retry/policy-data.ts';

@@ -1,4 +1,4 @@
-import { ValidationError } from '../retry/errors.ts';
+import { ValidationError } from '../errors/index.ts';
 
 /**
  * Definitions of signals, queries and updates: plain named objects made by `defineSignal`,

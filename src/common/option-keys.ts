@@ -1,4 +1,4 @@
-import { ValidationError } from '../retry/errors.ts';
+import { ValidationError } from '../errors/index.ts';
 
 /*
  * The keys each options object of the public API accepts are listed beside the type that owns

@@ -1,4 +1,4 @@
-import { ValidationError } from '../retry/errors.ts';
+import { ValidationError } from '../errors/index.ts';
 
 /** Largest encoded payload (arguments, results, details) accepted. @default 2 MiB */
 export const DEFAULT_MAX_PAYLOAD_BYTES = 2 * 1024 * 1024;

@@ -1,4 +1,4 @@
-import { ValidationError } from '../retry/errors.ts';
+import { ValidationError } from '../errors/index.ts';
 
 /**
  * An enum object in the shape of Temporal's TypeScript SDK: each short key (`ABANDON`) and its

@@ -1,4 +1,4 @@
-import { ValidationError } from '../retry/errors.ts';
+import { ValidationError } from '../errors/index.ts';
 
 /**
  * Earliest instant a schedule time (a spec's startAt/endAt, a backfill's range) may be: the Unix

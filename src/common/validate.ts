@@ -1,4 +1,4 @@
-import { ValidationError } from '../retry/errors.ts';
+import { ValidationError } from '../errors/index.ts';
 import { formatMs, toMs, type Duration } from '../retry/duration.ts';
 import { checkMaxDuration } from './max-duration.ts';
 

@@ -1,6 +1,6 @@
 import { requireArray, requireOneOf } from '../common/validate.ts';
 import { COMMAND_TYPES, TERMINAL_COMMAND_TYPES, type Command } from '../history/commands.ts';
-import { ValidationError } from '../retry/errors.ts';
+import { ValidationError } from '../errors/index.ts';
 import { COMMAND_HANDLERS } from './features/index.ts';
 import { requireObject } from './requests.ts';
 import { DEFAULT_LIMITS, type EngineLimits } from './limits.ts';

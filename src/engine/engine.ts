@@ -17,7 +17,7 @@ import type {
   SignalWithStartRequest, SignalWorkflowRequest, UpdateWorkflowRequest, UpdateWorkflowResponse,
 } from '../protocol/index.ts';
 import { systemClock, type Clock } from '../retry/clock.ts';
-import { ValidationError } from '../retry/errors.ts';
+import { ValidationError } from '../errors/index.ts';
 import type { ExecutionRecord, Store, StoreNotification } from '../store/types.ts';
 import { TaskService } from './task-service.ts';
 import { EngineCore, queueKey, type Logger } from './core.ts';

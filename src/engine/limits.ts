@@ -1,5 +1,5 @@
 import { optionalInt } from '../common/validate.ts';
-import { brandClass, ValidationError } from '../retry/errors.ts';
+import { brandClass, ValidationError } from '../errors/index.ts';
 import type { Logger } from './core.ts';
 import { terminateRun } from './runs.ts';
 import type { TransitionBuilder } from './transition.ts';

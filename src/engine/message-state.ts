@@ -1,6 +1,6 @@
 import type { EventAttributes } from '../history/events.ts';
 import type { UpdateOutcome } from '../history/message-types.ts';
-import { ValidationError } from '../retry/errors.ts';
+import { ValidationError } from '../errors/index.ts';
 
 /**
  * Limits of signals, queries and updates; each names itself in the error it causes. Pending

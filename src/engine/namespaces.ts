@@ -1,7 +1,7 @@
 import { NamespaceAlreadyExistsError, NamespaceNotFoundError } from '../common/errors.ts';
 import { DEFAULT_NAMESPACE } from '../common/ids.ts';
 import type { Clock } from '../retry/clock.ts';
-import { ValidationError } from '../retry/errors.ts';
+import { ValidationError } from '../errors/index.ts';
 import { parseField, parseRequest } from '../protocol/parse.ts';
 import { text } from '../protocol/fields.ts';
 import { MAX_ID_LENGTH } from '../protocol/limits.ts';

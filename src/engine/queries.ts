@@ -5,7 +5,7 @@ import { STACK_TRACE_QUERY } from '../common/message-definitions.ts';
 import { requireString } from '../common/validate.ts';
 import type { QueryTask, QueryWorkflowRequest, QueryWorkflowResponse, RespondQueryTaskCompletedRequest } from '../protocol/index.ts';
 import type { CallOptions, PollRequest } from '../protocol/index.ts';
-import { ValidationError } from '../retry/errors.ts';
+import { ValidationError } from '../errors/index.ts';
 import type { ExecutionRecord, TaskRecord } from '../store/types.ts';
 import { queueKey, type EngineCore } from './core.ts';
 import type { TaskTokens } from './task-token.ts';

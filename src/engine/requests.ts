@@ -11,7 +11,7 @@ import { startWorkflowExecutionRequestSchema } from '../protocol/schemas/executi
 import { pollRequestSchema } from '../protocol/schemas/tasks.ts';
 import type { z } from 'zod';
 import { resolvePolicyData, type RetryPolicyInput } from '../retry/index.ts';
-import { ValidationError } from '../retry/errors.ts';
+import { ValidationError } from '../errors/index.ts';
 import type { PolicyData, RetryPolicyData } from '../retry/policy-data.ts';
 import { checkMaxDuration, checkPolicyDurations, MAX_DURATION_MS } from '../common/max-duration.ts';
 

@@ -3,7 +3,7 @@ import type { EventType, HistoryEvent } from '../history/events.ts';
 import { mergeMemo } from '../history/memo.ts';
 import { mergeSearchAttributes } from '../history/search-attribute-values.ts';
 import type { ResetWorkflowRequest, ResetWorkflowResponse } from '../protocol/index.ts';
-import { ValidationError } from '../retry/errors.ts';
+import { ValidationError } from '../errors/index.ts';
 import type { ExecutionRecord } from '../store/types.ts';
 import type { EngineCore } from './core.ts';
 import { parseRequest } from '../protocol/parse.ts';

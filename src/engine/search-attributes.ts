@@ -3,7 +3,7 @@ import type {
   CountWorkflowExecutionsRequest, CountWorkflowExecutionsResponse, CreateSearchAttributeRequest, ListSearchAttributesRequest,
   ListSearchAttributesResponse, SearchAttributeWireValue,
 } from '../protocol/index.ts';
-import { ValidationError } from '../retry/errors.ts';
+import { ValidationError } from '../errors/index.ts';
 import type { ExecutionRecord, Store } from '../store/types.ts';
 import type { Command } from '../history/commands.ts';
 import { mergeSearchAttributes } from '../history/search-attribute-values.ts';

@@ -7,7 +7,7 @@ import type {
   WorkflowTask,
 } from '../protocol/index.ts';
 import { completeAndContinue, completionAnswer, recordCompletion, type CompletionOptions, type CompletionRecord } from './continued-task.ts';
-import { ValidationError } from '../retry/errors.ts';
+import { ValidationError } from '../errors/index.ts';
 import type { TaskKind, TaskRecord } from '../store/types.ts';
 import {
   activityTask, cancelActivity, completeActivity, failActivity, heartbeatActivity, startActivity, unstartActivity,

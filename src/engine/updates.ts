@@ -7,7 +7,7 @@ import type { TransitionBuilder } from './transition.ts';
 import type { PollUpdateRequest, UpdateWorkflowRequest, UpdateWorkflowResponse } from '../protocol/index.ts';
 import type { UpdateOutcome } from '../history/message-types.ts';
 import type { CallOptions } from '../protocol/index.ts';
-import { ValidationError } from '../retry/errors.ts';
+import { ValidationError } from '../errors/index.ts';
 import type { ExecutionRecord } from '../store/types.ts';
 import type { CommandContext } from './commands.ts';
 import type { EngineCore } from './core.ts';

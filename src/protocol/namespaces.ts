@@ -1,4 +1,4 @@
-import { ValidationError } from '../retry/errors.ts';
+import { ValidationError } from '../errors/index.ts';
 import { MAX_DURATION_MS, MAX_DURATION_RULE } from '../common/max-duration.ts';
 import { MAX_ID_LENGTH } from './limits.ts';
 

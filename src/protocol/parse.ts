@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { ValidationError } from '../retry/errors.ts';
+import { ValidationError } from '../errors/index.ts';
 import { checkRequestText, withoutNulls } from './request-text.ts';
 
 /** Most characters of an over-long string an error message repeats. */

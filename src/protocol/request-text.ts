@@ -1,4 +1,4 @@
-import { ValidationError } from '../retry/errors.ts';
+import { ValidationError } from '../errors/index.ts';
 import { MAX_PAYLOAD_DEPTH } from './limits.ts';
 import { checkPayloadDepth, tooDeep } from './payload-depth.ts';
 

@@ -1,4 +1,4 @@
-import { SteadfastError, ValidationError } from '../retry/errors.ts';
+import { SteadfastError, ValidationError } from '../errors/index.ts';
 import {
   NamespaceAlreadyExistsError, NamespaceNotFoundError, SERVICE_ERROR_CODE_NAMES, ServiceError, WorkflowExecutionAlreadyStartedError,
   WorkflowNotFoundError, type ServiceErrorCode,

@@ -1,5 +1,5 @@
 import ms from 'ms';
-import { ValidationError } from './errors.ts';
+import { ValidationError } from '../errors/index.ts';
 
 /**
  * A duration string in the `ms` package's grammar, the one Temporal's SDK accepts: a number

@@ -1,4 +1,4 @@
-import { SteadfastError, ValidationError, brandClass } from './errors.ts';
+import { SteadfastError, ValidationError, brandClass } from '../errors/index.ts';
 
 /**
  * horsies' error codes: what `autoRetryFor` lists and what exception mappers produce. Codes are

@@ -1,4 +1,4 @@
-import { hasBrand } from './errors.ts';
+import { hasBrand } from '../errors/index.ts';
 
 /**
  * How `nonRetryableErrorTypes` matches a failure: by its type, by the other spellings of a

@@ -1,4 +1,4 @@
-import { ValidationError } from './errors.ts';
+import { ValidationError } from '../errors/index.ts';
 import { toMs, type DurationString } from './duration.ts';
 import type { BackoffSchedule } from './backoff.ts';
 import { jitterOption, seal, seedOption } from './schedule-check.ts';

@@ -3,7 +3,7 @@
  * Polly.Contrib.WaitAndRetry, the pure backoff functions the engine and the simulator share,
  * and `retry()`, an executor for any async function.
  */
-export { SteadfastError, ValidationError } from './errors.ts';
+export { SteadfastError, ValidationError } from '../errors/index.ts';
 export { toMs, optionalMs, formatMs, type Duration, type DurationString } from './duration.ts';
 export { systemClock, ManualClock, type Clock } from './clock.ts';
 export type { RetryPolicyData, CurvePolicyData, PolicyData } from './policy-data.ts';

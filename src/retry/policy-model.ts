@@ -1,4 +1,4 @@
-import { ValidationError } from './errors.ts';
+import { ValidationError } from '../errors/index.ts';
 import type { CurvePolicyData, PolicyData, RetryPolicyData } from './policy-data.ts';
 import { backoffDelay, type BackoffCurve, type BackoffSchedule, type BackoffSource } from './backoff.ts';
 import { checkSchedule } from './schedule-check.ts';

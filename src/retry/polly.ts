@@ -1,4 +1,4 @@
-import { ValidationError } from './errors.ts';
+import { ValidationError } from '../errors/index.ts';
 import { toMs, type Duration } from './duration.ts';
 import type { BackoffCurve, BackoffSchedule } from './backoff.ts';
 import { jitterOption, MAX_RETRIES_RULE, seal, seedOption } from './schedule-check.ts';

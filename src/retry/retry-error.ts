@@ -1,4 +1,4 @@
-import { SteadfastError, brandClass } from './errors.ts';
+import { SteadfastError, brandClass } from '../errors/index.ts';
 import type { RetryState } from './decide.ts';
 
 /** The rejection of `retry()`: how many attempts ran, why it stopped, and the last attempt's error. */

@@ -1,4 +1,4 @@
-import { ValidationError } from './errors.ts';
+import { ValidationError } from '../errors/index.ts';
 import { toMs, type Duration } from './duration.ts';
 import { systemClock, type Clock } from './clock.ts';
 import type { BackoffSchedule } from './backoff.ts';

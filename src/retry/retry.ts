@@ -1,4 +1,4 @@
-import { ValidationError } from './errors.ts';
+import { ValidationError } from '../errors/index.ts';
 import { toMs } from './duration.ts';
 import { backoffDelay, isRandomized } from './backoff.ts';
 import { foldSeed, randomSeed } from './random.ts';

@@ -1,4 +1,4 @@
-import { ValidationError } from './errors.ts';
+import { ValidationError } from '../errors/index.ts';
 import type { BackoffSchedule } from './backoff.ts';
 import { requireErrorCodes } from './error-codes.ts';
 import { MAX_ATTEMPTS } from './temporal.ts';

@@ -1,4 +1,4 @@
-import { ValidationError } from './errors.ts';
+import { ValidationError } from '../errors/index.ts';
 import { backoffDelay, isRandomized, type BackoffSchedule } from './backoff.ts';
 import { foldSeed } from './random.ts';
 

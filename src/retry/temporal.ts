@@ -1,4 +1,4 @@
-import { ValidationError } from './errors.ts';
+import { ValidationError } from '../errors/index.ts';
 import { toMs, type Duration } from './duration.ts';
 import type { RetryPolicyData } from './policy-data.ts';
 import { backoffDelay, type BackoffSchedule } from './backoff.ts';

@@ -1,4 +1,4 @@
-import { ValidationError } from '../retry/errors.ts';
+import { ValidationError } from '../errors/index.ts';
 import { dayExists, type CalendarFields } from './calendar-matcher.ts';
 import { CALENDAR_FIELDS, FIELD_DEFS, FieldProblem, parseField, readValue, fieldSetOf, type CalendarFieldName, type FieldSet } from './field.ts';
 

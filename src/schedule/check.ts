@@ -1,4 +1,4 @@
-import { ValidationError } from '../retry/errors.ts';
+import { ValidationError } from '../errors/index.ts';
 
 /**
  * Checks a time argument of a next-fire function: a finite number of ms since the epoch.

@@ -1,4 +1,4 @@
-import { ValidationError } from '../retry/errors.ts';
+import { ValidationError } from '../errors/index.ts';
 import { goDurationMs, toMs, type Duration } from '../retry/duration.ts';
 import { MAX_DURATION_MS } from '../common/max-duration.ts';
 import { CalendarMatcher, dayExists, type CalendarFields } from './calendar-matcher.ts';

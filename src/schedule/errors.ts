@@ -1,4 +1,4 @@
-import { brandClass, ValidationError } from '../retry/errors.ts';
+import { brandClass, ValidationError } from '../errors/index.ts';
 
 /**
  * A cron spec that does not parse. Besides the field name it carries the spec, the 1-based

@@ -1,4 +1,4 @@
-import { ValidationError } from '../retry/errors.ts';
+import { ValidationError } from '../errors/index.ts';
 import { toMs, type Duration } from '../retry/duration.ts';
 import { CalendarMatcher } from './calendar-matcher.ts';
 import { requireTime } from './check.ts';

@@ -1,6 +1,6 @@
 import { ServiceError } from '../common/errors.ts';
 import { taskTokenNamespace } from '../engine/index.ts';
-import { ValidationError } from '../retry/errors.ts';
+import { ValidationError } from '../errors/index.ts';
 import { methodsWhere, WORKFLOW_SERVICE_METHODS, type WorkflowService, type WorkflowServiceMethod } from '../protocol/index.ts';
 import type { ApiKeys, Principal } from './api-keys.ts';
 import { JwtVerifier, type JwtOptions } from './jwt-verifier.ts';

@@ -1,7 +1,7 @@
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { ServiceError } from '../common/errors.ts';
 import { errorAnswer, type ServerLogger } from './error-answer.ts';
-import { ValidationError } from '../retry/errors.ts';
+import { ValidationError } from '../errors/index.ts';
 import { LONG_POLL_METHODS, WORKFLOW_SERVICE_METHODS, type WorkflowService, type WorkflowServiceMethod } from '../protocol/index.ts';
 
 /** The route of {@link runBatch}: `POST /api/v1/batch`. */

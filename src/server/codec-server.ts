@@ -5,7 +5,7 @@ import { fromJsonPayload, PayloadCodecError, toJsonPayload, type PayloadCodec } 
 import { ServiceError } from '../common/errors.ts';
 import { DEFAULT_NAMESPACE } from '../common/ids.ts';
 import { toWireError } from '../protocol/wire-error.ts';
-import { ValidationError } from '../retry/errors.ts';
+import { ValidationError } from '../errors/index.ts';
 import type { Authenticator } from './auth.ts';
 import { grants, type Role } from './method-roles.ts';
 

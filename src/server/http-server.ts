@@ -11,7 +11,7 @@ import { answerMetrics, METRICS_PATH } from './metrics/metrics-route.ts';
 import { grants, SYSTEM_SCOPE } from './method-roles.ts';
 import { ServiceError } from '../common/errors.ts';
 import { optionKeys, refuseUnknownKeys } from '../common/option-keys.ts';
-import { ValidationError } from '../retry/errors.ts';
+import { ValidationError } from '../errors/index.ts';
 import { DEFAULT_MAX_PAYLOAD_BYTES } from '../common/payload.ts';
 import type { ServerMetrics } from './metrics/server-metrics.ts';
 import type { Authenticator } from './auth.ts';

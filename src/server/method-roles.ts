@@ -1,4 +1,4 @@
-import { ValidationError } from '../retry/errors.ts';
+import { ValidationError } from '../errors/index.ts';
 import { METHODS, methodsWhere, ROLES, WORKFLOW_SERVICE_METHODS, type Role, type WorkflowServiceMethod } from '../protocol/index.ts';
 
 export { ROLES, type Role };

@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { ServiceError } from '../common/errors.ts';
-import { ValidationError } from '../retry/errors.ts';
+import { ValidationError } from '../errors/index.ts';
 import { optionKeys, refuseUnknownKeys } from '../common/option-keys.ts';
 import {
   LONG_POLL_METHODS, methodsWhere, WORKFLOW_SERVICE_METHODS, type RateBucket, type WorkflowService, type WorkflowServiceMethod,

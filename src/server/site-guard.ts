@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { isIP } from 'node:net';
 import type { WireError } from '../protocol/wire-error.ts';
-import { ValidationError } from '../retry/errors.ts';
+import { ValidationError } from '../errors/index.ts';
 
 /*
  * What keeps a web page from driving an open server (`steadfast dev`, `steadfast server

@@ -1,4 +1,4 @@
-import { ValidationError } from '../retry/errors.ts';
+import { ValidationError } from '../errors/index.ts';
 
 /**
  * Bytes of heap the row caches of a store may hold, estimated by {@link approximateBytes}.

@@ -1,5 +1,5 @@
 import { ServiceError } from '../common/errors.ts';
-import { brandClass, SteadfastError } from '../retry/errors.ts';
+import { brandClass, SteadfastError } from '../errors/index.ts';
 
 /** Why a transition was rejected. */
 export type ConflictReason =

@@ -1,7 +1,7 @@
 /* What both stores share to keep executions_visibility in step with executions: the record a
  * run's visibility row is made of, the search_attribute_columns statements, and the page
  * order of a list answered in two reads. */
-import { ValidationError } from '../retry/errors.ts';
+import { ValidationError } from '../errors/index.ts';
 import type { SearchAttributeDefinition, SearchAttributeType } from '../visibility/types.ts';
 import type { ExecutionRecord } from './types.ts';
 import { assignAttributeColumn, type CustomAttributeColumn } from './visibility/layout.ts';

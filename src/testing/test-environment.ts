@@ -8,7 +8,7 @@ import { startHttpServer, type HttpServer } from '../server/index.ts';
 import { ManualClock, systemClock, type Clock } from '../retry/clock.ts';
 import { toMs, type Duration } from '../retry/duration.ts';
 import type { CallOptions, GetHistoryRequest, WorkflowService } from '../protocol/index.ts';
-import { ValidationError } from '../retry/errors.ts';
+import { ValidationError } from '../errors/index.ts';
 import { optionKeys, refuseUnknownKeys } from '../common/option-keys.ts';
 import { NamespaceAlreadyExistsError } from '../common/errors.ts';
 import { DEFAULT_NAMESPACE } from '../common/ids.ts';

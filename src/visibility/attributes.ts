@@ -1,4 +1,4 @@
-import { ValidationError, describeValue } from '../retry/errors.ts';
+import { ValidationError, describeValue } from '../errors/index.ts';
 import { InvalidSearchAttributeError, withArticle } from './errors.ts';
 import {
   BUILT_IN_ATTRIBUTES, SEARCH_ATTRIBUTE_TYPES, isBuiltInAttribute, type SearchAttributeDefinition, type SearchAttributeType,

@@ -1,4 +1,4 @@
-import { brandClass, describeValue, ValidationError } from '../retry/errors.ts';
+import { brandClass, describeValue, ValidationError } from '../errors/index.ts';
 
 /** `a Keyword`, `an Int`: the type name with its article, for messages. */
 export function withArticle(type: string): string {

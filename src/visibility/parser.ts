@@ -1,4 +1,4 @@
-import { ValidationError } from '../retry/errors.ts';
+import { ValidationError } from '../errors/index.ts';
 import { QuerySyntaxError } from './errors.ts';
 import { describeToken, tokenize, type QueryKeyword, type Token } from './tokenizer.ts';
 import type { AttributeRef, ComparisonOperator, Filter, Literal, OrderTerm, ParsedQuery } from './types.ts';

@@ -4,8 +4,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { existsSync } from 'node:fs';
 import vm from 'node:vm';
 import { build, type BuildOptions, type Plugin } from 'esbuild';
-import { ValidationError } from '../retry/errors.ts';
-import { SteadfastError, brandClass } from '../retry/errors.ts';
+import { ValidationError } from '../errors/index.ts';
+import { SteadfastError, brandClass } from '../errors/index.ts';
 
 /**
  * A bundled workflows module, in two compiled scripts: the workflow runtime, evaluated once per

@@ -1,4 +1,4 @@
-import { ValidationError } from '../retry/errors.ts';
+import { ValidationError } from '../errors/index.ts';
 import { optionalString, requireString } from '../common/validate.ts';
 import { optionKeys, refuseUnknownKeys } from '../common/option-keys.ts';
 import type { HistoryEvent } from '../history/events.ts';

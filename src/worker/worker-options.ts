@@ -1,6 +1,6 @@
 import { optionKeys, refuseUnknownKeys } from '../common/option-keys.ts';
 import { hostname } from 'node:os';
-import { ValidationError } from '../retry/errors.ts';
+import { ValidationError } from '../errors/index.ts';
 import { systemClock, type Clock } from '../retry/clock.ts';
 import type { Duration } from '../retry/duration.ts';
 import { DEFAULT_NAMESPACE } from '../common/ids.ts';

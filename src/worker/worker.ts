@@ -18,7 +18,7 @@ import { QueryTaskHandler } from './query-handler.ts';
 import {
   replayHistory, replayRunId, type HistoryAndWorkflowId, type ReplayableHistory, type ReplayResult, type ReplayWorkerOptions,
 } from './replay.ts';
-import { ValidationError } from '../retry/errors.ts';
+import { ValidationError } from '../errors/index.ts';
 import type { QueryTask } from '../protocol/index.ts';
 
 /** Queries (and update validations) answered at once; each replays its run in a throwaway sandbox. */

@@ -1,4 +1,4 @@
-import { brandClass, SteadfastError } from '../retry/errors.ts';
+import { brandClass, SteadfastError } from '../errors/index.ts';
 import { DeterminismViolationError } from '../common/errors.ts';
 import type { FailureInfo } from '../common/failure.ts';
 import { TERMINAL_COMMAND_TYPES, type Command } from '../history/commands.ts';

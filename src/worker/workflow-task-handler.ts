@@ -1,6 +1,6 @@
 import { storedHistoryUpTo } from './history-pages.ts';
 import { DeterminismViolationError, ServiceError } from '../common/errors.ts';
-import { ValidationError } from '../retry/errors.ts';
+import { ValidationError } from '../errors/index.ts';
 import { toFailureInfo } from '../common/failure.ts';
 import type { HistoryEvent } from '../history/events.ts';
 import type {

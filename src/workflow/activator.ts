@@ -16,7 +16,7 @@ import { MarkerState } from './markers.ts';
 import { ChildState } from './child-state.ts';
 import { checkCommandPayloads } from './command-payloads.ts';
 import type { ActivityCancellationType } from './activity-cancellation.ts';
-import { ValidationError } from '../retry/errors.ts';
+import { ValidationError } from '../errors/index.ts';
 import { ReplayFlags, ReplayFlagState } from './flags.ts';
 
 function unsafeInfo(isReplaying: boolean): WorkflowInfo['unsafe'] {

@@ -11,7 +11,7 @@ import {
 } from '../history/child-types.ts';
 import { resolveWorkflowIdReusePolicy, type WorkflowIdReusePolicyOption } from '../history/id-reuse-policy.ts';
 import type { Duration } from '../retry/duration.ts';
-import { ValidationError } from '../retry/errors.ts';
+import { ValidationError } from '../errors/index.ts';
 import { resolveRetryPolicy, type TemporalRetryPolicy } from '../retry/temporal.ts';
 import type { SandboxCommand } from './activation.ts';
 import { activator } from './activator.ts';

@@ -1,4 +1,4 @@
-import { brandClass, SteadfastError, ValidationError } from '../retry/errors.ts';
+import { brandClass, SteadfastError, ValidationError } from '../errors/index.ts';
 import { optionKeys, refuseUnknownKeys } from '../common/option-keys.ts';
 import { optionalPositiveDuration, optionalRecord, optionalString } from '../common/validate.ts';
 import type { Duration } from '../retry/duration.ts';

@@ -1,6 +1,6 @@
 import { optionalRecord } from '../common/validate.ts';
 import { mergeMemo } from '../history/memo.ts';
-import { ValidationError } from '../retry/errors.ts';
+import { ValidationError } from '../errors/index.ts';
 import { activator } from './activator.ts';
 
 /**

@@ -1,7 +1,7 @@
 import {
   messageNameOf, type QueryDefinition, type SignalDefinition, type UpdateDefinition,
 } from '../common/message-definitions.ts';
-import { ValidationError } from '../retry/errors.ts';
+import { ValidationError } from '../errors/index.ts';
 import { activator } from './activator.ts';
 
 /** Defines a signal; give the same object to `setHandler` in the workflow and to `handle.signal` in a client. */

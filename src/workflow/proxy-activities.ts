@@ -1,4 +1,4 @@
-import { ValidationError } from '../retry/errors.ts';
+import { ValidationError } from '../errors/index.ts';
 import type { Duration } from '../retry/duration.ts';
 import { resolvePolicyData, type RetryPolicyInput } from '../retry/policy-model.ts';
 import type { ActivityFunction } from '../common/workflow-types.ts';

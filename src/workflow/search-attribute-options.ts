@@ -1,6 +1,6 @@
 import { optionalRecord } from '../common/validate.ts';
 import type { SearchAttributeInputValue, SearchAttributesInput } from '../history/search-attribute-values.ts';
-import { ValidationError } from '../retry/errors.ts';
+import { ValidationError } from '../errors/index.ts';
 
 /** A search attribute value as workflow code gives it: one value or an array of values; a Date travels as its ISO string. */
 export type SearchAttributeOptionValue = string | number | boolean | Date | readonly (string | number | boolean | Date)[] | null;

@@ -2,7 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Client, type BulkOptions } from '../../src/client/index.ts';
 import { historyPageTokenFrom } from '../../src/client/follow-history.ts';
-import { ValidationError } from '../../src/retry/errors.ts';
+import { ValidationError } from '../../src/errors/index.ts';
 import { TestEnvironment } from '../../src/testing/index.ts';
 
 describe('client.workflow.bulk and handle.followHistory', () => {

@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Client, HttpWorkflowService, ServiceError, WorkflowNotFoundError } from '../../src/client/index.ts';
-import { ValidationError } from '../../src/retry/errors.ts';
+import { ValidationError } from '../../src/errors/index.ts';
 import { startHttpServer, type HttpServer } from '../../src/server/index.ts';
 import { freePort } from '../helpers/processes.ts';
 import { ManualClock } from '../../src/retry/clock.ts';

@@ -1,7 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Client } from '../../src/client/index.ts';
-import { ValidationError } from '../../src/retry/errors.ts';
+import { ValidationError } from '../../src/errors/index.ts';
 import { Backoff } from '../../src/retry/index.ts';
 import { MAX_DURATION_MS } from '../../src/common/max-duration.ts';
 import { TestEnvironment } from '../../src/testing/index.ts';

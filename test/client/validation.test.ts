@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { Client } from '../../src/client/index.ts';
 import { toStartRequest } from '../../src/client/start-options.ts';
 import { checkPayload, encodePayload } from '../../src/common/payload.ts';
-import { ValidationError } from '../../src/retry/errors.ts';
+import { ValidationError } from '../../src/errors/index.ts';
 import { fixtureTest } from '../helpers/fixture.ts';
 import { Replayer, TestEnvironment } from '../../src/testing/index.ts';
 import { Engine } from '../../src/engine/index.ts';

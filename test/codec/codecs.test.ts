@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import {
   AesGcmCodec, CodecChain, CompressionCodec, PayloadDecryptionError, UnknownEncryptionKeyError, codecChainOf, metaText, valueToPayload,
 } from '../../src/codec/index.ts';
-import { ValidationError } from '../../src/retry/errors.ts';
+import { ValidationError } from '../../src/errors/index.ts';
 import { KEY_1, KEY_2, SECRET } from './helpers.ts';
 
 const envelopeKeyId = (e: { $payload: { metadata: Record<string, string> } }) =>

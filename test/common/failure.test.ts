@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type * as ErrorsModule from '../../src/retry/errors.ts';
+import type * as ErrorsModule from '../../src/errors/index.ts';
 import {
   ActivityFailure, ApplicationFailure, CancelledFailure, fromFailureInfo, isCancellation, SteadfastError,
   TimeoutFailure, toFailureInfo, ValidationError,
@@ -39,7 +39,7 @@ test('isCancellation sees through activity failures', () => {
 
 test('instanceof holds for errors made by a second copy of the package', async () => {
   // A query string makes the loader evaluate the module again: a duplicate copy of the classes.
-  const copy = (await import(`../../src/retry/errors.ts?${'second-copy'}`)) as typeof ErrorsModule;
+  const copy = (await import(`../../src/errors/index.ts?${'second-copy'}`)) as typeof ErrorsModule;
   assert.notEqual(copy.ValidationError, ValidationError);
   const made = new copy.ValidationError('a', 'must be b', 1);
   assert.ok(made instanceof ValidationError);

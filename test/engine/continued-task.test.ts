@@ -1,7 +1,7 @@
 import { fixtureTest } from '../helpers/fixture.ts';
 import assert from 'node:assert/strict';
 import type { ActivityTask, ContinuedWorkflowTask } from '../../src/protocol/index.ts';
-import { ValidationError } from '../../src/retry/errors.ts';
+import { ValidationError } from '../../src/errors/index.ts';
 import { assertContiguous, cmd, T0, type Harness } from './helpers.ts';
 
 /** A run whose first task scheduled activity a1, and that activity's started task; `after` is the run's last event. */

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { Engine } from '../../src/engine/index.ts';
 import { SqliteStore } from '../../src/store/index.ts';
 import { ManualClock } from '../../src/retry/clock.ts';
-import { ValidationError } from '../../src/retry/errors.ts';
+import { ValidationError } from '../../src/errors/index.ts';
 import { NamespaceAlreadyExistsError, NamespaceNotFoundError } from '../../src/common/errors.ts';
 import { NAMESPACE_SERVICE_METHODS, WORKFLOW_SERVICE_METHODS, type WorkflowServiceMethod } from '../../src/protocol/index.ts';
 import type { Store } from '../../src/store/types.ts';

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { Engine, parseTaskTokenKeys, type TaskTokenKey } from '../../src/engine/index.ts';
 import { PostgresStore } from '../../src/store/index.ts';
-import { ValidationError } from '../../src/retry/errors.ts';
+import { ValidationError } from '../../src/errors/index.ts';
 import type { ActivityTask } from '../../src/protocol/index.ts';
 import { cmd, setup, type Harness } from './helpers.ts';
 import { dropSchema, freshSchema, PG_URL, pgSkipReason } from '../store/pg-helpers.ts';

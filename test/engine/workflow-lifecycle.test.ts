@@ -1,7 +1,7 @@
 import { fixtureTest } from '../helpers/fixture.ts';
 import assert from 'node:assert/strict';
 import { ServiceError, WorkflowExecutionAlreadyStartedError } from '../../src/common/errors.ts';
-import { ValidationError } from '../../src/retry/errors.ts';
+import { ValidationError } from '../../src/errors/index.ts';
 import { assertContiguous, cmd, T0 } from './helpers.ts';
 
 fixtureTest('a one-activity workflow: events, ids contiguous, history handed out after previousStartedEventId', async (f) => {

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { z } from 'zod';
-import { ValidationError } from '../../src/retry/errors.ts';
+import { ValidationError } from '../../src/errors/index.ts';
 import { parseRequest, schemaOf } from '../../src/protocol/parse.ts';
 import { optional, text } from '../../src/protocol/fields.ts';
 import { startWorkflowExecutionRequestSchema } from '../../src/protocol/schemas/executions.ts';

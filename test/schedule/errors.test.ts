@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ValidationError } from '../../src/retry/errors.ts';
+import { ValidationError } from '../../src/errors/index.ts';
 import { compileScheduleSpec, CronSyntaxError, parseCronSchedule } from '../../src/schedule/index.ts';
 
 /** [spec, column, expected] — the column counts from 1 and points at the first character that could not be read. */

@@ -1,6 +1,6 @@
 import { encodePayload } from '../../common/payload.ts';
 import { optionalArray, optionalString, requireInt, requireString } from '../../common/validate.ts';
-import { ValidationError } from '../../retry/errors.ts';
+import { ValidationError } from '../../errors/index.ts';
 import { armActivityTimer, pendingActivityInfo, requestCancelActivity } from '../activities.ts';
 import { checkPending } from '../limits.ts';
 import { optionalTimeout, requireRetryPolicy } from '../requests.ts';

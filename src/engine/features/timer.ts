@@ -1,6 +1,6 @@
 import { requireDurationMs } from '../requests.ts';
 import { requireString } from '../../common/validate.ts';
-import { ValidationError } from '../../retry/errors.ts';
+import { ValidationError } from '../../errors/index.ts';
 import { fireRunTimer } from '../timers.ts';
 import type { HistoryEvent } from '../../history/events.ts';
 import type { TransitionBuilder } from '../transition.ts';

@@ -1,7 +1,7 @@
 import { encodePayload } from '../../common/payload.ts';
 import { optionalRecord, requireString } from '../../common/validate.ts';
 import { mergeMemo } from '../../history/memo.ts';
-import { ValidationError } from '../../retry/errors.ts';
+import { ValidationError } from '../../errors/index.ts';
 import { continueCron } from '../cron-jobs.ts';
 import { requireFailure } from '../requests.ts';
 import { retryOrClose } from '../runs.ts';

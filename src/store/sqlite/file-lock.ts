@@ -1,5 +1,5 @@
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { SteadfastError } from '../../retry/errors.ts';
+import { SteadfastError } from '../../errors/index.ts';
 
 /** Database files open in this process, so a second open here is refused as well. */
 const openHere = new Set<string>();

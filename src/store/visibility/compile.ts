@@ -1,5 +1,5 @@
 import { requireInt, requireString } from '../../common/validate.ts';
-import { ValidationError } from '../../retry/errors.ts';
+import { ValidationError } from '../../errors/index.ts';
 import { checkQuery } from '../../visibility/check.ts';
 import { isBuiltInAttribute, type CheckedQuery, type ResolvedAttribute } from '../../visibility/types.ts';
 import { SqlParams, type VisibilityDialect } from './dialect.ts';

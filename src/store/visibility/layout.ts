@@ -1,5 +1,5 @@
 import { loadMigrations } from '../migrations.ts';
-import { ValidationError } from '../../retry/errors.ts';
+import { ValidationError } from '../../errors/index.ts';
 import type { BuiltInAttributeName, SearchAttributeDefinition, SearchAttributeType } from '../../visibility/types.ts';
 
 /** The table of visibility records (docs/visibility.md). */

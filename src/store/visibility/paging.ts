@@ -1,4 +1,4 @@
-import { ValidationError } from '../../retry/errors.ts';
+import { ValidationError } from '../../errors/index.ts';
 import type { CheckedFilter, OrderTerm, ResolvedAttribute, SearchAttributeType } from '../../visibility/types.ts';
 import type { SqlParams, VisibilityDialect } from './dialect.ts';
 
