@@ -12,6 +12,7 @@ import { onWorkflowPolls } from '../helpers/workflow-polls.ts';
 import * as activities from '../fixtures/workflows/fan-out-activities.ts';
 import { recordingLogger } from '../helpers/logger.ts';
 import { backends } from './helpers.ts';
+import { assertContiguous } from '../engine/helpers.ts';
 
 const workflowsPath = fileURLToPath(new URL('../fixtures/workflows/fan-out.ts', import.meta.url));
 
@@ -23,11 +24,6 @@ function recordingRuns(service: WorkflowService): { service: WorkflowService; ru
     return task;
   });
   return { service: wrapped, runIds };
-}
-
-/** Event ids run 1, 2, 3, … with no gap or repeat. */
-function assertContiguous(events: HistoryEvent[], what: string): void {
-  events.forEach((e, i) => assert.equal(e.eventId, i + 1, `${what}: event ${i + 1} is ${e.eventId}`));
 }
 
 /** How many events of each type. */
@@ -69,7 +65,7 @@ for (const backend of backends('fan_out')) {
         assert.ok(!(rec instanceof Error), `run ${runId} handed to the worker was written: ${rec instanceof Error ? rec.message : ''}`);
       }
       const events = (await handle.fetchHistory()).events;
-      assertContiguous(events, workflowId);
+      assertContiguous(events);
       assert.ok(!events.some((e) => e.eventType === 'WorkflowTaskFailed' || e.eventType === 'WorkflowTaskTimedOut'), 'no workflow task failed');
       return { result, events, counts: counts(events) };
     }

@@ -8,21 +8,14 @@ import { engineStores } from './stores.ts';
 import type { Command } from '../../src/history/commands.ts';
 import type { HistoryEvent } from '../../src/history/events.ts';
 import { assertContiguous, cmd, type Harness } from './helpers.ts';
+import { unitRandom } from '../../src/retry/random.ts';
 
 const SEEDS = Number(process.env.STEADFAST_NOTICE_SEEDS ?? 12);
 
-/** A small seeded generator (mulberry32): the same seed, the same plan and the same moments. */
+/** Numbers drawn from the project's seeded generator: the same seed, the same plan and the same moments. */
 function rng(seed: number): { int(max: number): number } {
-  let a = seed >>> 0;
-  return {
-    int(max: number): number {
-      a = (a + 0x6d2b79f5) >>> 0;
-      let t = a;
-      t = Math.imul(t ^ (t >>> 15), t | 1);
-      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-      return Math.floor((((t ^ (t >>> 14)) >>> 0) / 4294967296) * max);
-    },
-  };
+  let index = 0;
+  return { int: (max) => Math.floor(unitRandom(seed, index++, 0) * max) };
 }
 
 /** A few turns of the event loop, `n` of them. */
