@@ -1,9 +1,9 @@
 import { hostname } from 'node:os';
-import type { UndeliveredTask, UndeliveredTaskReturn } from './undelivered-tasks.ts';
+import type { UndeliveredTask, UndeliveredTaskReturn } from './tasks/undelivered-tasks.ts';
 import { ServiceError } from '../common/errors.ts';
 import { newUuid } from '../common/ids.ts';
 import { optionKeys, refuseUnknownKeys } from '../common/option-keys.ts';
-import { validatePoll } from './requests.ts';
+import { validatePoll } from './core/requests.ts';
 import type {
   ActivityTask, CallOptions, CancelWorkflowRequest, ExecutionRequest, GetHistoryRequest, GetHistoryResponse,
   ListWorkflowExecutionsRequest, ListWorkflowExecutionsResponse, PollRequest, RecordHeartbeatRequest, RecordHeartbeatResponse,
@@ -19,32 +19,32 @@ import type {
 import { systemClock, type Clock } from '../retry/clock.ts';
 import { ValidationError } from '../errors/index.ts';
 import type { ExecutionRecord, Store, StoreNotification } from '../store/types.ts';
-import { TaskService } from './task-service.ts';
-import { EngineCore, queueKey, type Logger } from './core.ts';
+import { TaskService } from './tasks/task-service.ts';
+import { EngineCore, queueKey, type Logger } from './core/engine-core.ts';
 import { jsonLogger } from '../common/logger.ts';
-import { validateStart } from './requests.ts';
+import { validateStart } from './core/requests.ts';
 import {
   cancelWorkflowRequestSchema, executionRequestSchema, getHistoryRequestSchema, terminateWorkflowRequestSchema,
 } from '../protocol/schemas/executions.ts';
 import { parseRequest } from '../protocol/parse.ts';
-import { terminateRun } from './runs.ts';
-import { startWorkflow } from './start.ts';
-import type { MessageLimits } from './message-state.ts';
-import { Messages } from './messages.ts';
-import { TimerLoop } from './timer-loop.ts';
-import { fireTimer } from './timer-dispatch.ts';
+import { terminateRun } from './core/runs.ts';
+import { startWorkflow } from './core/start.ts';
+import type { MessageLimits } from './messages/message-state.ts';
+import { Messages } from './messages/messages.ts';
+import { TimerLoop } from './core/timer-loop.ts';
+import { fireTimer } from './core/timer-dispatch.ts';
 import { ScheduleOps } from './schedules/index.ts';
 import type {
   CreateScheduleRequest, ListSchedulesRequest, ListSchedulesResponse, PatchScheduleRequest, ScheduleDescription, ScheduleRef,
   UpdateScheduleRequest,
 } from '../protocol/index.ts';
-import { resolveLimits, type EngineLimits } from './limits.ts';
-import { resetWorkflowExecution } from './reset.ts';
+import { resolveLimits, type EngineLimits } from './core/limits.ts';
+import { resetWorkflowExecution } from './reset/reset.ts';
 import {
   newStoredTokenKey, parseStoredTokenKey, STORED_TOKEN_KEY_NAME, TaskTokens, type TaskTokenKey,
-} from './task-token.ts';
-import { describe, listExecutions, resolveRun } from './visibility.ts';
-import { countExecutions, createSearchAttribute, listSearchAttributes, validateStartAttributes } from './search-attributes.ts';
+} from './core/task-token.ts';
+import { describe, listExecutions, resolveRun } from './visibility/visibility.ts';
+import { countExecutions, createSearchAttribute, listSearchAttributes, validateStartAttributes } from './visibility/search-attributes.ts';
 import type {
   CountWorkflowExecutionsRequest, CountWorkflowExecutionsResponse, CreateSearchAttributeRequest, ListSearchAttributesRequest,
   ListSearchAttributesResponse,
@@ -53,8 +53,8 @@ import type {
   DescribeNamespaceRequest, ListNamespacesRequest, ListNamespacesResponse, NamespaceDescription, RegisterNamespaceRequest,
   UpdateNamespaceRequest,
 } from '../protocol/index.ts';
-import { NamespaceRegistry } from './namespaces.ts';
-import { DEFAULT_RETENTION_SWEEP_INTERVAL_MS, RetentionSweeper } from './retention.ts';
+import { NamespaceRegistry } from './namespaces/namespaces.ts';
+import { DEFAULT_RETENTION_SWEEP_INTERVAL_MS, RetentionSweeper } from './namespaces/retention.ts';
 
 /** Options of {@link Engine.create}. */
 export interface EngineOptions {

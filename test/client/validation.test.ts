@@ -9,8 +9,8 @@ import { Replayer, TestEnvironment } from '../../src/testing/index.ts';
 import { Engine } from '../../src/engine/index.ts';
 import { startHttpServer } from '../../src/server/index.ts';
 import { MAX_DURATION_MS } from '../../src/common/max-duration.ts';
-import { MAX_TIMEOUT_MS } from '../../src/engine/requests.ts';
-import { MAX_QUERY_TIMEOUT_MS } from '../../src/engine/queries.ts';
+import { MAX_TIMEOUT_MS } from '../../src/engine/core/requests.ts';
+import { MAX_QUERY_TIMEOUT_MS } from '../../src/engine/messages/queries.ts';
 import { MAX_QUERY_TIMEOUT_MS as CLIENT_MAX_QUERY_TIMEOUT_MS } from '../../src/client/messages.ts';
 
 /** Nothing listens on port 1: every call below must be refused before it is sent. */

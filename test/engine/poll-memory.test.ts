@@ -4,7 +4,7 @@ import { setMaxListeners } from 'node:events';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { setup } from './helpers.ts';
-import { PollerStops } from '../../src/engine/poller-stops.ts';
+import { PollerStops } from '../../src/engine/tasks/poller-stops.ts';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;

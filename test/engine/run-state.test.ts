@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { RUN_STATE_VERSION, runStateOf } from '../../src/engine/state.ts';
+import { RUN_STATE_VERSION, runStateOf } from '../../src/engine/core/state.ts';
 import { cmd, setup } from './helpers.ts';
 
 /** A run's row as the engine wrote it before the run state had a version: no `v`, no feature slices. */

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { faults } from '../../src/common/fault-points.ts';
 import { ServiceError } from '../../src/common/errors.ts';
 import { Engine, type EngineOptions } from '../../src/engine/index.ts';
-import { TransitionBuilder } from '../../src/engine/transition.ts';
+import { TransitionBuilder } from '../../src/engine/core/transition.ts';
 import { ManualClock } from '../../src/retry/clock.ts';
 import { openStore, SqliteStore } from '../../src/store/index.ts';
 import type { Store } from '../../src/store/types.ts';

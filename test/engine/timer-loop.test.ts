@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setImmediate as tick } from 'node:timers/promises';
-import { TimerLoop } from '../../src/engine/timer-loop.ts';
+import { TimerLoop } from '../../src/engine/core/timer-loop.ts';
 import { ManualClock } from '../../src/retry/clock.ts';
 import type { ClaimTimersRequest, Store, TimerRecord } from '../../src/store/types.ts';
 

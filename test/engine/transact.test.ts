@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ServiceError } from '../../src/common/errors.ts';
-import { EngineCore, MAX_TRANSACT_ATTEMPTS } from '../../src/engine/core.ts';
+import { EngineCore, MAX_TRANSACT_ATTEMPTS } from '../../src/engine/core/engine-core.ts';
 import { ManualClock } from '../../src/retry/clock.ts';
 import { StoreConflictError, type ConflictReason } from '../../src/store/errors.ts';
 import type { Store } from '../../src/store/types.ts';

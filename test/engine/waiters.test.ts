@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Waiters } from '../../src/engine/waiters.ts';
+import { Waiters } from '../../src/engine/core/waiters.ts';
 
 const tick = () => new Promise((r) => setImmediate(r));
 

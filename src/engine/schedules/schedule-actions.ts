@@ -1,8 +1,8 @@
 import type { ScheduleOverlapPolicy } from '../../protocol/index.ts';
 import type { SearchAttributeValue } from '../../visibility/attributes.ts';
-import { DEFAULT_WORKFLOW_TASK_TIMEOUT_MS } from '../requests.ts';
-import { buildNewRun, terminateRun } from '../runs.ts';
-import { TransitionBuilder } from '../transition.ts';
+import { DEFAULT_WORKFLOW_TASK_TIMEOUT_MS } from '../core/requests.ts';
+import { buildNewRun, terminateRun } from '../core/runs.ts';
+import { TransitionBuilder } from '../core/transition.ts';
 import {
   actionWorkflowId, MAX_BUFFERED_ACTIONS, recordIncident, RECENT_ACTIONS, rfc3339, type ScheduleState,
 } from './schedule-state.ts';

@@ -1,6 +1,6 @@
 import type { TimerRecord } from '../../store/types.ts';
 import { StoreConflictError } from '../../store/errors.ts';
-import type { EngineCore } from '../core.ts';
+import type { EngineCore } from '../core/engine-core.ts';
 import { drainBuffer, takeAction } from './schedule-actions.ts';
 import { isActive, recordIncident, rfc3339, specOf } from './schedule-state.ts';
 import type { RunClosedNotice } from './scheduled-by.ts';

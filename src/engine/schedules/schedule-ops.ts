@@ -6,10 +6,10 @@ import type {
 } from '../../protocol/index.ts';
 import { StoreConflictError } from '../../store/errors.ts';
 import type { ScheduleRecord } from '../../store/types.ts';
-import type { EngineCore } from '../core.ts';
+import type { EngineCore } from '../core/engine-core.ts';
 import { parseRequest } from '../../protocol/parse.ts';
 import { listSchedulesRequestSchema } from '../../protocol/schemas/schedules.ts';
-import { validateStartAttributes } from '../search-attributes.ts';
+import { validateStartAttributes } from '../visibility/search-attributes.ts';
 import { takeAction } from './schedule-actions.ts';
 import { isActive, rfc3339, specOf, type RecentAction, type ScheduleState } from './schedule-state.ts';
 import { mutateSchedule, ScheduleTx } from './schedule-tx.ts';

@@ -1,8 +1,8 @@
 import { newUuid } from '../../common/ids.ts';
 import { cloneData } from '../../common/clone.ts';
 import type { ScheduleRecord, TimerRecord, Transition } from '../../store/types.ts';
-import type { EngineCore } from '../core.ts';
-import type { TransitionBuilder } from '../transition.ts';
+import type { EngineCore } from '../core/engine-core.ts';
+import type { TransitionBuilder } from '../core/transition.ts';
 import { isActive, scheduleRunId, specOf, type ScheduleState } from './schedule-state.ts';
 
 /**

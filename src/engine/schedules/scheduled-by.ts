@@ -1,5 +1,5 @@
 import type { FailureInfo } from '../../common/failure.ts';
-import type { TransitionBuilder } from '../transition.ts';
+import type { TransitionBuilder } from '../core/transition.ts';
 import { scheduleRunId } from './schedule-state.ts';
 
 /**

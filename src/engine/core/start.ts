@@ -1,0 +1,55 @@
+import { WorkflowExecutionAlreadyStartedError } from '../../common/errors.ts';
+import { idReuseVerdict } from '../../history/id-reuse-policy.ts';
+import type { StartWorkflowExecutionResponse } from '../../protocol/index.ts';
+import type { ExecutionRecord } from '../../store/types.ts';
+import type { Attempt, EngineCore } from './engine-core.ts';
+import type { ValidStart } from './requests.ts';
+import { buildNewRun, terminateRun } from './runs.ts';
+import type { TransitionBuilder } from './transition.ts';
+
+/** A new run of `s`, as its first transition builds it (WorkflowExecutionStarted, first workflow task or backoff). */
+export function freshRun(core: EngineCore, s: ValidStart): TransitionBuilder {
+  return buildNewRun({ ...s, attempt: 1, backoffMs: 0 }, core.clock.now());
+}
+
+/**
+ * Starts `fresh` as the next run of its workflow id, whose latest run is `latest`, under the id
+ * reuse policy ({@link idReuseVerdict}): beside a closed run, or in one transaction with the
+ * termination of a running one (TerminateIfRunning).
+ * @throws WorkflowExecutionAlreadyStartedError when the policy refuses.
+ */
+export function startBeside(
+  core: EngineCore, s: ValidStart, latest: ExecutionRecord | undefined, fresh: TransitionBuilder,
+): Attempt<StartWorkflowExecutionResponse> {
+  const verdict = idReuseVerdict(s.workflowIdReusePolicy, latest);
+  if (verdict.kind === 'rejected') {
+    throw new WorkflowExecutionAlreadyStartedError(`workflow ${s.workflowId} ${verdict.why}`, s.workflowId, s.workflowType, latest?.runId);
+  }
+  const result = { runId: fresh.record.runId, started: true };
+  if (verdict.kind === 'start') return { result, commit: fresh };
+  const primary = core.edit(latest!);
+  terminateRun(primary, 'terminated by a start with workflowIdReusePolicy TerminateIfRunning', undefined, s.identity);
+  primary.others.push(fresh);
+  return { result, commit: primary };
+}
+
+/**
+ * startWorkflowExecution after validation: a repeated request id answers the run it started.
+ * The first attempt reads nothing: it starts the run as the workflow id's first, which every id
+ * reuse policy allows and no earlier request can have made, and the store refuses it
+ * (`workflowIdUsed`) if the id has any run; then the runs are read and the policy decides.
+ */
+export function startWorkflow(core: EngineCore, s: ValidStart): Promise<StartWorkflowExecutionResponse> {
+  let first = true;
+  return core.transact(`starting workflow ${s.workflowId}`, async () => {
+    if (first) {
+      first = false;
+      const fresh = freshRun(core, s);
+      fresh.firstOfWorkflowId = true;
+      return { result: { runId: fresh.record.runId, started: true }, commit: fresh };
+    }
+    const { byRequestId: prev, latest } = await core.store.findStartRuns(s.namespace, s.workflowId, s.requestId);
+    if (prev) return { result: { runId: prev.runId, started: false } };
+    return startBeside(core, s, latest, freshRun(core, s));
+  });
+}

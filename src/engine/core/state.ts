@@ -1,0 +1,198 @@
+import { ServiceError } from '../../common/errors.ts';
+import type { FailureInfo } from '../../common/failure.ts';
+import type { ActivityTimeouts, EventAttributes, EventType, WorkflowTaskFailedCause } from '../../history/events.ts';
+import type { PolicyData, RetryPolicyData } from '../../retry/policy-data.ts';
+import type { ChildRunState } from '../child/child-state.ts';
+import type { CronRunState } from '../cron/cron-jobs.ts';
+import { emptyMessageState, type MessageRunState } from '../messages/message-state.ts';
+import type { ScheduledByRunState } from '../schedules/scheduled-by.ts';
+
+/**
+ * The mutable state of one run, kept as JSON in its execution row so that a transition never
+ * re-reads history: the core's part and each feature's slice, under one version. Times are ms
+ * since the epoch on the injected clock. Rows are read through {@link runStateOf}, which brings
+ * a row of an older version up to this one.
+ */
+export type RunState = { v: typeof RUN_STATE_VERSION } & CoreRunState & ChildRunState & MessageRunState & CronRunState & ScheduledByRunState;
+
+/**
+ * The version of {@link RunState} this code writes. Version 1 is every row without `v`: the
+ * feature slices (messages, children, cancel requests) were created on first use, so such a
+ * row may lack them.
+ */
+export const RUN_STATE_VERSION = 2;
+
+/** Brings a state of version `from` to `from + 1`, in place; one entry per version below the current. */
+const MIGRATIONS: Record<number, (s: Record<string, unknown>) => void> = {
+  1(s) {
+    s.messages ??= emptyMessageState();
+    s.children ??= {};
+    s.cancelRequests ??= {};
+  },
+};
+
+/**
+ * The run state of an execution row, migrated to {@link RUN_STATE_VERSION} when the row is older
+ * (on a shallow copy: the row itself is not changed). A row of a newer version than this code
+ * knows is refused rather than misread.
+ */
+export function runStateOf(rec: { state: unknown }): RunState {
+  const raw = rec.state as Record<string, unknown> & { v?: number };
+  const from = raw.v ?? 1;
+  if (from === RUN_STATE_VERSION) return raw as unknown as RunState;
+  if (from > RUN_STATE_VERSION || !Number.isInteger(from) || from < 1) {
+    throw new ServiceError('Internal', `run state version ${String(raw.v)} is not one this engine reads (it reads 1 to ${RUN_STATE_VERSION}); upgrade the server`);
+  }
+  const s: Record<string, unknown> = { ...raw };
+  for (let v = from; v < RUN_STATE_VERSION; v++) MIGRATIONS[v]!(s);
+  s.v = RUN_STATE_VERSION;
+  return s as unknown as RunState;
+}
+
+/** The core's part of the run state: workflow tasks, activities, user timers, cancel and terminate. */
+export interface CoreRunState {
+  cfg: RunConfig;
+  /** Last workflow task sequence number handed out; identifies a workflow task across attempts. */
+  wtSeq: number;
+  /** The scheduled or started workflow task, if any. */
+  wt?: WorkflowTaskInfo | undefined;
+  /** Attempt of the next workflow task: 1, or more after consecutive failures and timeouts. */
+  wtAttempt: number;
+  /**
+   * Why the last attempt of the workflow task failed, while attempts keep failing (cleared when
+   * one completes). Later attempts are transient, so this is the only record of their failures.
+   */
+  wtLastFailure?: WorkflowTaskFailureRecord;
+  /** Started-event id of the last completed workflow task; 0 before the first. */
+  previousStartedEventId: number;
+  /** Events that arrived while a workflow task was started; appended after its completion. */
+  buffered: BufferedEvent[];
+  /** Pending activities by scheduled event id. */
+  activities: Record<string, ActivityInfo>;
+  /** Pending user timers by timer id. */
+  timers: Record<string, UserTimerInfo>;
+  cancelRequested: boolean;
+  /** Request id of the cancel request that set cancelRequested: its repeat succeeds, also after the run closed. */
+  cancelRequestId?: string;
+  /** Request id of the terminate request that closed the run: its repeat succeeds. */
+  terminateRequestId?: string;
+  /**
+   * Bytes of the run's history, each event counted as its UTF-8 JSON. Absent until the first
+   * event is counted (rows written before the size was kept count from their next event on).
+   */
+  historySizeBytes?: number;
+  continuedFromRunId?: string;
+  continuedAsNewToRunId?: string;
+}
+
+/** Per-run settings resolved at start. */
+export interface RunConfig {
+  args: unknown[];
+  workflowTaskTimeoutMs: number;
+  workflowRunTimeoutMs?: number;
+  workflowExecutionTimeoutMs?: number;
+  retryPolicy?: RetryPolicyData;
+  /** When the chain's execution timeout ends it, ms. */
+  expirationTime?: number;
+  /** Start time of the chain's first run, ms (for the retry policy's expiration interval). */
+  chainStartTime: number;
+  cronSchedule?: string;
+  /** Trace context of the start, handed to the run's activity tasks (see trace-header.ts). */
+  header?: Record<string, string>;
+}
+
+/** A failed workflow task attempt, as describe shows it; the stack is cut to its first frames. */
+export interface WorkflowTaskFailureRecord {
+  /** Why the attempt failed; `TimedOut` when no answer came within the workflow task timeout. */
+  cause: WorkflowTaskFailedCause | 'TimedOut';
+  message: string;
+  type?: string;
+  stack?: string;
+  attempt: number;
+  /** ms since the epoch. */
+  time: number;
+  identity: string;
+}
+
+/** A workflow task that is scheduled or started. */
+export interface WorkflowTaskInfo {
+  seq: number;
+  attempt: number;
+  taskQueue: string;
+  scheduledTime: number;
+  /** Id of the task row waiting on the queue (until started). */
+  taskId?: string;
+  /**
+   * A transient task (attempt > 1 after a failure or timeout) has no persisted Scheduled/Started
+   * events: its ids are assigned when it starts and written only when it completes.
+   */
+  transient: boolean;
+  scheduledEventId?: number;
+  startedEventId?: number;
+  startedTime?: number;
+  timeoutTimerId?: string;
+  identity?: string;
+  requestId?: string;
+  /** The started task's WorkflowTaskStarted suggests continue-as-new (a transient task's is written at its completion). */
+  suggestContinueAsNew?: true;
+}
+
+/** A pending activity: scheduled, backing off before a retry, or started. */
+export interface ActivityInfo {
+  scheduledEventId: number;
+  activityId: string;
+  activityType: string;
+  taskQueue: string;
+  args: unknown[];
+  retryPolicy: PolicyData;
+  timeouts: ActivityTimeouts;
+  attempt: number;
+  state: 'Scheduled' | 'Started';
+  /** First scheduling time; schedule-to-close counts from here. */
+  scheduledTime: number;
+  /** When the current attempt becomes (or became) dispatchable; later than now during a backoff. */
+  attemptScheduledTime: number;
+  startedTime?: number;
+  lastStartedTime?: number;
+  lastFailure?: FailureInfo;
+  lastHeartbeatTime?: number;
+  /** Last heartbeat of the current attempt (heartbeat timeout counts from it). */
+  attemptHeartbeatTime?: number;
+  heartbeatDetails?: unknown;
+  cancelRequested: boolean;
+  cancelRequestedEventId?: number;
+  taskId?: string;
+  timer?: { id: string; dueAt: number };
+  identity?: string;
+  requestId?: string;
+}
+
+/** A pending user timer. */
+export interface UserTimerInfo {
+  startedEventId: number;
+  timerRowId: string;
+  dueAt: number;
+}
+
+/**
+ * An event waiting for the started workflow task to finish. `linkStartedToPrevious` sets
+ * `attributes.startedEventId` to the id of the event buffered just before it (the
+ * ActivityTaskStarted written together with an activity's close event).
+ */
+export interface BufferedEvent {
+  eventType: EventType;
+  eventTime: string;
+  attributes: EventAttributes[EventType];
+  linkStartedToPrevious?: boolean;
+}
+
+/** A fresh state for a new run. */
+export function initialState(cfg: RunConfig): RunState {
+  return {
+    v: RUN_STATE_VERSION, cfg, wtSeq: 0, wtAttempt: 1, previousStartedEventId: 0, buffered: [], activities: {}, timers: {},
+    cancelRequested: false, messages: emptyMessageState(), children: {}, cancelRequests: {},
+  };
+}
+
+/** What a task row carries. */
+export type TaskData = { seq: number } | { scheduledEventId: number; attempt: number };

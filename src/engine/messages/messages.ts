@@ -1,0 +1,58 @@
+import type {
+  PollUpdateRequest, QueryTask, QueryWorkflowRequest, QueryWorkflowResponse, RespondQueryTaskCompletedRequest,
+  SignalWithStartRequest, SignalWorkflowRequest, UpdateWorkflowRequest, UpdateWorkflowResponse,
+  CallOptions, PollRequest, StartWorkflowExecutionResponse,
+} from '../../protocol/index.ts';
+import type { EngineCore } from '../core/engine-core.ts';
+import { resolveMessageLimits, type MessageLimits } from './message-state.ts';
+import { QueryRouter } from './queries.ts';
+import { SignalBatcher } from './signal-batch.ts';
+import { signalWithStart, signalWorkflow } from './signals.ts';
+import { UpdateService } from './updates.ts';
+
+/** The engine's service calls of signals, queries and updates. */
+export class Messages {
+  readonly limits: MessageLimits;
+  readonly #core: EngineCore;
+  readonly #queries: QueryRouter;
+  readonly #updates: UpdateService;
+  readonly #signals: SignalBatcher;
+
+  constructor(core: EngineCore, limits?: Partial<MessageLimits>) {
+    this.#core = core;
+    this.limits = resolveMessageLimits(limits);
+    core.messageLimits = this.limits;
+    this.#queries = new QueryRouter(core, this.limits);
+    this.#updates = new UpdateService(core, this.limits, this.#queries);
+    this.#signals = new SignalBatcher(core, this.limits);
+  }
+
+  signal(req: SignalWorkflowRequest): Promise<void> {
+    return signalWorkflow(this.#signals, req);
+  }
+
+  signalWithStart(req: SignalWithStartRequest): Promise<StartWorkflowExecutionResponse> {
+    return signalWithStart(this.#core, this.limits, req);
+  }
+
+  query(req: QueryWorkflowRequest): Promise<QueryWorkflowResponse> {
+    return this.#queries.query(req);
+  }
+
+  pollQuery(req: PollRequest, opts?: CallOptions): Promise<QueryTask | null> {
+    return this.#queries.poll(req, opts);
+  }
+
+  respondQuery(req: RespondQueryTaskCompletedRequest): Promise<void> {
+    return this.#queries.respond(req);
+  }
+
+  update(req: UpdateWorkflowRequest): Promise<UpdateWorkflowResponse> {
+    return this.#updates.update(req);
+  }
+
+  pollUpdate(req: PollUpdateRequest, opts?: CallOptions): Promise<UpdateWorkflowResponse> {
+    return this.#updates.poll(req, opts);
+  }
+
+}

@@ -1,0 +1,133 @@
+import { NamespaceAlreadyExistsError, NamespaceNotFoundError } from '../../common/errors.ts';
+import { DEFAULT_NAMESPACE } from '../../common/ids.ts';
+import type { Clock } from '../../retry/clock.ts';
+import { ValidationError } from '../../errors/index.ts';
+import { parseField, parseRequest } from '../../protocol/parse.ts';
+import { text } from '../../protocol/fields.ts';
+import { MAX_ID_LENGTH } from '../../protocol/limits.ts';
+import { checkText } from '../../protocol/request-text.ts';
+import {
+  DEFAULT_RETENTION_MS, type DescribeNamespaceRequest, type ListNamespacesRequest, type ListNamespacesResponse, type NamespaceDescription,
+  type RegisterNamespaceRequest, type UpdateNamespaceRequest,
+} from '../../protocol/namespaces.ts';
+import {
+  describeNamespaceRequestSchema, listNamespacesRequestSchema, registerNamespaceRequestSchema, updateNamespaceRequestSchema,
+} from '../../protocol/schemas/namespaces.ts';
+import { StoreConflictError } from '../../store/errors.ts';
+import type { NamespaceRecord, Store } from '../../store/types.ts';
+
+const NAMESPACE_TEXT = text(MAX_ID_LENGTH);
+
+/** Names read per store call when the registry loads. */
+const LOAD_PAGE = 1000;
+
+/**
+ * The registered namespaces, and the check every call naming a namespace passes first. Names are
+ * kept in memory: a known name costs a Set lookup, no database read. A name not known here is
+ * looked up in the store once (concurrent misses share the read), so a namespace another server
+ * of the same database registered is found on its first use; an unknown one is refused with
+ * {@link NamespaceNotFoundError}. Namespaces are never removed, so a known name never goes stale.
+ */
+export class NamespaceRegistry {
+  readonly #known = new Set<string>();
+  readonly #lookups = new Map<string, Promise<void>>();
+
+  constructor(private readonly store: Store, private readonly clock: Clock) {}
+
+  /** Reads every registered name from the store. */
+  async load(): Promise<void> {
+    let after: string | undefined;
+    for (;;) {
+      const page = await this.store.listNamespaces(after, LOAD_PAGE);
+      for (const ns of page) this.#known.add(ns.name);
+      if (page.length < LOAD_PAGE) return;
+      after = page[page.length - 1]!.name;
+    }
+  }
+
+  /**
+   * Passes when the request's `namespace` (`"default"` when left out) is registered: undefined
+   * at once for a known name, else a promise of the store's answer. A `namespace` that is not a
+   * string is left to the request's own validation.
+   * @throws NamespaceNotFoundError (through the promise) for a name that is not registered.
+   */
+  check(req: unknown): Promise<void> | undefined {
+    const given = typeof req === 'object' && req !== null ? (req as { namespace?: unknown }).namespace : undefined;
+    const name = given === undefined || given === null ? DEFAULT_NAMESPACE : given;
+    if (typeof name !== 'string' || this.#known.has(name)) return undefined;
+    // The request's own rules first: a name that breaks them is InvalidArgument, and is never sent to the store.
+    checkText('namespace', parseField(NAMESPACE_TEXT, 'namespace', name));
+    let lookup = this.#lookups.get(name);
+    if (!lookup) {
+      lookup = this.store.getNamespace(name).then((found) => {
+        if (!found) throw new NamespaceNotFoundError(name);
+        this.#known.add(name);
+      }).finally(() => this.#lookups.delete(name));
+      this.#lookups.set(name, lookup);
+    }
+    return lookup;
+  }
+
+  /** RegisterNamespace: the new namespace's description. */
+  async register(input: RegisterNamespaceRequest): Promise<NamespaceDescription> {
+    const req = parseRequest(registerNamespaceRequestSchema, input);
+    const now = this.clock.now();
+    const rec: NamespaceRecord = {
+      name: req.namespace, description: req.description ?? '', retentionMs: req.workflowExecutionRetentionPeriodMs ?? DEFAULT_RETENTION_MS,
+      state: 'Registered', createTime: now, updateTime: now, ...(req.ownerEmail !== undefined ? { ownerEmail: req.ownerEmail } : {}),
+    };
+    try {
+      await this.store.createNamespace(rec);
+    } catch (err) {
+      if (err instanceof StoreConflictError && err.reason === 'namespaceExists') throw new NamespaceAlreadyExistsError(rec.name);
+      throw err;
+    }
+    this.#known.add(rec.name);
+    return describeNamespace(rec);
+  }
+
+  /** DescribeNamespace. */
+  async describe(input: DescribeNamespaceRequest): Promise<NamespaceDescription> {
+    const { namespace } = parseRequest(describeNamespaceRequestSchema, input);
+    const rec = await this.store.getNamespace(namespace);
+    if (!rec) throw new NamespaceNotFoundError(namespace);
+    this.#known.add(namespace);
+    return describeNamespace(rec);
+  }
+
+  /** ListNamespaces: a page in name order; the token is the last name of the page. */
+  async list(input: ListNamespacesRequest): Promise<ListNamespacesResponse> {
+    const req = parseRequest(listNamespacesRequestSchema, input);
+    let after: string | undefined;
+    if (req.nextPageToken !== undefined) {
+      after = Buffer.from(req.nextPageToken, 'base64url').toString('utf8');
+      if (after.length === 0) throw new ValidationError('nextPageToken', 'must be a token from an earlier page', req.nextPageToken);
+    }
+    const rows = await this.store.listNamespaces(after, req.pageSize + 1);
+    const page = rows.slice(0, req.pageSize);
+    const res: ListNamespacesResponse = { namespaces: page.map(describeNamespace) };
+    if (rows.length > req.pageSize) res.nextPageToken = Buffer.from(page[page.length - 1]!.name, 'utf8').toString('base64url');
+    return res;
+  }
+
+  /** UpdateNamespace: the namespace as it is after the change. */
+  async update(input: UpdateNamespaceRequest): Promise<NamespaceDescription> {
+    const req = parseRequest(updateNamespaceRequestSchema, input);
+    const rec = await this.store.updateNamespace(req.namespace, {
+      ...(req.description !== undefined ? { description: req.description } : {}),
+      ...(req.ownerEmail !== undefined ? { ownerEmail: req.ownerEmail } : {}),
+      ...(req.workflowExecutionRetentionPeriodMs !== undefined ? { retentionMs: req.workflowExecutionRetentionPeriodMs } : {}),
+    }, this.clock.now());
+    if (!rec) throw new NamespaceNotFoundError(req.namespace);
+    return describeNamespace(rec);
+  }
+}
+
+/** A stored namespace as the API describes it. */
+export function describeNamespace(r: NamespaceRecord): NamespaceDescription {
+  return {
+    name: r.name, state: r.state, description: r.description, ...(r.ownerEmail !== undefined ? { ownerEmail: r.ownerEmail } : {}),
+    workflowExecutionRetentionPeriodMs: r.retentionMs, createTime: new Date(r.createTime).toISOString(),
+    updateTime: new Date(r.updateTime).toISOString(),
+  };
+}

@@ -1,0 +1,104 @@
+import type { SdkMetadata } from '../../common/sdk-metadata.ts';
+import type { Command } from '../../history/commands.ts';
+import type { EventType, HistoryEvent } from '../../history/events.ts';
+import type { ActivityTask, ContinuedWorkflowTask, RespondWorkflowTaskCompletedResponse } from '../../protocol/index.ts';
+import { applyCommands } from '../core/commands.ts';
+import type { EngineLimits } from '../core/limits.ts';
+import type { AttributeDefinitions } from '../visibility/search-attributes.ts';
+import type { TransitionBuilder } from '../core/transition.ts';
+import { completeWorkflowTask, finishWorkflowTask, startWorkflowTask } from '../workflow-task/workflow-tasks.ts';
+import { completeActivity } from '../activity/activities.ts';
+import type { ActivityInfo, WorkflowTaskInfo } from '../core/state.ts';
+import type { TaskTokens } from '../core/task-token.ts';
+import { startEagerActivities } from './eager-dispatch.ts';
+
+/**
+ * A continued workflow task: the worker that completes an activity runs the workflow task that
+ * completion schedules on its cached state of the run, and reports both in one request. When
+ * the run is as the worker saw it, the activity's events, the task's Scheduled, Started and
+ * Completed events and its commands are one transition: one commit and one round trip per
+ * activity instead of two of each. The history is the one the usual path writes when the
+ * worker that polls the task is the one that ran the activity, except that WorkflowTaskStarted
+ * has the worker's time, the workflow time the code ran at.
+ *
+ * The run is as the worker saw it when no event was appended since the last one the worker
+ * knows (`afterEventId`: it applies every completion's events, RespondWorkflowTaskCompletedResponse)
+ * and no workflow task is pending: then nothing but this activity's result is new to the code,
+ * which is what the worker ran it on. Anything else (a signal, a timer, another activity's
+ * result, a task that failed or timed out) falls back: the activity's completion is recorded
+ * alone, and the workflow task it schedules goes out as usual.
+ */
+
+/** The events the activity's completion and the task's start append, in order (closeActivity, then scheduleWorkflowTask). */
+const CONTINUATION_EVENTS: readonly EventType[] = ['ActivityTaskStarted', 'ActivityTaskCompleted', 'WorkflowTaskScheduled', 'WorkflowTaskStarted'];
+
+/** What a completion records: its commands as checked before its transition, the search attribute definitions they need, and the rest of the request. */
+export interface CompletionOptions {
+  commands: Command[];
+  definitions: AttributeDefinitions | undefined;
+  identity: string;
+  sdkMetadata: SdkMetadata | undefined;
+  /** How many of the activities the commands schedule the worker runs itself (eager activities). */
+  eagerActivities: number;
+  limits: EngineLimits;
+  tokens: TaskTokens;
+}
+
+/** What a completion recorded: the events after its WorkflowTaskStarted, and the activity tasks it started for the worker. */
+export interface CompletionRecord {
+  events: HistoryEvent[];
+  activityTasks: ActivityTask[];
+}
+
+/**
+ * Completes the started workflow task `wt` with its commands, appends what arrived meanwhile,
+ * and starts the eager activities.
+ */
+export function recordCompletion(b: TransitionBuilder, wt: WorkflowTaskInfo, o: CompletionOptions): CompletionRecord {
+  const startedEventId = wt.startedEventId!;
+  applyCommands(b, o.commands, completeWorkflowTask(b, wt, o.identity, o.sdkMetadata), o.limits, o.definitions);
+  finishWorkflowTask(b);
+  const events = b.events.filter((e) => e.eventId > startedEventId);
+  return { events, activityTasks: startEagerActivities(b, o.eagerActivities, o.identity, startedEventId, o.tokens) };
+}
+
+/** A completion's answer as sent: `activityTasks` only when there are some. */
+export function completionAnswer(done: CompletionRecord): RespondWorkflowTaskCompletedResponse {
+  return done.activityTasks.length > 0 ? done : { events: done.events };
+}
+
+/**
+ * Records the activity's completion in `b` and, when the run is as the worker saw it, the
+ * continued workflow task `next` after it (its commands checked as in `o`); returns the events the task's completion appended (after
+ * its WorkflowTaskStarted) and the activities it started for the worker (eager activities), or
+ * undefined when only the activity's completion was recorded.
+ * @throws ValidationError when a command is refused (the caller records the completion alone).
+ */
+export function completeAndContinue(
+  b: TransitionBuilder, act: ActivityInfo, result: unknown, next: ContinuedWorkflowTask, o: CompletionOptions,
+): CompletionRecord | undefined {
+  const { identity } = o;
+  const at = next.startedTimeMs;
+  const asSeen = !b.closed && b.state.wt === undefined && b.others.length === 0 && b.events.length === 0
+    && b.record.nextEventId === next.afterEventId + 1 && b.record.taskQueue === next.taskQueue
+    // The worker's time is recorded: after the attempt started, within the task's timeout before this answer, and not
+    // ahead of it. It is the attempt's start on this clock plus less time than this clock has moved since, so it runs
+    // ahead only when this clock stands still (time skipping) while the worker takes real time, or was set back.
+    && at >= (act.startedTime ?? Infinity) && at >= b.now - b.state.cfg.workflowTaskTimeoutMs && at <= b.now;
+  completeActivity(b, act, result, identity);
+  const wt = b.state.wt;
+  if (!asSeen || !wt || wt.transient || wt.taskId === undefined || wt.scheduledTime > b.now) return undefined;
+  if (b.record.nextEventId !== next.startedEventId || b.events.some((e, i) => e.eventType !== CONTINUATION_EVENTS[i])) return undefined;
+  // The activity closed and the task was scheduled when the worker had the result and ran the code.
+  const atIso = new Date(at).toISOString();
+  for (const e of b.events) e.eventTime = atIso;
+  wt.scheduledTime = at;
+  const taskId = wt.taskId;
+  const started = startWorkflowTask(b, wt.seq, identity, o.limits, at);
+  if (!started) return undefined;
+  const done = recordCompletion(b, b.state.wt!, o);
+  // Created and settled in this transition: neither the task row nor its timeout timer is written.
+  b.discardTask(taskId);
+  b.discardTimer(started.timeoutTimerId!);
+  return done;
+}
