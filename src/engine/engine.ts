@@ -20,7 +20,9 @@ import { systemClock, type Clock } from '../retry/clock.ts';
 import { ValidationError } from '../errors/index.ts';
 import type { ExecutionRecord, Store, StoreNotification } from '../store/types.ts';
 import { TaskService } from './tasks/task-service.ts';
-import { EngineCore, queueKey, type Logger } from './core/engine-core.ts';
+import { EngineCore } from './core/engine-core.ts';
+import { queueKey } from './core/queue-book.ts';
+import type { Logger } from './core/logger.ts';
 import { jsonLogger } from '../common/logger.ts';
 import { validateStart } from './core/requests.ts';
 import {
@@ -29,7 +31,9 @@ import {
 import { parseRequest } from '../protocol/parse.ts';
 import { terminateRun } from './core/runs.ts';
 import { startWorkflow } from './core/start.ts';
-import type { MessageLimits } from './messages/message-state.ts';
+import { resolveMessageLimits, type MessageLimits } from './messages/message-state.ts';
+import { composeFeatures } from './features.ts';
+import { eagerDispatch } from './tasks/eager-dispatch.ts';
 import { Messages } from './messages/messages.ts';
 import { TimerLoop } from './core/timer-loop.ts';
 import { fireTimer } from './core/timer-dispatch.ts';
@@ -43,7 +47,8 @@ import { resetWorkflowExecution } from './reset/reset.ts';
 import {
   newStoredTokenKey, parseStoredTokenKey, STORED_TOKEN_KEY_NAME, TaskTokens, type TaskTokenKey,
 } from './core/task-token.ts';
-import { describe, listExecutions, resolveRun } from './visibility/visibility.ts';
+import { describe, listExecutions } from './visibility/visibility.ts';
+import { resolveRun } from './core/resolve-run.ts';
 import { countExecutions, createSearchAttribute, listSearchAttributes, validateStartAttributes } from './visibility/search-attributes.ts';
 import type {
   CountWorkflowExecutionsRequest, CountWorkflowExecutionsResponse, CreateSearchAttributeRequest, ListSearchAttributesRequest,
@@ -118,12 +123,14 @@ export class Engine implements WorkflowService, UndeliveredTaskReturn {
 
   private constructor(opts: EngineOptions, tokens: TaskTokens) {
     const identity = opts.identity ?? `${hostname()}-${process.pid}-${newUuid().slice(0, 8)}`;
-    this.#core = new EngineCore(opts.store, opts.clock ?? systemClock, identity, opts.logger ?? jsonLogger({ component: 'engine' }),
-      opts.waitClock ?? systemClock);
-    this.#core.limits = resolveLimits(opts.limits);
-    this.#core.tokens = tokens;
+    const messageLimits = resolveMessageLimits(opts.messageLimits);
+    this.#core = new EngineCore({
+      store: opts.store, clock: opts.clock ?? systemClock, waitClock: opts.waitClock ?? systemClock, identity,
+      logger: opts.logger ?? jsonLogger({ component: 'engine' }), features: composeFeatures({ messageLimits }),
+      limits: resolveLimits(opts.limits), tokens, eager: eagerDispatch,
+    });
     this.#tasks = new TaskService(this.#core);
-    this.#messages = new Messages(this.#core, opts.messageLimits);
+    this.#messages = new Messages(this.#core, messageLimits);
     this.#schedules = new ScheduleOps(this.#core);
     this.#ownsStore = opts.ownsStore ?? false;
     this.#namespaces = new NamespaceRegistry(opts.store, this.#core.clock);
@@ -229,7 +236,7 @@ export class Engine implements WorkflowService, UndeliveredTaskReturn {
   async describeWorkflowExecution(req: ExecutionRequest): Promise<WorkflowExecutionDescription> {
     await this.#namespaces.check(req);
     const rec = await resolveRun(this.#core.store, parseRequest(executionRequestSchema, req));
-    return describe(rec, this.#core.clock.now());
+    return describe(this.#core.features, rec, this.#core.clock.now());
   }
 
   async listWorkflowExecutions(req: ListWorkflowExecutionsRequest): Promise<ListWorkflowExecutionsResponse> {

@@ -1,52 +1,49 @@
-import type { CommandType } from '../history/commands.ts';
-import type { DeliveryKind, TimerKind } from '../history/timer-kinds.ts';
+import type { Feature, FeatureRegistry } from './core/feature.ts';
 import { activityFeature } from './activity/index.ts';
 import { cancelFeature } from './cancel/index.ts';
 import { childFeature } from './child/index.ts';
 import { continueAsNewFeature } from './continue-as-new/index.ts';
-import type { CommandHandler, DescribeSection, Feature, Fire, Rebuild } from './core/feature.ts';
-import { queryFeature } from './messages/query-feature.ts';
-import { resetFeature } from './reset/index.ts';
-import { scheduleStartFeature } from './schedules/schedule-feature.ts';
+import { cronFeature } from './cron/index.ts';
+import { messagesFeature } from './messages/index.ts';
+import type { MessageLimits } from './messages/message-state.ts';
+import { schedulesFeature } from './schedules/index.ts';
 import { searchAttributesFeature } from './visibility/index.ts';
-import { signalFeature } from './messages/signal-feature.ts';
 import { timerFeature } from './timer/index.ts';
-import { updateFeature } from './messages/update-feature.ts';
 import { workflowTaskFeature } from './workflow-task/index.ts';
 
-export type { CommandHandler, DescribeSection, Feature, Fire, Rebuild } from './core/feature.ts';
-
-/** The engine's features, in the order their describe sections run. */
-export const FEATURES: readonly Feature[] = [
-  workflowTaskFeature, activityFeature, timerFeature, childFeature, signalFeature, updateFeature, queryFeature, cancelFeature,
-  resetFeature, continueAsNewFeature, scheduleStartFeature, searchAttributesFeature,
-];
-
-/** Every command type and the feature handler that applies it; a command no feature handles fails to compile. */
-export const COMMAND_HANDLERS: { [K in CommandType]: CommandHandler } = {
-  ...workflowTaskFeature.commands, ...activityFeature.commands, ...timerFeature.commands, ...childFeature.commands,
-  ...signalFeature.commands, ...updateFeature.commands, ...cancelFeature.commands, ...continueAsNewFeature.commands,
-  ...searchAttributesFeature.commands,
-};
-
-/** Every true timer kind and the feature that fires it; a kind no feature fires fails to compile. */
-export const TIMER_HANDLERS: { [K in TimerKind]: Fire<K> } = {
-  ...workflowTaskFeature.timers, ...activityFeature.timers, ...timerFeature.timers, ...continueAsNewFeature.timers,
-  ...scheduleStartFeature.timers,
-};
+/** What the features are built with (the engine's options). */
+export interface FeatureOptions {
+  messageLimits: MessageLimits;
+}
 
 /**
- * Every delivery kind and the feature that carries it; a kind no feature carries fails to
- * compile. A delivery is written by the transition that causes it (transactional outbox) and
- * carried by the timer loop at once; a crash between the two leaves the row, carried when its
- * lease ends, so each handler is idempotent.
+ * Every feature of the engine, composed once into the registries the core is built with. The
+ * command, timer and delivery registries are spelled out so that the compiler checks each is
+ * complete: a kind no feature handles fails to compile here. The lists (describe sections,
+ * rebuilds, slices, hooks) run in the order of `all`.
  */
-export const DELIVERY_HANDLERS: { [K in DeliveryKind]: Fire<K> } = {
-  ...childFeature.deliveries, ...signalFeature.deliveries, ...cancelFeature.deliveries, ...scheduleStartFeature.deliveries,
-};
-
-/** The features' parts of describe, in {@link FEATURES} order. */
-export const DESCRIBE_SECTIONS: readonly DescribeSection[] = FEATURES.flatMap((f) => (f.describe ? [f.describe] : []));
-
-/** The features' state rebuilds, in {@link FEATURES} order (a reset run's state, reset.ts). */
-export const REBUILDS: readonly Rebuild[] = FEATURES.flatMap((f) => (f.rebuild ? [f.rebuild] : []));
+export function composeFeatures(o: FeatureOptions): FeatureRegistry {
+  const messages = messagesFeature(o.messageLimits);
+  const all: readonly Feature[] = [
+    workflowTaskFeature, activityFeature, timerFeature, childFeature, messages, cancelFeature, continueAsNewFeature, schedulesFeature,
+    searchAttributesFeature, cronFeature,
+  ];
+  const list = <K extends keyof Feature>(key: K): NonNullable<Feature[K]>[] => all.flatMap((f) => (f[key] === undefined ? [] : [f[key]!]));
+  return {
+    commands: {
+      ...workflowTaskFeature.commands, ...activityFeature.commands, ...timerFeature.commands, ...childFeature.commands,
+      ...messages.commands, ...cancelFeature.commands, ...continueAsNewFeature.commands, ...searchAttributesFeature.commands,
+    },
+    timers: {
+      ...workflowTaskFeature.timers, ...activityFeature.timers, ...timerFeature.timers, ...continueAsNewFeature.timers, ...schedulesFeature.timers,
+    },
+    deliveries: { ...childFeature.deliveries, ...messages.deliveries, ...cancelFeature.deliveries, ...schedulesFeature.deliveries },
+    describe: list('describe'),
+    rebuild: list('rebuild'),
+    slices: list('state'),
+    onClose: list('onClose'),
+    onContinue: list('onContinue'),
+    onRunEnding: list('onRunEnding'),
+    firstTaskBackoffMs: list('firstTaskBackoffMs'),
+  };
+}

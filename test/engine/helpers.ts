@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Engine } from '../../src/engine/index.ts';
+import { composeFeatures, DEFAULT_MESSAGE_LIMITS, Engine } from '../../src/engine/index.ts';
 import { SqliteStore } from '../../src/store/index.ts';
 import { ManualClock } from '../../src/retry/clock.ts';
 import type { Command, CommandAttributes } from '../../src/history/commands.ts';
@@ -12,6 +12,9 @@ import type { Store } from '../../src/store/types.ts';
 
 /** 2026-01-01T00:00:00Z: every engine test starts its ManualClock here. */
 export const T0 = Date.parse('2026-01-01T00:00:00.000Z');
+
+/** The engine's features as an engine with default options composes them (for tests that build a core or a transition by hand). */
+export const FEATURES = composeFeatures({ messageLimits: DEFAULT_MESSAGE_LIMITS });
 
 const dir = mkdtempSync(join(tmpdir(), 'steadfast-engine-'));
 process.on('exit', () => rmSync(dir, { recursive: true, force: true }));

@@ -12,7 +12,7 @@ import { openStore, SqliteStore } from '../../src/store/index.ts';
 import type { Store } from '../../src/store/types.ts';
 import { fixtureTest, type Fixture } from '../helpers/fixture.ts';
 import { dropSchema, freshSchema, PG_URL, pgSkipReason } from '../store/pg-helpers.ts';
-import { cmd, Harness, T0 } from './helpers.ts';
+import { cmd, FEATURES, Harness, T0 } from './helpers.ts';
 
 afterEach(() => faults.disarm());
 
@@ -91,7 +91,7 @@ for (const s of stores) {
       onHit: 1,
       // Another writer moves the run's row between the transaction's decision and its commit.
       run: async () => {
-        const b = new TransitionBuilder((await h.store.getExecution(runId))!, h.clock.now());
+        const b = new TransitionBuilder((await h.store.getExecution(runId))!, h.clock.now(), FEATURES);
         b.touch();
         await h.store.commit(b.build());
       },

@@ -2,6 +2,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ServiceError } from '../../src/common/errors.ts';
 import { EngineCore, MAX_TRANSACT_ATTEMPTS } from '../../src/engine/core/engine-core.ts';
+import { DEFAULT_LIMITS } from '../../src/engine/core/limits.ts';
+import { newStoredTokenKey, parseStoredTokenKey, TaskTokens } from '../../src/engine/core/task-token.ts';
+import { FEATURES } from './helpers.ts';
 import { ManualClock } from '../../src/retry/clock.ts';
 import { StoreConflictError, type ConflictReason } from '../../src/store/errors.ts';
 import type { Store } from '../../src/store/types.ts';
@@ -17,7 +20,7 @@ function coreLosing(conflicts: ConflictReason[]): { core: EngineCore; commits: (
       if (reason !== undefined) throw new StoreConflictError(reason, `lost (${reason})`);
     },
   } as unknown as Store;
-  return { core: new EngineCore(store, new ManualClock(0), 'test', quiet), commits: () => commits };
+  return { core: new EngineCore({ store, clock: new ManualClock(0), identity: 'test', logger: quiet, features: FEATURES, limits: DEFAULT_LIMITS, tokens: new TaskTokens([parseStoredTokenKey(newStoredTokenKey())]) }), commits: () => commits };
 }
 
 const writeNothing = { build: () => ({ executions: [] }) };

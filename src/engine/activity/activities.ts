@@ -1,3 +1,4 @@
+import type { ActivityInfo } from './activity-state.ts';
 import { capDelay } from '../../common/max-duration.ts';
 import type { FailureInfo, RetryState, TimeoutType } from '../../common/failure.ts';
 import { newUuid } from '../../common/ids.ts';
@@ -5,7 +6,7 @@ import type { EventAttributes } from '../../history/events.ts';
 import type { ActivityTask, PendingActivityInfo } from '../../protocol/index.ts';
 import { backoffInfo, decideRetry, timeoutFailureType, WORKER_CRASHED } from '../../retry/index.ts';
 import type { ExecutionRecord } from '../../store/types.ts';
-import { runStateOf, type ActivityInfo } from '../core/state.ts';
+import { coreStateOf } from '../core/state.ts';
 import type { TaskTokens } from '../core/task-token.ts';
 import type { TransitionBuilder } from '../core/transition.ts';
 
@@ -215,7 +216,7 @@ export function activityTask(rec: ExecutionRecord, act: ActivityInfo, tokens: Ta
     currentAttemptScheduledTime: iso(act.attemptScheduledTime), startedTime: iso(act.startedTime ?? act.attemptScheduledTime),
   };
   if (act.heartbeatDetails !== undefined) t.heartbeatDetails = act.heartbeatDetails;
-  const header = runStateOf(rec).cfg.header;
+  const header = coreStateOf(rec).cfg.header;
   if (header) t.header = header;
   const to = act.timeouts;
   if (to.heartbeatTimeoutMs !== undefined) t.heartbeatTimeoutMs = to.heartbeatTimeoutMs;

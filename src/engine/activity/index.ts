@@ -1,15 +1,14 @@
 import { encodePayload } from '../../common/payload.ts';
 import { optionalArray, optionalString, requireInt, requireString } from '../../common/validate.ts';
 import { ValidationError } from '../../errors/index.ts';
-import { armActivityTimer, pendingActivityInfo, requestCancelActivity } from './activities.ts';
+import { armActivityTimer, onActivityTimer, pendingActivityInfo, requestCancelActivity } from './activities.ts';
 import { checkPending } from '../core/limits.ts';
 import { optionalTimeout, requireRetryPolicy } from '../core/requests.ts';
 import type { HistoryEvent } from '../../history/events.ts';
-import type { ActivityInfo } from '../core/state.ts';
+import { activitySlice, type ActivityInfo } from './activity-state.ts';
 import type { TransitionBuilder } from '../core/transition.ts';
-import { atKey } from '../tasks/task-service.ts';
-import { applyTimer } from '../core/run-timers.ts';
-import type { Feature } from '../core/feature.ts';
+import { atKey } from '../core/queue-book.ts';
+import { applyRunTimer, type Feature } from '../core/feature.ts';
 
 /**
  * Activities: ScheduleActivityTask and RequestCancelActivityTask; the ActivityTimeout timer
@@ -68,14 +67,21 @@ export const activityFeature = {
       const act = b.state.activities[String(scheduledEventId)];
       // The worker's answer to a timed-out attempt is no longer awaited.
       if (act) core.inFlight.delete(atKey({ runId: timer.runId, scheduledEventId, attempt: act.attempt }));
-      applyTimer(b, timer);
+      applyRunTimer(b, timer, (tb, data) => {
+        const pending = tb.state.activities[String(data.scheduledEventId)];
+        if (tb.closed || !pending || pending.timer?.id !== timer.id) return;
+        onActivityTimer(tb, pending);
+      });
     }),
   },
-  deliveries: {},
   describe(s, d, now) {
     d.pendingActivities = Object.values(s.activities).sort((a, b) => a.scheduledEventId - b.scheduledEventId).map((a) => pendingActivityInfo(a, now));
   },
   rebuild: rebuildActivities,
+  state: activitySlice,
+  onClose: (b) => {
+    b.state.activities = {};
+  },
 } satisfies Feature;
 
 const ACTIVITY_CLOSE_EVENTS: ReadonlySet<string> = new Set(['ActivityTaskCompleted', 'ActivityTaskFailed', 'ActivityTaskTimedOut', 'ActivityTaskCanceled']);

@@ -1,7 +1,8 @@
 import { encodePayload } from '../../common/payload.ts';
 import { requestCancelExternalCommand } from '../child/child-commands.ts';
 import { CANCEL_DELIVERIES } from '../child/child-deliveries.ts';
-import { canceledRunFailure, continueCron } from '../cron/cron-jobs.ts';
+import { endedByFeature } from '../core/runs.ts';
+import type { FailureInfo } from '../../common/failure.ts';
 import type { HistoryEvent } from '../../history/events.ts';
 import type { CancelRequestInfo } from '../child/child-state.ts';
 import type { TransitionBuilder } from '../core/transition.ts';
@@ -17,7 +18,7 @@ export const cancelFeature = {
     CancelWorkflowExecution({ b, completedEventId, field }, a) {
       encodePayload(`${field}.details`, a.details);
       // The seed: a cancel request affects only the current run of a cron job; the chain goes on.
-      if (continueCron(b, { status: 'Canceled', failure: canceledRunFailure(a.details) }, completedEventId)) return;
+      if (endedByFeature(b, { status: 'Canceled', failure: canceledRunFailure(a.details) }, completedEventId)) return;
       b.close('Canceled', 'WorkflowExecutionCanceled', {
         workflowTaskCompletedEventId: completedEventId, ...(a.details !== undefined ? { details: a.details } : {}),
       });
@@ -25,7 +26,6 @@ export const cancelFeature = {
 
     RequestCancelExternalWorkflowExecution: requestCancelExternalCommand,
   },
-  timers: {},
   deliveries: CANCEL_DELIVERIES,
   rebuild: rebuildCancellation,
 } satisfies Feature;
@@ -53,4 +53,9 @@ function rebuildCancellation(b: TransitionBuilder, events: readonly HistoryEvent
     b.state.cancelRequests[String(id)] = r;
     b.addDelivery('CancelExternal', { initiatedEventId: id });
   }
+}
+
+/** The failure a canceled run passes to its chain's next run (a cron job's) as its last failure. */
+function canceledRunFailure(details: unknown): FailureInfo {
+  return { kind: 'Canceled', message: 'workflow run canceled', ...(details !== undefined ? { details: [details] } : {}) };
 }

@@ -1,5 +1,18 @@
 import type { TransitionBuilder } from '../core/transition.ts';
 
+declare module '../core/timer-data.ts' {
+  interface TimerRowData {
+    /** A RequestCancelExternalWorkflowExecution to deliver, by its Initiated event. */
+    CancelExternal: { initiatedEventId: number };
+    /** A child to start. */
+    StartChild: StartChildData;
+    /** A child chain's close, to report to its parent. */
+    ChildClosed: ChildClosedData;
+    /** A closed parent's policy to apply to a child. */
+    ParentClosePolicy: ParentCloseData;
+  }
+}
+
 /** What ParentClosePolicy deliveries carry. */
 export interface ParentCloseData {
   policy: 'Terminate' | 'RequestCancel';

@@ -2,12 +2,12 @@ import type { HistoryEvent } from '../../history/events.ts';
 import { idReuseVerdict } from '../../history/id-reuse-policy.ts';
 import type { ExecutionRecord, TimerRecord } from '../../store/types.ts';
 import type { ChildClosedData, ParentCloseData, StartChildData } from './child-close.ts';
-import { runStateOf } from '../core/state.ts';
+import { coreStateOf } from '../core/state.ts';
 import type { Attempt, EngineCore } from '../core/engine-core.ts';
 import { DEFAULT_WORKFLOW_TASK_TIMEOUT_MS } from '../core/requests.ts';
 import { buildNewRun, terminateRun } from '../core/runs.ts';
 import type { SearchAttributeValue } from '../../visibility/attributes.ts';
-import { TransitionBuilder } from '../core/transition.ts';
+import { type TransitionBuilder } from '../core/transition.ts';
 
 /** The attempt that only consumes the timer: its target is gone or has nothing to do. */
 function consume(timer: TimerRecord): Attempt<void> {
@@ -18,7 +18,7 @@ function consume(timer: TimerRecord): Attempt<void> {
 async function newChildRun(core: EngineCore, parent: ExecutionRecord, initiatedEventId: number, now: number): Promise<TransitionBuilder> {
   const [initiated] = await core.store.readHistory(parent.runId, initiatedEventId, 1) as HistoryEvent<'StartChildWorkflowExecutionInitiated'>[];
   const a = initiated!.attributes;
-  return buildNewRun({
+  return buildNewRun(core.features, {
     namespace: a.namespace, workflowId: a.workflowId, workflowType: a.workflowType, taskQueue: a.taskQueue, args: a.args,
     workflowTaskTimeoutMs: a.workflowTaskTimeoutMs ?? DEFAULT_WORKFLOW_TASK_TIMEOUT_MS, attempt: 1, backoffMs: 0,
     parent: { namespace: parent.namespace, workflowId: parent.workflowId, runId: parent.runId, initiatedEventId },
@@ -55,11 +55,11 @@ function startChild(core: EngineCore, timer: TimerRecord): Promise<void> {
   const key = String(initiatedEventId);
   return core.transact(`starting child ${initiatedEventId} of run ${timer.runId}`, async () => {
     const parent = await core.store.getExecution(timer.runId);
-    const info = parent && runStateOf(parent).children[key];
+    const info = parent && core.runState(parent).children[key];
     if (!parent || parent.status !== 'Running' || !info || info.runId !== undefined) return consume(timer);
     const latest = await core.store.getLatestExecution(info.namespace, info.workflowId);
     const now = core.clock.now();
-    const pb = new TransitionBuilder(parent, now);
+    const pb = core.edit(parent, now);
     pb.consumeTimerId = timer.id;
     const children = pb.state.children;
     const child = children[key]!;
@@ -74,7 +74,7 @@ function startChild(core: EngineCore, timer: TimerRecord): Promise<void> {
       });
     } else {
       if (verdict.kind === 'terminateAndStart') {
-        const tb = new TransitionBuilder(latest!, now);
+        const tb = core.edit(latest!, now);
         terminateRun(tb, `terminated by the start of a child of workflow ${parent.workflowId} with workflowIdReusePolicy TerminateIfRunning`);
         pb.others.push(tb);
       }
@@ -125,7 +125,7 @@ async function childClosed(core: EngineCore, timer: TimerRecord): Promise<void> 
 
 /** The current run of a chain that is a child of the given parent run, if it is open. */
 function isOpenChildOf(rec: ExecutionRecord | undefined, parentWorkflowId: string, parentRunId: string): rec is ExecutionRecord {
-  const p = rec && runStateOf(rec).parent;
+  const p = rec && coreStateOf(rec).parent;
   return rec?.status === 'Running' && p?.workflowId === parentWorkflowId && p.runId === parentRunId;
 }
 
@@ -143,7 +143,7 @@ function parentClosePolicy(core: EngineCore, timer: TimerRecord): Promise<void> 
   return core.transact(`applying parent close policy to child ${d.childWorkflowId}`, async () => {
     const latest = await core.store.getLatestExecution(d.namespace, d.childWorkflowId);
     if (!isOpenChildOf(latest, d.parentWorkflowId, d.parentRunId)) return consume(timer);
-    const b = new TransitionBuilder(latest, core.clock.now());
+    const b = core.edit(latest);
     b.consumeTimerId = timer.id;
     const why = `parent workflow ${d.parentWorkflowId} (run ${d.parentRunId}) closed; parent close policy ${d.policy}`;
     if (d.policy === 'Terminate') terminateRun(b, why, undefined, `workflow ${d.parentWorkflowId}`);
@@ -158,7 +158,7 @@ function cancelExternal(core: EngineCore, timer: TimerRecord): Promise<void> {
   const key = String(initiatedEventId);
   return core.transact(`delivering cancel request ${initiatedEventId} of run ${timer.runId}`, async () => {
     const req = await core.store.getExecution(timer.runId);
-    const r = req && runStateOf(req).cancelRequests[key];
+    const r = req && core.runState(req).cancelRequests[key];
     if (!req || req.status !== 'Running' || !r) return consume(timer);
     const target = await core.store.getLatestExecution(r.namespace, r.workflowId);
     let ok = target?.status === 'Running' && target.runId !== req.runId;
@@ -167,13 +167,13 @@ function cancelExternal(core: EngineCore, timer: TimerRecord): Promise<void> {
     }
     if (ok && r.childWorkflowOnly) ok = isOpenChildOf(target, req.workflowId, req.runId);
     const now = core.clock.now();
-    const rb = new TransitionBuilder(req, now);
+    const rb = core.edit(req, now);
     rb.consumeTimerId = timer.id;
     delete rb.state.cancelRequests[key];
     const ref = { initiatedEventId, namespace: r.namespace, workflowId: r.workflowId };
     if (ok) {
       rb.addEvent('ExternalWorkflowExecutionCancelRequested', { ...ref, runId: target!.runId });
-      const tb = new TransitionBuilder(target!, now);
+      const tb = core.edit(target!, now);
       requestCancel(tb, `cancel requested by workflow ${req.workflowId}`, `workflow ${req.workflowId}`);
       rb.others.push(tb);
     } else {

@@ -1,7 +1,7 @@
 import type { ParentClosePolicy } from '../../history/child-types.ts';
-import type { ParentExecutionRef } from '../../history/events.ts';
 import type { PendingChildInfo } from '../../protocol/index.ts';
 import type { WorkflowIdReusePolicy } from '../../history/id-reuse-policy.ts';
+import type { StateSlice } from '../core/feature.ts';
 import type { RunState } from '../core/state.ts';
 
 /** A child workflow of the run, from its Initiated event until its close event reaches the run. */
@@ -27,15 +27,17 @@ export interface CancelRequestInfo {
   control?: string;
 }
 
-/** The slice of the run state about its parent, children and external cancel requests. */
-export interface ChildRunState {
-  /** The parent of a child workflow's run, carried along the child's chain. */
-  parent?: ParentExecutionRef;
-  /** By initiated event id. */
-  children: Record<string, ChildInfo>;
-  /** By initiated event id. */
-  cancelRequests: Record<string, CancelRequestInfo>;
+declare module '../core/state.ts' {
+  interface RunSlices {
+    /** Children by initiated event id. */
+    children: Record<string, ChildInfo>;
+    /** Cancel requests to other workflows by initiated event id. */
+    cancelRequests: Record<string, CancelRequestInfo>;
+  }
 }
+
+/** The child feature's slice of the run state (the parent link is the core's: it rides the chain). */
+export const childSlice: StateSlice = { initial: () => ({ children: {}, cancelRequests: {} }) };
 
 /** describe's pending children. */
 export function pendingChildren(state: RunState): PendingChildInfo[] {

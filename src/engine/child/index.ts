@@ -1,5 +1,6 @@
 import { startChildCommand } from './child-commands.ts';
-import { pendingChildren } from './child-state.ts';
+import { childSlice, pendingChildren } from './child-state.ts';
+import { runClosed } from './child-close.ts';
 import { CHILD_DELIVERIES } from './child-deliveries.ts';
 import type { HistoryEvent } from '../../history/events.ts';
 import type { ChildInfo } from './child-state.ts';
@@ -13,12 +14,13 @@ import type { Feature } from '../core/feature.ts';
  */
 export const childFeature = {
   commands: { StartChildWorkflowExecution: startChildCommand },
-  timers: {},
   deliveries: CHILD_DELIVERIES,
   describe(s, d) {
     d.pendingChildren = pendingChildren(s);
   },
   rebuild: rebuildChildren,
+  state: childSlice,
+  onClose: runClosed,
 } satisfies Feature;
 
 /**

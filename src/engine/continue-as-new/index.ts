@@ -5,8 +5,7 @@ import { continueAsNew } from '../core/runs.ts';
 import { mergeSearchAttributes } from '../../history/search-attribute-values.ts';
 import type { SearchAttributeValue } from '../../visibility/attributes.ts';
 import { commandSearchAttributes } from '../visibility/search-attributes.ts';
-import { fireRunTimer } from '../core/run-timers.ts';
-import type { Feature } from '../core/feature.ts';
+import { runTimer, type Feature } from '../core/feature.ts';
 
 /**
  * Continue-as-new (and the chain it shares with retries and cron): the command, the
@@ -35,8 +34,11 @@ export const continueAsNewFeature = {
       });
     },
   },
-  timers: { WorkflowBackoff: fireRunTimer },
-  deliveries: {},
+  timers: {
+    WorkflowBackoff: runTimer((b) => {
+      if (!b.closed) b.ensureWorkflowTask();
+    }),
+  },
   describe(s, d) {
     if (s.continuedFromRunId) d.continuedFromRunId = s.continuedFromRunId;
     if (s.continuedAsNewToRunId) d.continuedAsNewToRunId = s.continuedAsNewToRunId;

@@ -1,11 +1,16 @@
 import { requireArray, requireOneOf } from '../../common/validate.ts';
-import { COMMAND_TYPES, TERMINAL_COMMAND_TYPES, type Command } from '../../history/commands.ts';
+import { COMMAND_TYPES, TERMINAL_COMMAND_TYPES, type Command, type CommandType } from '../../history/commands.ts';
 import { ValidationError } from '../../errors/index.ts';
-import { COMMAND_HANDLERS } from '../features.ts';
 import { requireObject } from './requests.ts';
 import { DEFAULT_LIMITS, type EngineLimits } from './limits.ts';
-import type { AttributeDefinitions } from '../visibility/search-attributes.ts';
+import type { SearchAttributeDefinition } from '../../visibility/types.ts';
 import type { TransitionBuilder } from './transition.ts';
+
+/** The registered search attributes of each namespace a completion's commands name (visibility/search-attributes.ts). */
+export type AttributeDefinitions = ReadonlyMap<string, readonly SearchAttributeDefinition[]>;
+
+/** Validates one command's attributes against the run's state and applies it to the transition. */
+export type CommandHandler = (ctx: CommandContext, attributes: Record<string, unknown>) => void;
 
 /** What a command handler works with. */
 export interface CommandContext {
@@ -46,10 +51,10 @@ const NO_DEFINITIONS: AttributeDefinitions = new Map();
 
 /** Applies the commands in order. @throws ValidationError for a command the run's state rejects. */
 export function applyCommands(
-  b: TransitionBuilder, commands: Command[], completedEventId: number, limits: EngineLimits = DEFAULT_LIMITS,
+  b: TransitionBuilder, handlers: { readonly [K in CommandType]: CommandHandler }, commands: Command[], completedEventId: number, limits: EngineLimits = DEFAULT_LIMITS,
   definitions: AttributeDefinitions = NO_DEFINITIONS,
 ): void {
   commands.forEach((c, i) => {
-    COMMAND_HANDLERS[c.commandType]({ b, completedEventId, field: `commands[${i}].attributes`, limits, definitions }, c.attributes as unknown as Record<string, unknown>);
+    handlers[c.commandType]({ b, completedEventId, field: `commands[${i}].attributes`, limits, definitions }, c.attributes as unknown as Record<string, unknown>);
   });
 }

@@ -1,30 +1,26 @@
+import type { CommandType } from '../../history/commands.ts';
+import type { HistoryEvent } from '../../history/events.ts';
+import type { WorkflowExecutionDescription } from '../../protocol/index.ts';
+import type { DeliveryKind, TimerKind } from '../../history/timer-kinds.ts';
+import type { CommandHandler } from './commands.ts';
+export type { CommandHandler } from './commands.ts';
+import type { Timer } from './timer-data.ts';
 import { setMaxListeners } from 'node:events';
 import { WorkflowNotFoundError } from '../../common/errors.ts';
-import type { Logger as FullLogger } from '../../common/logger.ts';
 import { systemClock, type Clock } from '../../retry/clock.ts';
 import { ServiceError } from '../../common/errors.ts';
 import { StoreConflictError, type ConflictReason } from '../../store/errors.ts';
-import type { ExecutionRecord, Store, TaskKind, Transition } from '../../store/types.ts';
+import type { ExecutionRecord, Store, Transition } from '../../store/types.ts';
 import { faults } from '../../common/fault-points.ts';
 import { Handoffs } from './handoffs.ts';
-import { TransitionBuilder } from './transition.ts';
+import { TransitionBuilder, type RunHooks } from './transition.ts';
 import { decideBatch, MAX_BATCH, type QueuedChange } from './run-batch.ts';
 import { Waiters } from './waiters.ts';
 import type { TaskTokens } from './task-token.ts';
-import { DEFAULT_LIMITS, enforceHistoryLimits, type EngineLimits } from './limits.ts';
-import { DEFAULT_MESSAGE_LIMITS, type MessageLimits } from '../messages/message-state.ts';
-
-/** Where the engine reports problems it cannot hand to a caller (a timer that failed to fire). Any {@link FullLogger} fits. */
-export type Logger = Pick<FullLogger, 'warn' | 'error'>;
-
-/** Logs to stderr. */
-export const consoleLogger: Logger = {
-  warn: (m, meta) => console.warn(`[steadfast engine] ${m}`, meta ?? ''),
-  error: (m, meta) => console.error(`[steadfast engine] ${m}`, meta ?? ''),
-};
-
-/** Size of the in-flight table below which expired entries are not swept. */
-const MIN_IN_FLIGHT_SWEEP = 1024;
+import { enforceHistoryLimits, type EngineLimits } from './limits.ts';
+import type { Logger } from './logger.ts';
+import { QueueBook } from './queue-book.ts';
+import { runStateOf, type RunState } from './state.ts';
 
 /**
  * Attempts of one transaction that keeps losing optimistic-concurrency races before the call
@@ -52,32 +48,6 @@ export interface Attempt<T> {
 }
 
 /**
- * How long after its last poll ended a queue still counts as polled, real ms. A worker polls
- * again as soon as a poll answers (or hands its task over, which then counts as in flight), so
- * a gap longer than this means nobody is polling the queue.
- */
-const POLL_GAP_MS = 1000;
-
-/**
- * How long a queue that a claim found empty is taken to stay empty while no task is announced
- * for it, real ms: a poll starting meanwhile waits without claiming. A task can become claimable
- * unannounced only when a lease ends (a server that claimed it crashed, or failed to start it);
- * polls notice that this much later at most.
- */
-const EMPTY_TRUST_MS = 1000;
-
-/** The key of a task queue in the waiter and readiness tables. */
-export function queueKey(namespace: string, taskQueue: string, kind: TaskKind): string {
-  return `${kind}\u0000${namespace}\u0000${taskQueue}`;
-}
-
-/**
- * Turns of the event loop's immediates a poll waits before it answers with tasks handed to it
- * (task-service.ts): a caller that left just before is seen by then.
- */
-export const POLL_ANSWER_TURNS = 2;
-
-/**
  * Tasks a transition started for waiting polls (eager-dispatch.ts). They go only once the commit
  * succeeded: a transition that lost a race is decided again, with new task and run ids, so a
  * task handed out before its commit returned could name events or a run that never exist.
@@ -89,52 +59,92 @@ export interface EagerHandoff {
   release(): void;
 }
 
+
+/** Fires one row of the timers table of kind `K` (a true timer or a delivery). */
+export type Fire<K extends TimerKind | DeliveryKind> = (core: EngineCore, timer: Timer<K>) => Promise<void>;
+
+/** Fills a feature's part of describeWorkflowExecution's answer from the run's state. */
+export type DescribeSection = (s: RunState, d: WorkflowExecutionDescription, now: number) => void;
+
 /**
- * What the engine's parts share: the store, the clock, the transition loop, and the
- * bookkeeping behind {@link EngineCore.isIdle}.
+ * Rebuilds a feature's slice of a new run's state from the history the run starts with: a
+ * reset run's copied events and the events re-applied after them (reset/). It re-arms what the
+ * copied history leaves pending (tasks, timers, deliveries), as the original run had armed it.
  */
-export class EngineCore {
+export type Rebuild = (b: TransitionBuilder, events: readonly HistoryEvent[]) => void;
+
+/**
+ * Every feature's parts, composed once (features.ts) and handed to the core when it is built;
+ * the Feature contract each feature fills is core/feature.ts.
+ */
+export interface FeatureRegistry extends RunHooks {
+  readonly commands: { readonly [K in CommandType]: CommandHandler };
+  readonly timers: { readonly [K in TimerKind]: Fire<K> };
+  readonly deliveries: { readonly [K in DeliveryKind]: Fire<K> };
+  readonly describe: readonly DescribeSection[];
+  readonly rebuild: readonly Rebuild[];
+}
+
+/** What the core is built from (engine.ts); nothing is set on it afterwards. */
+export interface CoreParts {
+  store: Store;
+  /**
+   * Time for everything the engine records or decides on (event times, timers, timeouts,
+   * backoffs); a test moves it.
+   */
+  clock: Clock;
+  /**
+   * Real time for how long a caller is kept waiting (long polls, query and update waits, a
+   * stopped worker's refused polls, handed-out tasks that still count as busy). It is never
+   * recorded: a time-skipping test that jumps `clock` a day ahead must not end a poll that has
+   * waited a millisecond. @default systemClock
+   */
+  waitClock?: Clock;
+  identity: string;
+  logger: Logger;
+  /** Every feature's commands, timers, deliveries, state slices and hooks (features.ts). */
+  features: FeatureRegistry;
+  /** Per-run limits. */
+  limits: EngineLimits;
+  /** Signs and verifies task tokens. */
+  tokens: TaskTokens;
+  /** Starts the tasks of a transition that polls waiting here can take (tasks/eager-dispatch.ts). */
+  eager?: (core: EngineCore, b: TransitionBuilder) => EagerHandoff | undefined;
+}
+
+/**
+ * What the engine's parts share: the store, the clocks, the features, the transition loop, and
+ * (QueueBook) the bookkeeping of queues behind the engine's isIdle.
+ */
+export class EngineCore extends QueueBook {
   readonly queueWaiters = new Waiters();
   readonly closeWaiters = new Waiters();
   /** Long polls waiting in this process that take tasks started for them (eager dispatch). */
   readonly handoffs = new Handoffs();
-  /** Set by the task service: starts the tasks of a transition that waiting polls can take. */
-  eager?: (b: TransitionBuilder) => EagerHandoff | undefined;
   readonly shutdown = new AbortController();
-  /**
-   * Tasks known to be dispatchable now, per queue: raised by commit notifications and by the
-   * timer loop when backoffs end, lowered by each claim, zeroed by a poll that finds none.
-   */
-  readonly readyQueues = new Map<string, number>();
-  /** Tasks handed to workers and not answered yet, with the real time after which they no longer count. */
-  readonly inFlight = new Map<string, number>();
-  /** Signs and verifies task tokens; set by the engine before it serves. */
-  tokens!: TaskTokens;
-  /** Per-run limits, set from the engine's options. */
-  limits: EngineLimits = { ...DEFAULT_LIMITS };
-  /** Limits of signals, queries and updates, set from the engine's options. */
-  messageLimits: MessageLimits = { ...DEFAULT_MESSAGE_LIMITS };
+  readonly store: Store;
+  readonly clock: Clock;
+  readonly identity: string;
+  readonly logger: Logger;
+  readonly features: FeatureRegistry;
+  readonly limits: EngineLimits;
+  readonly tokens: TaskTokens;
+  readonly #eager: CoreParts['eager'];
   #busy = 0;
   /** The last transaction queued in each lane (a run's id): the next one of the lane starts once it has settled. */
   readonly #lanes = new Map<string, Promise<unknown>>();
   /** Per run, the batch of changes ({@link mutate}) that waits for the lane and still takes more. */
   readonly #waiting = new Map<string, QueuedChange[]>();
-  /** Queues a claim found empty, with when (real time); see {@link knownEmpty}. */
-  readonly #emptyAt = new Map<string, number>();
-  #sweepAt = MIN_IN_FLIGHT_SWEEP;
-  /** Worker polls per queue key: how many run now, and when the last one ended (real time). */
-  readonly #polls = new Map<string, { active: number; endedAt: number }>();
-  #pollSweepAt = MIN_IN_FLIGHT_SWEEP;
-
-  /**
-   * @param clock time for everything the engine records or decides on (event times, timers,
-   *   timeouts, backoffs); a test moves it.
-   * @param waitClock real time for how long a caller is kept waiting (long polls, query and update
-   *   waits, a stopped worker's refused polls, handed-out tasks that still count as busy). It is
-   *   never recorded: a time-skipping test that jumps `clock` a day ahead must not end a poll
-   *   that has waited a millisecond.
-   */
-  constructor(readonly store: Store, readonly clock: Clock, readonly identity: string, readonly logger: Logger, readonly waitClock: Clock = systemClock) {
+  constructor(parts: CoreParts) {
+    super(parts.waitClock ?? systemClock);
+    this.store = parts.store;
+    this.clock = parts.clock;
+    this.identity = parts.identity;
+    this.logger = parts.logger;
+    this.features = parts.features;
+    this.limits = parts.limits;
+    this.tokens = parts.tokens;
+    this.#eager = parts.eager;
     // Every waiting long poll listens for shutdown; hundreds of pollers are normal, not a leak.
     setMaxListeners(0, this.shutdown.signal);
   }
@@ -201,9 +211,14 @@ export class EngineCore {
     }
   }
 
-  /** A transition of the run as read, at the clock's now. */
-  edit(rec: ExecutionRecord): TransitionBuilder {
-    return new TransitionBuilder(rec, this.clock.now());
+  /** A transition of the run as read, at the clock's now (or `now`). */
+  edit(rec: ExecutionRecord, now = this.clock.now()): TransitionBuilder {
+    return new TransitionBuilder(rec, now, this.features);
+  }
+
+  /** The run state of a row as read, migrated to the current version (state.ts). */
+  runState(rec: ExecutionRecord): RunState {
+    return runStateOf(rec, this.features.slices);
   }
 
   /**
@@ -262,7 +277,7 @@ export class EngineCore {
       await this.store.commit(c.build());
       return;
     }
-    const handoff = this.eager?.(c);
+    const handoff = this.#eager?.(this, c);
     try {
       if (faults.armed) await faults.hit('engine.commit.before');
       await this.store.commit(c.build());
@@ -272,101 +287,5 @@ export class EngineCore {
     }
     if (faults.armed) await faults.hit('engine.commit.after');
     handoff?.committed();
-  }
-
-  /** A claim found the queue empty and no task was announced for it meanwhile. */
-  markEmpty(key: string): void {
-    this.readyQueues.delete(key);
-    // A hint only: dropped wholesale rather than swept when many queues were polled once.
-    if (this.#emptyAt.size >= MIN_IN_FLIGHT_SWEEP) this.#emptyAt.clear();
-    this.#emptyAt.set(key, this.waitClock.now());
-  }
-
-  /** True when a claim on the queue would find nothing: one found it empty lately and no task was announced since. */
-  knownEmpty(key: string): boolean {
-    const at = this.#emptyAt.get(key);
-    if (at === undefined) return false;
-    if (this.waitClock.now() - at < EMPTY_TRUST_MS && !this.readyQueues.has(key)) return true;
-    this.#emptyAt.delete(key);
-    return false;
-  }
-
-  /** Notifications may have been missed: every queue may hold tasks. */
-  forgetEmpty(): void {
-    this.#emptyAt.clear();
-  }
-
-  /** Records that `count` tasks became dispatchable on a queue (at least that many are there). */
-  markReady(key: string, count: number, add: boolean): void {
-    this.#emptyAt.delete(key);
-    const now = this.readyQueues.get(key) ?? 0;
-    this.readyQueues.set(key, add ? now + count : Math.max(now, count));
-  }
-
-  /** A claim took one task of the queue. */
-  claimed(key: string): void {
-    const n = (this.readyQueues.get(key) ?? 0) - 1;
-    if (n > 0) this.readyQueues.set(key, n);
-    else this.readyQueues.delete(key);
-  }
-
-  /** A worker's poll of a workflow or activity task queue began. */
-  pollStarted(key: string): void {
-    const p = this.#polls.get(key);
-    if (p) p.active++;
-    else this.#polls.set(key, { active: 1, endedAt: 0 });
-  }
-
-  /** That poll answered or gave up. */
-  pollEnded(key: string): void {
-    const p = this.#polls.get(key);
-    if (!p) return;
-    p.active = Math.max(0, p.active - 1);
-    const now = (p.endedAt = this.waitClock.now());
-    // An idle entry older than POLL_GAP_MS answers isPolled() as no entry does: dropped whenever
-    // the table doubles, so queues polled once (a worker per queue, then gone) do not pile up.
-    if (this.#polls.size <= this.#pollSweepAt) return;
-    for (const [k, q] of this.#polls) if (q.active === 0 && now - q.endedAt >= POLL_GAP_MS) this.#polls.delete(k);
-    this.#pollSweepAt = Math.max(MIN_IN_FLIGHT_SWEEP, 2 * this.#polls.size);
-  }
-
-  /**
-   * True when some worker polls the queue now, or did within {@link POLL_GAP_MS}: a task ready
-   * there will be taken. A task on a queue nobody polls waits for time (its schedule-to-start
-   * timeout) instead, so it does not keep the engine busy.
-   */
-  isPolled(key: string): boolean {
-    // Query and query-answer rows live only while a caller waits for them: always counted.
-    if (!key.startsWith('workflow\u0000') && !key.startsWith('activity\u0000')) return true;
-    const p = this.#polls.get(key);
-    return p !== undefined && (p.active > 0 || this.waitClock.now() - p.endedAt < POLL_GAP_MS);
-  }
-
-  /** Queues with tasks ready now that some worker polls. */
-  readyPolledQueues(): number {
-    let n = 0;
-    for (const key of this.readyQueues.keys()) if (this.isPolled(key)) n++;
-    return n;
-  }
-
-  /** Counts a task handed to a worker until it is answered or `timeoutMs` of real time passes. */
-  addInFlight(key: string, timeoutMs: number): void {
-    const now = this.waitClock.now();
-    this.inFlight.set(key, now + timeoutMs);
-    // Answers and timeout timers remove entries; one whose answer never came and whose timer fired
-    // on another server would stay, so expired ones are swept whenever the table doubles.
-    if (this.inFlight.size <= this.#sweepAt) return;
-    for (const [k, until] of this.inFlight) if (until <= now) this.inFlight.delete(k);
-    this.#sweepAt = Math.max(MIN_IN_FLIGHT_SWEEP, 2 * this.inFlight.size);
-  }
-
-  /** True when some handed-out task is still awaited. */
-  hasInFlight(): boolean {
-    const now = this.waitClock.now();
-    for (const [key, until] of this.inFlight) {
-      if (until > now) return true;
-      this.inFlight.delete(key);
-    }
-    return false;
   }
 }

@@ -1,41 +1,53 @@
 import type { CommandType } from '../../history/commands.ts';
-import type { HistoryEvent } from '../../history/events.ts';
-import type { WorkflowExecutionDescription } from '../../protocol/index.ts';
 import type { DeliveryKind, TimerKind } from '../../history/timer-kinds.ts';
-import type { CommandContext } from './commands.ts';
-import type { EngineCore } from './engine-core.ts';
-import type { RunState } from './state.ts';
-import type { Timer } from './timer-data.ts';
-import type { TransitionBuilder } from './transition.ts';
+import type { TimerRecord } from '../../store/types.ts';
+import type { CommandHandler, DescribeSection, Fire, Rebuild } from './engine-core.ts';
+import type { StateSlice } from './state.ts';
+import type { TimerRowData } from './timer-data.ts';
+import type { NewRunView, RunOutcome, TransitionBuilder } from './transition.ts';
 
-/** Validates one command's attributes against the run's state and applies it to the transition. */
-export type CommandHandler = (ctx: CommandContext, attributes: Record<string, unknown>) => void;
+export type { CommandHandler, DescribeSection, Fire, FeatureRegistry, Rebuild } from './engine-core.ts';
+export type { StateSlice } from './state.ts';
+export type { NewRunView, RunOutcome } from './transition.ts';
 
-/** Fires one row of the timers table of kind `K` (a true timer or a delivery). */
-export type Fire<K extends TimerKind | DeliveryKind> = (core: EngineCore, timer: Timer<K>) => Promise<void>;
-
-/** Fills a feature's part of describeWorkflowExecution's answer from the run's state. */
-export type DescribeSection = (s: RunState, d: WorkflowExecutionDescription, now: number) => void;
+/** What one run timer does when it fires, inside its run's transition (which consumes its row). */
+export type RunTimerHandler<K extends TimerKind> = (b: TransitionBuilder, data: TimerRowData[K], timer: TimerRecord<K>) => void;
 
 /**
- * Rebuilds a feature's slice of a new run's state from the history the run starts with: a
- * reset run's copied events and the events re-applied after them (reset.ts). It re-arms what the
- * copied history leaves pending (tasks, timers, deliveries), as the original run had armed it.
- */
-export type Rebuild = (b: TransitionBuilder, events: readonly HistoryEvent[]) => void;
-
-/**
- * What one feature of the engine declares in one place: the commands it handles, the true
- * timers it arms, the deliveries it sends to other runs, its part of `describe`, and how its
- * part of the run state is rebuilt from a history (`rebuild`: a reset run has nothing else to
- * start from, so a feature whose state a history implies must have one). Its slice of the run
- * state is a type in RunState (state.ts). The registries in index.ts are mapped types over the
- * kinds, composed from the features, so a kind no feature handles fails to compile.
+ * What one feature of the engine declares in one place: the commands it handles, the timers it
+ * arms and the deliveries it sends to other runs (each fired here), its part of `describe`, how
+ * its state is rebuilt from a history, its slice of the run state, and the moments of a run's
+ * life it takes part in. features.ts composes them into the {@link FeatureRegistry} the core is
+ * built with; its registries are mapped types over the kinds, so a command, timer or delivery
+ * kind no feature handles fails to compile.
  */
 export interface Feature {
-  commands: { [K in CommandType]?: CommandHandler };
-  timers: { [K in TimerKind]?: Fire<K> };
-  deliveries: { [K in DeliveryKind]?: Fire<K> };
+  commands?: { [K in CommandType]?: CommandHandler };
+  timers?: { [K in TimerKind]?: Fire<K> };
+  deliveries?: { [K in DeliveryKind]?: Fire<K> };
   describe?: DescribeSection;
   rebuild?: Rebuild;
+  state?: StateSlice;
+  /** In the transition that closes a run, after its close event: tell others, clear the slice. */
+  onClose?: (b: TransitionBuilder) => void;
+  /** In the transition that continues a run's chain (continue-as-new, retry, cron): carry the slice to `next`. */
+  onContinue?: (from: TransitionBuilder, next: TransitionBuilder) => void;
+  /**
+   * Before a run ends with `outcome`: true when the feature ended it itself (a cron run continues
+   * its chain as new instead of closing), so the caller writes no close.
+   */
+  onRunEnding?: (b: TransitionBuilder, outcome: RunOutcome, workflowTaskCompletedEventId?: number) => boolean;
+  /** The delay before a new run's first workflow task, when the feature sets one (a cron chain's first fire time). */
+  firstTaskBackoffMs?: (run: NewRunView, now: number) => number | undefined;
+}
+
+/** A timer kind fired inside its run's transition, as one line of a feature's `timers`. */
+export function runTimer<K extends TimerKind>(apply: RunTimerHandler<K>): Fire<K> {
+  return (core, timer) => core.mutate(timer.runId, (b) => applyRunTimer(b, timer, apply));
+}
+
+/** Applies a fired run timer to its run's transition, consuming the timer row in it. */
+export function applyRunTimer<K extends TimerKind>(b: TransitionBuilder, timer: TimerRecord<K>, apply: RunTimerHandler<K>): void {
+  b.consumeTimerId = timer.id;
+  apply(b, timer.data as TimerRowData[K], timer);
 }

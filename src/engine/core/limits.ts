@@ -1,6 +1,6 @@
 import { optionalInt } from '../../common/validate.ts';
 import { brandClass, ValidationError } from '../../errors/index.ts';
-import type { Logger } from './engine-core.ts';
+import type { Logger } from './logger.ts';
 import { terminateRun } from './runs.ts';
 import type { TransitionBuilder } from './transition.ts';
 

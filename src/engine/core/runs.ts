@@ -8,9 +8,7 @@ import type { RetryPolicyData } from '../../retry/policy-data.ts';
 import type { ExecutionRecord } from '../../store/types.ts';
 import { initialState, type RunConfig } from './state.ts';
 import type { RunSpec } from './requests.ts';
-import { TransitionBuilder } from './transition.ts';
-import { continueCron, firstCronBackoffMs } from '../cron/cron-jobs.ts';
-import { carryScheduledBy } from '../schedules/scheduled-by.ts';
+import { TransitionBuilder, type RunHooks, type RunOutcome } from './transition.ts';
 
 /** What a new run of a chain is made from (a start, a retry, a continue-as-new). */
 export interface NewRunParams extends RunSpec {
@@ -32,16 +30,15 @@ export interface NewRunParams extends RunSpec {
  * or a WorkflowBackoff timer that schedules it (retry backoff), and a RunTimeout timer at the
  * earlier of the run deadline and the chain's expiration.
  */
-export function buildNewRun(input: NewRunParams, now: number): TransitionBuilder {
+export function buildNewRun(features: RunHooks, input: NewRunParams, now: number): TransitionBuilder {
   const runId = newUuid();
   // Temporal's default: a run may last as long as the whole execution.
   const runTimeout = input.workflowRunTimeoutMs ?? input.workflowExecutionTimeoutMs;
-  // The first run of a cron chain waits for the spec's first fire time.
-  const cronFirst = input.chain === undefined && input.cronSchedule !== undefined;
-  const p: NewRunParams = {
-    ...input, ...(runTimeout !== undefined ? { workflowRunTimeoutMs: runTimeout } : {}),
-    ...(cronFirst ? { backoffMs: firstCronBackoffMs(input.cronSchedule!, now) } : {}),
-  };
+  // A feature may delay the first workflow task (the first run of a cron chain waits for the spec's first fire time).
+  const view = { firstOfChain: input.chain === undefined, cronSchedule: input.cronSchedule, backoffMs: input.backoffMs };
+  let backoffMs = input.backoffMs;
+  for (const delay of features.firstTaskBackoffMs) backoffMs = delay(view, now) ?? backoffMs;
+  const p: NewRunParams = { ...input, ...(runTimeout !== undefined ? { workflowRunTimeoutMs: runTimeout } : {}), backoffMs };
   const expirationTime = p.chain ? p.chain.expirationTime
     : p.workflowExecutionTimeoutMs !== undefined ? now + p.workflowExecutionTimeoutMs : undefined;
   const cfg: RunConfig = {
@@ -53,7 +50,7 @@ export function buildNewRun(input: NewRunParams, now: number): TransitionBuilder
   if (expirationTime !== undefined) cfg.expirationTime = expirationTime;
   if (p.cronSchedule !== undefined) cfg.cronSchedule = p.cronSchedule;
   if (p.header) cfg.header = p.header;
-  const state = initialState(cfg);
+  const state = initialState(cfg, features.slices);
   if (p.chain) state.continuedFromRunId = p.chain.continuedFromRunId;
   if (p.lastCompletionResult !== undefined) state.lastCompletionResult = p.lastCompletionResult;
   if (p.parent) state.parent = p.parent;
@@ -67,7 +64,7 @@ export function buildNewRun(input: NewRunParams, now: number): TransitionBuilder
   if (p.searchAttributes) record.searchAttributes = p.searchAttributes;
   if (p.scheduledById !== undefined) record.scheduledById = p.scheduledById;
   if (p.scheduledStartTime !== undefined) record.scheduledStartTime = p.scheduledStartTime;
-  const b = new TransitionBuilder(record, now, true);
+  const b = new TransitionBuilder(record, now, features, true);
   b.append('WorkflowExecutionStarted', {
     workflowType: p.workflowType, taskQueue: p.taskQueue, args: p.args,
     ...(p.memo ? { memo: p.memo } : {}),
@@ -139,7 +136,7 @@ export function continueAsNew(b: TransitionBuilder, o: ContinueOptions): string 
   const lastCompletionResult = o.lastCompletionResult !== undefined ? o.lastCompletionResult : b.state.lastCompletionResult;
   const given = o.searchAttributes;
   const searchAttributes = given === undefined ? r.searchAttributes : Object.keys(given).length > 0 ? given : undefined;
-  const next = buildNewRun({
+  const next = buildNewRun(b.features, {
     namespace: r.namespace, workflowId: r.workflowId, workflowType, taskQueue, args, workflowTaskTimeoutMs,
     attempt: o.attempt, initiator: o.initiator, backoffMs: o.backoffMs,
     chain: {
@@ -168,7 +165,7 @@ export function continueAsNew(b: TransitionBuilder, o: ContinueOptions): string 
     ...(o.workflowTaskCompletedEventId !== undefined ? { workflowTaskCompletedEventId: o.workflowTaskCompletedEventId } : {}),
   });
   b.state.continuedAsNewToRunId = next.record.runId;
-  carryScheduledBy(b, next);
+  for (const onContinue of b.features.onContinue) onContinue(b, next);
   b.others.push(next);
   return next.record.runId;
 }
@@ -176,8 +173,8 @@ export function continueAsNew(b: TransitionBuilder, o: ContinueOptions): string 
 /**
  * A run failed (`failed`) or hit its run timeout (`timedOut`): retried as a new run of the chain
  * when its retry policy allows and the retry starts before the chain's expiration; then, for a
- * cron job, followed by the chain's next run (cron-jobs.ts); closed as Failed / TimedOut
- * otherwise, with the retry state saying why.
+ * feature that ends it otherwise (a cron job continues its chain: cron/), by that feature; closed
+ * as Failed / TimedOut otherwise, with the retry state saying why.
  */
 export function retryOrClose(b: TransitionBuilder, failure: FailureInfo, how: 'failed' | 'timedOut', workflowTaskCompletedEventId = 0): void {
   const cfg = b.state.cfg;
@@ -195,7 +192,7 @@ export function retryOrClose(b: TransitionBuilder, failure: FailureInfo, how: 'f
     }
     retryState = d.retry ? 'Timeout' : d.retryState;
   }
-  if (continueCron(b, { status: how === 'failed' ? 'Failed' : 'TimedOut', failure }, workflowTaskCompletedEventId)) return;
+  if (endedByFeature(b, { status: how === 'failed' ? 'Failed' : 'TimedOut', failure }, workflowTaskCompletedEventId)) return;
   if (how === 'failed') b.close('Failed', 'WorkflowExecutionFailed', { failure, retryState, workflowTaskCompletedEventId });
   else b.close('TimedOut', 'WorkflowExecutionTimedOut', { retryState });
 }
@@ -210,4 +207,12 @@ export function terminateRun(b: TransitionBuilder, reason: string, details?: unk
     reason, ...(details !== undefined ? { details } : {}), ...(identity !== undefined ? { identity } : {}),
     ...(newExecutionRunId !== undefined ? { newExecutionRunId } : {}),
   });
+}
+
+/**
+ * Offers a run's end to the features' `onRunEnding` hooks: true when one ended the run itself (a
+ * cron run continues its chain as new), so the caller writes no close.
+ */
+export function endedByFeature(b: TransitionBuilder, outcome: RunOutcome, workflowTaskCompletedEventId?: number): boolean {
+  return b.features.onRunEnding.some((ending) => ending(b, outcome, workflowTaskCompletedEventId));
 }

@@ -9,7 +9,7 @@ import type { TransitionBuilder } from './transition.ts';
 
 /** A new run of `s`, as its first transition builds it (WorkflowExecutionStarted, first workflow task or backoff). */
 export function freshRun(core: EngineCore, s: ValidStart): TransitionBuilder {
-  return buildNewRun({ ...s, attempt: 1, backoffMs: 0 }, core.clock.now());
+  return buildNewRun(core.features, { ...s, attempt: 1, backoffMs: 0 }, core.clock.now());
 }
 
 /**

@@ -1,11 +1,6 @@
 import { ServiceError } from '../../common/errors.ts';
-import type { FailureInfo } from '../../common/failure.ts';
-import type { ActivityTimeouts, EventAttributes, EventType, WorkflowTaskFailedCause } from '../../history/events.ts';
-import type { PolicyData, RetryPolicyData } from '../../retry/policy-data.ts';
-import type { ChildRunState } from '../child/child-state.ts';
-import type { CronRunState } from '../cron/cron-jobs.ts';
-import { emptyMessageState, type MessageRunState } from '../messages/message-state.ts';
-import type { ScheduledByRunState } from '../schedules/scheduled-by.ts';
+import type { EventAttributes, EventType, ParentExecutionRef, WorkflowTaskFailedCause } from '../../history/events.ts';
+import type { RetryPolicyData } from '../../retry/policy-data.ts';
 
 /**
  * The mutable state of one run, kept as JSON in its execution row so that a transition never
@@ -13,7 +8,26 @@ import type { ScheduledByRunState } from '../schedules/scheduled-by.ts';
  * since the epoch on the injected clock. Rows are read through {@link runStateOf}, which brings
  * a row of an older version up to this one.
  */
-export type RunState = { v: typeof RUN_STATE_VERSION } & CoreRunState & ChildRunState & MessageRunState & CronRunState & ScheduledByRunState;
+export type RunState = { v: typeof RUN_STATE_VERSION } & CoreRunState & RunSlices;
+
+/**
+ * The features' slices of the run state. Empty here: each feature adds its fields where it is
+ * defined (`declare module '../core/state.ts' { interface RunSlices { ... } }`) and declares
+ * their initial values and migrations as its `state` (a {@link StateSlice}).
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface RunSlices {}
+
+/**
+ * A feature's slice of the run state: its fields of {@link RunSlices}, their values in a new run,
+ * and how a row written before the slice existed (run state version 1) is brought up to date.
+ */
+export interface StateSlice {
+  /** The slice's fields in a new run (a fresh object each call). */
+  initial(): Partial<RunSlices>;
+  /** Brings the slice of a state read at version `from` up to the current version, in place. */
+  migrate?(s: Partial<RunSlices>, from: number): void;
+}
 
 /**
  * The version of {@link RunState} this code writes. Version 1 is every row without `v`: the
@@ -22,21 +36,13 @@ export type RunState = { v: typeof RUN_STATE_VERSION } & CoreRunState & ChildRun
  */
 export const RUN_STATE_VERSION = 2;
 
-/** Brings a state of version `from` to `from + 1`, in place; one entry per version below the current. */
-const MIGRATIONS: Record<number, (s: Record<string, unknown>) => void> = {
-  1(s) {
-    s.messages ??= emptyMessageState();
-    s.children ??= {};
-    s.cancelRequests ??= {};
-  },
-};
-
 /**
  * The run state of an execution row, migrated to {@link RUN_STATE_VERSION} when the row is older
- * (on a shallow copy: the row itself is not changed). A row of a newer version than this code
- * knows is refused rather than misread.
+ * (on a shallow copy: the row itself is not changed): a slice a version-1 row lacks gets its
+ * initial value, then each slice's `migrate` runs. A row of a newer version than this code knows
+ * is refused rather than misread.
  */
-export function runStateOf(rec: { state: unknown }): RunState {
+export function runStateOf(rec: { state: unknown }, slices: readonly StateSlice[]): RunState {
   const raw = rec.state as Record<string, unknown> & { v?: number };
   const from = raw.v ?? 1;
   if (from === RUN_STATE_VERSION) return raw as unknown as RunState;
@@ -44,12 +50,23 @@ export function runStateOf(rec: { state: unknown }): RunState {
     throw new ServiceError('Internal', `run state version ${String(raw.v)} is not one this engine reads (it reads 1 to ${RUN_STATE_VERSION}); upgrade the server`);
   }
   const s: Record<string, unknown> = { ...raw };
-  for (let v = from; v < RUN_STATE_VERSION; v++) MIGRATIONS[v]!(s);
+  for (const slice of slices) {
+    for (const [key, value] of Object.entries(slice.initial())) s[key] ??= value;
+    slice.migrate?.(s as Partial<RunSlices>, from);
+  }
   s.v = RUN_STATE_VERSION;
   return s as unknown as RunState;
 }
 
-/** The core's part of the run state: workflow tasks, activities, user timers, cancel and terminate. */
+/**
+ * The core's part of the run state of an execution row, for a reader that needs none of the
+ * features' slices (they are not brought up to date).
+ */
+export function coreStateOf(rec: { state: unknown }): { v: typeof RUN_STATE_VERSION } & CoreRunState {
+  return runStateOf(rec, []);
+}
+
+/** The core's part of the run state: its config, workflow tasks, buffered events, cancel and terminate, its chain. */
 export interface CoreRunState {
   cfg: RunConfig;
   /** Last workflow task sequence number handed out; identifies a workflow task across attempts. */
@@ -67,10 +84,6 @@ export interface CoreRunState {
   previousStartedEventId: number;
   /** Events that arrived while a workflow task was started; appended after its completion. */
   buffered: BufferedEvent[];
-  /** Pending activities by scheduled event id. */
-  activities: Record<string, ActivityInfo>;
-  /** Pending user timers by timer id. */
-  timers: Record<string, UserTimerInfo>;
   cancelRequested: boolean;
   /** Request id of the cancel request that set cancelRequested: its repeat succeeds, also after the run closed. */
   cancelRequestId?: string;
@@ -83,6 +96,10 @@ export interface CoreRunState {
   historySizeBytes?: number;
   continuedFromRunId?: string;
   continuedAsNewToRunId?: string;
+  /** The parent of a child workflow's run, carried along the child's chain. */
+  parent?: ParentExecutionRef;
+  /** Result of the chain's last completed run, passed to every later run (`getLastCompletionResult()`). */
+  lastCompletionResult?: unknown;
 }
 
 /** Per-run settings resolved at start. */
@@ -137,43 +154,6 @@ export interface WorkflowTaskInfo {
   suggestContinueAsNew?: true;
 }
 
-/** A pending activity: scheduled, backing off before a retry, or started. */
-export interface ActivityInfo {
-  scheduledEventId: number;
-  activityId: string;
-  activityType: string;
-  taskQueue: string;
-  args: unknown[];
-  retryPolicy: PolicyData;
-  timeouts: ActivityTimeouts;
-  attempt: number;
-  state: 'Scheduled' | 'Started';
-  /** First scheduling time; schedule-to-close counts from here. */
-  scheduledTime: number;
-  /** When the current attempt becomes (or became) dispatchable; later than now during a backoff. */
-  attemptScheduledTime: number;
-  startedTime?: number;
-  lastStartedTime?: number;
-  lastFailure?: FailureInfo;
-  lastHeartbeatTime?: number;
-  /** Last heartbeat of the current attempt (heartbeat timeout counts from it). */
-  attemptHeartbeatTime?: number;
-  heartbeatDetails?: unknown;
-  cancelRequested: boolean;
-  cancelRequestedEventId?: number;
-  taskId?: string;
-  timer?: { id: string; dueAt: number };
-  identity?: string;
-  requestId?: string;
-}
-
-/** A pending user timer. */
-export interface UserTimerInfo {
-  startedEventId: number;
-  timerRowId: string;
-  dueAt: number;
-}
-
 /**
  * An event waiting for the started workflow task to finish. `linkStartedToPrevious` sets
  * `attributes.startedEventId` to the id of the event buffered just before it (the
@@ -186,12 +166,11 @@ export interface BufferedEvent {
   linkStartedToPrevious?: boolean;
 }
 
-/** A fresh state for a new run. */
-export function initialState(cfg: RunConfig): RunState {
-  return {
-    v: RUN_STATE_VERSION, cfg, wtSeq: 0, wtAttempt: 1, previousStartedEventId: 0, buffered: [], activities: {}, timers: {},
-    cancelRequested: false, messages: emptyMessageState(), children: {}, cancelRequests: {},
-  };
+/** A fresh state for a new run: the core's part and each feature's slice. */
+export function initialState(cfg: RunConfig, slices: readonly StateSlice[]): RunState {
+  const state = { v: RUN_STATE_VERSION, cfg, wtSeq: 0, wtAttempt: 1, previousStartedEventId: 0, buffered: [], cancelRequested: false };
+  for (const slice of slices) Object.assign(state, slice.initial());
+  return state as unknown as RunState;
 }
 
 /** What a task row carries. */

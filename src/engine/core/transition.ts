@@ -3,10 +3,41 @@ import { cloneData } from '../../common/clone.ts';
 import type { EventAttributes, EventType, HistoryEvent, WorkflowExecutionStatus } from '../../history/events.ts';
 import type { ExecutionRecord, TaskKind, TaskRecord, TimerRecord, Transition } from '../../store/types.ts';
 import type { DeliveryKind, TimerKind } from '../../history/timer-kinds.ts';
-import { runStateOf, type BufferedEvent, type RunState, type TaskData } from './state.ts';
+import { runStateOf, type BufferedEvent, type RunState, type StateSlice, type TaskData } from './state.ts';
+import type { FailureInfo } from '../../common/failure.ts';
 import type { TimerRowData } from './timer-data.ts';
-import { runClosed } from '../child/child-close.ts';
-import { scheduledRunClosed } from '../schedules/scheduled-by.ts';
+
+/** How a run ends, as the transition ending it would record it (workflow-task/, cancel/, run timeouts). */
+export type RunOutcome =
+  | { status: 'Completed'; result: unknown }
+  | { status: 'Failed' | 'TimedOut' | 'Canceled'; failure: FailureInfo };
+
+/** A new run's settings a feature may read before the run exists (firstTaskBackoffMs). */
+export interface NewRunView {
+  /** True for a chain's first run (a start); false for a retry or continue-as-new. */
+  firstOfChain: boolean;
+  cronSchedule?: string | undefined;
+  backoffMs: number;
+}
+
+/**
+ * The features' parts a run's transitions use (the engine's FeatureRegistry, engine-core.ts):
+ * the state slices that read a row, and the moments of a run's life features take part in.
+ */
+export interface RunHooks {
+  readonly slices: readonly StateSlice[];
+  /** In the transition that closes a run, after its close event: tell others, clear a slice. */
+  readonly onClose: readonly ((b: TransitionBuilder) => void)[];
+  /** In the transition that continues a run's chain (continue-as-new, retry, cron): carry a slice to `next`. */
+  readonly onContinue: readonly ((from: TransitionBuilder, next: TransitionBuilder) => void)[];
+  /**
+   * Before a run ends with `outcome`: true when the feature ended it itself (a cron run continues
+   * its chain as new instead of closing), so the caller writes no close.
+   */
+  readonly onRunEnding: readonly ((b: TransitionBuilder, outcome: RunOutcome, workflowTaskCompletedEventId?: number) => boolean)[];
+  /** The delay before a new run's first workflow task, when a feature sets one (a cron chain's first fire time). */
+  readonly firstTaskBackoffMs: readonly ((run: NewRunView, now: number) => number | undefined)[];
+}
 
 /**
  * Collects everything one state transition of a run writes: the row's new state, the events
@@ -33,9 +64,13 @@ export class TransitionBuilder {
   needsWorkflowTask = false;
   #touched = false;
 
-  constructor(record: ExecutionRecord, readonly now: number, isNew = false) {
+  /**
+   * @param features the engine's features: their state slices read the row, their close hooks
+   *   run when this transition closes the run.
+   */
+  constructor(record: ExecutionRecord, readonly now: number, readonly features: RunHooks, isNew = false) {
     this.record = { ...record, version: record.version + (isNew ? 0 : 1) };
-    this.state = runStateOf({ state: cloneData(record.state) });
+    this.state = runStateOf({ state: cloneData(record.state) }, features.slices);
     this.expectedVersion = isNew ? undefined : record.version;
     if (isNew) this.#touched = true;
   }
@@ -183,17 +218,16 @@ export class TransitionBuilder {
 
   /**
    * Closes the run: appends the close event, sets status and close time, and deletes every task
-   * and timer of the run in the same transaction (so nothing pending fires afterwards).
+   * and timer of the run in the same transaction (so nothing pending fires afterwards). Each
+   * feature's close hook then runs in this transition (tell a parent or a schedule, drop what is
+   * pending).
    */
   close<K extends EventType>(status: WorkflowExecutionStatus, eventType: K, attributes: EventAttributes[K]): void {
     this.append(eventType, attributes);
     this.record.status = status;
     this.record.closeTime = this.now;
     this.state.wt = undefined;
-    this.state.activities = {};
-    this.state.timers = {};
-    runClosed(this);
-    scheduledRunClosed(this);
+    for (const onClose of this.features.onClose) onClose(this);
   }
 
   /** True when the transition writes this run's row (so its commit checks the version it was read at). */

@@ -1,5 +1,5 @@
-import type { FailureInfo } from '../../common/failure.ts';
 import { parseCronSchedule } from '../../schedule/index.ts';
+import type { RunOutcome } from '../core/feature.ts';
 import { continueAsNew } from '../core/runs.ts';
 import type { TransitionBuilder } from '../core/transition.ts';
 
@@ -13,11 +13,6 @@ import type { TransitionBuilder } from '../core/transition.ts';
  * are rows of the closing transaction.
  */
 
-/** The slice of the run state about its cron chain. */
-export interface CronRunState {
-  /** Result of the chain's last completed run, passed to every later run (`getLastCompletionResult()`). */
-  lastCompletionResult?: unknown;
-}
 
 /**
  * The first run's firstWorkflowTaskBackoff, ms: from `now` to the spec's next fire time (strictly
@@ -29,11 +24,6 @@ export function firstCronBackoffMs(spec: string, now: number): number {
   return next === null ? 0 : next - now;
 }
 
-/** How a cron run ended, as its close would record it. */
-export type CronRunOutcome =
-  | { status: 'Completed'; result: unknown }
-  | { status: 'Failed' | 'TimedOut' | 'Canceled'; failure: FailureInfo };
-
 /**
  * Where a run of a cron chain closes: starts the chain's next run and closes this one as
  * ContinuedAsNew (initiator CronSchedule) when the run has a cron schedule whose next start
@@ -41,7 +31,7 @@ export type CronRunOutcome =
  * open starts the next run at once) comes before the chain's expiration. Returns false, leaving
  * the close to the caller, otherwise.
  */
-export function continueCron(b: TransitionBuilder, outcome: CronRunOutcome, workflowTaskCompletedEventId?: number): boolean {
+export function continueCron(b: TransitionBuilder, outcome: RunOutcome, workflowTaskCompletedEventId?: number): boolean {
   const spec = b.state.cfg.cronSchedule;
   if (spec === undefined) return false;
   const next = parseCronSchedule(spec).nextRunAfter(b.record.executionTime, b.now);
@@ -55,9 +45,4 @@ export function continueCron(b: TransitionBuilder, outcome: CronRunOutcome, work
     ...(workflowTaskCompletedEventId ? { workflowTaskCompletedEventId } : {}),
   });
   return true;
-}
-
-/** The failure a canceled cron run passes to the next run as its last failure. */
-export function canceledRunFailure(details: unknown): FailureInfo {
-  return { kind: 'Canceled', message: 'workflow run canceled', ...(details !== undefined ? { details: [details] } : {}) };
 }

@@ -1,6 +1,14 @@
 import type { EventAttributes } from '../../history/events.ts';
 import type { UpdateOutcome } from '../../history/message-types.ts';
 import { ValidationError } from '../../errors/index.ts';
+import type { StateSlice } from '../core/feature.ts';
+
+declare module '../core/timer-data.ts' {
+  interface TimerRowData {
+    /** A SignalExternalWorkflowExecution to deliver, by its Initiated event. */
+    SignalExternal: { initiatedEventId: number };
+  }
+}
 
 /**
  * Limits of signals, queries and updates; each names itself in the error it causes. Pending
@@ -50,10 +58,15 @@ export interface MessageState {
   updates: Record<string, UpdateRecord>;
 }
 
-/** The slice of the run state that signals and updates keep. */
-export interface MessageRunState {
-  messages: MessageState;
+declare module '../core/state.ts' {
+  interface RunSlices {
+    /** What signals and updates keep. */
+    messages: MessageState;
+  }
 }
+
+/** The messages feature's slice of the run state. */
+export const messageSlice: StateSlice = { initial: () => ({ messages: emptyMessageState() }) };
 
 /** The message state of a run that has received nothing. */
 export function emptyMessageState(): MessageState {

@@ -4,10 +4,10 @@ import type {
   CallOptions, PollRequest, StartWorkflowExecutionResponse,
 } from '../../protocol/index.ts';
 import type { EngineCore } from '../core/engine-core.ts';
-import { resolveMessageLimits, type MessageLimits } from './message-state.ts';
+import type { MessageLimits } from './message-state.ts';
 import { QueryRouter } from './queries.ts';
-import { SignalBatcher } from './signal-batch.ts';
-import { signalWithStart, signalWorkflow } from './signals.ts';
+import { SignalBatcher, signalWorkflow } from './signal-batch.ts';
+import { signalWithStart } from './signals.ts';
 import { UpdateService } from './updates.ts';
 
 /** The engine's service calls of signals, queries and updates. */
@@ -18,10 +18,10 @@ export class Messages {
   readonly #updates: UpdateService;
   readonly #signals: SignalBatcher;
 
-  constructor(core: EngineCore, limits?: Partial<MessageLimits>) {
+  /** @param limits resolved (resolveMessageLimits), the same the messages feature was built with */
+  constructor(core: EngineCore, limits: MessageLimits) {
     this.#core = core;
-    this.limits = resolveMessageLimits(limits);
-    core.messageLimits = this.limits;
+    this.limits = limits;
     this.#queries = new QueryRouter(core, this.limits);
     this.#updates = new UpdateService(core, this.limits, this.#queries);
     this.#signals = new SignalBatcher(core, this.limits);

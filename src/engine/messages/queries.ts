@@ -7,14 +7,15 @@ import type { QueryTask, QueryWorkflowRequest, QueryWorkflowResponse, RespondQue
 import type { CallOptions, PollRequest } from '../../protocol/index.ts';
 import { ValidationError } from '../../errors/index.ts';
 import type { ExecutionRecord, TaskRecord } from '../../store/types.ts';
-import { queueKey, type EngineCore } from '../core/engine-core.ts';
+import { type EngineCore } from '../core/engine-core.ts';
+import { queueKey } from '../core/queue-book.ts';
 import type { TaskTokens } from '../core/task-token.ts';
 import type { MessageLimits } from './message-state.ts';
 import { validatePoll } from '../core/requests.ts';
 import { parseRequest } from '../../protocol/parse.ts';
 import { queryWorkflowRequestSchema, respondQueryTaskCompletedRequestSchema } from '../../protocol/schemas/messages.ts';
-import { runStateOf } from '../core/state.ts';
-import { resolveRun } from '../visibility/visibility.ts';
+import { coreStateOf } from '../core/state.ts';
+import { resolveRun } from '../core/resolve-run.ts';
 import { workflowTaskFailing } from '../workflow-task/workflow-tasks.ts';
 
 /*
@@ -100,7 +101,7 @@ export class QueryRouter {
     const { core } = this;
     const deadline = this.core.waitClock.now() + timeoutMs;
     let current = rec;
-    while (current.status === 'Running' && runStateOf(current).buffered.length > 0) {
+    while (current.status === 'Running' && coreStateOf(current).buffered.length > 0) {
       if (this.core.waitClock.now() >= deadline) throw await this.#timeout(rec, what, timeoutMs, 'a workflow task holding newer events did not finish');
       await new Promise((r) => setTimeout(r, BUFFER_POLL_MS));
       current = (await core.store.getExecution(rec.runId)) ?? current;

@@ -2,8 +2,12 @@ import { ServiceError } from '../../common/errors.ts';
 import type { EngineCore } from '../core/engine-core.ts';
 import type { MessageLimits } from './message-state.ts';
 import { addSignal, type SignalInput } from './signals.ts';
+import type { SignalWorkflowRequest } from '../../protocol/index.ts';
+import { newUuid } from '../../common/ids.ts';
+import { parseRequest } from '../../protocol/parse.ts';
+import { signalWorkflowRequestSchema } from '../../protocol/schemas/messages.ts';
 import type { TransitionBuilder } from '../core/transition.ts';
-import { resolveRun } from '../visibility/visibility.ts';
+import { resolveRun } from '../core/resolve-run.ts';
 
 /**
  * Most signals one transition takes. Each is one event and one request id in the run's state;
@@ -102,4 +106,14 @@ export class SignalBatcher {
       return err;
     }
   }
+}
+
+/**
+ * signalWorkflowExecution: persisted before it returns; a repeated request id is a no-op. Signals
+ * that reach one run together share its next transition (signal-batch.ts).
+ */
+export async function signalWorkflow(batcher: SignalBatcher, input: SignalWorkflowRequest): Promise<void> {
+  const { signalName, args, identity, requestId: given, ...ref } = parseRequest(signalWorkflowRequestSchema, input);
+  const requestId = given ?? newUuid();
+  await batcher.signal(ref, { signalName, args, requestId, ...(identity !== undefined ? { identity } : {}) });
 }

@@ -4,20 +4,19 @@ import { encodePayload } from '../../common/payload.ts';
 import { optionalArray, optionalString, requireString } from '../../common/validate.ts';
 import type { HistoryEvent } from '../../history/events.ts';
 import type { SignalExternalFailedCause } from '../../history/message-types.ts';
-import type { SignalWithStartRequest, SignalWorkflowRequest, StartWorkflowExecutionResponse } from '../../protocol/index.ts';
+import type { SignalWithStartRequest, StartWorkflowExecutionResponse } from '../../protocol/index.ts';
 import type { Timer } from '../core/timer-data.ts';
 import type { CommandContext } from '../core/commands.ts';
 import type { EngineCore } from '../core/engine-core.ts';
 import { checkPending } from '../core/limits.ts';
-import { runStateOf } from '../core/state.ts';
+
 import { SIGNAL_DEDUP_WINDOW, type MessageLimits, type PendingExternalSignal } from './message-state.ts';
 import { validStart } from '../core/requests.ts';
 import { parseRequest } from '../../protocol/parse.ts';
-import { signalWithStartRequestSchema, signalWorkflowRequestSchema } from '../../protocol/schemas/messages.ts';
+import { signalWithStartRequestSchema } from '../../protocol/schemas/messages.ts';
 import { validateStartAttributes } from '../visibility/search-attributes.ts';
 import { freshRun, startBeside } from '../core/start.ts';
 import type { TransitionBuilder } from '../core/transition.ts';
-import type { SignalBatcher } from './signal-batch.ts';
 
 /** A signal to add to a run. */
 export interface SignalInput {
@@ -62,17 +61,6 @@ export function addSignal(b: TransitionBuilder, limits: MessageLimits, s: Signal
   return true;
 }
 
-
-/**
- * signalWorkflowExecution: persisted before it returns; a repeated request id is a no-op. Signals
- * that reach one run together share its next transition (signal-batch.ts).
- */
-export async function signalWorkflow(batcher: SignalBatcher, input: SignalWorkflowRequest): Promise<void> {
-  const { signalName, args, identity, requestId: given, ...ref } = parseRequest(signalWorkflowRequestSchema, input);
-  const requestId = given ?? newUuid();
-  await batcher.signal(ref, { signalName, args, requestId, ...(identity !== undefined ? { identity } : {}) });
-}
-
 /**
  * signalWithStartWorkflowExecution: signals the open run of the workflow id, or starts a new run
  * (under the id reuse policy) whose history holds the signal before its first workflow task runs.
@@ -93,7 +81,7 @@ export async function signalWithStart(core: EngineCore, limits: MessageLimits, i
       return { result: { runId: latest.runId, started: false }, commit: b };
     }
     // The repeat of a request that started this run, or that signalled it before it closed.
-    if (latest && (latest.requestId === requestId || runStateOf(latest).messages.signalRequestIds.includes(requestId))) {
+    if (latest && (latest.requestId === requestId || core.runState(latest).messages.signalRequestIds.includes(requestId))) {
       return { result: { runId: latest.runId, started: false } };
     }
     const fresh = freshRun(core, { ...s, requestId });
@@ -130,11 +118,10 @@ export function applySignalExternalCommand(ctx: CommandContext, a: Record<string
  * sender's run and event, so a delivery retried after a crash adds nothing), then records the
  * result on the sender while consuming the timer, so the result is written exactly once.
  */
-export async function deliverExternalSignal(core: EngineCore, timer: Timer<'SignalExternal'>): Promise<void> {
-  const limits = core.messageLimits;
+export async function deliverExternalSignal(core: EngineCore, limits: MessageLimits, timer: Timer<'SignalExternal'>): Promise<void> {
   const { initiatedEventId } = timer.data;
   const source = await core.store.getExecution(timer.runId);
-  const pending = source ? runStateOf(source).messages.externalSignals[String(initiatedEventId)] : undefined;
+  const pending = source ? core.runState(source).messages.externalSignals[String(initiatedEventId)] : undefined;
   if (!source || !pending) {
     await core.store.commit({ executions: [], deleteTimerIds: [timer.id] });
     return;
@@ -181,7 +168,6 @@ export async function deliverExternalSignal(core: EngineCore, timer: Timer<'Sign
     b.ensureWorkflowTask();
   });
 }
-
 
 /**
  * The signal state a history implies: every WorkflowExecutionSignaled counts toward

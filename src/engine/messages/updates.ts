@@ -16,8 +16,8 @@ import type { QueryRouter } from './queries.ts';
 import { requireFailure, requireObject } from '../core/requests.ts';
 import { parseRequest } from '../../protocol/parse.ts';
 import { pollUpdateRequestSchema, updateWorkflowRequestSchema } from '../../protocol/schemas/messages.ts';
-import { runStateOf } from '../core/state.ts';
-import { resolveRun } from '../visibility/visibility.ts';
+
+import { resolveRun } from '../core/resolve-run.ts';
 
 /*
  * An update's four phases. Admission: the run is open and holds fewer than
@@ -76,12 +76,12 @@ export class UpdateService {
     const { core } = this;
     for (let round = 0; round < MAX_VALIDATION_ROUNDS; round++) {
       const current = (await core.store.getExecution(rec.runId))!;
-      const known = runStateOf(current).messages.updates[updateId];
+      const known = core.runState(current).messages.updates[updateId];
       if (known) return respond(updateId, current.runId, known);
       if (current.status !== 'Running') {
         throw new ServiceError('FailedPrecondition', `cannot update workflow ${rec.workflowId} run ${rec.runId}: it is already ${current.status}`);
       }
-      const open = Object.values(runStateOf(current).messages.updates).filter((u) => u.stage === 'Accepted').length;
+      const open = Object.values(core.runState(current).messages.updates).filter((u) => u.stage === 'Accepted').length;
       const validating = this.#validating.get(rec.runId)?.size ?? 1;
       if (open + validating > this.limits.maxInFlightUpdatesPerRun) {
         throw new ServiceError('ResourceExhausted', `workflow ${rec.workflowId} run ${rec.runId} already has ${open + validating - 1} updates in flight, ` +
@@ -128,7 +128,7 @@ export class UpdateService {
     // row: every 5 ms at first, backing off to 100 ms.
     for (let pause = 5; ; pause = Math.min(pause * 2, 100)) {
       const rec = await this.core.store.getExecution(runId);
-      const u = (rec && runStateOf(rec).messages.updates[updateId]);
+      const u = (rec && this.core.runState(rec).messages.updates[updateId]);
       if (!rec || !u) throw new ServiceError('NotFound', `workflow ${workflowId} run ${runId} has no update with id ${updateId}`);
       if (u.stage === 'Completed') return respond(updateId, runId, u);
       if (rec.status !== 'Running') {

@@ -1,6 +1,6 @@
 import type { Clock } from '../../retry/clock.ts';
 import type { Store } from '../../store/types.ts';
-import type { Logger } from '../core/engine-core.ts';
+import type { Logger } from '../core/logger.ts';
 
 /**
  * Closed runs deleted per store transaction: bounds a sweep's lock time and transaction size

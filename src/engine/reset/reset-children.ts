@@ -1,8 +1,8 @@
 import type { ExecutionRecord } from '../../store/types.ts';
 import type { ChildClosedData } from '../child/child-close.ts';
-import { runStateOf } from '../core/state.ts';
+import { coreStateOf } from '../core/state.ts';
 import type { EngineCore } from '../core/engine-core.ts';
-import { TransitionBuilder } from '../core/transition.ts';
+import { type TransitionBuilder } from '../core/transition.ts';
 
 /** What {@link handOverChildren} adds to a reset's transaction. */
 export interface ChildHandOver {
@@ -32,7 +32,7 @@ export async function handOverChildren(core: EngineCore, base: ExecutionRecord, 
   const children = next.state.children;
   for (const [key, c] of Object.entries(children)) {
     const latest = await core.store.getLatestExecution(c.namespace, c.workflowId);
-    const p = latest && runStateOf(latest).parent;
+    const p = latest && coreStateOf(latest).parent;
     const ours = p?.workflowId === base.workflowId && p.runId === base.runId && p.initiatedEventId === c.initiatedEventId;
     if (!latest || !p || !ours) {
       if (c.runId === undefined) next.addDelivery('StartChild', { initiatedEventId: c.initiatedEventId });
@@ -45,7 +45,7 @@ export async function handOverChildren(core: EngineCore, base: ExecutionRecord, 
       });
     }
     if (latest.status === 'Running') {
-      const cb = new TransitionBuilder(latest, next.now);
+      const cb = core.edit(latest, next.now);
       cb.state.parent = { ...p, runId: next.record.runId };
       cb.touch();
       out.children.push(cb);

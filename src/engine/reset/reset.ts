@@ -10,10 +10,10 @@ import { parseRequest } from '../../protocol/parse.ts';
 import { resetWorkflowRequestSchema } from '../../protocol/schemas/executions.ts';
 import { handOverChildren } from './reset-children.ts';
 import { terminateRun } from '../core/runs.ts';
-import { REBUILDS } from '../features.ts';
-import { initialState, runStateOf, type RunConfig } from '../core/state.ts';
+import type { FeatureRegistry } from '../core/feature.ts';
+import { initialState, type RunConfig, coreStateOf } from '../core/state.ts';
 import { TransitionBuilder } from '../core/transition.ts';
-import { resolveRun } from '../visibility/visibility.ts';
+import { resolveRun } from '../core/resolve-run.ts';
 
 /**
  * Events that came from outside the run and are re-applied to the new run when they happened
@@ -23,7 +23,6 @@ import { resolveRun } from '../visibility/visibility.ts';
  * once), as Temporal's re-applied updates do.
  */
 export const REAPPLIED_EVENT_TYPES: readonly string[] = ['WorkflowExecutionSignaled', 'WorkflowExecutionUpdateAccepted'];
-
 
 function validate(input: ResetWorkflowRequest) {
   const { eventId, resetType, reason, identity, reapplySignals: reapply, ...ref } = parseRequest(resetWorkflowRequestSchema, input);
@@ -50,7 +49,7 @@ function resetPoint(events: HistoryEvent[], eventId: number | undefined, resetTy
  * ResetWorkflow, re-applied events, a new task; its state rebuilt from those events by every
  * feature (features/feature.ts `rebuild`).
  */
-function buildResetRun(base: ExecutionRecord, events: HistoryEvent[], point: HistoryEvent<'WorkflowTaskCompleted'>, now: number,
+function buildResetRun(features: FeatureRegistry, base: ExecutionRecord, events: HistoryEvent[], point: HistoryEvent<'WorkflowTaskCompleted'>, now: number,
   o: { reason: string; identity?: string | undefined; reapply: boolean }): TransitionBuilder {
   const runId = newUuid();
   const copied = events.filter((e) => e.eventId <= point.attributes.startedEventId);
@@ -62,10 +61,10 @@ function buildResetRun(base: ExecutionRecord, events: HistoryEvent[], point: His
   if (a.retryPolicy) cfg.retryPolicy = a.retryPolicy;
   // A reset run of a cron job stays one: it closes into the chain's next run.
   if (a.cronSchedule !== undefined) cfg.cronSchedule = a.cronSchedule;
-  const state = initialState(cfg);
+  const state = initialState(cfg, features.slices);
   if (a.lastCompletionResult !== undefined) state.lastCompletionResult = a.lastCompletionResult;
   // A child's parent reference may have moved since its start (its parent was reset): the run's state is current.
-  const parent = runStateOf(base).parent ?? a.parent;
+  const parent = coreStateOf(base).parent ?? a.parent;
   if (parent) state.parent = parent;
   const record: ExecutionRecord = {
     namespace: base.namespace, workflowId: base.workflowId, runId, workflowType: base.workflowType, taskQueue: base.taskQueue,
@@ -81,7 +80,7 @@ function buildResetRun(base: ExecutionRecord, events: HistoryEvent[], point: His
   let attributes = a.searchAttributes;
   for (const e of copied) if (e.eventType === 'UpsertWorkflowSearchAttributes') attributes = mergeSearchAttributes(attributes, e.attributes.searchAttributes);
   if (attributes) record.searchAttributes = attributes;
-  const b = new TransitionBuilder(record, now, true);
+  const b = new TransitionBuilder(record, now, features, true);
   for (const e of copied) {
     const attrs = e.eventType === 'WorkflowExecutionStarted' ? { ...a, firstExecutionRunId: runId } : e.attributes;
     b.appendAt(e.eventType, e.eventTime, attrs as never);
@@ -98,7 +97,7 @@ function buildResetRun(base: ExecutionRecord, events: HistoryEvent[], point: His
   }
   // Every feature's state as the history the new run starts with implies it: the run is what a
   // run that had written these events would be (pending work re-armed, updates and signals known).
-  for (const rebuild of REBUILDS) rebuild(b, b.events);
+  for (const rebuild of features.rebuild) rebuild(b, b.events);
   const deadline = cfg.workflowRunTimeoutMs !== undefined ? now + cfg.workflowRunTimeoutMs : undefined;
   if (deadline !== undefined) b.addTimer('RunTimeout', deadline, {});
   b.scheduleWorkflowTask();
@@ -118,12 +117,12 @@ export async function resetWorkflowExecution(core: EngineCore, input: ResetWorkf
     const events = await core.store.readHistory(base.runId, 1, 10_000_000);
     const point = resetPoint(events, v.eventId, v.resetType);
     const now = core.clock.now();
-    const next = buildResetRun(base, events, point, now, v);
+    const next = buildResetRun(core.features, base, events, point, now, v);
     const handOver = await handOverChildren(core, base, next);
     const current = await core.store.getLatestExecution(base.namespace, base.workflowId);
     let primary = next;
     if (current?.status === 'Running') {
-      primary = new TransitionBuilder(current, now);
+      primary = core.edit(current, now);
       const moving = current.runId === base.runId ? primary.state.children : undefined;
       for (const key of handOver.movedKeys) delete moving?.[key];
       terminateRun(primary, `reset to event ${point.eventId} of run ${base.runId}${v.reason ? `: ${v.reason}` : ''}`, undefined,

@@ -2,7 +2,7 @@ import type { ScheduleOverlapPolicy } from '../../protocol/index.ts';
 import type { SearchAttributeValue } from '../../visibility/attributes.ts';
 import { DEFAULT_WORKFLOW_TASK_TIMEOUT_MS } from '../core/requests.ts';
 import { buildNewRun, terminateRun } from '../core/runs.ts';
-import { TransitionBuilder } from '../core/transition.ts';
+
 import {
   actionWorkflowId, MAX_BUFFERED_ACTIONS, recordIncident, RECENT_ACTIONS, rfc3339, type ScheduleState,
 } from './schedule-state.ts';
@@ -57,7 +57,7 @@ async function endRunning(tx: ScheduleTx, how: 'cancel' | 'terminate'): Promise<
   for (const r of [...s.running]) {
     const rec = await tx.core.store.getLatestExecution(tx.namespace, r.workflowId);
     if (rec?.status !== 'Running') continue;
-    const b = tx.runs.find((x) => x.record.runId === rec.runId) ?? new TransitionBuilder(rec, tx.now);
+    const b = tx.runs.find((x) => x.record.runId === rec.runId) ?? tx.core.edit(rec, tx.now);
     if (!tx.runs.includes(b)) tx.runs.push(b);
     if (b.closed) continue;
     if (how === 'terminate') {
@@ -81,7 +81,7 @@ export async function startAction(tx: ScheduleTx, nominal: number): Promise<Acti
     recordIncident(s, 'Skipped', nominal, tx.now, `workflow ${workflowId} is already running`);
     return 'dropped';
   }
-  const b = buildNewRun({
+  const b = buildNewRun(tx.core.features, {
     namespace: tx.namespace, workflowId, workflowType: a.workflowType, taskQueue: a.taskQueue, args: a.args ?? [],
     workflowTaskTimeoutMs: a.workflowTaskTimeoutMs ?? DEFAULT_WORKFLOW_TASK_TIMEOUT_MS, attempt: 1, backoffMs: 0,
     ...(a.memo ? { memo: a.memo } : {}),

@@ -2,6 +2,15 @@ import type { FailureInfo } from '../../common/failure.ts';
 import type { TransitionBuilder } from '../core/transition.ts';
 import { scheduleRunId } from './schedule-state.ts';
 
+declare module '../core/timer-data.ts' {
+  interface TimerRowData {
+    /** A schedule's next action time (or more work due at once). */
+    ScheduleFire: Record<string, never>;
+    /** A run a schedule started closed. */
+    ScheduleRunClosed: RunClosedNotice;
+  }
+}
+
 /**
  * The schedule that started a run, kept in the run's state along its chain (retries,
  * continue-as-new). `scheduleId` and `scheduledStartTime` are the values of the
@@ -23,9 +32,11 @@ export interface RunClosedNotice {
   failure?: FailureInfo;
 }
 
-/** The slice of the run state naming the schedule that started the run's chain, if one did. */
-export interface ScheduledByRunState {
-  scheduledBy?: ScheduledBy;
+declare module '../core/state.ts' {
+  interface RunSlices {
+    /** The schedule that started the run's chain, if one did. */
+    scheduledBy?: ScheduledBy;
+  }
 }
 
 /** Carries the schedule link to the next run of a chain. */

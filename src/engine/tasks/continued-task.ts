@@ -1,3 +1,5 @@
+import type { FeatureRegistry } from '../core/engine-core.ts';
+import type { ActivityInfo } from '../activity/activity-state.ts';
 import type { SdkMetadata } from '../../common/sdk-metadata.ts';
 import type { Command } from '../../history/commands.ts';
 import type { EventType, HistoryEvent } from '../../history/events.ts';
@@ -8,7 +10,7 @@ import type { AttributeDefinitions } from '../visibility/search-attributes.ts';
 import type { TransitionBuilder } from '../core/transition.ts';
 import { completeWorkflowTask, finishWorkflowTask, startWorkflowTask } from '../workflow-task/workflow-tasks.ts';
 import { completeActivity } from '../activity/activities.ts';
-import type { ActivityInfo, WorkflowTaskInfo } from '../core/state.ts';
+import type { WorkflowTaskInfo } from '../core/state.ts';
 import type { TaskTokens } from '../core/task-token.ts';
 import { startEagerActivities } from './eager-dispatch.ts';
 
@@ -42,6 +44,8 @@ export interface CompletionOptions {
   eagerActivities: number;
   limits: EngineLimits;
   tokens: TaskTokens;
+  /** The features' command handlers (FeatureRegistry.commands). */
+  handlers: FeatureRegistry['commands'];
 }
 
 /** What a completion recorded: the events after its WorkflowTaskStarted, and the activity tasks it started for the worker. */
@@ -56,7 +60,7 @@ export interface CompletionRecord {
  */
 export function recordCompletion(b: TransitionBuilder, wt: WorkflowTaskInfo, o: CompletionOptions): CompletionRecord {
   const startedEventId = wt.startedEventId!;
-  applyCommands(b, o.commands, completeWorkflowTask(b, wt, o.identity, o.sdkMetadata), o.limits, o.definitions);
+  applyCommands(b, o.handlers, o.commands, completeWorkflowTask(b, wt, o.identity, o.sdkMetadata), o.limits, o.definitions);
   finishWorkflowTask(b);
   const events = b.events.filter((e) => e.eventId > startedEventId);
   return { events, activityTasks: startEagerActivities(b, o.eagerActivities, o.identity, startedEventId, o.tokens) };

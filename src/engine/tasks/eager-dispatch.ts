@@ -1,9 +1,10 @@
+import type { ActivityInfo } from '../activity/activity-state.ts';
 import type { TaskRecord } from '../../store/types.ts';
 import type { ActivityTask } from '../../protocol/index.ts';
 import type { TaskTokens } from '../core/task-token.ts';
-import type { ActivityInfo } from '../core/state.ts';
 import { activityTask, startActivity } from '../activity/activities.ts';
-import { queueKey, type EngineCore, type EagerHandoff } from '../core/engine-core.ts';
+import { type EngineCore, type EagerHandoff } from '../core/engine-core.ts';
+import { atKey, queueKey, TASK_LEASE_MS, wtKey } from '../core/queue-book.ts';
 import type { HandedTask, Reservation } from '../core/handoffs.ts';
 import type { TransitionBuilder } from '../core/transition.ts';
 import { startWorkflowTask } from '../workflow-task/workflow-tasks.ts';
@@ -105,4 +106,15 @@ function startHere(x: TransitionBuilder, act: ActivityInfo, rowId: string, ident
   startActivity(x, act, identity);
   x.discardTask(rowId);
   return activityTask(x.record, act, tokens);
+}
+
+/**
+ * The core's eager hook (engine.ts): starts a transition's tasks for the polls waiting here; each
+ * counts as handed out (in flight) from the commit on.
+ */
+export function eagerDispatch(core: EngineCore, b: TransitionBuilder): EagerHandoff | undefined {
+  return reserveEager(core, b, (h) => {
+    if (h.kind === 'activity') core.addInFlight(atKey(h.task), h.task.startToCloseTimeoutMs ?? TASK_LEASE_MS);
+    else core.addInFlight(wtKey({ runId: h.rec.runId, seq: h.wt.seq, attempt: h.wt.attempt }), h.timeoutMs);
+  });
 }

@@ -1,3 +1,4 @@
+import type { ActivityInfo } from '../activity/activity-state.ts';
 import { optionalSdkMetadata, type SdkMetadata } from '../../common/sdk-metadata.ts';
 import { ServiceError, WorkflowNotFoundError } from '../../common/errors.ts';
 import type {
@@ -13,10 +14,11 @@ import {
   activityTask, cancelActivity, completeActivity, failActivity, heartbeatActivity, startActivity, unstartActivity,
 } from '../activity/activities.ts';
 import { hasTerminalCommand, validateCommandList } from '../core/commands.ts';
-import { reserveEager } from './eager-dispatch.ts';
+
 import type { HandedTask, HandedWorkflowTask } from '../core/handoffs.ts';
 import { LimitExceededError } from '../core/limits.ts';
-import { POLL_ANSWER_TURNS, queueKey, type EngineCore } from '../core/engine-core.ts';
+import { type EngineCore } from '../core/engine-core.ts';
+import { atKey, POLL_ANSWER_TURNS, queueKey, TASK_LEASE_MS, wtKey } from '../core/queue-book.ts';
 import { afterImmediates } from '../../common/immediates.ts';
 import { PollerStops } from './poller-stops.ts';
 import { loadAttributeDefinitions, searchAttributeNamespaces } from '../visibility/search-attributes.ts';
@@ -29,26 +31,17 @@ import {
   respondActivityTaskFailedRequestSchema, respondWorkflowTaskCompletedRequestSchema, respondWorkflowTaskFailedRequestSchema,
   shutdownWorkerRequestSchema,
 } from '../../protocol/schemas/tasks.ts';
-import type { ActivityInfo } from '../core/state.ts';
 import type { TaskTokenData } from '../core/task-token.ts';
 import type { TransitionBuilder } from '../core/transition.ts';
 import {
   failWorkflowTask, onWorkflowTaskTimeout, requireStartedTask, startWorkflowTask, transientEvents,
 } from '../workflow-task/workflow-tasks.ts';
 
-/**
- * How long a claimed task stays reserved while it is being started, ms: the claim-to-start
- * transition takes milliseconds, so this bounds how long a server's crash delays the task.
- */
-export const TASK_LEASE_MS = 5_000;
 /** The envelope of a completion: its commands are checked apart, so that a bad one fails the task (BadCommand). */
 const COMPLETION_ENVELOPE = respondWorkflowTaskCompletedRequestSchema.omit({ commands: true });
 
 type WorkflowToken = Extract<TaskTokenData, { kind: 'workflow' }>;
 type ActivityToken = Extract<TaskTokenData, { kind: 'activity' }>;
-
-const wtKey = (t: { runId: string; seq: number; attempt: number }) => `w:${t.runId}:${t.seq}:${t.attempt}`;
-const atKey = (t: { runId: string; scheduledEventId: number; attempt: number }) => `a:${t.runId}:${t.scheduledEventId}:${t.attempt}`;
 
 /** Long polls for tasks and the responses that complete them. */
 export class TaskService {
@@ -56,18 +49,11 @@ export class TaskService {
 
   constructor(private readonly core: EngineCore) {
     this.#stops = new PollerStops(core.waitClock);
-    core.eager = (b) => reserveEager(core, b, (h) => this.#countInFlight(h));
   }
 
   /** Activity tasks started for a worker in a transition (eager activities, hand-offs) count as handed out from its commit on. */
   #handedOut(tasks: readonly ActivityTask[]): void {
     for (const t of tasks) this.core.addInFlight(atKey(t), t.startToCloseTimeoutMs ?? TASK_LEASE_MS);
-  }
-
-  /** A task started for a poll inside another transition counts as handed out from its commit on. */
-  #countInFlight(h: HandedTask): void {
-    if (h.kind === 'activity') this.#handedOut([h.task]);
-    else this.core.addInFlight(wtKey({ runId: h.rec.runId, seq: h.wt.seq, attempt: h.wt.attempt }), h.timeoutMs);
   }
 
   async pollWorkflowTaskQueue(req: PollRequest, opts?: CallOptions): Promise<WorkflowTask | null> {
@@ -361,7 +347,7 @@ export class TaskService {
     const commands = validateCommandList(listed);
     const namespaces = searchAttributeNamespaces(commands, namespace);
     const definitions = namespaces.length > 0 ? await loadAttributeDefinitions(this.core.store, namespaces) : undefined;
-    return { commands, definitions, identity, sdkMetadata, eagerActivities: eagerActivities ?? 0, limits: this.core.limits, tokens: this.core.tokens };
+    return { commands, definitions, identity, sdkMetadata, eagerActivities: eagerActivities ?? 0, limits: this.core.limits, tokens: this.core.tokens, handlers: this.core.features.commands };
   }
 
   /** A recorded completion's answer; the activity tasks it started for the worker count as handed out. */
@@ -407,4 +393,3 @@ async function startAll<T extends { moreTasks?: T[] | undefined }>(claimed: Task
   return head!;
 }
 
-export { wtKey, atKey };

@@ -1,7 +1,8 @@
 import { requireDurationMs } from '../core/requests.ts';
 import { requireString } from '../../common/validate.ts';
 import { ValidationError } from '../../errors/index.ts';
-import { fireRunTimer } from '../core/run-timers.ts';
+import { runTimer } from '../core/feature.ts';
+import { timerSlice } from './timer-state.ts';
 import type { HistoryEvent } from '../../history/events.ts';
 import type { TransitionBuilder } from '../core/transition.ts';
 import type { Feature } from '../core/feature.ts';
@@ -27,9 +28,20 @@ export const timerFeature = {
       delete b.state.timers[timerId];
     },
   },
-  timers: { UserTimer: fireRunTimer },
-  deliveries: {},
+  timers: {
+    UserTimer: runTimer((b, { timerId }, timer) => {
+      const t = b.state.timers[timerId];
+      if (b.closed || !t || t.timerRowId !== timer.id) return;
+      delete b.state.timers[timerId];
+      b.addEvent('TimerFired', { timerId, startedEventId: t.startedEventId });
+      b.ensureWorkflowTask();
+    }),
+  },
   rebuild: rebuildTimers,
+  state: timerSlice,
+  onClose: (b) => {
+    b.state.timers = {};
+  },
 } satisfies Feature;
 
 /** Timers started and neither fired nor canceled in the history are pending again, due when they were due (or now). */

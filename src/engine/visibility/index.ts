@@ -21,6 +21,4 @@ export const searchAttributesFeature = {
       else delete b.record.searchAttributes;
     },
   },
-  timers: {},
-  deliveries: {},
 } satisfies Feature;

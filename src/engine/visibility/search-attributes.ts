@@ -1,3 +1,4 @@
+import type { AttributeDefinitions } from '../core/commands.ts';
 import type { ListWorkflowExecutionsRequest } from '../../protocol/index.ts';
 import type {
   CountWorkflowExecutionsRequest, CountWorkflowExecutionsResponse, CreateSearchAttributeRequest, ListSearchAttributesRequest,
@@ -114,7 +115,7 @@ export async function loadAttributeDefinitions(store: Store, namespaces: readonl
 }
 
 /** Registered attributes by namespace, as {@link loadAttributeDefinitions} read them. */
-export type AttributeDefinitions = ReadonlyMap<string, readonly SearchAttributeDefinition[]>;
+export type { AttributeDefinitions };
 
 /**
  * Checks the search attributes a command gives (`field` names the workflow API that gave them)

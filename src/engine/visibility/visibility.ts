@@ -1,4 +1,3 @@
-import { WorkflowNotFoundError } from '../../common/errors.ts';
 import type {
   ListWorkflowExecutionsRequest, ListWorkflowExecutionsResponse, WorkflowExecutionDescription, WorkflowExecutionInfo,
 } from '../../protocol/index.ts';
@@ -6,21 +5,10 @@ import type { ExecutionRecord, Store } from '../../store/types.ts';
 import { parseRequest } from '../../protocol/parse.ts';
 import { listWorkflowExecutionsRequestSchema } from '../../protocol/schemas/executions.ts';
 import { listQueryText, searchAttributesOf } from './search-attributes.ts';
-import { runStateOf } from '../core/state.ts';
-import { DESCRIBE_SECTIONS } from '../features.ts';
+import { coreStateOf, runStateOf } from '../core/state.ts';
+import type { FeatureRegistry } from '../core/feature.ts';
 
 const iso = (ms: number) => new Date(ms).toISOString();
-
-/** The run a request names: the given run id (which must belong to the workflow id) or the latest run. */
-export async function resolveRun(store: Store, ref: { namespace: string; workflowId: string; runId?: string | undefined }): Promise<ExecutionRecord> {
-  const rec = ref.runId !== undefined ? await store.getExecution(ref.runId) : await store.getLatestExecution(ref.namespace, ref.workflowId);
-  if (!rec || rec.namespace !== ref.namespace || rec.workflowId !== ref.workflowId) {
-    throw new WorkflowNotFoundError(
-      `workflow ${ref.workflowId}${ref.runId ? ` run ${ref.runId}` : ''} not found in namespace ${ref.namespace}`, ref.workflowId, ref.runId,
-    );
-  }
-  return rec;
-}
 
 /** The list/describe view of a run. */
 export function executionInfo(rec: ExecutionRecord): WorkflowExecutionInfo {
@@ -32,7 +20,7 @@ export function executionInfo(rec: ExecutionRecord): WorkflowExecutionInfo {
   };
   if (rec.closeTime !== undefined) info.closeTime = iso(rec.closeTime);
   if (rec.memo) info.memo = rec.memo;
-  const state = runStateOf(rec);
+  const state = coreStateOf(rec);
   const size = state.historySizeBytes;
   if (size !== undefined) info.historySizeBytes = size;
   const parent = state.parent;
@@ -43,8 +31,8 @@ export function executionInfo(rec: ExecutionRecord): WorkflowExecutionInfo {
 }
 
 /** describeWorkflowExecution's answer, from the row alone: the run and its settings, then each feature's section. */
-export function describe(rec: ExecutionRecord, now: number): WorkflowExecutionDescription {
-  const s = runStateOf(rec);
+export function describe(features: FeatureRegistry, rec: ExecutionRecord, now: number): WorkflowExecutionDescription {
+  const s = runStateOf(rec, features.slices);
   const d: WorkflowExecutionDescription = {
     execution: executionInfo(rec),
     config: {
@@ -57,7 +45,7 @@ export function describe(rec: ExecutionRecord, now: number): WorkflowExecutionDe
     pendingActivities: [],
     pendingChildren: [],
   };
-  for (const section of DESCRIBE_SECTIONS) section(s, d, now);
+  for (const section of features.describe) section(s, d, now);
   return d;
 }
 

@@ -2,14 +2,16 @@ import { encodePayload } from '../../common/payload.ts';
 import { optionalRecord, requireString } from '../../common/validate.ts';
 import { mergeMemo } from '../../history/memo.ts';
 import { ValidationError } from '../../errors/index.ts';
-import { continueCron } from '../cron/cron-jobs.ts';
 import { requireFailure } from '../core/requests.ts';
-import { retryOrClose } from '../core/runs.ts';
-import { wtKey } from '../tasks/task-service.ts';
-import { fireRunTimer } from '../core/run-timers.ts';
-import type { Feature } from '../core/feature.ts';
+import { endedByFeature, retryOrClose } from '../core/runs.ts';
+import { wtKey } from '../core/queue-book.ts';
+import { runTimer, type Feature } from '../core/feature.ts';
+import { onWorkflowTaskTimerFired } from './workflow-tasks.ts';
+import type { FailureInfo } from '../../common/failure.ts';
 
 const iso = (ms: number) => new Date(ms).toISOString();
+
+const fireTaskTimeout = runTimer<'WorkflowTaskTimeout'>((b, { seq, attempt }) => onWorkflowTaskTimerFired(b, seq, attempt));
 
 /**
  * Workflow tasks and the run's own lifecycle: the commands that record a marker, change the
@@ -29,7 +31,7 @@ export const workflowTaskFeature = {
 
     CompleteWorkflowExecution({ b, completedEventId, field }, a) {
       encodePayload(`${field}.result`, a.result);
-      if (continueCron(b, { status: 'Completed', result: a.result === undefined ? null : a.result }, completedEventId)) return;
+      if (endedByFeature(b, { status: 'Completed', result: a.result === undefined ? null : a.result }, completedEventId)) return;
       b.close('Completed', 'WorkflowExecutionCompleted', { result: a.result === undefined ? null : a.result, workflowTaskCompletedEventId: completedEventId });
     },
 
@@ -51,11 +53,20 @@ export const workflowTaskFeature = {
     WorkflowTaskTimeout: (core, timer) => {
       // The worker's answer to a timed-out attempt is no longer awaited.
       core.inFlight.delete(wtKey({ runId: timer.runId, ...timer.data }));
-      return fireRunTimer(core, timer);
+      return fireTaskTimeout(core, timer);
     },
-    RunTimeout: fireRunTimer,
+    RunTimeout: runTimer((b) => {
+      if (b.closed) return;
+      b.flushBuffered();
+      const exp = b.state.cfg.expirationTime;
+      if (exp !== undefined && b.now >= exp) {
+        b.close('TimedOut', 'WorkflowExecutionTimedOut', { retryState: 'Timeout' });
+        return;
+      }
+      const failure: FailureInfo = { kind: 'Timeout', message: 'workflow run timed out', timeoutType: 'StartToClose' };
+      retryOrClose(b, failure, 'timedOut');
+    }),
   },
-  deliveries: {},
   describe(s, d) {
     if (!s.wt) return;
     d.pendingWorkflowTask = {

@@ -5,7 +5,7 @@ import type { FailureInfo } from '../../common/failure.ts';
 import { newUuid } from '../../common/ids.ts';
 import type { HistoryEvent, WorkflowTaskFailedCause } from '../../history/events.ts';
 import type { ExecutionRecord } from '../../store/types.ts';
-import { runStateOf, type WorkflowTaskFailureRecord, type WorkflowTaskInfo } from '../core/state.ts';
+import { coreStateOf, type WorkflowTaskFailureRecord, type WorkflowTaskInfo } from '../core/state.ts';
 import type { TaskTokenData } from '../core/task-token.ts';
 import type { TransitionBuilder } from '../core/transition.ts';
 import type { EngineLimits } from '../core/limits.ts';
@@ -187,7 +187,7 @@ export function onWorkflowTaskTimeout(b: TransitionBuilder, seq: number, attempt
  */
 export function workflowTaskFailing(rec: ExecutionRecord): string | undefined {
   if (rec.status !== 'Running') return undefined;
-  const f = runStateOf(rec).wtLastFailure;
+  const f = coreStateOf(rec).wtLastFailure;
   if (!f) return undefined;
   return `the run's workflow task is failing: attempt ${f.attempt}, ${f.cause}${f.type !== undefined ? ` (${f.type})` : ''}: ${f.message.split('\n')[0]}; ` +
     `see describe (\`steadfast workflow describe ${rec.workflowId}\`: pendingWorkflowTask.lastFailure)`;
