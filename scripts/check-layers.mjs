@@ -51,6 +51,49 @@ for (const file of walk(src, [])) {
     }
   }
 }
+// Inside the engine (DESIGN.md, "Inside the engine"): core/ imports no feature folder, and the
+// engine's relative imports (type-only ones too) form no circle.
+const ENGINE = join(src, 'engine');
+const engineImports = new Map();
+for (const file of walk(ENGINE, [])) {
+  const rel = relative(src, file);
+  const targets = [];
+  for (const m of readFileSync(file, 'utf8').matchAll(importRe)) {
+    const spec = m[1] ?? m[2];
+    if (!spec.startsWith('.')) continue;
+    const target = resolve(dirname(file), spec);
+    if (!target.startsWith(ENGINE + '/')) continue;
+    targets.push(target);
+    const inCore = rel.startsWith('engine/core/');
+    if (inCore && !relative(src, target).startsWith('engine/core/')) {
+      problems.push(`${rel}: the engine's core imports '${relative(src, target)}'; features are handed to it when it is built (features.ts)`);
+    }
+  }
+  engineImports.set(file, targets);
+}
+const state = new Map();
+const stack = [];
+function visit(file) {
+  state.set(file, 'open');
+  stack.push(file);
+  for (const t of engineImports.get(file) ?? []) {
+    if (state.get(t) === 'open') {
+      const circle = stack.slice(stack.indexOf(t)).map((f) => relative(src, f));
+      problems.push(`import circle in the engine: ${[...circle, relative(src, t)].join(' -> ')}`);
+    } else if (!state.has(t)) visit(t);
+  }
+  stack.pop();
+  state.set(file, 'done');
+}
+for (const file of engineImports.keys()) if (!state.has(file)) visit(file);
+
+// No source file over MAX_LINES lines: a file that long holds more than one thing.
+const MAX_LINES = 400;
+for (const file of walk(src, [])) {
+  const lines = readFileSync(file, 'utf8').split('\n').length - 1;
+  if (lines > MAX_LINES) problems.push(`${relative(src, file)}: ${lines} lines, over ${MAX_LINES}; split it`);
+}
+
 if (problems.length) {
   console.error(`layer check failed:\n  ${problems.join('\n  ')}`);
   process.exit(1);

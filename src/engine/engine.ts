@@ -1,65 +1,38 @@
 import { hostname } from 'node:os';
-import type { UndeliveredTask, UndeliveredTaskReturn } from './tasks/undelivered-tasks.ts';
-import { ServiceError } from '../common/errors.ts';
 import { newUuid } from '../common/ids.ts';
 import { optionKeys, refuseUnknownKeys } from '../common/option-keys.ts';
-import { validatePoll } from './core/requests.ts';
-import type {
-  ActivityTask, CallOptions, CancelWorkflowRequest, ExecutionRequest, GetHistoryRequest, GetHistoryResponse,
-  ListWorkflowExecutionsRequest, ListWorkflowExecutionsResponse, PollRequest, RecordHeartbeatRequest, RecordHeartbeatResponse,
-  RespondActivityTaskCanceledRequest, RespondActivityTaskCompletedRequest, RespondActivityTaskCompletedResponse, RespondActivityTaskFailedRequest,
-  RespondWorkflowTaskCompletedRequest, RespondWorkflowTaskCompletedResponse, RespondWorkflowTaskFailedRequest, StartWorkflowExecutionRequest, ResetWorkflowRequest,
-  ResetWorkflowResponse, ShutdownWorkerRequest, StartWorkflowExecutionResponse, TerminateWorkflowRequest,
-  WorkflowExecutionDescription, WorkflowService, WorkflowTask,
-} from '../protocol/index.ts';
-import type {
-  PollUpdateRequest, QueryTask, QueryWorkflowRequest, QueryWorkflowResponse, RespondQueryTaskCompletedRequest,
-  SignalWithStartRequest, SignalWorkflowRequest, UpdateWorkflowRequest, UpdateWorkflowResponse,
-} from '../protocol/index.ts';
-import { systemClock, type Clock } from '../retry/clock.ts';
-import { ValidationError } from '../errors/index.ts';
-import type { ExecutionRecord, Store, StoreNotification } from '../store/types.ts';
-import { TaskService } from './tasks/task-service.ts';
-import { EngineCore } from './core/engine-core.ts';
-import { queueKey } from './core/queue-book.ts';
-import type { Logger } from './core/logger.ts';
 import { jsonLogger } from '../common/logger.ts';
-import { validateStart } from './core/requests.ts';
-import {
-  cancelWorkflowRequestSchema, executionRequestSchema, getHistoryRequestSchema, terminateWorkflowRequestSchema,
-} from '../protocol/schemas/executions.ts';
-import { parseRequest } from '../protocol/parse.ts';
-import { terminateRun } from './core/runs.ts';
-import { startWorkflow } from './core/start.ts';
-import { resolveMessageLimits, type MessageLimits } from './messages/message-state.ts';
-import { composeFeatures } from './features.ts';
-import { eagerDispatch } from './tasks/eager-dispatch.ts';
-import { Messages } from './messages/messages.ts';
-import { TimerLoop } from './core/timer-loop.ts';
-import { fireTimer } from './core/timer-dispatch.ts';
-import { ScheduleOps } from './schedules/index.ts';
-import type {
-  CreateScheduleRequest, ListSchedulesRequest, ListSchedulesResponse, PatchScheduleRequest, ScheduleDescription, ScheduleRef,
-  UpdateScheduleRequest,
-} from '../protocol/index.ts';
+import { ValidationError } from '../errors/index.ts';
+import { METHODS } from '../protocol/methods.ts';
+import { WORKFLOW_SERVICE_METHODS, type WorkflowService } from '../protocol/index.ts';
+import { systemClock, type Clock } from '../retry/clock.ts';
+import type { Store, StoreNotification } from '../store/types.ts';
+import { requestCancel, terminate } from './cancel/cancel-requests.ts';
+import { EngineCore } from './core/engine-core.ts';
 import { resolveLimits, type EngineLimits } from './core/limits.ts';
-import { resetWorkflowExecution } from './reset/reset.ts';
-import {
-  newStoredTokenKey, parseStoredTokenKey, STORED_TOKEN_KEY_NAME, TaskTokens, type TaskTokenKey,
-} from './core/task-token.ts';
-import { describe, listExecutions } from './visibility/visibility.ts';
+import type { Logger } from './core/logger.ts';
+import { queueKey } from './core/queue-book.ts';
+import { validatePoll, validateStart } from './core/requests.ts';
 import { resolveRun } from './core/resolve-run.ts';
-import { countExecutions, createSearchAttribute, listSearchAttributes, validateStartAttributes } from './visibility/search-attributes.ts';
-import type {
-  CountWorkflowExecutionsRequest, CountWorkflowExecutionsResponse, CreateSearchAttributeRequest, ListSearchAttributesRequest,
-  ListSearchAttributesResponse,
-} from '../protocol/index.ts';
-import type {
-  DescribeNamespaceRequest, ListNamespacesRequest, ListNamespacesResponse, NamespaceDescription, RegisterNamespaceRequest,
-  UpdateNamespaceRequest,
-} from '../protocol/index.ts';
+import { startWorkflow } from './core/start.ts';
+import { newStoredTokenKey, parseStoredTokenKey, STORED_TOKEN_KEY_NAME, TaskTokens, type TaskTokenKey } from './core/task-token.ts';
+import { fireTimer } from './core/timer-dispatch.ts';
+import { TimerLoop } from './core/timer-loop.ts';
+import { composeFeatures } from './features.ts';
+import { resolveMessageLimits, type MessageLimits } from './messages/message-state.ts';
+import { Messages } from './messages/messages.ts';
 import { NamespaceRegistry } from './namespaces/namespaces.ts';
 import { DEFAULT_RETENTION_SWEEP_INTERVAL_MS, RetentionSweeper } from './namespaces/retention.ts';
+import { resetWorkflowExecution } from './reset/index.ts';
+import { ScheduleOps } from './schedules/index.ts';
+import { eagerDispatch } from './tasks/eager-dispatch.ts';
+import { TaskService } from './tasks/task-service.ts';
+import type { UndeliveredTask, UndeliveredTaskReturn } from './tasks/undelivered-tasks.ts';
+import { getHistory } from './visibility/history-read.ts';
+import { countExecutions, createSearchAttribute, listSearchAttributes, validateStartAttributes } from './visibility/search-attributes.ts';
+import { describe, listExecutions } from './visibility/visibility.ts';
+import { parseRequest } from '../protocol/parse.ts';
+import { executionRequestSchema } from '../protocol/schemas/executions.ts';
 
 /** Options of {@link Engine.create}. */
 export interface EngineOptions {
@@ -98,18 +71,82 @@ export interface EngineOptions {
   retentionSweepIntervalMs?: number;
 }
 
-/**
- * The durable engine: implements {@link WorkflowService} over a {@link Store}. Every state change
- * of a run is one store transaction; timers fire from the store; long polls are woken by
- * in-process notification and, on PostgreSQL, LISTEN/NOTIFY from other servers.
- */
 /** Keys of {@link EngineOptions}. */
 const ENGINE_OPTION_KEYS = optionKeys<EngineOptions>({
   store: true, clock: true, waitClock: true, identity: true, logger: true, ownsStore: true, limits: true, messageLimits: true, taskTokenKeys: true,
   retentionSweepIntervalMs: true,
 });
 
-export class Engine implements WorkflowService, UndeliveredTaskReturn {
+/** The parts that serve the engine's calls. */
+interface Services {
+  core: EngineCore;
+  tasks: TaskService;
+  messages: Messages;
+  schedules: ScheduleOps;
+  namespaces: NamespaceRegistry;
+}
+
+/** Every service call, and the feature that serves it. */
+function serviceCalls({ core, tasks, messages, schedules, namespaces }: Services) {
+  return {
+    startWorkflowExecution: async (req) => {
+      const s = validateStart(req);
+      const searchAttributes = await validateStartAttributes(core.store, s.namespace, req.searchAttributes);
+      if (searchAttributes) s.searchAttributes = searchAttributes;
+      return startWorkflow(core, s);
+    },
+    describeWorkflowExecution: async (req) => describe(core.features, await resolveRun(core.store, parseRequest(executionRequestSchema, req)), core.clock.now()),
+    getWorkflowExecutionHistory: (req, o?) => getHistory(core, req, o),
+    listWorkflowExecutions: (req) => listExecutions(core.store, req),
+    countWorkflowExecutions: (req) => countExecutions(core.store, req),
+    createSearchAttribute: (req) => createSearchAttribute(core.store, req),
+    listSearchAttributes: (req) => listSearchAttributes(core.store, req),
+    requestCancelWorkflowExecution: (req) => requestCancel(core, req),
+    terminateWorkflowExecution: (req) => terminate(core, req),
+    resetWorkflowExecution: (req) => resetWorkflowExecution(core, req),
+    pollWorkflowTaskQueue: (req, o?) => tasks.pollWorkflowTaskQueue(req, o),
+    respondWorkflowTaskCompleted: (req) => tasks.respondWorkflowTaskCompleted(req),
+    respondWorkflowTaskFailed: (req) => tasks.respondWorkflowTaskFailed(req),
+    pollActivityTaskQueue: (req, o?) => tasks.pollActivityTaskQueue(req, o),
+    recordActivityTaskHeartbeat: (req) => tasks.recordActivityTaskHeartbeat(req),
+    respondActivityTaskCompleted: (req) => tasks.respondActivityTaskCompleted(req),
+    respondActivityTaskFailed: (req) => tasks.respondActivityTaskFailed(req),
+    respondActivityTaskCanceled: (req) => tasks.respondActivityTaskCanceled(req),
+    shutdownWorker: (req) => tasks.shutdownWorker(req),
+    signalWorkflowExecution: (req) => messages.signal(req),
+    signalWithStartWorkflowExecution: (req) => messages.signalWithStart(req),
+    queryWorkflow: (req) => messages.query(req),
+    pollQueryTaskQueue: (req, o?) => tasks.withPoll(validatePoll(req), o?.signal, (signal) => messages.pollQuery(req, { signal })),
+    respondQueryTaskCompleted: (req) => messages.respondQuery(req),
+    updateWorkflowExecution: (req) => messages.update(req),
+    pollWorkflowExecutionUpdate: (req, o?) => messages.pollUpdate(req, o),
+    createSchedule: (req) => schedules.createSchedule(req),
+    describeSchedule: (req) => schedules.describeSchedule(req),
+    updateSchedule: (req) => schedules.updateSchedule(req),
+    patchSchedule: (req) => schedules.patchSchedule(req),
+    deleteSchedule: (req) => schedules.deleteSchedule(req),
+    listSchedules: (req) => schedules.listSchedules(req),
+    registerNamespace: (req) => namespaces.register(req),
+    describeNamespace: (req) => namespaces.describe(req),
+    listNamespaces: (req) => namespaces.list(req),
+    updateNamespace: (req) => namespaces.update(req),
+  } satisfies WorkflowService;
+}
+
+
+// The service calls are own properties of each engine, set in its constructor from serviceCalls.
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type, @typescript-eslint/no-unsafe-declaration-merging
+export interface Engine extends ReturnType<typeof serviceCalls> {}
+
+/**
+ * The durable engine: implements {@link WorkflowService} over a {@link Store}. Every state change
+ * of a run is one store transaction; timers fire from the store; long polls are woken by
+ * in-process notification and, on PostgreSQL, LISTEN/NOTIFY from other servers. Each service
+ * call is one line of serviceCalls, handed to the feature that serves it; a call that
+ * acts inside a namespace (METHODS' `inNamespace`) first checks that the namespace is registered.
+ */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
+export class Engine implements UndeliveredTaskReturn {
   readonly #core: EngineCore;
   readonly #tasks: TaskService;
   readonly #loop: TimerLoop;
@@ -124,22 +161,30 @@ export class Engine implements WorkflowService, UndeliveredTaskReturn {
   private constructor(opts: EngineOptions, tokens: TaskTokens) {
     const identity = opts.identity ?? `${hostname()}-${process.pid}-${newUuid().slice(0, 8)}`;
     const messageLimits = resolveMessageLimits(opts.messageLimits);
-    this.#core = new EngineCore({
+    const core = this.#core = new EngineCore({
       store: opts.store, clock: opts.clock ?? systemClock, waitClock: opts.waitClock ?? systemClock, identity,
       logger: opts.logger ?? jsonLogger({ component: 'engine' }), features: composeFeatures({ messageLimits }),
       limits: resolveLimits(opts.limits), tokens, eager: eagerDispatch,
     });
-    this.#tasks = new TaskService(this.#core);
-    this.#messages = new Messages(this.#core, messageLimits);
-    this.#schedules = new ScheduleOps(this.#core);
+    this.#tasks = new TaskService(core);
+    this.#messages = new Messages(core, messageLimits);
+    this.#schedules = new ScheduleOps(core);
     this.#ownsStore = opts.ownsStore ?? false;
-    this.#namespaces = new NamespaceRegistry(opts.store, this.#core.clock);
-    this.#retention = new RetentionSweeper(opts.store, this.#core.clock, this.#core.waitClock,
-      opts.retentionSweepIntervalMs ?? DEFAULT_RETENTION_SWEEP_INTERVAL_MS, this.#core.logger);
-    this.#loop = new TimerLoop(opts.store, this.#core.clock, identity, (t) => fireTimer(this.#core, t),
+    this.#namespaces = new NamespaceRegistry(opts.store, core.clock);
+    this.#retention = new RetentionSweeper(opts.store, core.clock, core.waitClock,
+      opts.retentionSweepIntervalMs ?? DEFAULT_RETENTION_SWEEP_INTERVAL_MS, core.logger);
+    this.#loop = new TimerLoop(opts.store, core.clock, identity, (t) => fireTimer(core, t),
       (q) => this.#taskReady(queueKey(q.namespace, q.taskQueue, q.kind), q.count, false),
-      (err) => this.#core.logger.error('timer loop failed; retrying in 1s', { err: String(err) }));
+      (err) => core.logger.error('timer loop failed; retrying in 1s', { err: String(err) }));
     this.#unsubscribe = opts.store.subscribe((n) => this.#onNotification(n));
+    const calls = serviceCalls({ core, tasks: this.#tasks, messages: this.#messages, schedules: this.#schedules, namespaces: this.#namespaces });
+    for (const method of WORKFLOW_SERVICE_METHODS) {
+      const call = calls[method] as (req: unknown, opts?: unknown) => Promise<unknown>;
+      const namespaces = this.#namespaces;
+      (this as Record<string, unknown>)[method] = METHODS[method].inNamespace
+        ? (req: unknown, o?: unknown) => namespaces.check(req)?.then(() => call(req, o)) ?? call(req, o)
+        : call;
+    }
   }
 
   /** Creates an engine over a store and starts its timer loop. */
@@ -225,250 +270,9 @@ export class Engine implements WorkflowService, UndeliveredTaskReturn {
     }
   }
 
-  async startWorkflowExecution(req: StartWorkflowExecutionRequest): Promise<StartWorkflowExecutionResponse> {
-    await this.#namespaces.check(req);
-    const s = validateStart(req);
-    const searchAttributes = await validateStartAttributes(this.#core.store, s.namespace, req.searchAttributes);
-    if (searchAttributes) s.searchAttributes = searchAttributes;
-    return startWorkflow(this.#core, s);
-  }
-
-  async describeWorkflowExecution(req: ExecutionRequest): Promise<WorkflowExecutionDescription> {
-    await this.#namespaces.check(req);
-    const rec = await resolveRun(this.#core.store, parseRequest(executionRequestSchema, req));
-    return describe(this.#core.features, rec, this.#core.clock.now());
-  }
-
-  async listWorkflowExecutions(req: ListWorkflowExecutionsRequest): Promise<ListWorkflowExecutionsResponse> {
-    await this.#namespaces.check(req);
-    return listExecutions(this.#core.store, req);
-  }
-
-  async countWorkflowExecutions(req: CountWorkflowExecutionsRequest): Promise<CountWorkflowExecutionsResponse> {
-    await this.#namespaces.check(req);
-    return countExecutions(this.#core.store, req);
-  }
-
-  async createSearchAttribute(req: CreateSearchAttributeRequest): Promise<void> {
-    await this.#namespaces.check(req);
-    return createSearchAttribute(this.#core.store, req);
-  }
-
-  async listSearchAttributes(req: ListSearchAttributesRequest): Promise<ListSearchAttributesResponse> {
-    await this.#namespaces.check(req);
-    return listSearchAttributes(this.#core.store, req);
-  }
-
-  async getWorkflowExecutionHistory(input: GetHistoryRequest, opts?: CallOptions): Promise<GetHistoryResponse> {
-    await this.#namespaces.check(input);
-    const ref = parseRequest(getHistoryRequestSchema, input);
-    const { pageSize, closeEventOnly, waitForClose, waitTimeoutMs: waitMs, nextPageToken: token } = ref;
-    let from = 1;
-    if (token !== undefined) {
-      from = Number(Buffer.from(token, 'base64url').toString('utf8'));
-      if (!Number.isInteger(from) || from < 1) throw new ValidationError('nextPageToken', 'must be a token from an earlier page', token);
-    }
-    const { store, closeWaiters, shutdown } = this.#core;
-    // Watching before the first read (when the run id is known) makes that read the check a wait needs.
-    let watch = waitForClose && ref.runId !== undefined ? closeWaiters.watch(ref.runId) : undefined;
-    let rec: ExecutionRecord;
-    let held: ExecutionRecord | undefined;
-    try {
-      // A cached row only decides whether to wait: the watch, registered first, hears of a close
-      // by any server (another server's NOTIFY drops the row before it wakes anyone), and the
-      // answer comes from a closed row, which never changes again.
-      held = watch ? store.cachedExecution?.(ref.runId!) : undefined;
-      rec = held && held.namespace === ref.namespace && held.workflowId === ref.workflowId ? held : await resolveRun(store, ref);
-    } catch (err) {
-      watch?.cancel();
-      throw err;
-    }
-    if (waitForClose) {
-      const deadline = this.#core.waitClock.now() + waitMs;
-      while (rec.status === 'Running') {
-        if (!watch) {
-          watch = closeWaiters.watch(rec.runId);
-          // A closed run never changes again, so a cached closed row is the stored one.
-          const cached = store.cachedExecution?.(rec.runId);
-          rec = cached && cached.status !== 'Running' ? cached : (await store.getExecution(rec.runId))!;
-        }
-        const remaining = deadline - this.#core.waitClock.now();
-        if (rec.status !== 'Running' || remaining <= 0 || opts?.signal?.aborted || shutdown.signal.aborted) break;
-        await watch.wait(remaining, [opts?.signal, shutdown.signal]);
-        watch = undefined;
-      }
-      watch?.cancel();
-      // "Still running" is answered from the stored row, never from a cached one.
-      if (rec === held && rec.status === 'Running') rec = (await store.getExecution(rec.runId)) ?? rec;
-      if (rec.status === 'Running') return { events: [] };
-    }
-    if (closeEventOnly) {
-      return { events: rec.status === 'Running' ? [] : await store.readHistory(rec.runId, rec.nextEventId - 1, 1) };
-    }
-    const events = await store.readHistory(rec.runId, from, pageSize);
-    const last = events[events.length - 1];
-    const res: GetHistoryResponse = { events };
-    if (events.length === pageSize && last) {
-      const more = await store.readHistory(rec.runId, last.eventId + 1, 1);
-      if (more.length) res.nextPageToken = Buffer.from(String(last.eventId + 1), 'utf8').toString('base64url');
-    }
-    return res;
-  }
-
-  async requestCancelWorkflowExecution(input: CancelWorkflowRequest): Promise<void> {
-    await this.#namespaces.check(input);
-    const { reason, identity, requestId, ...ref } = parseRequest(cancelWorkflowRequestSchema, input);
-    const rec = await resolveRun(this.#core.store, ref);
-    await this.#core.mutate(rec.runId, (b) => {
-      if (requestId !== undefined && b.state.cancelRequestId === requestId) return;
-      if (b.closed) throw new ServiceError('FailedPrecondition', `workflow ${rec.workflowId} run ${rec.runId} is already ${b.record.status}`);
-      if (b.state.cancelRequested) return;
-      b.state.cancelRequested = true;
-      if (requestId !== undefined) b.state.cancelRequestId = requestId;
-      b.addEvent('WorkflowExecutionCancelRequested', { ...(reason !== undefined ? { reason } : {}), ...(identity !== undefined ? { identity } : {}) });
-      b.ensureWorkflowTask();
-    });
-  }
-
-  async terminateWorkflowExecution(input: TerminateWorkflowRequest): Promise<void> {
-    await this.#namespaces.check(input);
-    const req = parseRequest(terminateWorkflowRequestSchema, input);
-    const rec = await resolveRun(this.#core.store, req);
-    const { reason, identity, requestId } = req;
-    await this.#core.mutate(rec.runId, (b) => {
-      if (requestId !== undefined && b.state.terminateRequestId === requestId) return;
-      if (b.closed) throw new ServiceError('FailedPrecondition', `workflow ${rec.workflowId} run ${rec.runId} is already ${b.record.status}`);
-      if (requestId !== undefined) b.state.terminateRequestId = requestId;
-      terminateRun(b, reason, req.details, identity);
-    });
-  }
-
-  async resetWorkflowExecution(req: ResetWorkflowRequest): Promise<ResetWorkflowResponse> {
-    await this.#namespaces.check(req);
-    return resetWorkflowExecution(this.#core, req);
-  }
-
-  async pollWorkflowTaskQueue(req: PollRequest, opts?: CallOptions): Promise<WorkflowTask | null> {
-    await this.#namespaces.check(req);
-    return this.#tasks.pollWorkflowTaskQueue(req, opts);
-  }
-
-  async respondWorkflowTaskCompleted(req: RespondWorkflowTaskCompletedRequest): Promise<RespondWorkflowTaskCompletedResponse> {
-    return this.#tasks.respondWorkflowTaskCompleted(req);
-  }
-
-  async respondWorkflowTaskFailed(req: RespondWorkflowTaskFailedRequest): Promise<void> {
-    return this.#tasks.respondWorkflowTaskFailed(req);
-  }
-
-  async pollActivityTaskQueue(req: PollRequest, opts?: CallOptions): Promise<ActivityTask | null> {
-    await this.#namespaces.check(req);
-    return this.#tasks.pollActivityTaskQueue(req, opts);
-  }
-
-  async recordActivityTaskHeartbeat(req: RecordHeartbeatRequest): Promise<RecordHeartbeatResponse> {
-    return this.#tasks.recordActivityTaskHeartbeat(req);
-  }
-
-  async respondActivityTaskCompleted(req: RespondActivityTaskCompletedRequest): Promise<RespondActivityTaskCompletedResponse> {
-    return this.#tasks.respondActivityTaskCompleted(req);
-  }
-
-  async respondActivityTaskFailed(req: RespondActivityTaskFailedRequest): Promise<void> {
-    return this.#tasks.respondActivityTaskFailed(req);
-  }
-
-  async shutdownWorker(req: ShutdownWorkerRequest): Promise<void> {
-    await this.#namespaces.check(req);
-    return this.#tasks.shutdownWorker(req);
-  }
-
   /** See TaskService.returnUndeliveredTask: a polled task whose caller was gone goes back. */
   returnUndeliveredTask(task: UndeliveredTask): Promise<void> {
     return this.#tasks.returnUndeliveredTask(task);
-  }
-
-  async respondActivityTaskCanceled(req: RespondActivityTaskCanceledRequest): Promise<void> {
-    return this.#tasks.respondActivityTaskCanceled(req);
-  }
-  async signalWorkflowExecution(req: SignalWorkflowRequest): Promise<void> {
-    await this.#namespaces.check(req);
-    return this.#messages.signal(req);
-  }
-
-  async signalWithStartWorkflowExecution(req: SignalWithStartRequest): Promise<StartWorkflowExecutionResponse> {
-    await this.#namespaces.check(req);
-    return this.#messages.signalWithStart(req);
-  }
-
-  async queryWorkflow(req: QueryWorkflowRequest): Promise<QueryWorkflowResponse> {
-    await this.#namespaces.check(req);
-    return this.#messages.query(req);
-  }
-
-  async pollQueryTaskQueue(req: PollRequest, opts?: CallOptions): Promise<QueryTask | null> {
-    await this.#namespaces.check(req);
-    return this.#tasks.withPoll(validatePoll(req), opts?.signal, (signal) => this.#messages.pollQuery(req, { signal }));
-  }
-
-  async respondQueryTaskCompleted(req: RespondQueryTaskCompletedRequest): Promise<void> {
-    return this.#messages.respondQuery(req);
-  }
-
-  async updateWorkflowExecution(req: UpdateWorkflowRequest): Promise<UpdateWorkflowResponse> {
-    await this.#namespaces.check(req);
-    return this.#messages.update(req);
-  }
-
-  async pollWorkflowExecutionUpdate(req: PollUpdateRequest, opts?: CallOptions): Promise<UpdateWorkflowResponse> {
-    await this.#namespaces.check(req);
-    return this.#messages.pollUpdate(req, opts);
-  }
-
-  async createSchedule(req: CreateScheduleRequest): Promise<{ conflictToken: number }> {
-    await this.#namespaces.check(req);
-    return this.#schedules.createSchedule(req);
-  }
-
-  async describeSchedule(req: ScheduleRef): Promise<ScheduleDescription> {
-    await this.#namespaces.check(req);
-    return this.#schedules.describeSchedule(req);
-  }
-
-  async updateSchedule(req: UpdateScheduleRequest): Promise<void> {
-    await this.#namespaces.check(req);
-    return this.#schedules.updateSchedule(req);
-  }
-
-  async patchSchedule(req: PatchScheduleRequest): Promise<void> {
-    await this.#namespaces.check(req);
-    return this.#schedules.patchSchedule(req);
-  }
-
-  async deleteSchedule(req: ScheduleRef): Promise<void> {
-    await this.#namespaces.check(req);
-    return this.#schedules.deleteSchedule(req);
-  }
-
-  async listSchedules(req: ListSchedulesRequest): Promise<ListSchedulesResponse> {
-    await this.#namespaces.check(req);
-    return this.#schedules.listSchedules(req);
-  }
-
-  registerNamespace(req: RegisterNamespaceRequest): Promise<NamespaceDescription> {
-    return this.#namespaces.register(req);
-  }
-
-  describeNamespace(req: DescribeNamespaceRequest): Promise<NamespaceDescription> {
-    return this.#namespaces.describe(req);
-  }
-
-  listNamespaces(req: ListNamespacesRequest): Promise<ListNamespacesResponse> {
-    return this.#namespaces.list(req);
-  }
-
-  updateNamespace(req: UpdateNamespaceRequest): Promise<NamespaceDescription> {
-    return this.#namespaces.update(req);
   }
 
   /**

@@ -40,6 +40,12 @@ export interface MethodFacts {
   retriedByClient: boolean;
   /** The call acts on the run its task token names, so its namespace is the token's, never the request's. */
   tokenScoped: boolean;
+  /**
+   * The call acts inside the namespace its request names, which must be registered: the engine
+   * answers NamespaceNotFound before anything else. False for token-scoped calls (the token names
+   * the run) and for calls on namespaces themselves.
+   */
+  inNamespace: boolean;
   /** The call's history event records who made it: with authentication on, its `identity` is the credential's. */
   audited: boolean;
   /** The per-namespace rates the call draws from; empty when it is not rate-limited. */
@@ -61,42 +67,42 @@ export type MethodTable<S = WorkflowService> = { readonly [M in keyof S]-?: Meth
  * rate-limited: refusing them would only make finished work time out and be redone.
  */
 export const METHODS = {
-  startWorkflowExecution: { role: 'writer', longPoll: false, retriedByClient: true, tokenScoped: false, audited: true, rateBuckets: ['starts'] },
-  describeWorkflowExecution: { role: 'reader', longPoll: false, retriedByClient: true, tokenScoped: false, audited: false, rateBuckets: [] },
-  getWorkflowExecutionHistory: { role: 'reader', longPoll: true, retriedByClient: true, tokenScoped: false, audited: false, rateBuckets: [] },
-  listWorkflowExecutions: { role: 'reader', longPoll: false, retriedByClient: true, tokenScoped: false, audited: false, rateBuckets: [] },
-  requestCancelWorkflowExecution: { role: 'writer', longPoll: false, retriedByClient: true, tokenScoped: false, audited: true, rateBuckets: [] },
-  terminateWorkflowExecution: { role: 'writer', longPoll: false, retriedByClient: true, tokenScoped: false, audited: true, rateBuckets: [] },
-  resetWorkflowExecution: { role: 'admin', longPoll: false, retriedByClient: false, tokenScoped: false, audited: true, rateBuckets: [] },
-  pollWorkflowTaskQueue: { role: 'worker', longPoll: true, retriedByClient: false, tokenScoped: false, audited: false, rateBuckets: [] },
-  respondWorkflowTaskCompleted: { role: 'worker', longPoll: false, retriedByClient: false, tokenScoped: true, audited: false, rateBuckets: [] },
-  respondWorkflowTaskFailed: { role: 'worker', longPoll: false, retriedByClient: false, tokenScoped: true, audited: false, rateBuckets: [] },
-  pollActivityTaskQueue: { role: 'worker', longPoll: true, retriedByClient: false, tokenScoped: false, audited: false, rateBuckets: [] },
-  shutdownWorker: { role: 'worker', longPoll: false, retriedByClient: false, tokenScoped: false, audited: false, rateBuckets: [] },
-  recordActivityTaskHeartbeat: { role: 'worker', longPoll: false, retriedByClient: false, tokenScoped: true, audited: false, rateBuckets: [] },
-  respondActivityTaskCompleted: { role: 'worker', longPoll: false, retriedByClient: false, tokenScoped: true, audited: false, rateBuckets: [] },
-  respondActivityTaskFailed: { role: 'worker', longPoll: false, retriedByClient: false, tokenScoped: true, audited: false, rateBuckets: [] },
-  respondActivityTaskCanceled: { role: 'worker', longPoll: false, retriedByClient: false, tokenScoped: true, audited: false, rateBuckets: [] },
-  signalWorkflowExecution: { role: 'writer', longPoll: false, retriedByClient: true, tokenScoped: false, audited: true, rateBuckets: ['signals'] },
-  signalWithStartWorkflowExecution: { role: 'writer', longPoll: false, retriedByClient: true, tokenScoped: false, audited: true, rateBuckets: ['starts', 'signals'] },
-  queryWorkflow: { role: 'reader', longPoll: false, retriedByClient: true, tokenScoped: false, audited: false, rateBuckets: [] },
-  pollQueryTaskQueue: { role: 'worker', longPoll: true, retriedByClient: false, tokenScoped: false, audited: false, rateBuckets: [] },
-  respondQueryTaskCompleted: { role: 'worker', longPoll: false, retriedByClient: false, tokenScoped: true, audited: false, rateBuckets: [] },
-  updateWorkflowExecution: { role: 'writer', longPoll: false, retriedByClient: true, tokenScoped: false, audited: true, rateBuckets: [] },
-  pollWorkflowExecutionUpdate: { role: 'reader', longPoll: true, retriedByClient: true, tokenScoped: false, audited: false, rateBuckets: [] },
-  createSchedule: { role: 'writer', longPoll: false, retriedByClient: false, tokenScoped: false, audited: false, rateBuckets: [] },
-  describeSchedule: { role: 'reader', longPoll: false, retriedByClient: true, tokenScoped: false, audited: false, rateBuckets: [] },
-  updateSchedule: { role: 'writer', longPoll: false, retriedByClient: false, tokenScoped: false, audited: false, rateBuckets: [] },
-  patchSchedule: { role: 'writer', longPoll: false, retriedByClient: false, tokenScoped: false, audited: false, rateBuckets: [] },
-  deleteSchedule: { role: 'writer', longPoll: false, retriedByClient: false, tokenScoped: false, audited: false, rateBuckets: [] },
-  listSchedules: { role: 'reader', longPoll: false, retriedByClient: true, tokenScoped: false, audited: false, rateBuckets: [] },
-  countWorkflowExecutions: { role: 'reader', longPoll: false, retriedByClient: true, tokenScoped: false, audited: false, rateBuckets: [] },
-  createSearchAttribute: { role: 'admin', longPoll: false, retriedByClient: false, tokenScoped: false, audited: false, rateBuckets: [] },
-  listSearchAttributes: { role: 'reader', longPoll: false, retriedByClient: true, tokenScoped: false, audited: false, rateBuckets: [] },
-  registerNamespace: { role: { scope: 'system', role: 'admin' }, longPoll: false, retriedByClient: false, tokenScoped: false, audited: false, rateBuckets: [] },
-  describeNamespace: { role: 'reader', longPoll: false, retriedByClient: false, tokenScoped: false, audited: false, rateBuckets: [] },
-  listNamespaces: { role: { scope: 'each', role: 'reader' }, longPoll: false, retriedByClient: false, tokenScoped: false, audited: false, rateBuckets: [] },
-  updateNamespace: { role: { scope: 'system', role: 'admin' }, longPoll: false, retriedByClient: false, tokenScoped: false, audited: false, rateBuckets: [] },
+  startWorkflowExecution: { role: 'writer', longPoll: false, retriedByClient: true, tokenScoped: false, inNamespace: true, audited: true, rateBuckets: ['starts'] },
+  describeWorkflowExecution: { role: 'reader', longPoll: false, retriedByClient: true, tokenScoped: false, inNamespace: true, audited: false, rateBuckets: [] },
+  getWorkflowExecutionHistory: { role: 'reader', longPoll: true, retriedByClient: true, tokenScoped: false, inNamespace: true, audited: false, rateBuckets: [] },
+  listWorkflowExecutions: { role: 'reader', longPoll: false, retriedByClient: true, tokenScoped: false, inNamespace: true, audited: false, rateBuckets: [] },
+  requestCancelWorkflowExecution: { role: 'writer', longPoll: false, retriedByClient: true, tokenScoped: false, inNamespace: true, audited: true, rateBuckets: [] },
+  terminateWorkflowExecution: { role: 'writer', longPoll: false, retriedByClient: true, tokenScoped: false, inNamespace: true, audited: true, rateBuckets: [] },
+  resetWorkflowExecution: { role: 'admin', longPoll: false, retriedByClient: false, tokenScoped: false, inNamespace: true, audited: true, rateBuckets: [] },
+  pollWorkflowTaskQueue: { role: 'worker', longPoll: true, retriedByClient: false, tokenScoped: false, inNamespace: true, audited: false, rateBuckets: [] },
+  respondWorkflowTaskCompleted: { role: 'worker', longPoll: false, retriedByClient: false, tokenScoped: true, inNamespace: false, audited: false, rateBuckets: [] },
+  respondWorkflowTaskFailed: { role: 'worker', longPoll: false, retriedByClient: false, tokenScoped: true, inNamespace: false, audited: false, rateBuckets: [] },
+  pollActivityTaskQueue: { role: 'worker', longPoll: true, retriedByClient: false, tokenScoped: false, inNamespace: true, audited: false, rateBuckets: [] },
+  shutdownWorker: { role: 'worker', longPoll: false, retriedByClient: false, tokenScoped: false, inNamespace: true, audited: false, rateBuckets: [] },
+  recordActivityTaskHeartbeat: { role: 'worker', longPoll: false, retriedByClient: false, tokenScoped: true, inNamespace: false, audited: false, rateBuckets: [] },
+  respondActivityTaskCompleted: { role: 'worker', longPoll: false, retriedByClient: false, tokenScoped: true, inNamespace: false, audited: false, rateBuckets: [] },
+  respondActivityTaskFailed: { role: 'worker', longPoll: false, retriedByClient: false, tokenScoped: true, inNamespace: false, audited: false, rateBuckets: [] },
+  respondActivityTaskCanceled: { role: 'worker', longPoll: false, retriedByClient: false, tokenScoped: true, inNamespace: false, audited: false, rateBuckets: [] },
+  signalWorkflowExecution: { role: 'writer', longPoll: false, retriedByClient: true, tokenScoped: false, inNamespace: true, audited: true, rateBuckets: ['signals'] },
+  signalWithStartWorkflowExecution: { role: 'writer', longPoll: false, retriedByClient: true, tokenScoped: false, inNamespace: true, audited: true, rateBuckets: ['starts', 'signals'] },
+  queryWorkflow: { role: 'reader', longPoll: false, retriedByClient: true, tokenScoped: false, inNamespace: true, audited: false, rateBuckets: [] },
+  pollQueryTaskQueue: { role: 'worker', longPoll: true, retriedByClient: false, tokenScoped: false, inNamespace: true, audited: false, rateBuckets: [] },
+  respondQueryTaskCompleted: { role: 'worker', longPoll: false, retriedByClient: false, tokenScoped: true, inNamespace: false, audited: false, rateBuckets: [] },
+  updateWorkflowExecution: { role: 'writer', longPoll: false, retriedByClient: true, tokenScoped: false, inNamespace: true, audited: true, rateBuckets: [] },
+  pollWorkflowExecutionUpdate: { role: 'reader', longPoll: true, retriedByClient: true, tokenScoped: false, inNamespace: true, audited: false, rateBuckets: [] },
+  createSchedule: { role: 'writer', longPoll: false, retriedByClient: false, tokenScoped: false, inNamespace: true, audited: false, rateBuckets: [] },
+  describeSchedule: { role: 'reader', longPoll: false, retriedByClient: true, tokenScoped: false, inNamespace: true, audited: false, rateBuckets: [] },
+  updateSchedule: { role: 'writer', longPoll: false, retriedByClient: false, tokenScoped: false, inNamespace: true, audited: false, rateBuckets: [] },
+  patchSchedule: { role: 'writer', longPoll: false, retriedByClient: false, tokenScoped: false, inNamespace: true, audited: false, rateBuckets: [] },
+  deleteSchedule: { role: 'writer', longPoll: false, retriedByClient: false, tokenScoped: false, inNamespace: true, audited: false, rateBuckets: [] },
+  listSchedules: { role: 'reader', longPoll: false, retriedByClient: true, tokenScoped: false, inNamespace: true, audited: false, rateBuckets: [] },
+  countWorkflowExecutions: { role: 'reader', longPoll: false, retriedByClient: true, tokenScoped: false, inNamespace: true, audited: false, rateBuckets: [] },
+  createSearchAttribute: { role: 'admin', longPoll: false, retriedByClient: false, tokenScoped: false, inNamespace: true, audited: false, rateBuckets: [] },
+  listSearchAttributes: { role: 'reader', longPoll: false, retriedByClient: true, tokenScoped: false, inNamespace: true, audited: false, rateBuckets: [] },
+  registerNamespace: { role: { scope: 'system', role: 'admin' }, longPoll: false, retriedByClient: false, tokenScoped: false, inNamespace: false, audited: false, rateBuckets: [] },
+  describeNamespace: { role: 'reader', longPoll: false, retriedByClient: false, tokenScoped: false, inNamespace: false, audited: false, rateBuckets: [] },
+  listNamespaces: { role: { scope: 'each', role: 'reader' }, longPoll: false, retriedByClient: false, tokenScoped: false, inNamespace: false, audited: false, rateBuckets: [] },
+  updateNamespace: { role: { scope: 'system', role: 'admin' }, longPoll: false, retriedByClient: false, tokenScoped: false, inNamespace: false, audited: false, rateBuckets: [] },
 } as const satisfies MethodTable;
 
 /** The methods whose row passes `test`, in the order of WORKFLOW_SERVICE_METHODS. */

@@ -8,6 +8,9 @@ import type { CancelRequestInfo } from '../child/child-state.ts';
 import type { TransitionBuilder } from '../core/transition.ts';
 import type { Feature } from '../core/feature.ts';
 
+// Needs child/: a cancel request to another workflow is kept and delivered as the child feature keeps
+// and delivers those to its children (child-commands.ts, child-deliveries.ts, `cancelRequests`).
+
 /**
  * Cancellation: the workflow's own CancelWorkflowExecution, its cancel requests to other
  * workflows (RequestCancelExternalWorkflowExecution and the CancelExternal delivery). Its state

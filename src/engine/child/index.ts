@@ -7,6 +7,8 @@ import type { ChildInfo } from './child-state.ts';
 import type { TransitionBuilder } from '../core/transition.ts';
 import type { Feature } from '../core/feature.ts';
 
+// Needs visibility/: a child's search attributes are checked against its namespace's definitions.
+
 /**
  * Child workflows: StartChildWorkflowExecution; the StartChild, ChildClosed and ParentClosePolicy
  * deliveries between parent and child; describe's pending children. Its state slice is

@@ -7,6 +7,8 @@ import type { SearchAttributeValue } from '../../visibility/attributes.ts';
 import { commandSearchAttributes } from '../visibility/search-attributes.ts';
 import { runTimer, type Feature } from '../core/feature.ts';
 
+// Needs visibility/: the new run's search attributes are checked against the namespace's definitions.
+
 /**
  * Continue-as-new (and the chain it shares with retries and cron): the command, the
  * WorkflowBackoff timer that ends a new run's first backoff, describe's links along the chain.

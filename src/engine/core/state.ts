@@ -66,6 +66,11 @@ export function coreStateOf(rec: { state: unknown }): { v: typeof RUN_STATE_VERS
   return runStateOf(rec, []);
 }
 
+/** Bytes of a run's history as its row counts them (undefined for rows written before the size was kept). */
+export function historySizeOf(rec: { state: unknown }): number | undefined {
+  return coreStateOf(rec).historySizeBytes;
+}
+
 /** The core's part of the run state: its config, workflow tasks, buffered events, cancel and terminate, its chain. */
 export interface CoreRunState {
   cfg: RunConfig;

@@ -3,6 +3,9 @@ import { messageSlice, type MessageLimits } from './message-state.ts';
 import { applySignalExternalCommand, deliverExternalSignal, rebuildSignals } from './signals.ts';
 import { applyCompleteUpdateCommand, rebuildUpdates } from './updates.ts';
 
+// Needs visibility/ (signal-with-start checks the new run's search attributes) and workflow-task/
+// (a query or update waiting on a failing workflow task says why: workflowTaskFailing).
+
 /**
  * Signals and updates (queries leave no trace in a run: their tasks live only while the caller
  * waits, queries.ts). Signals: SignalExternalWorkflowExecution and its SignalExternal delivery,

@@ -7,6 +7,8 @@ export { ScheduleOps } from './schedule-ops.ts';
 export { fireScheduleTimer, isScheduleTimer, SCHEDULE_TIMER_KINDS, ACTIONS_PER_FIRE } from './schedule-fire.ts';
 export { DEFAULT_CATCHUP_WINDOW_MS, MAX_BUFFERED_ACTIONS } from './schedule-state.ts';
 
+// Needs visibility/: a schedule's action is checked against its namespace's search attributes.
+
 /**
  * Runs started by schedules: the ScheduleFire timer of a schedule, and the ScheduleRunClosed
  * delivery a closing run sends to the schedule that started its chain. Its state slice is

@@ -11,7 +11,7 @@ import { parseRequest } from '../../protocol/parse.ts';
 import { listSchedulesRequestSchema } from '../../protocol/schemas/schedules.ts';
 import { validateStartAttributes } from '../visibility/search-attributes.ts';
 import { takeAction } from './schedule-actions.ts';
-import { isActive, rfc3339, specOf, type RecentAction, type ScheduleState } from './schedule-state.ts';
+import { isActive, rfc3339, scheduleStateOf, specOf, type RecentAction, type ScheduleState } from './schedule-state.ts';
 import { mutateSchedule, ScheduleTx } from './schedule-tx.ts';
 import { validateCreate, validatePatch, validateScheduleRef, validateUpdate } from './schedule-requests.ts';
 
@@ -73,7 +73,7 @@ export class ScheduleOps implements ScheduleService {
     const ref = validateScheduleRef(input);
     const rec = await this.core.store.getSchedule(ref.namespace, ref.scheduleId);
     if (!rec) throw notFound(ref);
-    const s = rec.state as ScheduleState;
+    const s = scheduleStateOf(rec);
     const now = this.core.clock.now();
     const spec = specOf(s);
     const count = s.remainingActions === undefined ? 10 : Math.min(10, s.remainingActions);
@@ -116,7 +116,7 @@ export class ScheduleOps implements ScheduleService {
     const page = rows.slice(0, pageSize);
     const res: ListSchedulesResponse = {
       schedules: page.map((r) => {
-        const s = r.state as ScheduleState;
+        const s = scheduleStateOf(r);
         return {
           scheduleId: r.scheduleId, workflowType: s.action.workflowType, paused: s.paused, note: s.note,
           ...(s.timerDue !== undefined && isActive(s) ? { nextActionTime: new Date(s.timerDue).toISOString() } : {}),

@@ -1,3 +1,4 @@
+import { ServiceError } from '../../common/errors.ts';
 import type { FailureInfo } from '../../common/failure.ts';
 import type { ScheduleActionData, ScheduleCounters, ScheduleIncident, ScheduleOverlapPolicy } from '../../protocol/index.ts';
 import { compileScheduleSpec, type CompiledScheduleSpec } from '../../schedule/schedule-spec.ts';
@@ -39,6 +40,22 @@ export interface RecentAction {
   workflowId: string;
   runId: string;
   status: string;
+}
+
+/** The version of {@link ScheduleState} this code writes and reads. */
+export const SCHEDULE_STATE_VERSION = 1;
+
+/**
+ * The state of a schedules row, read at {@link SCHEDULE_STATE_VERSION}. A row of another version
+ * is refused rather than misread (a later version brings its migration here, as runStateOf does
+ * for runs).
+ */
+export function scheduleStateOf(rec: { state: unknown }): ScheduleState {
+  const s = rec.state as ScheduleState | null;
+  if (s?.v !== SCHEDULE_STATE_VERSION) {
+    throw new ServiceError('Internal', `schedule state version ${String(s?.v)} is not one this engine reads (it reads ${SCHEDULE_STATE_VERSION}); upgrade the server`);
+  }
+  return s;
 }
 
 /** The engine's state of one schedule, stored as the schedules row's JSON. Version 1. */

@@ -3,7 +3,7 @@ import { cloneData } from '../../common/clone.ts';
 import type { ScheduleRecord, TimerRecord, Transition } from '../../store/types.ts';
 import type { EngineCore } from '../core/engine-core.ts';
 import type { TransitionBuilder } from '../core/transition.ts';
-import { isActive, scheduleRunId, specOf, type ScheduleState } from './schedule-state.ts';
+import { isActive, scheduleRunId, scheduleStateOf, specOf, type ScheduleState } from './schedule-state.ts';
 
 /**
  * One change of a schedule: its new state, and the runs it starts, cancels or terminates, all
@@ -28,7 +28,7 @@ export class ScheduleTx {
   assumeFirstStarts = false;
 
   constructor(readonly core: EngineCore, readonly record: ScheduleRecord, readonly now: number) {
-    this.state = cloneData(record.state) as ScheduleState;
+    this.state = cloneData(scheduleStateOf(record));
   }
 
   get namespace(): string {

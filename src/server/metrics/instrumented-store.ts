@@ -1,5 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import type { Store, Transition } from '../../store/types.ts';
+import { historySizeOf } from '../../engine/index.ts';
 import { isClosingStatus, type ServerMetrics } from './server-metrics.ts';
 
 /**
@@ -61,7 +62,7 @@ function committed(m: ServerMetrics, t: Transition): void {
     if (w.expectedVersion === undefined) m.workflowStarted(r.namespace, r.workflowType);
     // Counted once: by the transition that appended the close event, not by later writes of the closed row.
     if (isClosingStatus(r.status) && w.events.some((e) => e.eventId === r.nextEventId - 1 && CLOSE_EVENTS.has(e.eventType))) {
-      const bytes = (r.state as { historySizeBytes?: number } | null)?.historySizeBytes;
+      const bytes = historySizeOf(r);
       m.workflowClosed(r.namespace, r.workflowType, r.status, r.nextEventId - 1, bytes);
     }
   }

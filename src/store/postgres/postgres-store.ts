@@ -2,9 +2,9 @@ import { Listeners } from '../listeners.ts';
 import pg from 'pg';
 import type { HistoryEvent } from '../../history/events.ts';
 import { newUuid } from '../../common/ids.ts';
-import { connectionLoss, OPEN_RUN_INDEX, PG_ERROR_CODES, StoreConflictError } from '../errors.ts';
+import { connectionLoss, StoreConflictError } from '../errors.ts';
 import { buildListQuery } from '../list-query.ts';
-import { loadMigrations } from '../migrations.ts';
+import { mapError, migrate } from './setup.ts';
 import { eventValues, executionUpdateValues, executionValues, newTaskValues, newTimerValues, toEvent, toExecution, toQueueRef, toTask, toTimer } from '../rows.ts';
 import { notificationsOf } from '../transition-checks.ts';
 import type {
@@ -14,7 +14,8 @@ import type {
 import * as ns from './namespace-queries.ts';
 import { multiInsert, PQ, quoteIdent } from './queries.ts';
 import { HISTORY_EVENTS, NEW_TASKS, NEW_TIMERS } from '../columns.ts';
-import { batchPayloads, noticePayloads, type BatchNotice } from './batch-sql.ts';
+import { batchPayloads, noticePayloads } from './batch-sql.ts';
+import { NotifyListener } from './listener.ts';
 import { PgGroupCommitter } from './group-commit.ts';
 import { StatisticsKeeper } from './statistics.ts';
 import { applySchedules, getSchedule, listSchedules } from './schedule-queries.ts';
@@ -53,9 +54,7 @@ export interface PostgresStoreOptions extends StoreCacheOptions {
 export class PostgresStore implements Store {
   readonly dialect = 'postgres' as const;
   readonly #pool: pg.Pool;
-  readonly #config: pg.ClientConfig;
-  #listener: pg.Client | undefined;
-  readonly #channel: string;
+  readonly #listener: NotifyListener;
   readonly #origin = newUuid();
   readonly #listeners = new Listeners();
   readonly #committer: PgGroupCommitter;
@@ -76,8 +75,18 @@ export class PostgresStore implements Store {
     this.#rows = new ExecutionCache(EXECUTION_CACHE_SIZE, cacheMaxBytes - Math.floor(cacheMaxBytes / 4));
     this.#schedules = new ScheduleCache(SCHEDULE_CACHE_SIZE, Math.floor(cacheMaxBytes / 4));
     this.#pool = pool;
-    this.#config = config;
-    this.#channel = channel;
+    this.#listener = new NotifyListener(config, channel, this.#origin, {
+      notice: (body) => {
+        for (const runId of body.r ?? []) this.#rows.delete(runId);
+        for (const key of body.s ?? []) this.#schedules.delete(key);
+        this.#listeners.emit(body.n);
+      },
+      lost: () => {
+        this.#rows.clear();
+        this.#schedules.clear();
+      },
+      resumed: () => this.#listeners.emit([{ type: 'resync' }]),
+    });
     this.#committer = new PgGroupCommitter({
       channel, origin: this.#origin,
       query: (config) => this.#pool.query(config),
@@ -89,45 +98,6 @@ export class PostgresStore implements Store {
   /** Batch statements sent and the largest batch, for benchmarks and tests. */
   get writeStats(): { batches: number; maxBatch: number } {
     return { ...this.#committer.stats };
-  }
-
-  /** Opens the LISTEN connection; a lost one is re-opened (see #listenerLost). */
-  async #listen(): Promise<void> {
-    const client = new pg.Client({ ...this.#config, application_name: 'steadfast-listener' });
-    client.on('notification', (msg) => {
-      if (msg.channel !== this.#channel || !msg.payload) return;
-      const body = JSON.parse(msg.payload) as BatchNotice;
-      if (body.o === this.#origin) return;
-      for (const runId of body.r ?? []) this.#rows.delete(runId);
-      for (const key of body.s ?? []) this.#schedules.delete(key);
-      this.#listeners.emit(body.n);
-    });
-    client.on('error', () => this.#listenerLost(client));
-    client.on('end', () => this.#listenerLost(client));
-    await client.connect();
-    await client.query(`LISTEN ${quoteIdent(this.#channel)}`);
-    this.#listener = client;
-  }
-
-  /**
-   * The LISTEN connection dropped (server restart, network): reconnect with backoff, then tell
-   * subscribers to re-check what they wait on (a resync notification), since notifications sent
-   * meanwhile were lost. Long polls and timers keep working on their own wake times until then.
-   */
-  #listenerLost(client: pg.Client, attempt = 0): void {
-    if (this.#closed || (this.#listener !== client && attempt === 0)) return;
-    this.#listener = undefined;
-    this.#rows.clear();
-    this.#schedules.clear();
-    client.end().catch(() => {});
-    const delay = Math.min(100 * 2 ** attempt, 5000);
-    setTimeout(() => {
-      if (this.#closed) return;
-      this.#listen().then(
-        () => this.#listeners.emit([{ type: 'resync' }]),
-        () => this.#listenerLost(client, attempt + 1),
-      );
-    }, delay).unref();
   }
 
   /** Connects, creates the schema and applies pending migrations under an advisory lock. */
@@ -146,7 +116,7 @@ export class PostgresStore implements Store {
       await migrate(pool, schema);
       const channel = `steadfast_${schema}`.replace(/[^a-zA-Z0-9_]/g, '_').slice(0, 63);
       const store = new PostgresStore(pool, config, channel, cacheMaxBytes);
-      await store.#listen();
+      await store.#listener.open();
       return store;
     } catch (err) {
       await pool.end();
@@ -260,7 +230,7 @@ export class PostgresStore implements Store {
     await this.#transaction(async (c) => {
       runIds = await ns.deleteClosedRuns(c, namespace, closedBefore, limit);
       // Other servers drop the deleted runs from their caches when this commits.
-      for (const p of noticePayloads(this.#origin, runIds, [])) await c.query(PQ.notify, [this.#channel, p]);
+      for (const p of noticePayloads(this.#origin, runIds, [])) await c.query(PQ.notify, [this.#listener.channel, p]);
     });
     for (const runId of runIds) this.#rows.delete(runId);
     return runIds;
@@ -303,7 +273,7 @@ export class PostgresStore implements Store {
   #commitAlone(t: Transition): Promise<void> {
     return this.#transaction(async (client) => {
       await this.#apply(client, t);
-      for (const p of batchPayloads(this.#origin, [t])) await client.query(PQ.notify, [this.#channel, p]);
+      for (const p of batchPayloads(this.#origin, [t])) await client.query(PQ.notify, [this.#listener.channel, p]);
       if (faults.armed) await faults.hit('store.commit');
     });
   }
@@ -417,44 +387,7 @@ export class PostgresStore implements Store {
     if (this.#closed) return;
     this.#closed = true;
     await this.#committer.drained();
-    await this.#listener?.end().catch(() => {});
+    await this.#listener.close();
     await this.#pool.end();
-  }
-}
-
-function mapError(err: unknown): unknown {
-  const lost = connectionLoss(err);
-  if (lost) return lost;
-  const e = err as { code?: string; constraint?: string; message?: string };
-  if (e.code === PG_ERROR_CODES.uniqueViolation) {
-    if (e.constraint === OPEN_RUN_INDEX) return new StoreConflictError('alreadyOpen', 'the workflow id has an open run');
-    if (e.constraint === 'executions_pkey') return new StoreConflictError('duplicateRun', 'the run id exists');
-  }
-  if (e.code === PG_ERROR_CODES.serializationFailure || e.code === PG_ERROR_CODES.deadlockDetected) {
-    return new StoreConflictError('version', `concurrent transition (${e.code === PG_ERROR_CODES.deadlockDetected ? 'deadlock' : 'serialization failure'})`);
-  }
-  return err;
-}
-
-/** Creates the schema and applies pending migrations, one server at a time (advisory lock). */
-async function migrate(pool: pg.Pool, schema: string): Promise<void> {
-  const c = await pool.connect();
-  try {
-    await c.query('BEGIN');
-    await c.query(PQ.migrationLock, [schema]);
-    await c.query(PQ.createSchema(schema));
-    await c.query(PQ.migrationsTable);
-    const applied = new Set((await c.query(PQ.appliedMigrations)).rows.map((r: Row) => Number(r.version)));
-    for (const m of loadMigrations('postgres')) {
-      if (applied.has(m.version)) continue;
-      await c.query(m.sql);
-      await c.query(PQ.recordMigration, [m.version, m.name]);
-    }
-    await c.query('COMMIT');
-  } catch (err) {
-    await c.query('ROLLBACK').catch(() => {});
-    throw err;
-  } finally {
-    c.release();
   }
 }
