@@ -16,7 +16,7 @@ export function checkEventIds(w: ExecutionWrite): void {
       throw new Error(`run ${w.record.runId}: event ${i} has id ${e.eventId}, expected ${first + i} (ids are contiguous)`);
     }
   });
-  // Two transitions of a run written as one (the engine's held commits, core.ts) step the version twice.
+  // A write moves the version forward (by one, or more where a store allows it); never back or in place.
   if (!(w.record.version > (w.expectedVersion ?? 0))) {
     throw new Error(`run ${w.record.runId}: version must be above ${w.expectedVersion ?? 0}, got ${w.record.version}`);
   }

@@ -20,7 +20,7 @@ interface Ctx {
 
 /**
  * StartChildWorkflowExecution: records StartChildWorkflowExecutionInitiated and a StartChild
- * delivery that starts the child in a later transaction (child-timers.ts), where the id reuse
+ * delivery that starts the child in a later transaction (child-deliveries.ts), where the id reuse
  * policy may make it StartChildWorkflowExecutionFailed instead.
  */
 export function startChildCommand({ b, completedEventId, field, limits, definitions }: Ctx, a: Record<string, unknown>): void {

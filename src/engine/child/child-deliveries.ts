@@ -187,8 +187,8 @@ function cancelExternal(core: EngineCore, timer: TimerRecord): Promise<void> {
   }, timer.runId);
 }
 
-/** The deliveries between a parent and its children (features/child.ts). */
+/** The deliveries between a parent and its children (child/index.ts). */
 export const CHILD_DELIVERIES = { StartChild: startChild, ChildClosed: childClosed, ParentClosePolicy: parentClosePolicy };
 
-/** The delivery of a workflow's cancel request to another workflow (features/cancel.ts). */
+/** The delivery of a workflow's cancel request to another workflow (cancel/index.ts). */
 export const CANCEL_DELIVERIES = { CancelExternal: cancelExternal };

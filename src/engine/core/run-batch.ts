@@ -2,7 +2,7 @@ import type { ExecutionRecord } from '../../store/types.ts';
 import type { TransitionBuilder } from './transition.ts';
 
 /**
- * Changes of one run that wait for its lane (core.ts) while a transaction of the run is in
+ * Changes of one run that wait for its lane (engine-core.ts) while a transaction of the run is in
  * flight: when the lane frees, they are decided one after another on one builder and written as
  * one transaction. A run that 1,000 signals or activity completions reach at once then writes its
  * row (whose state grows with what is pending) a few times instead of 1,000 times, and each

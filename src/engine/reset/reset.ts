@@ -47,7 +47,7 @@ function resetPoint(events: HistoryEvent[], eventId: number | undefined, resetTy
 /**
  * The new run: the history up to the reset task's WorkflowTaskStarted, the task failed with
  * ResetWorkflow, re-applied events, a new task; its state rebuilt from those events by every
- * feature (features/feature.ts `rebuild`).
+ * feature (Feature.rebuild, core/feature.ts).
  */
 function buildResetRun(features: FeatureRegistry, base: ExecutionRecord, events: HistoryEvent[], point: HistoryEvent<'WorkflowTaskCompleted'>, now: number,
   o: { reason: string; identity?: string | undefined; reapply: boolean }): TransitionBuilder {
