@@ -182,7 +182,10 @@ export class Engine implements UndeliveredTaskReturn {
       const call = calls[method] as (req: unknown, opts?: unknown) => Promise<unknown>;
       const namespaces = this.#namespaces;
       (this as Record<string, unknown>)[method] = METHODS[method].inNamespace
-        ? (req: unknown, o?: unknown) => namespaces.check(req)?.then(() => call(req, o)) ?? call(req, o)
+        ? async (req: unknown, o?: unknown) => {
+          await namespaces.check(req);
+          return call(req, o);
+        }
         : call;
     }
   }
