@@ -28,13 +28,13 @@ function walk(dir, out) {
 }
 
 const problems = [];
-const importRe = /(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
+const importRe = /(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|(?:^|\n)\s*import\s*['"]([^'"]+)['"]/g;
 for (const file of walk(src, [])) {
   const rel = relative(src, file);
   const layer = rel.includes('/') ? rel.split('/')[0] : null;
   const text = readFileSync(file, 'utf8');
   for (const m of text.matchAll(importRe)) {
-    const spec = m[1] ?? m[2];
+    const spec = m[1] ?? m[2] ?? m[3];
     if (!layer) continue;
     if (SANDBOX[layer] && (spec.startsWith('node:') || /^(fs|path|os|child_process|net|http|https|crypto|worker_threads)$/.test(spec))) {
       problems.push(`${rel}: sandbox code imports the Node built-in '${spec}'`);
@@ -59,7 +59,7 @@ for (const file of walk(ENGINE, [])) {
   const rel = relative(src, file);
   const targets = [];
   for (const m of readFileSync(file, 'utf8').matchAll(importRe)) {
-    const spec = m[1] ?? m[2];
+    const spec = m[1] ?? m[2] ?? m[3];
     if (!spec.startsWith('.')) continue;
     const target = resolve(dirname(file), spec);
     if (!target.startsWith(ENGINE + '/')) continue;
