@@ -14,3 +14,4 @@ export * from './time-range.ts';
 export type { Logger } from './logger.ts';
 export { HISTORY_FORMAT_VERSION, type SdkMetadata } from './sdk-metadata.ts';
 export * from './headers.ts';
+export * from './interceptors.ts';
