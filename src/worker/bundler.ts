@@ -172,7 +172,7 @@ function entryWithInterceptors(path: string, modules: readonly string[]): NonNul
   const imports = modules.map((m, i) => `import * as interceptors${i} from ${JSON.stringify(m)};`).join('\n');
   return {
     contents: `export * from ${JSON.stringify(path)};\n${imports}\nexport const ${INTERCEPTOR_MODULES} = [${modules.map((_, i) => `interceptors${i}`).join(', ')}];\n`,
-    resolveDir: dirname(path), sourcefile: path, loader: 'ts',
+    resolveDir: dirname(path), sourcefile: `${path} (with interceptors)`, loader: 'ts',
   };
 }
 

@@ -63,8 +63,9 @@ function dispatch(): void {
     if (!m.factory) throw new IllegalStateError('the realm has no workflows module');
     const module = { exports: {} as Record<string, unknown> };
     m.factory(requireModule, module, module.exports);
-    const { [INTERCEPTOR_MODULES]: interceptorModules, ...workflows } = module.exports;
-    run.workflows = workflows;
+    // A bundle with interceptor modules holds them beside the workflows (an array, never a workflow type).
+    const interceptorModules = module.exports[INTERCEPTOR_MODULES];
+    run.workflows = module.exports;
     run.interceptors = runInterceptorsOf((interceptorModules as unknown[] | undefined) ?? [], () => run.startHeaders);
     m.result = run;
     return;
