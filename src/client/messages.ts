@@ -135,10 +135,6 @@ export interface WorkflowUpdateHandle<Ret> {
   result(): Promise<Ret>;
 }
 
-function ref(t: MessageTarget) {
-  return { namespace: t.namespace, workflowId: t.workflowId, ...(t.runId ? { runId: t.runId } : {}) };
-}
-
 function argsOf(field: string, args: unknown): unknown[] {
   if (args === undefined) return [];
   if (!Array.isArray(args)) throw new ValidationError(field, 'must be an array', args);

@@ -6,7 +6,6 @@
  */
 
 /** The type of the `next` an interceptor method `FN` of interface `IF` receives: the method without its `next` parameter. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Next<IF, FN extends keyof IF> = Required<IF>[FN] extends (input: infer I, next: any) => infer R ? (input: I) => R : never;
 
 /**

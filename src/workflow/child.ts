@@ -144,13 +144,6 @@ export function startChild<W extends Workflow>(workflow: W | string, options: Ch
   attributes.control = String(seq);
   const { workflowId } = attributes;
   let command: SandboxCommand | undefined;
-  let started!: Promise<string>;
-  const send = outbound(a.interceptors, 'startChildWorkflowExecution', (input) => {
-    command = { commandType: 'StartChildWorkflowExecution', attributes: { ...input.options, workflowType: input.workflowType, ...headerField(input.headers) } };
-    a.pushCommand(command);
-    return Promise.resolve([started, result]);
-  });
-  const { workflowType: _type, header: _header, ...childOptions } = attributes;
   let resolveResult!: (v: unknown) => void;
   let rejectResult!: (e: unknown) => void;
   const result = new Promise<unknown>((resolve, reject) => {
@@ -211,8 +204,14 @@ export function startChild<W extends Workflow>(workflow: W | string, options: Ch
       }
     });
   });
-  started = handle.then((h) => h.firstExecutionRunId);
+  const started = handle.then((h) => h.firstExecutionRunId);
   started.catch(() => undefined);
+  const send = outbound(a.interceptors, 'startChildWorkflowExecution', (input) => {
+    command = { commandType: 'StartChildWorkflowExecution', attributes: { ...input.options, workflowType: input.workflowType, ...headerField(input.headers) } };
+    a.pushCommand(command);
+    return Promise.resolve([started, result]);
+  });
+  const { workflowType: _type, header: _header, ...childOptions } = attributes;
   return send({ workflowType: type, options: childOptions, headers: {}, seq }).then(() => handle);
 }
 

@@ -9,7 +9,8 @@ import { PostgresStore, SqliteStore } from '../../src/store/index.ts';
 import { Client, type WorkflowClientInterceptor, type Next, type WorkflowStartInput, type WorkflowSignalInput, type WorkflowQueryInput,
   type WorkflowStartUpdateInput } from '../../src/client/index.ts';
 import { Worker, type ActivityInboundCallsInterceptor, type ActivityExecuteInput, DeterminismViolationError } from '../../src/worker/index.ts';
-import { defaultPayloadConverter, headersFromWire, type Store } from '../../src/index.ts';
+import { defaultPayloadConverter, headersFromWire } from '../../src/index.ts';
+import type { Store } from '../../src/store/types.ts';
 import { finish, greet, headerWorkflow, seenQuery } from '../fixtures/workflows/headers.ts';
 import { dropSchema, freshSchema, PG_URL, pgSkipReason } from '../store/pg-helpers.ts';
 
