@@ -140,7 +140,7 @@ const TRACE_HEADER = '_tracer-data';
 
 /**
  * The built-in outbound interceptor: the trace context the run was started under goes on to its
- * activities and children, so their spans join the start's trace.
+ * activities, children and continued run, so their spans join the start's trace.
  */
 function traceOutbound(startHeaders: () => Headers): WorkflowOutboundCallsInterceptor {
   const withTrace = (headers: Headers): Headers => {
@@ -150,6 +150,7 @@ function traceOutbound(startHeaders: () => Headers): WorkflowOutboundCallsInterc
   return {
     scheduleActivity: (input, next) => next({ ...input, headers: withTrace(input.headers) }),
     startChildWorkflowExecution: (input, next) => next({ ...input, headers: withTrace(input.headers) }),
+    continueAsNew: (input, next) => next({ ...input, headers: withTrace(input.headers) }),
   };
 }
 

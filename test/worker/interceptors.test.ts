@@ -11,7 +11,7 @@ import { Client, type WorkflowClientInterceptor, type Next, type WorkflowStartIn
 import { Worker, type ActivityInboundCallsInterceptor, type ActivityExecuteInput, DeterminismViolationError } from '../../src/worker/index.ts';
 import { defaultPayloadConverter, headersFromWire } from '../../src/index.ts';
 import type { Store } from '../../src/store/types.ts';
-import { finish, greet, headerWorkflow, seenQuery } from '../fixtures/workflows/headers.ts';
+import { continuing, finish, greet, headerWorkflow, parentWorkflow, receiver, seenQuery } from '../fixtures/workflows/headers.ts';
 import { dropSchema, freshSchema, PG_URL, pgSkipReason } from '../store/pg-helpers.ts';
 
 const workflowsPath = fileURLToPath(new URL('../fixtures/workflows/headers.ts', import.meta.url));
@@ -113,6 +113,35 @@ for (const s of stores) {
         // Replay sees the same headers and takes the same path; without the interceptors it cannot.
         await Worker.runReplayHistory({ workflowsPath, interceptors: { workflowModules } }, history);
         await assert.rejects(Worker.runReplayHistory({ workflowsPath }, history), DeterminismViolationError);
+      } finally {
+        await engine.shutdown();
+        await close();
+      }
+    });
+}
+
+for (const s of stores) {
+  test(`${s.name}: a workflow's outbound interceptors put headers on its children, its signals to other workflows and its continue-as-new`,
+    { skip: s.skip }, async () => {
+      const { store, close } = await s.open();
+      const engine = await Engine.create({ store });
+      try {
+        const client = new Client({ connection: engine });
+        const taskQueue = `icpt-out-${s.name}`;
+        const worker = await Worker.create({ connection: engine, taskQueue, workflowsPath, interceptors: { workflowModules } });
+        await worker.runUntil(async () => {
+          const r = await client.workflow.start(receiver, { taskQueue, workflowId: `receiver-${s.name}` });
+          const child = await client.workflow.execute(parentWorkflow, { taskQueue, workflowId: `parent-${s.name}`, args: [`receiver-${s.name}`] });
+          assert.deepEqual(child, ['execute:parent-child']);
+          assert.deepEqual(await r.result(), ['execute:(none)', 'signal greet:parent-signal']);
+          assert.deepEqual(await client.workflow.execute(continuing, { taskQueue, workflowId: `continuing-${s.name}`, args: [0] }),
+            ['execute:continued']);
+        });
+        // The parent's own history records the headers it gave.
+        const parent = await client.workflow.getHandle(`parent-${s.name}`).fetchHistory();
+        const initiated = parent.events.find((e) => e.eventType === 'StartChildWorkflowExecutionInitiated')!;
+        const header = headersFromWire((initiated.attributes as { header?: unknown }).header);
+        assert.equal(defaultPayloadConverter.fromPayload(header.caller!), 'parent-child');
       } finally {
         await engine.shutdown();
         await close();
