@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { Engine } from '../../src/engine/index.ts';
 import { PostgresStore, SqliteStore } from '../../src/store/index.ts';
 import { Client, type WorkflowClientInterceptor, type Next, type WorkflowStartInput, type WorkflowSignalInput, type WorkflowQueryInput,
-  type WorkflowStartUpdateInput } from '../../src/client/index.ts';
+  type WorkflowStartUpdateInput, type WorkflowSignalWithStartInput } from '../../src/client/index.ts';
 import { Worker, type ActivityInboundCallsInterceptor, type ActivityExecuteInput, DeterminismViolationError } from '../../src/worker/index.ts';
 import { defaultPayloadConverter, headersFromWire } from '../../src/index.ts';
 import type { Store } from '../../src/store/types.ts';
@@ -29,6 +29,10 @@ class CallerHeader implements WorkflowClientInterceptor {
 
   async query(input: WorkflowQueryInput, next: Next<WorkflowClientInterceptor, 'query'>): Promise<unknown> {
     return next({ ...input, headers: { ...input.headers, caller: defaultPayloadConverter.toPayload('client-query') } });
+  }
+
+  async signalWithStart(input: WorkflowSignalWithStartInput, next: Next<WorkflowClientInterceptor, 'signalWithStart'>): Promise<string> {
+    return next({ ...input, headers: { ...input.headers, caller: defaultPayloadConverter.toPayload('client-signal-with-start') } });
   }
 
   async startUpdate(input: WorkflowStartUpdateInput, next: Next<WorkflowClientInterceptor, 'startUpdate'>) {
@@ -134,6 +138,11 @@ for (const s of stores) {
           const child = await client.workflow.execute(parentWorkflow, { taskQueue, workflowId: `parent-${s.name}`, args: [`receiver-${s.name}`] });
           assert.deepEqual(child, ['execute:parent-child']);
           assert.deepEqual(await r.result(), ['execute:(none)', 'signal greet:parent-signal']);
+          // Signal-with-start's one header goes with both the start and the signal.
+          const sws = await new Client({ connection: engine, interceptors: { workflow: [new CallerHeader()] } }).workflow.signalWithStart(receiver, {
+            taskQueue, workflowId: `sws-${s.name}`, signal: greet, signalArgs: ['hi'],
+          });
+          assert.deepEqual(await sws.result(), ['execute:client-signal-with-start', 'signal greet:client-signal-with-start']);
           assert.deepEqual(await client.workflow.execute(continuing, { taskQueue, workflowId: `continuing-${s.name}`, args: [0] }),
             ['execute:continued']);
         });
