@@ -38,3 +38,17 @@ test('composeInterceptors runs the first interceptor first and skips those witho
   assert.deepEqual(out, ['a', 'b', 'end']);
   assert.deepEqual(order, ['a', 'b']);
 });
+
+test('the service refuses a request whose header is not payloads, naming the field', async () => {
+  const { Engine } = await import('../../src/engine/index.ts');
+  const { SqliteStore } = await import('../../src/store/index.ts');
+  const engine = await Engine.create({ store: SqliteStore.open(':memory:') });
+  try {
+    await assert.rejects(engine.startWorkflowExecution({ workflowId: 'w', workflowType: 't', taskQueue: 'q', header: { traceparent: 'plain' as never } }),
+      /header\.traceparent must be a payload \{ metadata, data \} of base64 strings/);
+    await assert.rejects(engine.signalWorkflowExecution({ workflowId: 'w', signalName: 's', header: { x: { metadata: {}, data: '%%' } } }),
+      /header\.x\.data must be a base64 string/);
+  } finally {
+    await engine.shutdown();
+  }
+});
