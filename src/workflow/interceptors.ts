@@ -198,3 +198,8 @@ export function headerField(headers: Headers): { header?: WireHeaders } {
   const header = headersToWire(headers);
   return header ? { header } : {};
 }
+
+/** The attributes of a workflow log line after the run's `getLogAttributes` interceptors (for the workflow logger). */
+export function logAttributes(run: RunInterceptors, input: GetLogAttributesInput): Record<string, unknown> {
+  return outbound(run, 'getLogAttributes', (attributes) => attributes)(input);
+}
