@@ -79,13 +79,24 @@ export function resolveWorkerInterceptors(value: unknown): ResolvedWorkerInterce
   return { workflowModules: [...(modules as string[])], activity: [...(activity as ActivityInterceptorsFactory[])] };
 }
 
+/** The outbound interceptors each attempt's factories made, by the attempt's context. */
+const outbounds = new WeakMap<ActivityContext, ActivityOutboundCallsInterceptor[]>();
+
+/** The attributes of an activity log line after the attempt's `getLogAttributes` interceptors (for the activity logger). */
+export function activityLogAttributes(ctx: ActivityContext, input: Record<string, unknown>): Record<string, unknown> {
+  return composeInterceptors(outbounds.get(ctx) ?? [], 'getLogAttributes', (attributes) => attributes)(input);
+}
+
 /** Runs `fn` through the inbound interceptors the factories make for this attempt. */
 export function executeActivity(
   factories: readonly ActivityInterceptorsFactory[], ctx: ActivityContext, header: WireHeaders | undefined, args: unknown[],
   fn: (...args: unknown[]) => unknown,
 ): Promise<unknown> {
   if (factories.length === 0) return Promise.resolve(fn(...args));
-  const inbound = factories.map((f) => f(ctx)?.inbound).filter((i): i is ActivityInboundCallsInterceptor => i !== undefined);
+  const made = factories.map((f) => f(ctx));
+  const outbound = made.map((m) => m?.outbound).filter((o): o is ActivityOutboundCallsInterceptor => o !== undefined);
+  if (outbound.length) outbounds.set(ctx, outbound);
+  const inbound = made.map((m) => m?.inbound).filter((i): i is ActivityInboundCallsInterceptor => i !== undefined);
   const execute = composeInterceptors(inbound, 'execute', async (input) => fn(...input.args));
   return execute({ args, headers: headersFromWire(header) });
 }

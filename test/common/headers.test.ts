@@ -52,3 +52,13 @@ test('the service refuses a request whose header is not payloads, naming the fie
     await engine.shutdown();
   }
 });
+
+test("an activity interceptor factory's outbound getLogAttributes shapes the attempt's log attributes", async () => {
+  const { executeActivity, activityLogAttributes } = await import('../../src/worker/interceptors.ts');
+  const { ActivityContext } = await import('../../src/activity/context.ts');
+  const ctx = new ActivityContext({} as never, new AbortController().signal, () => undefined);
+  const result = await executeActivity([() => ({ outbound: { getLogAttributes: (input, next) => next({ ...input, tenant: 'acme' }) } })],
+    ctx, undefined, [2], (n) => (n as number) * 21);
+  assert.equal(result, 42);
+  assert.deepEqual(activityLogAttributes(ctx, { activityId: '1' }), { activityId: '1', tenant: 'acme' });
+});
