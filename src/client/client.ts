@@ -1,5 +1,8 @@
 import { hostname } from 'node:os';
-import { inClientSpan } from './tracing.ts';
+import { tracingClientInterceptor } from './tracing.ts';
+import { workflowClientInterceptorsOf, type ClientInterceptors, type WorkflowClientInterceptor } from './interceptors.ts';
+import { composeInterceptors } from '../common/interceptors.ts';
+import { headersToWire } from '../common/headers.ts';
 import { DEFAULT_NAMESPACE } from '../common/ids.ts';
 import { optionalInt, optionalString, requireOneOf } from '../common/validate.ts';
 import type { Workflow, WorkflowResult } from '../common/workflow-types.ts';
@@ -53,12 +56,18 @@ export type ClientOptions = {
    * @default one line on stderr each
    */
   logger?: WaitLogger | false;
+  /**
+   * Interceptors of the client's calls, as Temporal's `interceptors: { workflow: [...] }`
+   * (interceptors.ts). The built-in tracing runs after them, nearest the service.
+   * @default none
+   */
+  interceptors?: ClientInterceptors;
 } & ConnectionOptions & ({ address: string; connection?: never } | { connection: WorkflowService; address?: never });
 
 /** Every key of {@link ClientOptions}; the compiler fails when the type gains one this lacks. */
 const CLIENT_OPTION_KEYS = optionKeys<ClientOptions>({
   address: true, connection: true, namespace: true, identity: true, retry: true, dataConverter: true, apiKey: true, headers: true, tls: true,
-  logger: true,
+  logger: true, interceptors: true,
 });
 
 /** Filters of {@link WorkflowClient.list}. */
@@ -122,16 +131,21 @@ export class WorkflowClient {
     readonly namespace: string,
     private readonly identity: string,
     private readonly waits: Waits,
+    /** The user's workflow interceptors, then the built-in tracing. */
+    private readonly interceptors: readonly WorkflowClientInterceptor[] = [],
   ) {}
 
   /** Starts a workflow and returns a handle to it without waiting for the result. */
   async start<W extends Workflow>(workflow: W | string, options: WorkflowStartOptions<W>): Promise<WorkflowHandle<W>> {
     const type = workflowTypeOf(workflow);
     const req = toStartRequest(type, options as WorkflowStartOptions, this.namespace, this.identity);
-    const attributes = { 'steadfast.namespace': this.namespace, 'steadfast.workflow_id': req.workflowId, 'steadfast.workflow_type': type };
-    const { runId } = await inClientSpan(`StartWorkflow:${type}`, attributes,
-      (header) => this.service.startWorkflowExecution(header ? { ...req, header } : req));
-    return new WorkflowHandle<W>(this.service, this.namespace, req.workflowId, undefined, this.identity, this.waits, runId);
+    const { workflowType: _type, ...startOptions } = req;
+    const start = composeInterceptors(this.interceptors, 'start', async (input) => {
+      const header = headersToWire(input.headers);
+      return (await this.service.startWorkflowExecution({ ...input.options, workflowType: input.workflowType, ...(header ? { header } : {}) })).runId;
+    });
+    const runId = await start({ workflowType: type, headers: {}, options: startOptions });
+    return new WorkflowHandle<W>(this.service, this.namespace, req.workflowId, undefined, this.identity, this.waits, runId, this.interceptors);
   }
 
   /**
@@ -147,8 +161,15 @@ export class WorkflowClient {
     if (signalArgs !== undefined && !Array.isArray(signalArgs)) throw new ValidationError('signalArgs', 'must be an array', signalArgs);
     const req = toStartRequest(type, start as WorkflowStartOptions, this.namespace, this.identity, 'signalWithStart', SIGNAL_WITH_START_OPTION_KEYS);
     const sent = payloadOf('signalArgs', signalArgs ?? []);
-    const { runId } = await this.service.signalWithStartWorkflowExecution({ ...req, signalName, signalArgs: sent });
-    return new WorkflowHandle<W>(this.service, this.namespace, req.workflowId, undefined, this.identity, this.waits, runId);
+    const { workflowType: _type, ...startOptions } = req;
+    const signalWithStart = composeInterceptors(this.interceptors, 'signalWithStart', async (input) => {
+      const header = headersToWire(input.headers);
+      return (await this.service.signalWithStartWorkflowExecution({
+        ...input.options, workflowType: input.workflowType, signalName: input.signalName, signalArgs: input.signalArgs, ...(header ? { header } : {}),
+      })).runId;
+    });
+    const runId = await signalWithStart({ workflowType: type, signalName, signalArgs: sent, headers: {}, options: startOptions });
+    return new WorkflowHandle<W>(this.service, this.namespace, req.workflowId, undefined, this.identity, this.waits, runId, this.interceptors);
   }
 
   /** Starts a workflow and waits for its result (following retries and continue-as-new). */
@@ -162,7 +183,8 @@ export class WorkflowClient {
     if (typeof workflowId !== 'string' || workflowId.length === 0) {
       throw new ValidationError('workflowId', 'must be a non-empty string', workflowId);
     }
-    return new WorkflowHandle<W>(this.service, this.namespace, workflowId, optionalString('runId', runId), this.identity, this.waits);
+    return new WorkflowHandle<W>(this.service, this.namespace, workflowId, optionalString('runId', runId), this.identity, this.waits, undefined,
+      this.interceptors);
   }
 
   /**
@@ -288,7 +310,8 @@ export class Client {
     }
     this.#waits = new Waits(service, logger === false ? undefined : logger ?? stderrWaitLogger);
     this.namespace = new NamespaceClient(this.connection, namespace);
-    this.workflow = new WorkflowClient(service, namespace, identity, this.#waits);
+    const interceptors = [...workflowClientInterceptorsOf(options.interceptors), tracingClientInterceptor(namespace)];
+    this.workflow = new WorkflowClient(service, namespace, identity, this.#waits, interceptors);
     this.schedule = new ScheduleClient(service, namespace);
     this.searchAttributes = new SearchAttributeClient(this.connection, namespace);
   }

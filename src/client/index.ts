@@ -42,3 +42,8 @@ export {
   ParentClosePolicy, ChildWorkflowCancellationType, type ParentClosePolicyOption,
 } from '../history/child-types.ts';
 export type { DataConverter, PayloadCodec, Payload } from '../codec/payload-codec.ts';
+export type {
+  WorkflowClientInterceptor, ClientInterceptors, WorkflowStartInput, WorkflowSignalInput, WorkflowSignalWithStartInput, WorkflowQueryInput,
+  WorkflowStartUpdateInput, WorkflowStartUpdateOutput, WorkflowTerminateInput, WorkflowCancelInput, WorkflowDescribeInput, WorkflowExecution,
+  Headers, Next,
+} from './interceptors.ts';

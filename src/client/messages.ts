@@ -1,3 +1,6 @@
+import { composeInterceptors } from '../common/interceptors.ts';
+import { headersToWire, type Headers } from '../common/headers.ts';
+import type { WorkflowClientInterceptor, WorkflowExecution } from './interceptors.ts';
 import { newUuid } from '../common/ids.ts';
 import { MAX_ID_LENGTH, MAX_QUERY_TIMEOUT_MS } from '../protocol/limits.ts';
 import {
@@ -5,7 +8,7 @@ import {
 } from '../common/message-definitions.ts';
 import { optionalPositiveDuration, optionalString } from '../common/validate.ts';
 import {
-  QUERY_REJECT_CONDITIONS, type QueryRejectCondition as WireRejectCondition, type UpdateWorkflowResponse,
+  QUERY_REJECT_CONDITIONS, type QueryRejectCondition as WireRejectCondition, type QueryWorkflowResponse, type UpdateWorkflowResponse,
 } from '../protocol/index.ts';
 import type { WorkflowService } from '../protocol/index.ts';
 import type { Duration } from '../retry/duration.ts';
@@ -25,6 +28,19 @@ export interface MessageTarget {
   identity: string;
   /** The client's deadline scope and where it says why a wait goes on. */
   waits: Waits;
+  /** The client's workflow interceptors. */
+  interceptors?: readonly WorkflowClientInterceptor[];
+  /** The run a `start()` made. */
+  firstExecutionRunId?: string;
+}
+
+function executionOf(t: MessageTarget): WorkflowExecution {
+  return { workflowId: t.workflowId, ...(t.runId ? { runId: t.runId } : {}) };
+}
+
+function wireRef(t: MessageTarget, e: WorkflowExecution, headers: Headers) {
+  const header = headersToWire(headers);
+  return { namespace: t.namespace, workflowId: e.workflowId, ...(e.runId ? { runId: e.runId } : {}), ...(header ? { header } : {}) };
 }
 
 /** Longest query timeout, ms: the protocol's bound, checked here under the option's name. */
@@ -119,10 +135,6 @@ export interface WorkflowUpdateHandle<Ret> {
   result(): Promise<Ret>;
 }
 
-function ref(t: MessageTarget) {
-  return { namespace: t.namespace, workflowId: t.workflowId, ...(t.runId ? { runId: t.runId } : {}) };
-}
-
 function argsOf(field: string, args: unknown): unknown[] {
   if (args === undefined) return [];
   if (!Array.isArray(args)) throw new ValidationError(field, 'must be an array', args);
@@ -132,7 +144,12 @@ function argsOf(field: string, args: unknown): unknown[] {
 /** Sends a signal; resolves once the server has persisted it (the request id lets the server drop a repeated delivery). */
 export async function sendSignal(t: MessageTarget, def: SignalDefinition<unknown[]> | string, args: unknown[]): Promise<void> {
   const signalName = messageNameOf('signal', def, 'signal');
-  await t.service.signalWorkflowExecution({ ...ref(t), signalName, args: payloadOf('args', args), identity: t.identity, requestId: newUuid() });
+  const signal = composeInterceptors(t.interceptors ?? [], 'signal', async (input) => {
+    await t.service.signalWorkflowExecution({
+      ...wireRef(t, input.workflowExecution, input.headers), signalName: input.signalName, args: input.args, identity: t.identity, requestId: newUuid(),
+    });
+  });
+  await signal({ signalName, args: payloadOf('args', args), workflowExecution: executionOf(t), headers: {} });
 }
 
 /** Queries the workflow; resolves with the handler's result. */
@@ -148,10 +165,20 @@ export async function sendQuery(t: MessageTarget, def: QueryDefinition<unknown, 
     throw new ValidationError('timeout', `must be at most ${MAX_QUERY_TIMEOUT_MS / 60_000} minutes`, options?.timeout);
   }
   const queryRejectCondition = rejectConditionOf(options?.queryRejectCondition);
-  const res = await t.service.queryWorkflow({
-    ...ref(t), queryType, args: sent, ...(timeoutMs !== undefined ? { timeoutMs } : {}),
-    ...(queryRejectCondition !== undefined ? { queryRejectCondition } : {}),
+  const query = composeInterceptors(t.interceptors ?? [], 'query', async (input) => {
+    const res = await t.service.queryWorkflow({
+      ...wireRef(t, input.workflowExecution, input.headers), queryType: input.queryType, args: input.args, ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+      ...(input.queryRejectCondition !== undefined ? { queryRejectCondition: input.queryRejectCondition } : {}),
+    });
+    return answerOf(t, res, input.queryType, input.queryRejectCondition);
   });
+  return query({
+    queryType, args: sent, workflowExecution: executionOf(t), headers: {}, ...(queryRejectCondition !== undefined ? { queryRejectCondition } : {}),
+  });
+}
+
+/** A query's answer as its result, or the error it is. */
+function answerOf(t: MessageTarget, res: QueryWorkflowResponse, queryType: string, queryRejectCondition: WireRejectCondition | undefined): unknown {
   if (res.queryRejected) {
     const { status } = res.queryRejected;
     throw new QueryRejectedError(`query "${queryType}" of workflow ${t.workflowId} was rejected: the run is ${status} (queryRejectCondition ${queryRejectCondition})`,
@@ -197,7 +224,20 @@ export async function startUpdate(
   }
   const args = argsOf('args', options?.args);
   const updateId = optionalString('updateId', options?.updateId, MAX_ID_LENGTH) ?? newUuid();
-  const res = await t.service.updateWorkflowExecution({ ...ref(t), updateName, args, updateId, identity: t.identity, waitForStage: 'Accepted' });
+  const send = composeInterceptors(t.interceptors ?? [], 'startUpdate', async (input) => {
+    const r = await t.service.updateWorkflowExecution({
+      ...wireRef(t, input.workflowExecution, input.headers), updateName: input.updateName, args: input.args, updateId: input.options.updateId,
+      identity: t.identity, waitForStage: 'Accepted',
+    });
+    return { updateId: r.updateId, workflowRunId: r.runId, ...(r.stage === 'Rejected' && r.outcome ? { outcome: r.outcome } : {}) };
+  });
+  const out = await send({
+    updateName, args, workflowExecution: executionOf(t), headers: {}, options: { updateId, waitForStage: 'Accepted' },
+    ...(t.firstExecutionRunId ? { firstExecutionRunId: t.firstExecutionRunId } : {}),
+  });
+  const res: UpdateWorkflowResponse = {
+    updateId: out.updateId, runId: out.workflowRunId, stage: out.outcome?.failure ? 'Rejected' : 'Accepted', ...(out.outcome ? { outcome: out.outcome } : {}),
+  };
   if (res.stage === 'Rejected') outcomeOf(t, res, updateName);
   let done: Promise<unknown> | undefined;
   return {

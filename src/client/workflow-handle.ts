@@ -1,3 +1,5 @@
+import { composeInterceptors } from '../common/interceptors.ts';
+import type { WorkflowClientInterceptor, WorkflowExecution } from './interceptors.ts';
 import { WorkflowFailedError } from '../common/errors.ts';
 import { fromFailureInfo } from '../common/failure.ts';
 import { newUuid } from '../common/ids.ts';
@@ -35,6 +37,8 @@ export class WorkflowHandle<W extends Workflow = Workflow> {
     private readonly waits: Waits,
     /** The run a `start()` made: where result() begins to follow the chain. */
     readonly firstExecutionRunId?: string,
+    /** The client's workflow interceptors (interceptors.ts). */
+    private readonly interceptors: readonly WorkflowClientInterceptor[] = [],
   ) {}
 
   /**
@@ -130,7 +134,10 @@ export class WorkflowHandle<W extends Workflow = Workflow> {
    * Temporal's description is; `raw` holds the service's answer as it came.
    */
   async describe(): Promise<WorkflowExecutionDescription> {
-    return toDescription(await this.service.describeWorkflowExecution(this.#ref()));
+    const describe = composeInterceptors(this.interceptors, 'describe', (input) => this.service.describeWorkflowExecution({
+      namespace: this.namespace, ...input.workflowExecution,
+    }));
+    return toDescription(await describe({ workflowExecution: this.#execution() }));
   }
 
   /**
@@ -169,9 +176,10 @@ export class WorkflowHandle<W extends Workflow = Workflow> {
    * run closed because of the first.
    */
   cancel(reason?: string): Promise<void> {
-    return this.service.requestCancelWorkflowExecution({
-      ...this.#ref(), identity: this.identity, requestId: newUuid(), ...(reason ? { reason } : {}),
-    });
+    const cancel = composeInterceptors(this.interceptors, 'cancel', (input) => this.service.requestCancelWorkflowExecution({
+      namespace: this.namespace, ...input.workflowExecution, identity: this.identity, requestId: newUuid(), ...(input.reason ? { reason: input.reason } : {}),
+    }));
+    return cancel({ workflowExecution: this.#execution(), ...(reason ? { reason } : {}), ...this.#first() });
   }
 
   /**
@@ -196,9 +204,11 @@ export class WorkflowHandle<W extends Workflow = Workflow> {
   /** Ends the run at once, recording the reason. A retried call carries the same request id and ends it once. */
   async terminate(reason = 'terminated by client', details?: unknown): Promise<void> {
     const sent = payloadOf('details', details);
-    return this.service.terminateWorkflowExecution({
-      ...this.#ref(), reason, identity: this.identity, requestId: newUuid(), ...(sent !== undefined ? { details: sent } : {}),
-    });
+    const terminate = composeInterceptors(this.interceptors, 'terminate', (input) => this.service.terminateWorkflowExecution({
+      namespace: this.namespace, ...input.workflowExecution, reason: input.reason ?? reason, identity: this.identity, requestId: newUuid(),
+      ...(input.details !== undefined ? { details: input.details } : {}),
+    }));
+    return terminate({ workflowExecution: this.#execution(), reason, ...(sent !== undefined ? { details: sent } : {}), ...this.#first() });
   }
 
   /** Sends a signal; resolves once the server has persisted it in the run's history. */
@@ -243,8 +253,16 @@ export class WorkflowHandle<W extends Workflow = Workflow> {
   #target(): MessageTarget {
     return {
       service: this.service, namespace: this.namespace, workflowId: this.workflowId, identity: this.identity, waits: this.waits,
-      ...(this.runId ? { runId: this.runId } : {}),
+      ...(this.runId ? { runId: this.runId } : {}), interceptors: this.interceptors, ...this.#first(),
     };
+  }
+
+  #execution(): WorkflowExecution {
+    return { workflowId: this.workflowId, ...(this.runId ? { runId: this.runId } : {}) };
+  }
+
+  #first(): { firstExecutionRunId?: string } {
+    return this.firstExecutionRunId ? { firstExecutionRunId: this.firstExecutionRunId } : {};
   }
 
   #ref() {

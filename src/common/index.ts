@@ -13,3 +13,5 @@ export * from './max-duration.ts';
 export * from './time-range.ts';
 export type { Logger } from './logger.ts';
 export { HISTORY_FORMAT_VERSION, type SdkMetadata } from './sdk-metadata.ts';
+export * from './headers.ts';
+export * from './interceptors.ts';

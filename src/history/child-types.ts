@@ -1,4 +1,5 @@
 import type { FailureInfo, RetryState } from '../common/failure.ts';
+import type { WireHeaders } from '../common/headers.ts';
 import { resolveSpelling, temporalSpellings } from '../common/temporal-names.ts';
 import type { RetryPolicyData } from '../retry/policy-data.ts';
 import type { WorkflowIdReusePolicy } from './id-reuse-policy.ts';
@@ -58,6 +59,8 @@ export interface ChildStartAttributes {
   /** @default the parent's task queue */
   taskQueue?: string;
   args: unknown[];
+  /** Headers of the child's start (Temporal's `Headers`, in wire form). */
+  header?: WireHeaders;
   workflowExecutionTimeoutMs?: number;
   workflowRunTimeoutMs?: number;
   workflowTaskTimeoutMs?: number;

@@ -1,4 +1,5 @@
 import type { FailureInfo } from '../common/failure.ts';
+import type { WireHeaders } from '../common/headers.ts';
 import type { PolicyData, RetryPolicyData } from '../retry/policy-data.ts';
 import type { ActivityTimeouts } from './events.ts';
 import type { ChildCommandAttributes } from './child-types.ts';
@@ -21,6 +22,8 @@ export interface CommandAttributes extends ChildCommandAttributes, MessageComman
      * @default Temporal's default policy (1 s, ×2, 100 s, unlimited attempts)
      */
     retryPolicy?: PolicyData;
+    /** Headers the call carried (Temporal's `Headers`, in wire form): interceptors read them. */
+    header?: WireHeaders;
   };
   RequestCancelActivityTask: { scheduledEventId: number };
   StartTimer: { timerId: string; startToFireTimeoutMs: number };
@@ -42,6 +45,8 @@ export interface CommandAttributes extends ChildCommandAttributes, MessageComman
     searchAttributes?: SearchAttributesInput;
     retryPolicy?: RetryPolicyData;
     backoffStartIntervalMs?: number;
+    /** The new run's headers. @default the current run's start headers */
+    header?: WireHeaders;
   };
   /**
    * Changes the run's memo (Temporal's ModifyWorkflowProperties): each key is set, a `null`

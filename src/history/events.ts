@@ -1,5 +1,6 @@
 import type { FailureInfo, RetryState, TimeoutType } from '../common/failure.ts';
 import type { SdkMetadata } from '../common/sdk-metadata.ts';
+import type { WireHeaders } from '../common/headers.ts';
 import type { PolicyData, RetryPolicyData } from '../retry/policy-data.ts';
 import type { ChildEventAttributes } from './child-types.ts';
 import type { MessageEventAttributes } from './message-types.ts';
@@ -59,8 +60,8 @@ export interface EventAttributes extends ChildEventAttributes, MessageEventAttri
     cronSchedule?: string;
     identity?: string;
     requestId?: string;
-    /** Trace context (W3C traceparent, tracestate) the run was started under; continue-as-new carries it on. */
-    header?: Record<string, string>;
+    /** Headers of the start (Temporal's `Headers`, in wire form; the built-in tracing's context among them); continue-as-new carries them on unless it gives its own. */
+    header?: WireHeaders;
     /** Custom search attributes the run starts with (Datetime as ISO 8601). */
     searchAttributes?: Record<string, SearchAttributeStoredValue>;
   };
@@ -95,6 +96,8 @@ export interface EventAttributes extends ChildEventAttributes, MessageEventAttri
     /** The policy in force: Temporal's fields, or a horsies or Polly curve as versioned data. */
     retryPolicy: PolicyData;
     workflowTaskCompletedEventId: number;
+    /** Headers the call carried (Temporal's `Headers`, in wire form): interceptors read them. */
+    header?: WireHeaders;
   };
   ActivityTaskStarted: {
     scheduledEventId: number;

@@ -1,4 +1,5 @@
 import type { FailureInfo } from '../common/failure.ts';
+import type { WireHeaders } from '../common/headers.ts';
 
 /**
  * History events and commands of signals and updates. Kept apart from events.ts / commands.ts,
@@ -22,6 +23,8 @@ export interface MessageEventAttributes {
     requestId?: string;
     /** Set when another workflow sent the signal. */
     externalWorkflowExecution?: { namespace: string; workflowId: string; runId: string };
+    /** Headers the call carried (Temporal's `Headers`, in wire form): interceptors read them. */
+    header?: WireHeaders;
   };
   /** The run asked to signal another workflow (SignalExternalWorkflowExecution command). */
   SignalExternalWorkflowExecutionInitiated: {
@@ -33,6 +36,8 @@ export interface MessageEventAttributes {
     signalName: string;
     args: unknown[];
     workflowTaskCompletedEventId: number;
+    /** Headers the call carried (Temporal's `Headers`, in wire form): interceptors read them. */
+    header?: WireHeaders;
   };
   /** The signal of an Initiated event reached its target. */
   ExternalWorkflowExecutionSignaled: { initiatedEventId: number; signalId: string; namespace: string; workflowId: string; runId: string };
@@ -47,7 +52,7 @@ export interface MessageEventAttributes {
     message: string;
   };
   /** An update passed admission and validation; its handler runs in the next workflow task. */
-  WorkflowExecutionUpdateAccepted: { updateId: string; updateName: string; args: unknown[]; identity?: string };
+  WorkflowExecutionUpdateAccepted: { updateId: string; updateName: string; args: unknown[]; identity?: string; header?: WireHeaders };
   /** An update's handler finished (CompleteWorkflowExecutionUpdate command). */
   WorkflowExecutionUpdateCompleted: {
     updateId: string;
@@ -70,6 +75,8 @@ export interface MessageCommandAttributes {
     runId?: string;
     signalName: string;
     args: unknown[];
+    /** Headers of the signal (Temporal's `Headers`, in wire form). */
+    header?: WireHeaders;
   };
   /** An accepted update's handler finished. */
   CompleteWorkflowExecutionUpdate: { updateId: string; acceptedEventId: number; outcome: UpdateOutcome };

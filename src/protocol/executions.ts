@@ -1,3 +1,4 @@
+import type { WireHeaders } from '../common/headers.ts';
 import type { HistoryEvent, WorkflowExecutionStatus } from '../history/events.ts';
 import type { WorkflowIdReusePolicy } from '../history/id-reuse-policy.ts';
 import type { RetryPolicyData } from '../retry/policy-data.ts';
@@ -37,11 +38,11 @@ export interface StartWorkflowExecutionRequest {
   /** Makes the workflow a cron job (classic five fields, `@every`, `CRON_TZ=`). */
   cronSchedule?: string | undefined;
   /**
-   * Trace context to start the run under (W3C `traceparent`, `tracestate`): recorded in
-   * WorkflowExecutionStarted and handed to the run's activity tasks, so the worker's spans join
-   * the caller's trace. The client fills it from the active OpenTelemetry context.
+   * Headers of the start (Temporal's `Headers`, in wire form), recorded in
+   * WorkflowExecutionStarted for the workflow's inbound interceptors. The client's interceptors
+   * fill it; the built-in tracing puts the caller's trace context here.
    */
-  header?: Record<string, string> | undefined;
+  header?: WireHeaders | undefined;
   /** Custom search attributes registered in the namespace, by name (Datetime as ISO 8601). */
   searchAttributes?: Record<string, SearchAttributeWireValue> | undefined;
 }

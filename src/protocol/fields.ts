@@ -4,6 +4,7 @@ import { FAILURE_KINDS, type FailureInfo } from '../common/failure.ts';
 import { checkPolicyDurations, MAX_DURATION_MS, MAX_DURATION_RULE } from '../common/max-duration.ts';
 import { MAX_TIME_MS, MIN_TIME_MS, TIME_RANGE_RULE } from '../common/time-range.ts';
 import { encodePayload } from '../common/payload.ts';
+import { MAX_HEADER_ENTRIES } from '../common/headers.ts';
 import { resolveRetryPolicy } from '../retry/index.ts';
 import type { RetryPolicyData } from '../retry/policy-data.ts';
 import { MAX_ID_LENGTH, MAX_IDENTITY_LENGTH, MAX_NAME_LENGTH } from './limits.ts';
@@ -158,3 +159,19 @@ export function retryPolicy(field: string) {
     : checkPolicyDurations(field, resolveRetryPolicy(v as RetryPolicyData, field), 'wire'))));
 }
 
+
+const BASE64_TEXT = z.string({ error: 'must be a base64 string' }).regex(/^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/, 'must be a base64 string');
+
+/**
+ * Headers at `field` (Temporal's `Headers` in wire form: payloads of base64 metadata and data), or
+ * left out: at most MAX_HEADER_ENTRIES, within the payload size limit. The engine stores them and
+ * never reads them.
+ */
+export function headers(field: string) {
+  return optional(z.record(z.string(), z.strictObject({
+    metadata: z.record(z.string(), BASE64_TEXT, { error: 'must be an object of base64 strings' }),
+    data: BASE64_TEXT,
+  }, { error: 'must be a payload { metadata, data } of base64 strings' }), { error: 'must be an object of payloads' })
+    .refine((h) => Object.keys(h).length <= MAX_HEADER_ENTRIES, `must have at most ${MAX_HEADER_ENTRIES} entries`)
+    .refine(encodable(field)));
+}

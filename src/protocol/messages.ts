@@ -1,4 +1,5 @@
 import type { FailureInfo } from '../common/failure.ts';
+import type { WireHeaders } from '../common/headers.ts';
 import type { WorkflowExecutionStatus } from '../history/events.ts';
 import type { UpdateOutcome } from '../history/message-types.ts';
 import type { QueryRejectCondition, UpdateStage, UpdateWaitStage } from './enums.ts';
@@ -16,6 +17,8 @@ export interface SignalWorkflowRequest extends ExecutionRequest {
   identity?: string | undefined;
   /** Deduplicates retries of the same signal. @default a random UUID (no deduplication) */
   requestId?: string | undefined;
+  /** Headers of the call (Temporal's `Headers`, in wire form), handed to the workflow's inbound interceptors. */
+  header?: WireHeaders | undefined;
 }
 
 /** Signals the open run of the workflow id, or starts a run with the signal as its first event. */
@@ -36,6 +39,8 @@ export interface QueryWorkflowRequest extends ExecutionRequest {
   timeoutMs?: number | undefined;
   /** @default "None" */
   queryRejectCondition?: QueryRejectCondition | undefined;
+  /** Headers of the call (Temporal's `Headers`, in wire form), handed to the workflow's inbound interceptors. */
+  header?: WireHeaders | undefined;
 }
 
 /** A query's answer: the handler's result, the failure the worker reported, or the rejection. */
@@ -68,9 +73,9 @@ export interface QueryTask {
   /** Answer from the state after this event. */
   lastEventId: number;
   /** Set for a query. */
-  query?: { queryType: string; args: unknown[] } | undefined;
+  query?: { queryType: string; args: unknown[]; header?: WireHeaders } | undefined;
   /** Set for an update's validation: run the validator read-only, reject when it throws or no handler exists. */
-  updateValidation?: { updateId: string; updateName: string; args: unknown[] } | undefined;
+  updateValidation?: { updateId: string; updateName: string; args: unknown[]; header?: WireHeaders } | undefined;
 }
 
 /** A worker's answer to a {@link QueryTask}. */
@@ -99,6 +104,8 @@ export interface UpdateWorkflowRequest extends ExecutionRequest {
   waitForStage?: UpdateWaitStage | undefined;
   /** Bound on the validation round trip to a worker, ms. @default 10 000 */
   timeoutMs?: number | undefined;
+  /** Headers of the call (Temporal's `Headers`, in wire form), handed to the workflow's inbound interceptors. */
+  header?: WireHeaders | undefined;
 }
 
 /** Where an update is, and its outcome once it has one. */

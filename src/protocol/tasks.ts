@@ -1,4 +1,5 @@
 import type { FailureInfo } from '../common/failure.ts';
+import type { WireHeaders } from '../common/headers.ts';
 import type { Command } from '../history/commands.ts';
 import type { HistoryEvent, WorkflowTaskFailedCause } from '../history/events.ts';
 import type { SdkMetadata } from '../common/sdk-metadata.ts';
@@ -159,8 +160,8 @@ export interface ActivityTask {
   scheduleToCloseTimeoutMs?: number | undefined;
   /** Further tasks started for the same poll (see PollRequest.maxTasks); each is answered on its own. */
   moreTasks?: ActivityTask[] | undefined;
-  /** Trace context of the run's start (see StartWorkflowExecutionRequest.header). */
-  header?: Record<string, string> | undefined;
+  /** Headers of the activity (its ActivityTaskScheduled event's), for the activity's inbound interceptors. */
+  header?: WireHeaders | undefined;
   /**
    * The activity's own exception mapper and default error code (its retry policy's
    * `errorCodes`): the worker resolves a failure's code with them before its own.

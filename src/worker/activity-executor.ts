@@ -5,6 +5,7 @@ import {
 import { errorCodeConfigOf, type ErrorCodeConfig } from '../retry/error-codes.ts';
 import type { ActivityFunction } from '../common/workflow-types.ts';
 import type { ActivityTask, WorkflowService } from '../protocol/index.ts';
+import { executeActivity, type ActivityInterceptorsFactory } from './interceptors.ts';
 import { ActivityContext, runInActivityContext, type ActivityInfo } from '../activity/context.ts';
 import { Heartbeater, heartbeatThrottleMs } from './heartbeater.ts';
 import { guardSignalListeners } from './activity-signal.ts';
@@ -37,6 +38,8 @@ interface ActivityExecutorDeps {
   onOutcome?: (outcome: 'completed' | 'failed' | 'canceled', err?: unknown) => void;
   /** Runs the workflow task the completion schedules, when the worker has the run cached (WorkflowTaskHandler.continueAfterActivity). */
   continueWorkflow?: ((task: ActivityTask, result: unknown, ranMs: number) => Promise<WorkflowContinuation | undefined>) | undefined;
+  /** The worker's activity interceptor factories. */
+  interceptors?: readonly ActivityInterceptorsFactory[] | undefined;
 }
 
 function infoOf(task: ActivityTask, clockNow: number): ActivityInfo {
@@ -166,7 +169,7 @@ export function runActivityTask(task: ActivityTask, deps: ActivityExecutorDeps):
       `activity ${task.activityType} (${task.activityId}): a listener of its cancellation signal threw: ${(err as Error)?.message ?? String(err)}`,
       { workflowId: task.workflowId, runId: task.runId, attempt: task.attempt, error: err },
     ));
-    return runInActivityContext(ctx, () => fn(...input.args)) as Promise<void>;
+    return runInActivityContext(ctx, () => executeActivity(deps.interceptors ?? [], ctx, task.header, input.args, fn)) as Promise<void>;
   };
 
   const done = (async () => {

@@ -5,6 +5,7 @@ import { existsSync } from 'node:fs';
 import vm from 'node:vm';
 import { build, type BuildOptions, type Plugin } from 'esbuild';
 import { ValidationError } from '../errors/index.ts';
+import { INTERCEPTOR_MODULES } from '../workflow/activation.ts';
 import { SteadfastError, brandClass } from '../errors/index.ts';
 
 /**
@@ -149,15 +150,30 @@ let runtime: Promise<{ code: string; script: vm.Script }> | undefined;
  * for the life of the process; the runtime is built once per process.
  * @throws WorkflowBundleError naming the banned import and the importing file.
  */
-export function bundleWorkflows(workflowsPath: string): Promise<WorkflowBundle> {
+export function bundleWorkflows(workflowsPath: string, interceptorModules: readonly string[] = []): Promise<WorkflowBundle> {
   const path = resolve(workflowsPath);
-  let entry = cache.get(path);
+  const modules = interceptorModules.map((m) => resolve(m));
+  const key = modules.length ? JSON.stringify([path, ...modules]) : path;
+  let entry = cache.get(key);
   if (!entry) {
-    entry = doBundle(path);
-    cache.set(path, entry);
-    entry.catch(() => cache.delete(path));
+    entry = doBundle(path, modules);
+    cache.set(key, entry);
+    entry.catch(() => cache.delete(key));
   }
   return entry;
+}
+
+/**
+ * The entry of a bundle with interceptor modules: the workflows module's exports, and the
+ * interceptor modules under INTERCEPTOR_MODULES (the realm takes them out before it looks up
+ * workflow types).
+ */
+function entryWithInterceptors(path: string, modules: readonly string[]): NonNullable<BuildOptions['stdin']> {
+  const imports = modules.map((m, i) => `import * as interceptors${i} from ${JSON.stringify(m)};`).join('\n');
+  return {
+    contents: `export * from ${JSON.stringify(path)};\n${imports}\nexport const ${INTERCEPTOR_MODULES} = [${modules.map((_, i) => `interceptors${i}`).join(', ')}];\n`,
+    resolveDir: dirname(path), sourcefile: `${path} (with interceptors)`, loader: 'ts',
+  };
 }
 
 const COMMON_OPTIONS = {
@@ -176,11 +192,15 @@ function buildRuntime(): Promise<{ code: string; script: vm.Script }> {
   return runtime;
 }
 
-async function doBundle(path: string): Promise<WorkflowBundle> {
+async function doBundle(path: string, modules: readonly string[]): Promise<WorkflowBundle> {
   if (!existsSync(path)) throw new ValidationError('workflowsPath', 'must name an existing file', path);
+  modules.forEach((m, i) => {
+    if (!existsSync(m)) throw new ValidationError(`interceptors.workflowModules[${i}]`, 'must name an existing file', m);
+  });
   let code: string;
   try {
-    const result = await build({ ...COMMON_OPTIONS, entryPoints: [path], format: 'cjs', plugins: [sandboxPlugin(await entryExports())] });
+    const entry = modules.length ? { stdin: entryWithInterceptors(path, modules) } : { entryPoints: [path] };
+    const result = await build({ ...COMMON_OPTIONS, ...entry, format: 'cjs', plugins: [sandboxPlugin(await entryExports())] });
     // A member of a namespace import (`wf.nope()`) that the entry point lacks is only a warning to esbuild.
     const undefinedImports = result.warnings.filter((w) => w.id === 'import-is-undefined');
     if (undefinedImports.length > 0) throw Object.assign(new Error('undefined imports'), { errors: undefinedImports });

@@ -10,3 +10,7 @@ export { bundleWorkflows, WorkflowBundleError, type WorkflowBundle } from './bun
 export { WorkflowTaskFailedError } from './workflow-run.ts';
 export type { HistoryAndWorkflowId, ReplayResult, ReplayWorkerOptions, ReplayableHistory } from './replay.ts';
 export { DeterminismViolationError } from '../common/errors.ts';
+export type {
+  WorkerInterceptors, ActivityInterceptorsFactory, ActivityInboundCallsInterceptor, ActivityOutboundCallsInterceptor, ActivityExecuteInput,
+  Headers, Next,
+} from './interceptors.ts';

@@ -3,6 +3,7 @@ import { optionalString, requireString } from '../common/validate.ts';
 import { optionKeys, refuseUnknownKeys } from '../common/option-keys.ts';
 import type { HistoryEvent } from '../history/events.ts';
 import { bundleWorkflows } from './bundler.ts';
+import { resolveWorkerInterceptors, type WorkerInterceptors } from './interceptors.ts';
 import { WorkflowRun } from './workflow-run.ts';
 import { codecChainOf } from '../codec/codec-chain.ts';
 import type { DataConverter } from '../codec/payload-codec.ts';
@@ -27,6 +28,8 @@ export interface ReplayOptions {
   namespace?: string;
   /** The workers' payload codecs, for a history recorded with them: its payloads are decoded before the replay. @default none */
   dataConverter?: DataConverter;
+  /** The worker's interceptors; only `workflowModules` take part in a replay. @default none */
+  interceptors?: WorkerInterceptors;
 }
 
 function eventsOf(history: ReplayableHistory, field: string): HistoryEvent[] {
@@ -39,7 +42,9 @@ function eventsOf(history: ReplayableHistory, field: string): HistoryEvent[] {
   return events as HistoryEvent[];
 }
 
-const REPLAY_OPTION_KEYS = optionKeys<ReplayOptions>({ workflowsPath: true, workflowId: true, runId: true, namespace: true, dataConverter: true });
+const REPLAY_OPTION_KEYS = optionKeys<ReplayOptions>({
+  workflowsPath: true, workflowId: true, runId: true, namespace: true, dataConverter: true, interceptors: true,
+});
 
 /**
  * Replays one recorded history against workflow code, with no server: the code must emit, in
@@ -56,7 +61,8 @@ export async function replayHistory(history: ReplayableHistory, options: ReplayO
   const workflowsPath = requireString('workflowsPath', options.workflowsPath, 4096);
   const started = events[0] as HistoryEvent<'WorkflowExecutionStarted'>;
   const ids: { workflowId?: string; runId?: string } = Array.isArray(history) ? {} : history;
-  const run = new WorkflowRun(await bundleWorkflows(workflowsPath), {
+  const { workflowModules } = resolveWorkerInterceptors(options.interceptors);
+  const run = new WorkflowRun(await bundleWorkflows(workflowsPath, workflowModules), {
     namespace: optionalString('namespace', options.namespace) ?? 'default',
     workflowId: optionalString('workflowId', options.workflowId) ?? optionalString('history.workflowId', ids.workflowId) ?? 'replay',
     runId: optionalString('runId', options.runId) ?? optionalString('history.runId', ids.runId) ?? started.attributes.originalExecutionRunId,

@@ -172,6 +172,8 @@ export class WorkflowSandbox {
 
   /** Runs a query handler or an update validator read-only against the state reached so far. */
   answer(req: MessageRequest): MessageAnswer {
-    return JSON.parse(this.#realm.call(this, 'answer', JSON.stringify(req)) as string) as MessageAnswer;
+    const answer = JSON.parse(this.#realm.call(this, 'answer', JSON.stringify(req)) as string) as MessageAnswer;
+    // An async query interceptor: the realm ran its microtasks when the call returned; read the settled answer.
+    return answer.pending ? JSON.parse(this.#realm.call(this, 'answerSettled', undefined) as string) as MessageAnswer : answer;
   }
 }

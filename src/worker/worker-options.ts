@@ -13,6 +13,7 @@ import { codecChainOf, type CodecChain } from '../codec/codec-chain.ts';
 import type { DataConverter } from '../codec/payload-codec.ts';
 import type { ConnectionOptions } from '../client/connection.ts';
 import type { Logger } from './logger.ts';
+import { resolveWorkerInterceptors, type ResolvedWorkerInterceptors, type WorkerInterceptors } from './interceptors.ts';
 import { requireErrorCode, toExceptionMap, type ErrorCodeConfig, type ExceptionMapper } from '../retry/error-codes.ts';
 
 /**
@@ -88,6 +89,12 @@ export interface WorkerOptions extends ConnectionOptions {
    * `defaultUnhandledErrorCode`. @default the process's, else UNHANDLED_EXCEPTION
    */
   defaultUnhandledErrorCode?: string;
+  /**
+   * Interceptors, as Temporal's `WorkerOptions.interceptors`: `workflowModules` (module paths
+   * bundled with the workflows, each exporting `interceptors`) and `activity` (factories).
+   * @default none (the built-in tracing runs regardless)
+   */
+  interceptors?: WorkerInterceptors;
 }
 
 /** {@link WorkerOptions} validated, with defaults filled. */
@@ -115,6 +122,8 @@ export interface ResolvedWorkerOptions {
   codec: CodecChain | undefined;
   /** The worker's exception mapper and default code; empty when it sets neither. */
   errorCodes: ErrorCodeConfig;
+  /** The interceptors, checked. */
+  interceptors: ResolvedWorkerInterceptors;
 }
 
 /** Long polls per task kind when not configured; see {@link WorkerOptions.maxConcurrentWorkflowTaskPolls}. */
@@ -124,7 +133,7 @@ const KEYS = optionKeys<WorkerOptions>({
   apiKey: true, headers: true, tls: true, address: true, connection: true, namespace: true, taskQueue: true, workflowsPath: true, activities: true,
   maxConcurrentActivityTaskExecutions: true, maxConcurrentWorkflowTaskExecutions: true, maxConcurrentWorkflowTaskPolls: true,
   maxConcurrentActivityTaskPolls: true, maxCachedWorkflows: true, reuseV8Context: true, identity: true, shutdownGraceTime: true, logger: true,
-  clock: true, metrics: true, dataConverter: true, exceptionMapper: true, defaultUnhandledErrorCode: true,
+  clock: true, metrics: true, dataConverter: true, exceptionMapper: true, defaultUnhandledErrorCode: true, interceptors: true,
 });
 
 /**
@@ -196,6 +205,7 @@ export function resolveWorkerOptions(options: WorkerOptions): ResolvedWorkerOpti
     clock,
     metricsRegistry: metrics?.registry,
     codec: codecChainOf(options.dataConverter),
+    interceptors: resolveWorkerInterceptors(options.interceptors),
     errorCodes: {
       ...(options.exceptionMapper !== undefined ? { exceptionMapper: toExceptionMap('exceptionMapper', options.exceptionMapper) } : {}),
       ...(options.defaultUnhandledErrorCode !== undefined

@@ -1,6 +1,8 @@
 import { performance } from 'node:perf_hooks';
 import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Context, type Span } from '@opentelemetry/api';
 import type { Command } from '../history/commands.ts';
+import { defaultPayloadConverter, headersFromWire, type WireHeaders } from '../common/headers.ts';
+import { TRACE_HEADER } from '../client/tracing.ts';
 import type { ActivityTask, RespondWorkflowTaskCompletedRequest, WorkflowService, WorkflowTask } from '../protocol/index.ts';
 import type { Logger } from './logger.ts';
 import type { PollOutcome, WorkerMetrics } from './worker-metrics.ts';
@@ -19,7 +21,7 @@ const MAX_REMEMBERED_RUNS = 10_000;
  */
 export class WorkerTelemetry {
   readonly #tracer = trace.getTracer('steadfast');
-  readonly #headers = new Map<string, Record<string, string>>();
+  readonly #headers = new Map<string, WireHeaders>();
 
   constructor(readonly logger: Logger, readonly metrics: WorkerMetrics | undefined) {}
 
@@ -143,13 +145,33 @@ export class WorkerTelemetry {
     this.#tracer.startSpan(name, { kind: SpanKind.INTERNAL, attributes }).end();
   }
 
-  #remember(runId: string, header: Record<string, string>): void {
+  #remember(runId: string, header: WireHeaders): void {
     if (this.#headers.size >= MAX_REMEMBERED_RUNS) this.#headers.delete(this.#headers.keys().next().value!);
     this.#headers.set(runId, header);
   }
 
-  #parentOf(header: Record<string, string> | undefined): Context {
-    return header ? propagation.extract(ROOT_CONTEXT, header) : ROOT_CONTEXT;
+  #parentOf(header: WireHeaders | undefined): Context {
+    const carrier = traceCarrierOf(header);
+    return carrier ? propagation.extract(ROOT_CONTEXT, carrier) : ROOT_CONTEXT;
+  }
+}
+
+/**
+ * The trace context a call's headers carry: the `_tracer-data` header (the built-in tracing's,
+ * as @temporalio/interceptors-opentelemetry writes it), or the plain W3C entries histories
+ * written before headers carried payloads hold.
+ */
+export function traceCarrierOf(header: unknown): Record<string, string> | undefined {
+  if (typeof header !== 'object' || header === null) return undefined;
+  const legacy = (header as Record<string, unknown>).traceparent;
+  if (typeof legacy === 'string') return header as Record<string, string>;
+  const payload = headersFromWire(header)[TRACE_HEADER];
+  if (!payload) return undefined;
+  try {
+    const carrier = defaultPayloadConverter.fromPayload<unknown>(payload);
+    return typeof carrier === 'object' && carrier !== null ? carrier as Record<string, string> : undefined;
+  } catch {
+    return undefined;
   }
 }
 

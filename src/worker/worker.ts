@@ -125,7 +125,7 @@ export class Worker {
    */
   static async create(options: WorkerOptions): Promise<Worker> {
     const resolved = resolveWorkerOptions(options);
-    const bundle = resolved.workflowsPath ? await bundleWorkflows(resolved.workflowsPath) : undefined;
+    const bundle = resolved.workflowsPath ? await bundleWorkflows(resolved.workflowsPath, resolved.interceptors.workflowModules) : undefined;
     // Reports have their own retries (report.ts); a history fetch waits out an outage up to the
     // default workflow task timeout, after which the task's answer would be refused anyway.
     const service = resolved.connection ?? new HttpWorkflowService({ address: resolved.address!, retry: { timeout: '10s' }, ...resolved.connectionOptions });
@@ -186,7 +186,7 @@ export class Worker {
       const { logger } = this.options;
       const deps = {
         service: this.#codecService, codec: this.options.codec, activities: this.options.activities, identity, clock: this.options.clock,
-        logger, errorCodes: this.options.errorCodes, continueWorkflow: workflows && ((t: ActivityTask, r: unknown, ms: number) =>
+        logger, errorCodes: this.options.errorCodes, interceptors: this.options.interceptors.activity, continueWorkflow: workflows && ((t: ActivityTask, r: unknown, ms: number) =>
           this.#telemetry.continuedWorkflowTask(t, taskQueue, () => workflows.continueAfterActivity(t, r, ms))),
       };
       const runActivity = (task: ActivityTask) => {

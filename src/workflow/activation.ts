@@ -1,3 +1,4 @@
+import type { WireHeaders } from '../common/headers.ts';
 import type { FailureInfo } from '../common/failure.ts';
 import type { Command } from '../history/commands.ts';
 
@@ -109,11 +110,11 @@ export interface SandboxInit {
  * in the runtime's job-handler table.
  */
 export type ActivationJob =
-  | { type: 'startWorkflow'; args: unknown[] }
+  | { type: 'startWorkflow'; args: unknown[]; header?: WireHeaders }
   | { type: 'fireTimer'; timerId: string }
   | { type: 'resolveActivity'; activityId: string; result?: unknown; failure?: FailureInfo }
   | { type: 'cancelWorkflow'; reason?: string }
-  | { type: 'signalWorkflow'; signalName: string; args: unknown[] }
+  | { type: 'signalWorkflow'; signalName: string; args: unknown[]; header?: WireHeaders }
   /** A 'Version' marker recorded by the task being replayed: `patched(patchId)` is true there. */
   | { type: 'notifyHasPatch'; patchId: string }
   /** A 'SideEffect' marker recorded by the task being replayed: `sideEffect()` number `seq` returns `result`. */
@@ -121,7 +122,7 @@ export type ActivationJob =
   | { type: 'resolveChildStart'; seq: number; runId?: string; failure?: FailureInfo }
   | { type: 'resolveChild'; seq: number; result?: unknown; failure?: FailureInfo }
   /** An accepted update (WorkflowExecutionUpdateAccepted): run its handler. */
-  | { type: 'doUpdate'; updateId: string; updateName: string; args: unknown[]; acceptedEventId: number }
+  | { type: 'doUpdate'; updateId: string; updateName: string; args: unknown[]; acceptedEventId: number; header?: WireHeaders }
   /** A SignalExternalWorkflowExecution reached its target, or failed. */
   | { type: 'resolveSignalExternal'; signalId: string; failure?: FailureInfo }
   /** A cancel request to another workflow (getExternalWorkflowHandle().cancel()) reached it, or failed. */
@@ -183,17 +184,22 @@ export interface SandboxRuntime {
 
 /** A query, or an update's validation, asked of the run's current state. */
 export type MessageRequest =
-  | { kind: 'query'; queryType: string; args: unknown[] }
-  | { kind: 'validateUpdate'; updateName: string; args: unknown[] };
+  | { kind: 'query'; queryType: string; args: unknown[]; header?: WireHeaders }
+  | { kind: 'validateUpdate'; updateName: string; args: unknown[]; updateId?: string; header?: WireHeaders };
 
 /** The answer to a {@link MessageRequest}: a result, or the failure to report. */
 export interface MessageAnswer {
   result?: unknown;
   failure?: FailureInfo;
+  /** Set when an async query interceptor answers: the host reads the answer with `answerSettled` once the realm's microtasks ran. */
+  pending?: true;
 }
 
 /** What the host can ask of a run through the realm: {@link SandboxRuntime}'s methods, and `create`. */
-export type RealmMethod = 'create' | 'activate' | 'checkConditions' | 'conclude' | 'answer' | 'rejectUnhandled';
+export type RealmMethod = 'create' | 'activate' | 'checkConditions' | 'conclude' | 'answer' | 'answerSettled' | 'rejectUnhandled';
+
+/** The export under which a bundle with `interceptors.workflowModules` holds those modules, beside the workflows. */
+export const INTERCEPTOR_MODULES = '__steadfastInterceptorModules';
 
 /** The workflows module, bundled as a CommonJS-style factory that the realm evaluates once per run. */
 export type WorkflowModuleFactory = (require: (name: string) => unknown, module: { exports: unknown }, exports: unknown) => void;

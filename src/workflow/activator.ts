@@ -18,6 +18,8 @@ import { checkCommandPayloads } from './command-payloads.ts';
 import type { ActivityCancellationType } from './activity-cancellation.ts';
 import { ValidationError } from '../errors/index.ts';
 import { ReplayFlags, ReplayFlagState } from './flags.ts';
+import { headersOf, inbound, type RunInterceptors } from './interceptors.ts';
+import type { Headers, WireHeaders } from '../common/headers.ts';
 
 function unsafeInfo(isReplaying: boolean): WorkflowInfo['unsafe'] {
   return Object.freeze({ now: systemNow, isReplaying, isReplayingHistoryEvents: isReplaying });
@@ -78,6 +80,10 @@ export class Activator implements SandboxRuntime {
   readonly globals = new Map<PropertyKey, PropertyDescriptor>();
   /** The scope of each pending `setTimeout` by its handle, for `clearTimeout`; handles count from 1 per run. */
   readonly timeouts = { seq: 0, scopes: new Map<number, CancellationScope>() };
+  /** The run's interceptors (interceptors.ts), set when the run is made. */
+  interceptors: RunInterceptors = { inbound: [], outbound: [] };
+  /** The headers the run was started with. */
+  startHeaders: Headers = {};
 
   readonly #completions = { timer: new Map<string, Completion>(), activity: new Map<string, Completion>() };
   readonly #seq = { timer: 0, activity: 0, condition: 0 };
@@ -91,7 +97,7 @@ export class Activator implements SandboxRuntime {
 
   /** One entry per job type: adding signals, updates or patches is adding an entry here. */
   readonly #handlers: JobHandlers = {
-    startWorkflow: (job) => this.#startWorkflow(job.args),
+    startWorkflow: (job) => this.#startWorkflow(job.args, job.header),
     fireTimer: (job) => this.#take('timer', job.timerId)?.resolve(undefined),
     resolveActivity: (job) => {
       const completion = this.#take('activity', job.activityId);
@@ -126,6 +132,16 @@ export class Activator implements SandboxRuntime {
 
   answer(requestJson: string): string {
     return JSON.stringify(this.messages.answer(JSON.parse(requestJson) as MessageRequest));
+  }
+
+  /** The answer of a query an async interceptor answered, once the realm's microtasks ran. */
+  answerSettled(): string {
+    return JSON.stringify(this.messages.settledAnswer());
+  }
+
+  /** The sequence number the next operation of `kind` will take (interceptor inputs' `seq`). */
+  nextSeq(kind: 'timer' | 'activity'): number {
+    return this.#seq[kind] + 1;
   }
 
   /** A signal or update handler threw: handled like an error thrown by the workflow function. */
@@ -318,7 +334,8 @@ export class Activator implements SandboxRuntime {
     return completion;
   }
 
-  #startWorkflow(args: unknown[]): void {
+  #startWorkflow(args: unknown[], header: WireHeaders | undefined): void {
+    this.startHeaders = headersOf(header);
     const fn = this.workflows[this.info.workflowType];
     if (typeof fn !== 'function') {
       const known = Object.keys(this.workflows).filter((k) => typeof this.workflows[k] === 'function');
@@ -326,8 +343,9 @@ export class Activator implements SandboxRuntime {
         `workflow type "${this.info.workflowType}" is not exported by the workflows module; exported: ${known.join(', ') || '(none)'}`,
       );
     }
+    const execute = inbound(this.interceptors, 'execute', async (input) => (fn as (...a: unknown[]) => unknown)(...input.args));
     rootScope()
-      .run(async () => (fn as (...a: unknown[]) => unknown)(...args))
+      .run(() => execute({ args, headers: this.startHeaders }))
       .then(
         (result) => this.pushOrFailTask({ commandType: 'CompleteWorkflowExecution', attributes: { result: result ?? null } }),
         (err: unknown) => this.#workflowThrew(err),

@@ -15,6 +15,7 @@ import { ValidationError } from '../errors/index.ts';
 import { resolveRetryPolicy, type TemporalRetryPolicy } from '../retry/temporal.ts';
 import type { SandboxCommand } from './activation.ts';
 import { activator } from './activator.ts';
+import { headerField, outbound } from './interceptors.ts';
 import { CancellationScope } from './cancellation-scope.ts';
 import { uuid4From } from './random.ts';
 
@@ -142,8 +143,7 @@ export function startChild<W extends Workflow>(workflow: W | string, options: Ch
   const seq = ++a.children.seq;
   attributes.control = String(seq);
   const { workflowId } = attributes;
-  const command: SandboxCommand = { commandType: 'StartChildWorkflowExecution', attributes };
-  a.pushCommand(command);
+  let command: SandboxCommand | undefined;
   let resolveResult!: (v: unknown) => void;
   let rejectResult!: (e: unknown) => void;
   const result = new Promise<unknown>((resolve, reject) => {
@@ -157,14 +157,14 @@ export function startChild<W extends Workflow>(workflow: W | string, options: Ch
   );
   /** Sends the cancel request the cancellation type calls for, to the started run. */
   let requestCancel: ((runId: string) => void) | undefined;
-  return new Promise<ChildWorkflowHandle<W>>((resolve, reject) => {
+  const handle = new Promise<ChildWorkflowHandle<W>>((resolve, reject) => {
     a.children.pending.set(seq, {
       workflowId,
       onStarted(runId) {
         requestCancel?.(runId);
         resolve({
           workflowId, firstExecutionRunId: runId, result: () => result as Promise<WorkflowResult<W>>,
-          signal: (def, ...args) => a.messages.signalExternal({ workflowId }, messageNameOf('def', def, 'signal'), args),
+          signal: (def, ...args) => a.messages.signalExternal({ workflowId }, messageNameOf('def', def, 'signal'), args, true),
         });
       },
       onStartFailed(err) {
@@ -178,7 +178,7 @@ export function startChild<W extends Workflow>(workflow: W | string, options: Ch
     scope.cancelRequested.catch((reason: unknown) => {
       const child = a.children.pending.get(seq);
       if (!child) return;
-      if (a.dropCommand(command)) {
+      if (command === undefined || a.dropCommand(command)) {
         a.children.pending.delete(seq);
         const err = cancelled(reason, undefined, 'Child workflow cancelled before it started');
         reject(err);
@@ -204,6 +204,15 @@ export function startChild<W extends Workflow>(workflow: W | string, options: Ch
       }
     });
   });
+  const started = handle.then((h) => h.firstExecutionRunId);
+  started.catch(() => undefined);
+  const send = outbound(a.interceptors, 'startChildWorkflowExecution', (input) => {
+    command = { commandType: 'StartChildWorkflowExecution', attributes: { ...input.options, workflowType: input.workflowType, ...headerField(input.headers) } };
+    a.pushCommand(command);
+    return Promise.resolve([started, result]);
+  });
+  const { workflowType: _type, header: _header, ...childOptions } = attributes;
+  return send({ workflowType: type, options: childOptions, headers: {}, seq }).then(() => handle);
 }
 
 /** Starts a child workflow and waits for its result. */

@@ -1,4 +1,6 @@
 import { brandClass, SteadfastError, ValidationError } from '../errors/index.ts';
+import { activator } from './current-run.ts';
+import { headerField, outbound } from './interceptors.ts';
 import { optionKeys, refuseUnknownKeys } from '../common/option-keys.ts';
 import { optionalPositiveDuration, optionalRecord, optionalString } from '../common/validate.ts';
 import type { Duration } from '../retry/duration.ts';
@@ -59,7 +61,10 @@ export function makeContinueAsNewFunc<F extends Workflow>(options: ContinueAsNew
     if (workflowTaskTimeoutMs !== undefined) attributes.workflowTaskTimeoutMs = workflowTaskTimeoutMs;
     if (memo !== undefined) attributes.memo = memo;
     if (searchAttributes !== undefined) attributes.searchAttributes = searchAttributes;
-    return Promise.reject(new ContinueAsNew(attributes));
+    const { args: _args, ...rest } = attributes;
+    return outbound(activator().interceptors, 'continueAsNew', (input) => Promise.reject(new ContinueAsNew({
+      ...input.options, args: input.args, ...headerField(input.headers),
+    })))({ args, headers: {}, options: rest });
   };
 }
 

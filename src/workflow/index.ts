@@ -33,3 +33,9 @@ export { IllegalStateError } from '../common/errors.ts';
 export type { Duration } from '../retry/duration.ts';
 export type { TemporalRetryPolicy as RetryPolicy } from '../retry/temporal.ts';
 export type { Workflow, ActivityFunction } from '../common/workflow-types.ts';
+export type {
+  WorkflowInboundCallsInterceptor, WorkflowOutboundCallsInterceptor, WorkflowInterceptors, WorkflowInterceptorsFactory, WorkflowExecuteInput,
+  SignalInput, QueryInput, UpdateInput, ActivityInput, TimerInput, StartChildWorkflowExecutionInput, SignalWorkflowInput, ContinueAsNewInput,
+  GetLogAttributesInput, Headers, Next,
+} from './interceptors.ts';
+export { defaultPayloadConverter } from '../common/headers.ts';

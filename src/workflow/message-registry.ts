@@ -4,6 +4,7 @@ import { STACK_TRACE_QUERY } from '../common/message-definitions.ts';
 import { checkQueryResult } from './command-payloads.ts';
 import type { ActivationJob, MessageAnswer, MessageRequest } from './activation.ts';
 import type { Activator } from './activator.ts';
+import { headerField, headersOf, inbound, outbound, type QueryInput } from './interceptors.ts';
 
 type AnyHandler = (...args: unknown[]) => unknown;
 type Job<K extends ActivationJob['type']> = Extract<ActivationJob, { type: K }>;
@@ -30,6 +31,9 @@ export class MessageRegistry {
   #externalSeq = 0;
   readonly #cancels = new Map<string, { resolve(): void; reject(e: unknown): void }>();
   #cancelSeq = 0;
+  #querySeq = 0;
+  /** The answer of a query an async interceptor answered (see answer()). */
+  #settled: MessageAnswer | undefined;
   /** Where each pending await was created, by a key naming it; only when capturing is on. */
   readonly #stacks = new Map<string, string>();
   /** Set while a query handler or an update validator runs: commands are refused then. */
@@ -100,9 +104,12 @@ export class MessageRegistry {
   }
 
   #runSignal(handler: AnyHandler, job: Job<'signalWorkflow'>): void {
+    const handle = inbound(this.activator.interceptors, 'handleSignal', async (input) => {
+      await handler(...input.args);
+    });
     try {
-      const r = handler(...job.args);
-      if (isThenable(r)) r.then(undefined, (err: unknown) => this.activator.handlerThrew(err));
+      handle({ signalName: job.signalName, args: job.args, headers: headersOf(job.header) })
+        .then(undefined, (err: unknown) => this.activator.handlerThrew(err));
     } catch (err) {
       this.activator.handlerThrew(err);
     }
@@ -118,25 +125,35 @@ export class MessageRegistry {
       if (err instanceof Failure) complete({ failure: toFailureInfo(err) });
       else this.activator.failTask(err);
     };
+    const handle = inbound(this.activator.interceptors, 'handleUpdate', async (input) => entry.handler(...input.args));
     try {
-      const r = entry.handler(...job.args);
-      if (isThenable(r)) r.then((result) => complete({ result: result ?? null }), threw);
-      else complete({ result: r ?? null });
+      handle({ updateId: job.updateId, name: job.updateName, args: job.args, headers: headersOf(job.header) })
+        .then((result) => complete({ result: result ?? null }), threw);
     } catch (err) {
       threw(err);
     }
   }
 
   /** Sends a signal to another workflow (SignalExternalWorkflowExecution); resolves once delivered. */
-  signalExternal(target: { workflowId: string; runId?: string }, signalName: string, args: unknown[]): Promise<void> {
-    const signalId = String(++this.#externalSeq);
-    return new Promise<void>((resolve, reject) => {
-      this.activator.pushCommand({
-        commandType: 'SignalExternalWorkflowExecution',
-        attributes: { signalId, workflowId: target.workflowId, ...(target.runId ? { runId: target.runId } : {}), signalName, args },
+  signalExternal(target: { workflowId: string; runId?: string }, signalName: string, args: unknown[], child = false): Promise<void> {
+    const send = outbound(this.activator.interceptors, 'signalWorkflow', (input) => {
+      const signalId = String(++this.#externalSeq);
+      const to = input.target.type === 'child' ? { workflowId: input.target.childWorkflowId } : input.target.workflowExecution;
+      return new Promise<void>((resolve, reject) => {
+        this.activator.pushCommand({
+          commandType: 'SignalExternalWorkflowExecution',
+          attributes: {
+            signalId, workflowId: to.workflowId, ...(to.runId ? { runId: to.runId } : {}), signalName: input.signalName, args: input.args,
+            ...headerField(input.headers),
+          },
+        });
+        this.#external.set(signalId, { resolve, reject });
+        this.track(`signal-external:${signalId}`, `signal "${input.signalName}" to workflow ${to.workflowId}`);
       });
-      this.#external.set(signalId, { resolve, reject });
-      this.track(`signal-external:${signalId}`, `signal "${signalName}" to workflow ${target.workflowId}`);
+    });
+    return send({
+      seq: this.#externalSeq + 1, signalName, args, headers: {},
+      target: child ? { type: 'child', childWorkflowId: target.workflowId } : { type: 'external', workflowExecution: target },
     });
   }
 
@@ -185,20 +202,65 @@ export class MessageRegistry {
     }
     this.readOnly = what;
     this.readOnlyViolation = undefined;
-    try {
-      const result = fn(...req.args);
-      if (this.readOnlyViolation) return { failure: toFailureInfo(new IllegalStateError(this.readOnlyViolation)) };
-      if (isThenable(result)) {
-        result.then(undefined, () => undefined);
-        return { failure: toFailureInfo(new IllegalStateError(`${what} returned a promise; it must be synchronous and read-only`)) };
+    const handler = fn;
+    const call = (args: unknown[]) => {
+      const r = handler(...args);
+      if (isThenable(r)) {
+        r.then(undefined, () => undefined);
+        throw new IllegalStateError(`${what} returned a promise; it must be synchronous and read-only`);
       }
-      if (req.kind === 'query') checkQueryResult(result);
-      return req.kind === 'query' ? { result: result ?? null } : {};
+      return r;
+    };
+    const headers = headersOf(req.header);
+    let pending = false;
+    try {
+      let result: unknown;
+      if (req.kind === 'query') {
+        const handle = inbound(this.activator.interceptors, 'handleQuery', ((input) => call(input.args)) as (input: QueryInput) => Promise<unknown>);
+        result = handle({ queryId: String(++this.#querySeq), queryName: name, args: req.args, headers });
+      } else {
+        inbound(this.activator.interceptors, 'validateUpdate', (input) => {
+          call(input.args);
+        })({ updateId: req.updateId ?? '', name, args: req.args, headers });
+      }
+      if (isThenable(result)) {
+        // An async interceptor: the answer is read once the realm's microtasks ran (settledAnswer).
+        pending = true;
+        this.#settled = undefined;
+        result.then((value) => {
+          this.#settled = this.#queryAnswer(value);
+        }, (err: unknown) => {
+          this.#settled = { failure: toFailureInfo(this.readOnlyViolation ? new IllegalStateError(this.readOnlyViolation) : err) };
+        });
+        return { pending: true };
+      }
+      return req.kind === 'query' ? this.#queryAnswer(result) : this.#violation() ?? {};
     } catch (err) {
       return { failure: toFailureInfo(this.readOnlyViolation ? new IllegalStateError(this.readOnlyViolation) : err) };
     } finally {
-      this.readOnly = undefined;
+      if (!pending) this.readOnly = undefined;
     }
+  }
+
+  /** The answer of a query whose interceptors answered asynchronously, after the realm's microtasks ran. */
+  settledAnswer(): MessageAnswer {
+    this.readOnly = undefined;
+    return this.#settled ?? { failure: toFailureInfo(new IllegalStateError('a query interceptor did not settle within the query (it must not wait on workflow operations)')) };
+  }
+
+  #violation(): MessageAnswer | undefined {
+    return this.readOnlyViolation ? { failure: toFailureInfo(new IllegalStateError(this.readOnlyViolation)) } : undefined;
+  }
+
+  #queryAnswer(result: unknown): MessageAnswer {
+    const violation = this.#violation();
+    if (violation) return violation;
+    try {
+      checkQueryResult(result);
+    } catch (err) {
+      return { failure: toFailureInfo(err) };
+    }
+    return { result: result ?? null };
   }
 }
 

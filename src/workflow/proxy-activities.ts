@@ -8,6 +8,7 @@ import { requireErrorCode, toExceptionMap, type ErrorCodeData, type ExceptionMap
 import { checkPolicyDurations } from '../common/max-duration.ts';
 import type { CommandAttributes } from '../history/commands.ts';
 import { activator } from './activator.ts';
+import { headerField, outbound } from './interceptors.ts';
 import { ACTIVITY_CANCELLATION_TYPES, type ActivityCancellationType } from './activity-cancellation.ts';
 
 /** How the activities of a {@link proxyActivities} proxy are scheduled. Temporal's option names. */
@@ -157,7 +158,13 @@ export function proxyActivities<A = Record<string, ActivityFunction>>(options: A
   return new Proxy({} as ActivityInterfaceFor<A>, {
     get(_target, name) {
       if (typeof name !== 'string' || name === 'then') return undefined;
-      return (...args: unknown[]) => activator().scheduleActivity({ activityType: name, args, ...resolved }, cancellationType);
+      return (...args: unknown[]) => {
+        const a = activator();
+        const schedule = outbound(a.interceptors, 'scheduleActivity', (input) => a.scheduleActivity({
+          activityType: input.activityType, args: input.args, ...resolved, ...headerField(input.headers),
+        }, cancellationType));
+        return schedule({ activityType: name, args, options, headers: {}, seq: a.nextSeq('activity') });
+      };
     },
   });
 }

@@ -11,6 +11,8 @@ import type { RealmMailbox, SandboxHost, SandboxInit } from './activation.ts';
 import { Activator } from './activator.ts';
 import { setCurrentActivator } from './current-run.ts';
 import { installGlobalOverrides } from './global-overrides.ts';
+import { runInterceptorsOf } from './interceptors.ts';
+import { INTERCEPTOR_MODULES } from './activation.ts';
 import * as workflowApi from './index.ts';
 import * as rootApi from '../index.ts';
 import * as retryApi from '../retry/index.ts';
@@ -61,7 +63,10 @@ function dispatch(): void {
     if (!m.factory) throw new IllegalStateError('the realm has no workflows module');
     const module = { exports: {} as Record<string, unknown> };
     m.factory(requireModule, module, module.exports);
+    // A bundle with interceptor modules holds them beside the workflows (an array, never a workflow type).
+    const interceptorModules = module.exports[INTERCEPTOR_MODULES];
     run.workflows = module.exports;
+    run.interceptors = runInterceptorsOf((interceptorModules as unknown[] | undefined) ?? [], () => run.startHeaders);
     m.result = run;
     return;
   }
@@ -80,6 +85,9 @@ function dispatch(): void {
       return;
     case 'answer':
       m.result = run.answer(m.arg as string);
+      return;
+    case 'answerSettled':
+      m.result = run.answerSettled();
       return;
     case 'rejectUnhandled':
       run.rejectUnhandled(m.arg);

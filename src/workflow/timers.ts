@@ -1,6 +1,7 @@
 import { toMs, type Duration } from '../retry/duration.ts';
 import { checkMaxDuration } from '../common/max-duration.ts';
 import { activator } from './activator.ts';
+import { outbound } from './interceptors.ts';
 import { CancellationScope } from './cancellation-scope.ts';
 
 /**
@@ -12,7 +13,9 @@ import { CancellationScope } from './cancellation-scope.ts';
  */
 export function sleep(duration: Duration): Promise<void> {
   const ms = checkMaxDuration('sleep duration', toMs(duration, 'sleep duration'), duration);
-  return activator().startTimer(Math.max(1, Math.ceil(ms)));
+  const a = activator();
+  const start = outbound(a.interceptors, 'startTimer', (input) => a.startTimer(input.durationMs));
+  return start({ durationMs: Math.max(1, Math.ceil(ms)), seq: a.nextSeq('timer') });
 }
 
 /** Waits until `fn()` returns true. `fn` is re-checked after every activation. */

@@ -151,7 +151,7 @@ test('the testing entry points refuse unknown option keys too', async () => {
   await assert.rejects(TestEnvironment.createTimeSkipping({ databse: 'sqlite:x' } as never),
     /^ValidationError: databse is not a TestEnvironment option \(known: database, namespace, limits\)/);
   await assert.rejects(Replayer.replayHistory({ events: [] }, { workflowsPath: 'w.ts', runID: 'r' } as never),
-    /^ValidationError: runID is not a replay option \(known: workflowsPath, workflowId, runId, namespace, dataConverter\)/);
+    /^ValidationError: runID is not a replay option \(known: workflowsPath, workflowId, runId, namespace, dataConverter, interceptors\)/);
 });
 
 fixtureTest('the server entry points refuse unknown option keys too, and a missing service by name', async (f) => {

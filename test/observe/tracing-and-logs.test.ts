@@ -13,6 +13,7 @@ import { SqliteStore } from '../../src/store/index.ts';
 import { startHttpServer } from '../../src/server/index.ts';
 import { Client } from '../../src/client/index.ts';
 import { jsonLogger, Worker } from '../../src/worker/index.ts';
+import { defaultPayloadConverter, headersFromWire } from '../../src/index.ts';
 
 const workflowsPath = fileURLToPath(new URL('../fixtures/workflows/e2e.ts', import.meta.url));
 const exporter = new InMemorySpanExporter();
@@ -29,7 +30,7 @@ after(() => {
   context.disable();
 });
 
-test('one trace spans client, server and worker: the start travels as traceparent over HTTP and in WorkflowExecutionStarted; failures log one JSON line with their ids', async () => {
+test('one trace spans client, server and worker: the start travels as traceparent over HTTP and as the _tracer-data header in WorkflowExecutionStarted; failures log one JSON line with their ids', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'steadfast-trace-'));
   const store = SqliteStore.open(join(dir, 't.sqlite'));
   const engine = await Engine.create({ store });
@@ -52,7 +53,9 @@ test('one trace spans client, server and worker: the start travels as traceparen
     assert.equal(await worker.runUntil(handle.result()), 'hello ada, then slept');
     const started = (await handle.fetchHistory()).events[0]!;
     assert.equal(started.eventType, 'WorkflowExecutionStarted');
-    const header = (started.attributes as { header?: Record<string, string> }).header;
+    // The trace context travels as the `_tracer-data` header, as @temporalio/interceptors-opentelemetry writes it.
+    const tracerData = headersFromWire(started.eventType === 'WorkflowExecutionStarted' ? started.attributes.header : undefined)['_tracer-data'];
+    const header = tracerData ? defaultPayloadConverter.fromPayload<Record<string, string>>(tracerData) : undefined;
     assert.match(header?.traceparent ?? '', /^00-[0-9a-f]{32}-[0-9a-f]{16}-01$/);
 
     const spans = exporter.getFinishedSpans();

@@ -6,7 +6,6 @@ import type { EventAttributes } from '../../history/events.ts';
 import type { ActivityTask, PendingActivityInfo } from '../../protocol/index.ts';
 import { backoffInfo, decideRetry, timeoutFailureType, WORKER_CRASHED } from '../../retry/index.ts';
 import type { ExecutionRecord } from '../../store/types.ts';
-import { coreStateOf } from '../core/state.ts';
 import type { TaskTokens } from '../core/task-token.ts';
 import type { TransitionBuilder } from '../core/transition.ts';
 
@@ -216,8 +215,7 @@ export function activityTask(rec: ExecutionRecord, act: ActivityInfo, tokens: Ta
     currentAttemptScheduledTime: iso(act.attemptScheduledTime), startedTime: iso(act.startedTime ?? act.attemptScheduledTime),
   };
   if (act.heartbeatDetails !== undefined) t.heartbeatDetails = act.heartbeatDetails;
-  const header = coreStateOf(rec).cfg.header;
-  if (header) t.header = header;
+  if (act.header) t.header = act.header;
   const to = act.timeouts;
   if (to.heartbeatTimeoutMs !== undefined) t.heartbeatTimeoutMs = to.heartbeatTimeoutMs;
   if (to.startToCloseTimeoutMs !== undefined) t.startToCloseTimeoutMs = to.startToCloseTimeoutMs;

@@ -1,3 +1,4 @@
+import type { WireHeaders } from '../../common/headers.ts';
 import type { FailureInfo } from '../../common/failure.ts';
 import type { ActivityTimeouts } from '../../history/events.ts';
 import type { PolicyData } from '../../retry/policy-data.ts';
@@ -48,6 +49,8 @@ export interface ActivityInfo {
   timer?: { id: string; dueAt: number };
   identity?: string;
   requestId?: string;
+  /** Headers the workflow gave the activity (ActivityTaskScheduled), handed to each attempt's task. */
+  header?: WireHeaders;
 }
 
 /** A pending user timer. */

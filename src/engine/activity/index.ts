@@ -3,7 +3,7 @@ import { optionalArray, optionalString, requireInt, requireString } from '../../
 import { ValidationError } from '../../errors/index.ts';
 import { armActivityTimer, onActivityTimer, pendingActivityInfo, requestCancelActivity } from './activities.ts';
 import { checkPending } from '../core/limits.ts';
-import { optionalTimeout, requireRetryPolicy } from '../core/requests.ts';
+import { optionalHeader, optionalTimeout, requireRetryPolicy } from '../core/requests.ts';
 import type { HistoryEvent } from '../../history/events.ts';
 import { activitySlice, type ActivityInfo } from './activity-state.ts';
 import type { TransitionBuilder } from '../core/transition.ts';
@@ -24,6 +24,7 @@ export const activityFeature = {
       const args = optionalArray(`${field}.args`, a.args);
       encodePayload(`${field}.args`, args);
       const retryPolicy = requireRetryPolicy(`${field}.retryPolicy`, a.retryPolicy);
+      const header = optionalHeader(`${field}.header`, a.header);
       const s2c = optionalTimeout(`${field}.scheduleToCloseTimeoutMs`, a.scheduleToCloseTimeoutMs);
       const s2s = optionalTimeout(`${field}.scheduleToStartTimeoutMs`, a.scheduleToStartTimeoutMs);
       const stc = optionalTimeout(`${field}.startToCloseTimeoutMs`, a.startToCloseTimeoutMs);
@@ -44,11 +45,13 @@ export const activityFeature = {
       };
       const ev = b.append('ActivityTaskScheduled', {
         activityId, activityType, taskQueue, args, retryPolicy, workflowTaskCompletedEventId: completedEventId, ...timeouts,
+        ...(header ? { header } : {}),
       });
       const act: ActivityInfo = {
         scheduledEventId: ev.eventId, activityId, activityType, taskQueue, args, retryPolicy, timeouts, attempt: 1,
         state: 'Scheduled', scheduledTime: b.now, attemptScheduledTime: b.now, cancelRequested: false,
       };
+      if (header) act.header = header;
       act.taskId = b.addTask('activity', taskQueue, { scheduledEventId: ev.eventId, attempt: 1 });
       b.state.activities[String(ev.eventId)] = act;
       armActivityTimer(b, act);
@@ -105,6 +108,7 @@ function rebuildActivities(b: TransitionBuilder, events: readonly HistoryEvent[]
       scheduledEventId: e.eventId, activityId: a.activityId, activityType: a.activityType, taskQueue: a.taskQueue, args: a.args,
       retryPolicy: a.retryPolicy, timeouts, attempt: 1, state: 'Scheduled', scheduledTime: b.now, attemptScheduledTime: b.now, cancelRequested: false,
     };
+    if (a.header) act.header = a.header;
     act.taskId = b.addTask('activity', a.taskQueue, { scheduledEventId: e.eventId, attempt: 1 });
     b.state.activities[String(e.eventId)] = act;
     armActivityTimer(b, act);

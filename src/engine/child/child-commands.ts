@@ -6,7 +6,7 @@ import { mergeSearchAttributes } from '../../history/search-attribute-values.ts'
 import type { SearchAttributeValue } from '../../visibility/attributes.ts';
 import { checkPending, type EngineLimits } from '../core/limits.ts';
 import { commandSearchAttributes, type AttributeDefinitions } from '../visibility/search-attributes.ts';
-import { namespaceOf, optionalRetryPolicy, optionalTimeout } from '../core/requests.ts';
+import { namespaceOf, optionalHeader, optionalRetryPolicy, optionalTimeout } from '../core/requests.ts';
 import type { TransitionBuilder } from '../core/transition.ts';
 import { parseCronSchedule } from '../../schedule/index.ts';
 
@@ -45,6 +45,7 @@ export function startChildCommand({ b, completedEventId, field, limits, definiti
   const reuse = a.workflowIdReusePolicy === undefined ? undefined
     : requireOneOf(`${field}.workflowIdReusePolicy`, a.workflowIdReusePolicy, WORKFLOW_ID_REUSE_POLICIES);
   const cron = a.cronSchedule === undefined ? undefined : parseCronSchedule(a.cronSchedule, `${field}.cronSchedule`).spec;
+  const header = optionalHeader(`${field}.header`, a.header);
   const children = s.children;
   checkPending(field, Object.keys(children).length, limits, 'maxPendingChildren');
   const ev = b.append('StartChildWorkflowExecutionInitiated', {
@@ -54,6 +55,7 @@ export function startChildCommand({ b, completedEventId, field, limits, definiti
     ...(task !== undefined ? { workflowTaskTimeoutMs: task } : {}), ...(control !== undefined ? { control } : {}),
     ...(reuse !== undefined ? { workflowIdReusePolicy: reuse } : {}),
     ...(cron !== undefined ? { cronSchedule: cron } : {}),
+    ...(header ? { header } : {}),
   });
   children[String(ev.eventId)] = {
     initiatedEventId: ev.eventId, namespace, workflowId, workflowType, parentClosePolicy, ...(reuse !== undefined ? { workflowIdReusePolicy: reuse } : {}),

@@ -27,6 +27,7 @@ async function newChildRun(core: EngineCore, parent: ExecutionRecord, initiatedE
     ...(a.workflowExecutionTimeoutMs !== undefined ? { workflowExecutionTimeoutMs: a.workflowExecutionTimeoutMs } : {}),
     ...(a.workflowRunTimeoutMs !== undefined ? { workflowRunTimeoutMs: a.workflowRunTimeoutMs } : {}),
     ...(a.cronSchedule !== undefined ? { cronSchedule: a.cronSchedule } : {}),
+    ...(a.header ? { header: a.header } : {}),
   }, now);
 }
 

@@ -1,6 +1,6 @@
 import { encodePayload } from '../../common/payload.ts';
 import { optionalArray, optionalRecord, optionalString } from '../../common/validate.ts';
-import { optionalRetryPolicy, optionalTimeout, requireDurationMs } from '../core/requests.ts';
+import { optionalHeader, optionalRetryPolicy, optionalTimeout, requireDurationMs } from '../core/requests.ts';
 import { continueAsNew } from '../core/runs.ts';
 import { mergeSearchAttributes } from '../../history/search-attribute-values.ts';
 import type { SearchAttributeValue } from '../../visibility/attributes.ts';
@@ -27,12 +27,13 @@ export const continueAsNewFeature = {
       const workflowTaskTimeoutMs = optionalTimeout(`${field}.workflowTaskTimeoutMs`, a.workflowTaskTimeoutMs);
       const searchAttributes = a.searchAttributes === undefined ? undefined
         : mergeSearchAttributes<SearchAttributeValue>(undefined, commandSearchAttributes(definitions, b.record.namespace, a.searchAttributes, 'continueAsNew.searchAttributes')) ?? {};
+      const header = optionalHeader(`${field}.header`, a.header);
       const backoff = a.backoffStartIntervalMs === undefined ? 0 : requireDurationMs(`${field}.backoffStartIntervalMs`, a.backoffStartIntervalMs, 0);
       continueAsNew(b, {
         initiator: 'Workflow', backoffMs: backoff, attempt: 1, args, workflowTaskCompletedEventId: completedEventId,
         ...(memo ? { memo } : {}), ...(searchAttributes ? { searchAttributes } : {}), ...(retryPolicy ? { retryPolicy } : {}), ...(workflowType ? { workflowType } : {}),
         ...(taskQueue ? { taskQueue } : {}), ...(workflowRunTimeoutMs !== undefined ? { workflowRunTimeoutMs } : {}),
-        ...(workflowTaskTimeoutMs !== undefined ? { workflowTaskTimeoutMs } : {}),
+        ...(workflowTaskTimeoutMs !== undefined ? { workflowTaskTimeoutMs } : {}), ...(header ? { header } : {}),
       });
     },
   },

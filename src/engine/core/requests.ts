@@ -1,10 +1,11 @@
+import type { WireHeaders } from '../../common/headers.ts';
 import type { SearchAttributeValue } from '../../visibility/attributes.ts';
 import type { FailureInfo } from '../../common/failure.ts';
 import { parseCronSchedule } from '../../schedule/index.ts';
 import { DEFAULT_NAMESPACE } from '../../common/ids.ts';
 import { optionalInt, optionalString, requireInt } from '../../common/validate.ts';
 import type { WorkflowIdReusePolicy } from '../../history/id-reuse-policy.ts';
-import { failure, retryPolicy } from '../../protocol/fields.ts';
+import { failure, headers, retryPolicy } from '../../protocol/fields.ts';
 import { DEFAULT_WORKFLOW_TASK_TIMEOUT_MS, MAX_ID_LENGTH } from '../../protocol/limits.ts';
 import { parseField, parseRequest } from '../../protocol/parse.ts';
 import { startWorkflowExecutionRequestSchema } from '../../protocol/schemas/executions.ts';
@@ -32,6 +33,13 @@ export function requireObject(field: string, value: unknown): Record<string, unk
 /** A command's namespace, defaulted. */
 export function namespaceOf(req: Record<string, unknown>): string {
   return optionalString('namespace', req.namespace, MAX_ID_LENGTH) ?? DEFAULT_NAMESPACE;
+}
+
+/** A command's headers at `field` (the protocol's rule for headers), or undefined when left out or empty. */
+export function optionalHeader(field: string, value: unknown): WireHeaders | undefined {
+  if (value === undefined || value === null) return undefined;
+  const h = parseField(headers(field), field, value);
+  return h && Object.keys(h).length > 0 ? h : undefined;
 }
 
 /** A positive timeout in ms, at most {@link MAX_TIMEOUT_MS}, or undefined. */
@@ -78,8 +86,8 @@ export interface RunSpec {
   requestId?: string;
   identity?: string;
   cronSchedule?: string;
-  /** Trace context the run was started under (see trace-header.ts). */
-  header?: Record<string, string>;
+  /** Headers of the start (Temporal's `Headers`, in wire form). */
+  header?: WireHeaders;
   /** Custom search attributes, validated against the namespace (validateStartAttributes). */
   searchAttributes?: Record<string, SearchAttributeValue>;
   /** TemporalScheduledById: set by the engine for a run a schedule starts, never by a request. */

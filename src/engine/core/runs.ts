@@ -1,3 +1,4 @@
+import type { WireHeaders } from '../../common/headers.ts';
 import type { SearchAttributeValue } from '../../visibility/attributes.ts';
 import type { FailureInfo, RetryState } from '../../common/failure.ts';
 import { newUuid } from '../../common/ids.ts';
@@ -117,6 +118,8 @@ export interface ContinueOptions {
   workflowTaskCompletedEventId?: number;
   /** @default the closing run's own last completion result (carried along the chain) */
   lastCompletionResult?: unknown;
+  /** The new run's start headers. @default the closing run's */
+  header?: WireHeaders;
 }
 
 /**
@@ -153,7 +156,7 @@ export function continueAsNew(b: TransitionBuilder, o: ContinueOptions): string 
     ...(o.failure ? { continuedFailure: o.failure } : {}),
     ...(lastCompletionResult !== undefined ? { lastCompletionResult } : {}),
     ...(cfg.cronSchedule !== undefined ? { cronSchedule: cfg.cronSchedule } : {}),
-    ...(cfg.header ? { header: cfg.header } : {}),
+    ...((o.header ?? cfg.header) ? { header: o.header ?? cfg.header } : {}),
     ...(b.state.parent ? { parent: b.state.parent } : {}),
   }, b.now);
   b.close('ContinuedAsNew', 'WorkflowExecutionContinuedAsNew', {

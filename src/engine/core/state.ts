@@ -1,3 +1,4 @@
+import type { WireHeaders } from '../../common/headers.ts';
 import { ServiceError } from '../../common/errors.ts';
 import type { EventAttributes, EventType, ParentExecutionRef, WorkflowTaskFailedCause } from '../../history/events.ts';
 import type { RetryPolicyData } from '../../retry/policy-data.ts';
@@ -119,8 +120,8 @@ export interface RunConfig {
   /** Start time of the chain's first run, ms (for the retry policy's expiration interval). */
   chainStartTime: number;
   cronSchedule?: string;
-  /** Trace context of the start, handed to the run's activity tasks (see trace-header.ts). */
-  header?: Record<string, string>;
+  /** Headers of the start; continue-as-new carries them to the next run unless it gives its own. */
+  header?: WireHeaders;
 }
 
 /** A failed workflow task attempt, as describe shows it; the stack is cut to its first frames. */

@@ -76,7 +76,7 @@ export class QueryRouter {
 
   /** queryWorkflow: strongly consistent, read-only, answered for closed runs too while a worker polls. */
   async query(input: QueryWorkflowRequest): Promise<QueryWorkflowResponse> {
-    const { queryType, args, queryRejectCondition: rejectCondition, ...ref } = parseRequest(queryWorkflowRequestSchema, input);
+    const { queryType, args, queryRejectCondition: rejectCondition, header, ...ref } = parseRequest(queryWorkflowRequestSchema, input);
     const timeoutMs = ref.timeoutMs ?? this.limits.queryTimeoutMs;
     const rec = await resolveRun(this.core.store, ref);
     if ((rejectCondition === 'NotOpen' && rec.status !== 'Running')
@@ -87,7 +87,7 @@ export class QueryRouter {
       throw new ServiceError('FailedPrecondition',
         `${STACK_TRACE_QUERY} is answered for running workflows only; workflow ${rec.workflowId} (run ${rec.runId}) is closed (${rec.status})`);
     }
-    const answer = await this.dispatch(rec, { query: { queryType, args } }, timeoutMs, `query "${queryType}"`);
+    const answer = await this.dispatch(rec, { query: { queryType, args, ...(header ? { header } : {}) } }, timeoutMs, `query "${queryType}"`);
     return answer.failure ? { failure: answer.failure } : { result: answer.result ?? null };
   }
 

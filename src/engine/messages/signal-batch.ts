@@ -113,7 +113,7 @@ export class SignalBatcher {
  * that reach one run together share its next transition (signal-batch.ts).
  */
 export async function signalWorkflow(batcher: SignalBatcher, input: SignalWorkflowRequest): Promise<void> {
-  const { signalName, args, identity, requestId: given, ...ref } = parseRequest(signalWorkflowRequestSchema, input);
+  const { signalName, args, identity, requestId: given, header, ...ref } = parseRequest(signalWorkflowRequestSchema, input);
   const requestId = given ?? newUuid();
-  await batcher.signal(ref, { signalName, args, requestId, ...(identity !== undefined ? { identity } : {}) });
+  await batcher.signal(ref, { signalName, args, requestId, ...(identity !== undefined ? { identity } : {}), ...(header ? { header } : {}) });
 }

@@ -1,3 +1,4 @@
+import type { WireHeaders } from '../../common/headers.ts';
 import { ServiceError } from '../../common/errors.ts';
 import { newUuid } from '../../common/ids.ts';
 import { encodePayload } from '../../common/payload.ts';
@@ -11,7 +12,7 @@ import type { EngineCore } from '../core/engine-core.ts';
 import { checkPending } from '../core/limits.ts';
 
 import { SIGNAL_DEDUP_WINDOW, type MessageLimits, type PendingExternalSignal } from './message-state.ts';
-import { validStart } from '../core/requests.ts';
+import { optionalHeader, validStart } from '../core/requests.ts';
 import { parseRequest } from '../../protocol/parse.ts';
 import { signalWithStartRequestSchema } from '../../protocol/schemas/messages.ts';
 import { validateStartAttributes } from '../visibility/search-attributes.ts';
@@ -25,6 +26,7 @@ export interface SignalInput {
   identity?: string;
   requestId?: string;
   externalWorkflowExecution?: { namespace: string; workflowId: string; runId: string };
+  header?: WireHeaders;
 }
 
 /** The run has received as many signals as its limit allows. */
@@ -56,6 +58,7 @@ export function addSignal(b: TransitionBuilder, limits: MessageLimits, s: Signal
     ...(s.identity !== undefined ? { identity: s.identity } : {}),
     ...(s.requestId !== undefined ? { requestId: s.requestId } : {}),
     ...(s.externalWorkflowExecution ? { externalWorkflowExecution: s.externalWorkflowExecution } : {}),
+    ...(s.header ? { header: s.header } : {}),
   });
   b.ensureWorkflowTask();
   return true;
@@ -72,7 +75,9 @@ export async function signalWithStart(core: EngineCore, limits: MessageLimits, i
   const searchAttributes = await validateStartAttributes(core.store, s.namespace, given);
   if (searchAttributes) s.searchAttributes = searchAttributes;
   const requestId = s.requestId ?? newUuid();
-  const signal: SignalInput = { signalName, args, requestId, ...(s.identity !== undefined ? { identity: s.identity } : {}) };
+  const signal: SignalInput = {
+    signalName, args, requestId, ...(s.identity !== undefined ? { identity: s.identity } : {}), ...(s.header ? { header: s.header } : {}),
+  };
   return core.transact(`signal-with-start of workflow ${s.workflowId}`, async () => {
     const latest = await core.store.getLatestExecution(s.namespace, s.workflowId);
     if (latest?.status === 'Running') {
@@ -103,12 +108,16 @@ export function applySignalExternalCommand(ctx: CommandContext, a: Record<string
   const signalName = requireString(`${field}.signalName`, a.signalName, 500);
   const args = optionalArray(`${field}.args`, a.args);
   encodePayload(`${field}.args`, args);
+  const header = optionalHeader(`${field}.header`, a.header);
   const m = b.state.messages;
   checkPending(field, Object.keys(m.externalSignals).length, ctx.limits, 'maxPendingSignals');
   const ev = b.append('SignalExternalWorkflowExecutionInitiated', {
     signalId, namespace, workflowId, ...(runId !== undefined ? { runId } : {}), signalName, args, workflowTaskCompletedEventId: completedEventId,
+    ...(header ? { header } : {}),
   });
-  const p: PendingExternalSignal = { initiatedEventId: ev.eventId, signalId, namespace, workflowId, signalName, args, ...(runId !== undefined ? { runId } : {}) };
+  const p: PendingExternalSignal = {
+    initiatedEventId: ev.eventId, signalId, namespace, workflowId, signalName, args, ...(runId !== undefined ? { runId } : {}), ...(header ? { header } : {}),
+  };
   m.externalSignals[String(ev.eventId)] = p;
   b.addDelivery('SignalExternal', { initiatedEventId: ev.eventId });
 }
@@ -143,6 +152,7 @@ export async function deliverExternalSignal(core: EngineCore, limits: MessageLim
         addSignal(b, limits, {
           signalName: pending.signalName, args: pending.args, requestId: `external:${source.runId}:${initiatedEventId}`,
           externalWorkflowExecution: { namespace: source.namespace, workflowId: source.workflowId, runId: source.runId },
+          ...(pending.header ? { header: pending.header } : {}),
         });
         return true;
       });

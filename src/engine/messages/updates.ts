@@ -4,7 +4,7 @@ import { encodePayload } from '../../common/payload.ts';
 import { requireInt, requireString } from '../../common/validate.ts';
 import type { HistoryEvent } from '../../history/events.ts';
 import type { TransitionBuilder } from '../core/transition.ts';
-import type { PollUpdateRequest, UpdateWorkflowRequest, UpdateWorkflowResponse } from '../../protocol/index.ts';
+import type { PollUpdateRequest, QueryTask, UpdateWorkflowRequest, UpdateWorkflowResponse } from '../../protocol/index.ts';
 import type { UpdateOutcome } from '../../history/message-types.ts';
 import type { CallOptions } from '../../protocol/index.ts';
 import { ValidationError } from '../../errors/index.ts';
@@ -49,7 +49,7 @@ export class UpdateService {
   constructor(private readonly core: EngineCore, private readonly limits: MessageLimits, private readonly queries: QueryRouter) {}
 
   async update(input: UpdateWorkflowRequest): Promise<UpdateWorkflowResponse> {
-    const { updateName, args, identity, waitForStage, ...req } = parseRequest(updateWorkflowRequestSchema, input);
+    const { updateName, args, identity, waitForStage, header, ...req } = parseRequest(updateWorkflowRequestSchema, input);
     const ref = req;
     const updateId = req.updateId ?? newUuid();
     const timeoutMs = req.timeoutMs ?? this.limits.queryTimeoutMs;
@@ -58,7 +58,7 @@ export class UpdateService {
     let accepted = perRun?.get(updateId);
     if (!accepted) {
       if (!perRun) this.#validating.set(rec.runId, (perRun = new Map()));
-      accepted = this.#admitAndAccept(rec, updateId, updateName, args, identity, timeoutMs);
+      accepted = this.#admitAndAccept(rec, { updateId, updateName, args, ...(header ? { header } : {}) }, identity, timeoutMs);
       perRun.set(updateId, accepted);
       const runMap = perRun;
       void accepted.catch(() => undefined).finally(() => {
@@ -71,9 +71,10 @@ export class UpdateService {
     return this.#waitForCompletion(rec.runId, updateId, rec.workflowId, this.core.waitClock.now() + 600_000);
   }
 
-  async #admitAndAccept(rec: ExecutionRecord, updateId: string, updateName: string, args: unknown[], identity: string | undefined,
+  async #admitAndAccept(rec: ExecutionRecord, request: NonNullable<QueryTask['updateValidation']>, identity: string | undefined,
     timeoutMs: number): Promise<UpdateWorkflowResponse> {
     const { core } = this;
+    const { updateId, updateName, args, header } = request;
     for (let round = 0; round < MAX_VALIDATION_ROUNDS; round++) {
       const current = (await core.store.getExecution(rec.runId))!;
       const known = core.runState(current).messages.updates[updateId];
@@ -87,7 +88,7 @@ export class UpdateService {
         throw new ServiceError('ResourceExhausted', `workflow ${rec.workflowId} run ${rec.runId} already has ${open + validating - 1} updates in flight, ` +
           `the limit per run (maxInFlightUpdatesPerRun ${this.limits.maxInFlightUpdatesPerRun})`);
       }
-      const answer = await this.queries.dispatch(current, { updateValidation: { updateId, updateName, args } }, timeoutMs, `update "${updateName}"`);
+      const answer = await this.queries.dispatch(current, { updateValidation: request }, timeoutMs, `update "${updateName}"`);
       if (answer.failure) return { updateId, runId: rec.runId, stage: 'Rejected', outcome: { failure: answer.failure } };
       const latest = (await core.store.getExecution(rec.runId))!;
       let since: HistoryEvent[] = [];
@@ -103,7 +104,9 @@ export class UpdateService {
         if (b.record.nextEventId !== latest.nextEventId || b.state.buffered.some(wakes)) return 'stale' as const;
         const u: UpdateRecord = { updateName, stage: 'Accepted' };
         m.updates[updateId] = u;
-        b.addEvent('WorkflowExecutionUpdateAccepted', { updateId, updateName, args, ...(identity !== undefined ? { identity } : {}) });
+        b.addEvent('WorkflowExecutionUpdateAccepted', {
+          updateId, updateName, args, ...(identity !== undefined ? { identity } : {}), ...(header ? { header } : {}),
+        });
         b.ensureWorkflowTask();
         return u;
       });

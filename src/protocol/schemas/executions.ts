@@ -7,7 +7,7 @@ import type {
   StartWorkflowExecutionRequest, TerminateWorkflowRequest,
 } from '../executions.ts';
 import {
-  bool, checkedLater, id, identity, int, namespace, oneOf, optional, payload, payloadArray, payloadRecord, retryPolicy, runId, text, timeoutMs,
+  bool, checkedLater, headers, id, identity, int, namespace, oneOf, optional, payload, payloadArray, payloadRecord, retryPolicy, runId, text, timeoutMs,
 } from '../fields.ts';
 import {
   DEFAULT_HISTORY_PAGE_SIZE, DEFAULT_LIST_PAGE_SIZE, DEFAULT_LONG_POLL_MS, MAX_HISTORY_PAGE_SIZE, MAX_ID_LENGTH, MAX_LIST_PAGE_SIZE,
@@ -17,16 +17,6 @@ import { schemaOf } from '../parse.ts';
 import type { SearchAttributeWireValue } from '../visibility.ts';
 
 /* The schemas of the execution calls' requests (executions.ts), each the validator the engine uses. */
-
-/** A trace header: at most this many entries (traceparent, tracestate, baggage, a few vendor keys). */
-const MAX_HEADER_ENTRIES = 8;
-/** Longest value of one trace header entry, characters (W3C allows tracestate up to 512). */
-const MAX_HEADER_VALUE_LENGTH = 8192;
-
-/** A trace header (see StartWorkflowExecutionRequest.header); the engine stores it and never reads it. */
-const traceHeaderSchema = z.record(z.string(), z.string({ error: 'must be a string' })
-  .max(MAX_HEADER_VALUE_LENGTH, `must be at most ${MAX_HEADER_VALUE_LENGTH} characters`), { error: 'must be an object' })
-  .refine((h) => Object.keys(h).length <= MAX_HEADER_ENTRIES, `must have at most ${MAX_HEADER_ENTRIES} entries`);
 
 /** Schema of {@link StartWorkflowExecutionRequest}; the cron spec and the search attributes are checked by the engine (later layers own them). */
 export const startWorkflowExecutionRequestSchema = schemaOf<StartWorkflowExecutionRequest>()(z.object({
@@ -43,7 +33,7 @@ export const startWorkflowExecutionRequestSchema = schemaOf<StartWorkflowExecuti
   workflowRunTimeoutMs: optional(timeoutMs),
   requestId: optional(id),
   identity: optional(identity),
-  header: optional(traceHeaderSchema),
+  header: headers('header'),
   cronSchedule: optional(checkedLater<string>()),
   searchAttributes: checkedLater<Record<string, SearchAttributeWireValue>>(),
 }));

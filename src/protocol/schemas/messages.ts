@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { QUERY_REJECT_CONDITIONS, UPDATE_WAIT_STAGES } from '../enums.ts';
-import { checkedLater, failure, id, identity, int, oneOf, optional, payload, payloadArray, text } from '../fields.ts';
+import { checkedLater, failure, headers, id, identity, int, oneOf, optional, payload, payloadArray, text } from '../fields.ts';
 import { DEFAULT_LONG_POLL_MS, MAX_IDENTITY_LENGTH, MAX_QUERY_TIMEOUT_MS } from '../limits.ts';
 import type {
   PollUpdateRequest, QueryWorkflowRequest, RespondQueryTaskCompletedRequest, SignalWithStartRequest, SignalWorkflowRequest,
@@ -20,6 +20,7 @@ export const signalWorkflowRequestSchema = schemaOf<SignalWorkflowRequest>()(exe
   args: payloadArray('args'),
   identity: optional(identity),
   requestId: optional(id),
+  header: headers('header'),
 }));
 
 /** Schema of {@link SignalWithStartRequest}. */
@@ -34,6 +35,7 @@ export const queryWorkflowRequestSchema = schemaOf<QueryWorkflowRequest>()(execu
   args: payloadArray('args'),
   timeoutMs: optional(int(1, MAX_QUERY_TIMEOUT_MS)),
   queryRejectCondition: optional(oneOf(QUERY_REJECT_CONDITIONS)).default('None'),
+  header: headers('header'),
 }));
 
 /** Schema of {@link RespondQueryTaskCompletedRequest}. */
@@ -52,6 +54,7 @@ export const updateWorkflowRequestSchema = schemaOf<UpdateWorkflowRequest>()(exe
   identity: optional(identity),
   waitForStage: optional(oneOf(UPDATE_WAIT_STAGES)).default('Accepted'),
   timeoutMs: optional(int(1, MAX_QUERY_TIMEOUT_MS)),
+  header: headers('header'),
 }));
 
 /** Schema of {@link PollUpdateRequest}. */

@@ -102,7 +102,7 @@ export const activityTaskSchema: z.ZodType<ActivityTask> = schemaOf<ActivityTask
   ...taskFields, activityId: str, activityType: str, args: z.array(z.unknown()), attempt: num, scheduledEventId: num,
   scheduledTime: iso, currentAttemptScheduledTime: iso, startedTime: iso, heartbeatDetails: z.unknown().optional(),
   heartbeatTimeoutMs: num.optional(), startToCloseTimeoutMs: num.optional(), scheduleToCloseTimeoutMs: num.optional(),
-  get moreTasks() { return z.array(activityTaskSchema).optional(); }, header: z.record(z.string(), str).optional(),
+  get moreTasks() { return z.array(activityTaskSchema).optional(); }, header: z.record(z.string(), z.strictObject({ metadata: z.record(z.string(), str), data: str })).optional(),
   errorCodes: z.strictObject({ exceptionMapper: z.record(z.string(), str).optional(), defaultUnhandledErrorCode: str.optional() }).optional(),
 }));
 

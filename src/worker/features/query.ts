@@ -22,7 +22,10 @@ export function queryHistory(events: HistoryEvent[]): HistoryEvent[] {
 
 /** The request a query task asks of the replayed run: a query, or an update's validation. */
 export function queryRequest(task: QueryTask): MessageRequest {
-  return task.query
-    ? { kind: 'query', queryType: task.query.queryType, args: task.query.args }
-    : { kind: 'validateUpdate', updateName: task.updateValidation!.updateName, args: task.updateValidation!.args };
+  if (task.query) {
+    const { queryType, args, header } = task.query;
+    return { kind: 'query', queryType, args, ...(header ? { header } : {}) };
+  }
+  const { updateName, updateId, args, header } = task.updateValidation!;
+  return { kind: 'validateUpdate', updateName, updateId, args, ...(header ? { header } : {}) };
 }

@@ -13,6 +13,7 @@ export const signalFeature = defineFeature({
   events: {
     WorkflowExecutionSignaled: wakes<'WorkflowExecutionSignaled'>((e) => ({
       type: 'signalWorkflow', signalName: e.attributes.signalName, args: e.attributes.args ?? [],
+      ...(e.attributes.header ? { header: e.attributes.header } : {}),
     })),
     SignalExternalWorkflowExecutionInitiated: records(),
     ExternalWorkflowExecutionSignaled: wakes<'ExternalWorkflowExecutionSignaled'>((e) => ({ type: 'resolveSignalExternal', signalId: e.attributes.signalId })),

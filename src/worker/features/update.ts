@@ -12,6 +12,7 @@ export const updateFeature = defineFeature({
   events: {
     WorkflowExecutionUpdateAccepted: wakes<'WorkflowExecutionUpdateAccepted'>((e) => ({
       type: 'doUpdate', updateId: e.attributes.updateId, updateName: e.attributes.updateName, args: e.attributes.args ?? [], acceptedEventId: e.eventId,
+      ...(e.attributes.header ? { header: e.attributes.header } : {}),
     })),
     WorkflowExecutionUpdateCompleted: records(),
   },

@@ -14,7 +14,9 @@ export const workflowFeature = defineFeature({
     ModifyWorkflowProperties: { events: ['WorkflowPropertiesModified'], keys: [] },
   },
   events: {
-    WorkflowExecutionStarted: wakes<'WorkflowExecutionStarted'>((e) => ({ type: 'startWorkflow', args: e.attributes.args ?? [] })),
+    WorkflowExecutionStarted: wakes<'WorkflowExecutionStarted'>((e) => ({
+      type: 'startWorkflow', args: e.attributes.args ?? [], ...(e.attributes.header ? { header: e.attributes.header } : {}),
+    })),
     WorkflowTaskScheduled: TASK,
     WorkflowTaskStarted: TASK,
     WorkflowTaskCompleted: TASK,
