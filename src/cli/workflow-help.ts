@@ -20,6 +20,7 @@ const START_OPTIONS = `  --type <type>                      the workflow type, i
   --retry-maximum-attempts <n>       0 = unlimited, 1 = no retries
   --retry-non-retryable-error-types <A,B>
   --id-reuse-policy <policy>         AllowDuplicate | AllowDuplicateFailedOnly | RejectDuplicate | TerminateIfRunning
+  --id-conflict-policy <policy>      when a run of the id is running: Fail | UseExisting | TerminateExisting (any case)
   --cron '<spec>'                    a cron job: '30 2 * * *', '@daily', '@every 1h', 'CRON_TZ=Europe/Paris 0 8 * * *'
   --memo key=<json>                  repeatable: --memo customer='"c-9"'
   --search-attribute key=<json>      repeatable; the attribute must be registered (steadfast search-attribute create)`;

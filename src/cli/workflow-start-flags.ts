@@ -1,3 +1,4 @@
+import { WORKFLOW_ID_CONFLICT_POLICIES, WorkflowIdConflictPolicy, type WorkflowIdConflictPolicyOption } from '../history/id-conflict-policy.ts';
 import { readFileSync } from 'node:fs';
 import type { WorkflowStartOptions } from '../client/index.ts';
 import { toStartRequest } from '../client/start-options.ts';
@@ -16,7 +17,7 @@ export const START_FLAGS = {
   'retry-maximum-interval': { type: 'string' }, 'retry-maximum-attempts': { type: 'string' },
   'retry-non-retryable-error-types': { type: 'string' },
   'execution-timeout': { type: 'string' }, 'run-timeout': { type: 'string' }, 'task-timeout': { type: 'string' },
-  'id-reuse-policy': { type: 'string' }, cron: { type: 'string' },
+  'id-reuse-policy': { type: 'string' }, 'id-conflict-policy': { type: 'string' }, cron: { type: 'string' },
   memo: { type: 'string', multiple: true }, 'search-attribute': { type: 'string', multiple: true },
 } as const;
 
@@ -27,7 +28,7 @@ interface StartFlagValues {
   'retry-initial-interval'?: string; 'retry-backoff-coefficient'?: string; 'retry-maximum-interval'?: string;
   'retry-maximum-attempts'?: string; 'retry-non-retryable-error-types'?: string;
   'execution-timeout'?: string; 'run-timeout'?: string; 'task-timeout'?: string;
-  'id-reuse-policy'?: string; cron?: string; memo?: string[]; 'search-attribute'?: string[];
+  'id-reuse-policy'?: string; 'id-conflict-policy'?: string; cron?: string; memo?: string[]; 'search-attribute'?: string[];
 }
 
 /** The flag that sets each start option, so the client's validation errors name the flag a person typed. */
@@ -37,7 +38,7 @@ const FLAG_OF_FIELD: Record<string, string> = {
   'retry.maximumInterval': 'retry-maximum-interval', 'retry.maximumAttempts': 'retry-maximum-attempts',
   'retry.nonRetryableErrorTypes': 'retry-non-retryable-error-types',
   workflowExecutionTimeout: 'execution-timeout', workflowRunTimeout: 'run-timeout', workflowTaskTimeout: 'task-timeout',
-  workflowIdReusePolicy: 'id-reuse-policy', cronSchedule: 'cron', memo: 'memo', searchAttributes: 'search-attribute',
+  workflowIdReusePolicy: 'id-reuse-policy', workflowIdConflictPolicy: 'id-conflict-policy', cronSchedule: 'cron', memo: 'memo', searchAttributes: 'search-attribute',
 };
 
 function parseJson(flag: string, text: string, example: string): unknown {
@@ -174,6 +175,7 @@ export function startOptionsFromFlags(v: StartFlagValues): WorkflowStartOptions 
     ...(run !== undefined ? { workflowRunTimeout: run } : {}),
     ...(task !== undefined ? { workflowTaskTimeout: task } : {}),
     ...(v['id-reuse-policy'] !== undefined ? { workflowIdReusePolicy: v['id-reuse-policy'] as NonNullable<WorkflowStartOptions['workflowIdReusePolicy']> } : {}),
+    ...(v['id-conflict-policy'] !== undefined ? { workflowIdConflictPolicy: conflictPolicyFlag(v['id-conflict-policy']) } : {}),
     ...(v.cron !== undefined ? { cronSchedule: v.cron } : {}),
     ...(memo ? { memo } : {}),
     ...(searchAttributes ? { searchAttributes } : {}),
@@ -194,4 +196,14 @@ export function asFlagError(err: unknown, v: StartFlagValues): unknown {
   if (!(err instanceof ValidationError)) return err;
   if (err.field.startsWith('searchAttributes.')) return new UsageError(err.message.replace(/^searchAttributes\./, '--search-attribute '));
   return asFlagErrorOf(err, FLAG_OF_FIELD, v, (rule) => rule.replace(/\binitialInterval\b/, '--retry-initial-interval'));
+}
+
+/**
+ * `--id-conflict-policy` in any case (`use-existing`, `UseExisting`, `USE_EXISTING`), as the
+ * Temporal CLI takes it; a value no spelling matches is passed on, so the error lists them.
+ */
+function conflictPolicyFlag(text: string): WorkflowIdConflictPolicyOption {
+  const squash = (s: string) => s.replace(/[-_]/g, '').toLowerCase();
+  const hit = [...WORKFLOW_ID_CONFLICT_POLICIES, ...Object.keys(WorkflowIdConflictPolicy)].find((n) => squash(n) === squash(text));
+  return (hit ?? text) as WorkflowIdConflictPolicyOption;
 }

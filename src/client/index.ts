@@ -12,6 +12,7 @@ export { HttpWorkflowService, parseAddress, type HttpServiceOptions } from './ht
 export { RETRIED_METHODS, DEFAULT_CALL_RETRY_TIMEOUT_MS, type ClientRetryOptions } from './call-retry.ts';
 export type { WorkflowStartOptions, BaseStartOptions } from './start-options.ts';
 export { WorkflowIdReusePolicy, type WorkflowIdReusePolicyOption } from '../history/id-reuse-policy.ts';
+export { WorkflowIdConflictPolicy, type WorkflowIdConflictPolicyOption } from '../history/id-conflict-policy.ts';
 export {
   WorkflowFailedError, WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, ServiceError, NamespaceNotFoundError,
   NamespaceAlreadyExistsError,

@@ -1,7 +1,8 @@
 import type { Duration } from '../retry/duration.ts';
 import type { Workflow, WorkflowArgs } from '../common/workflow-types.ts';
 import type { StartWorkflowExecutionRequest } from '../protocol/index.ts';
-import { resolveWorkflowIdReusePolicy, type WorkflowIdReusePolicyOption } from '../history/id-reuse-policy.ts';
+import { checkPolicyPair, resolveWorkflowIdReusePolicy, type WorkflowIdReusePolicyOption } from '../history/id-reuse-policy.ts';
+import { resolveWorkflowIdConflictPolicy, type WorkflowIdConflictPolicyOption } from '../history/id-conflict-policy.ts';
 import type { TemporalRetryPolicy } from '../retry/index.ts';
 import { resolveRetryPolicy } from '../retry/index.ts';
 import { newUuid } from '../common/ids.ts';
@@ -16,7 +17,7 @@ import { parseCronSchedule } from '../schedule/index.ts';
 /** Keys of `client.workflow.start()` / `execute()` options. */
 export const WORKFLOW_START_OPTION_KEYS = optionKeys<BaseStartOptions & { args?: unknown[] }>({
   taskQueue: true, workflowId: true, args: true, retry: true, workflowExecutionTimeout: true, workflowRunTimeout: true, workflowTaskTimeout: true,
-  workflowIdReusePolicy: true, memo: true, requestId: true, cronSchedule: true, searchAttributes: true,
+  workflowIdReusePolicy: true, workflowIdConflictPolicy: true, memo: true, requestId: true, cronSchedule: true, searchAttributes: true,
 });
 
 /** Options for starting a workflow; `args` is typed by the workflow function. */
@@ -37,6 +38,13 @@ export interface BaseStartOptions {
   workflowTaskTimeout?: Duration;
   /** Our names or Temporal's (`WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE`, `WorkflowIdReusePolicy.…`). @default "AllowDuplicate" */
   workflowIdReusePolicy?: WorkflowIdReusePolicyOption;
+  /**
+   * What to do when a run of the id is running: `FAIL` (WorkflowExecutionAlreadyStartedError),
+   * `USE_EXISTING` (the handle is that run's), `TERMINATE_EXISTING` (it is terminated and a new
+   * run starts, in one transaction); our names (`"UseExisting"`) or Temporal's
+   * (`WorkflowIdConflictPolicy.USE_EXISTING`). @default refused, as FAIL (a signal-with-start: USE_EXISTING)
+   */
+  workflowIdConflictPolicy?: WorkflowIdConflictPolicyOption;
   memo?: Record<string, unknown>;
   /** Makes the start idempotent: repeating it with the same request id returns the first run. */
   requestId?: string;
@@ -97,6 +105,10 @@ export function toStartRequest(
   if (options.workflowIdReusePolicy !== undefined) {
     req.workflowIdReusePolicy = resolveWorkflowIdReusePolicy('workflowIdReusePolicy', options.workflowIdReusePolicy);
   }
+  if (options.workflowIdConflictPolicy !== undefined) {
+    req.workflowIdConflictPolicy = resolveWorkflowIdConflictPolicy('workflowIdConflictPolicy', options.workflowIdConflictPolicy);
+  }
+  checkPolicyPair('workflowIdConflictPolicy', req.workflowIdReusePolicy, req.workflowIdConflictPolicy);
   return req;
 }
 

@@ -3,6 +3,7 @@ import type { WireHeaders } from '../common/headers.ts';
 import { resolveSpelling, temporalSpellings } from '../common/temporal-names.ts';
 import type { RetryPolicyData } from '../retry/policy-data.ts';
 import type { WorkflowIdReusePolicy } from './id-reuse-policy.ts';
+import type { WorkflowIdConflictPolicy } from './id-conflict-policy.ts';
 import type { SearchAttributesInput } from './search-attribute-values.ts';
 
 /** What happens to a child workflow when its parent closes. */
@@ -76,6 +77,8 @@ export interface ChildStartAttributes {
   searchAttributes?: SearchAttributesInput;
   /** Whether the child may reuse the id of an earlier workflow. @default "AllowDuplicate" */
   workflowIdReusePolicy?: WorkflowIdReusePolicy;
+  /** What to do when a workflow with the child's id is running (Fail or TerminateExisting). @default refused, as Fail */
+  workflowIdConflictPolicy?: WorkflowIdConflictPolicy;
   /** Makes the child a cron job (seed: "What is a Temporal Cron Job?"); its chain closes for the parent only when it ends. */
   cronSchedule?: string;
   /** Opaque to the engine; the worker's correlation key (the child's sequence number in the run). */

@@ -1,5 +1,7 @@
 import { resolveSpelling, temporalSpellings } from '../common/temporal-names.ts';
+import { ValidationError } from '../errors/index.ts';
 import type { WorkflowExecutionStatus } from './events.ts';
+import type { WorkflowIdConflictPolicy } from './id-conflict-policy.ts';
 
 /** Whether a start may reuse the id of an earlier workflow, by how that workflow ended. */
 export const WORKFLOW_ID_REUSE_POLICIES = [
@@ -43,17 +45,21 @@ export interface LatestRun {
  * run at all), `terminateAndStart` (a running run under TerminateIfRunning), or be `rejected`,
  * with the reason as the rest of the sentence "workflow <id> …".
  */
-export type IdReuseVerdict = { kind: 'start' } | { kind: 'terminateAndStart' } | { kind: 'rejected'; why: string };
+export type IdReuseVerdict = { kind: 'start' } | { kind: 'terminateAndStart' } | { kind: 'useExisting' } | { kind: 'rejected'; why: string };
 
 /**
- * The one reading of the id reuse policies, used by start, signal-with-start and child starts:
- * a running run is rejected unless the policy is TerminateIfRunning; a closed one is rejected by
+ * The one reading of the id reuse and conflict policies, used by start, signal-with-start and
+ * child starts: a running run is used (UseExisting), terminated (TerminateExisting, or the reuse
+ * policy TerminateIfRunning) or rejected (Fail, or no conflict policy); a closed one is rejected by
  * RejectDuplicate, and by AllowDuplicateFailedOnly when it completed.
  */
-export function idReuseVerdict(policy: Policy, latest: LatestRun | undefined): IdReuseVerdict {
+export function idReuseVerdict(policy: Policy, latest: LatestRun | undefined, conflict?: WorkflowIdConflictPolicy): IdReuseVerdict {
   if (latest === undefined) return { kind: 'start' };
   if (latest.status === 'Running') {
-    return policy === 'TerminateIfRunning' ? { kind: 'terminateAndStart' } : { kind: 'rejected', why: `is already running (run ${latest.runId})` };
+    if (conflict === 'UseExisting') return { kind: 'useExisting' };
+    if (conflict === 'TerminateExisting' || policy === 'TerminateIfRunning') return { kind: 'terminateAndStart' };
+    const by = conflict === 'Fail' ? ' and workflowIdConflictPolicy is Fail' : '';
+    return { kind: 'rejected', why: `is already running (run ${latest.runId})${by}` };
   }
   if (policy === 'RejectDuplicate') {
     return { kind: 'rejected', why: `already ran (run ${latest.runId}, ${latest.status}) and workflowIdReusePolicy is RejectDuplicate` };
@@ -62,4 +68,15 @@ export function idReuseVerdict(policy: Policy, latest: LatestRun | undefined): I
     return { kind: 'rejected', why: `already completed (run ${latest.runId}) and workflowIdReusePolicy is AllowDuplicateFailedOnly` };
   }
   return { kind: 'start' };
+}
+
+/**
+ * Refuses the one pair of policies that contradict each other, as Temporal's server does: the
+ * reuse policy TerminateIfRunning speaks of running runs, which a conflict policy now decides.
+ * @throws ValidationError naming `field`.
+ */
+export function checkPolicyPair(field: string, reuse: Policy | undefined, conflict: WorkflowIdConflictPolicy | undefined): void {
+  if (reuse === 'TerminateIfRunning' && conflict !== undefined) {
+    throw new ValidationError(field, `cannot be given with workflowIdReusePolicy TerminateIfRunning (use workflowIdConflictPolicy TerminateExisting alone)`, conflict);
+  }
 }

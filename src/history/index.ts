@@ -6,4 +6,5 @@ export * from './workflow-task-failure.ts';
 export * from './memo.ts';
 export * from './search-attribute-values.ts';
 export * from './id-reuse-policy.ts';
+export * from './id-conflict-policy.ts';
 export * from './timer-kinds.ts';

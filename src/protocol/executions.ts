@@ -1,6 +1,7 @@
 import type { WireHeaders } from '../common/headers.ts';
 import type { HistoryEvent, WorkflowExecutionStatus } from '../history/events.ts';
 import type { WorkflowIdReusePolicy } from '../history/id-reuse-policy.ts';
+import type { WorkflowIdConflictPolicy } from '../history/id-conflict-policy.ts';
 import type { RetryPolicyData } from '../retry/policy-data.ts';
 import type { ResetType } from './enums.ts';
 import type { SearchAttributeWireValue } from './visibility.ts';
@@ -31,6 +32,13 @@ export interface StartWorkflowExecutionRequest {
   workflowTaskTimeoutMs?: number | undefined;
   /** @default "AllowDuplicate" */
   workflowIdReusePolicy?: WorkflowIdReusePolicy | undefined;
+  /**
+   * What to do when a run of the id is running: `Fail` (the start is refused), `UseExisting` (the
+   * answer is that run, `started: false`), `TerminateExisting` (terminated in the start's
+   * transaction). Left out: refused, or terminated under the reuse policy TerminateIfRunning; a
+   * signal-with-start signals the running run.
+   */
+  workflowIdConflictPolicy?: WorkflowIdConflictPolicy | undefined;
   /** Makes the start idempotent: a second start with the same id returns the first run. */
   requestId?: string | undefined;
   /** Who started it, for history. */

@@ -9,7 +9,8 @@ import {
   CHILD_WORKFLOW_CANCELLATION_TYPES, resolveParentClosePolicy, type ChildStartAttributes, type ChildWorkflowCancellationType,
   type ParentClosePolicyOption,
 } from '../history/child-types.ts';
-import { resolveWorkflowIdReusePolicy, type WorkflowIdReusePolicyOption } from '../history/id-reuse-policy.ts';
+import { checkPolicyPair, resolveWorkflowIdReusePolicy, type WorkflowIdReusePolicyOption } from '../history/id-reuse-policy.ts';
+import { resolveWorkflowIdConflictPolicy, type WorkflowIdConflictPolicyOption } from '../history/id-conflict-policy.ts';
 import type { Duration } from '../retry/duration.ts';
 import { ValidationError } from '../errors/index.ts';
 import { resolveRetryPolicy, type TemporalRetryPolicy } from '../retry/temporal.ts';
@@ -59,6 +60,12 @@ export interface ChildWorkflowOptions<W extends Workflow = Workflow> {
    */
   workflowIdReusePolicy?: WorkflowIdReusePolicyOption;
   /**
+   * What to do when a workflow with the child's id is running: `FAIL` (the child fails to start,
+   * as when left out) or `TERMINATE_EXISTING` (it is terminated and the child starts). Temporal's
+   * USE_EXISTING is refused: the running workflow would not be this run's child.
+   */
+  workflowIdConflictPolicy?: WorkflowIdConflictPolicyOption;
+  /**
    * Makes the child a cron job (same spec language as the client's `cronSchedule`; the server
    * checks it). To the parent, the child's chain is one execution: its result comes only when the
    * chain ends (terminated, or its execution timeout).
@@ -83,7 +90,7 @@ export interface ChildWorkflowHandle<W extends Workflow = Workflow> {
 const OPTION_KEYS = optionKeys<ChildWorkflowOptions>({
   workflowId: true, args: true, taskQueue: true, workflowExecutionTimeout: true, workflowRunTimeout: true, workflowTaskTimeout: true,
   retry: true, parentClosePolicy: true, cancellationType: true, memo: true, searchAttributes: true, workflowIdReusePolicy: true,
-  cronSchedule: true,
+  workflowIdConflictPolicy: true, cronSchedule: true,
 });
 
 function typeName(workflow: Workflow | string): string {
@@ -119,6 +126,14 @@ export function resolveChildOptions(workflowType: string, options: ChildWorkflow
   if (options.workflowIdReusePolicy !== undefined) {
     attrs.workflowIdReusePolicy = resolveWorkflowIdReusePolicy('workflowIdReusePolicy', options.workflowIdReusePolicy);
   }
+  if (options.workflowIdConflictPolicy !== undefined) {
+    const conflict = resolveWorkflowIdConflictPolicy('workflowIdConflictPolicy', options.workflowIdConflictPolicy);
+    if (conflict === 'UseExisting') {
+      throw new ValidationError('workflowIdConflictPolicy', 'cannot be USE_EXISTING for a child: the running workflow would not be this run\'s child (use FAIL or TERMINATE_EXISTING)', options.workflowIdConflictPolicy);
+    }
+    attrs.workflowIdConflictPolicy = conflict;
+  }
+  checkPolicyPair('workflowIdConflictPolicy', attrs.workflowIdReusePolicy, attrs.workflowIdConflictPolicy);
   const cron = optionalString('cronSchedule', options.cronSchedule);
   if (cron !== undefined) attrs.cronSchedule = cron;
   return attrs;

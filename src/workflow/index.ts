@@ -24,6 +24,7 @@ export {
   ParentClosePolicy, ChildWorkflowCancellationType, type ParentClosePolicyOption,
 } from '../history/child-types.ts';
 export { WorkflowIdReusePolicy, type WorkflowIdReusePolicyOption } from '../history/id-reuse-policy.ts';
+export { WorkflowIdConflictPolicy, type WorkflowIdConflictPolicyOption } from '../history/id-conflict-policy.ts';
 export type { WorkflowInfo } from './activation.ts';
 export {
   ApplicationFailure, ActivityFailure, ChildWorkflowFailure, CancelledFailure, TimeoutFailure, TerminatedFailure, ServerFailure, Failure,

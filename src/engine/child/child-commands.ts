@@ -1,7 +1,7 @@
 import { encodePayload } from '../../common/payload.ts';
 import { optionalArray, optionalBoolean, optionalRecord, optionalString, requireOneOf, requireString } from '../../common/validate.ts';
 import { PARENT_CLOSE_POLICIES } from '../../history/child-types.ts';
-import { WORKFLOW_ID_REUSE_POLICIES } from '../../history/id-reuse-policy.ts';
+import { checkPolicyPair, WORKFLOW_ID_REUSE_POLICIES } from '../../history/id-reuse-policy.ts';
 import { mergeSearchAttributes } from '../../history/search-attribute-values.ts';
 import type { SearchAttributeValue } from '../../visibility/attributes.ts';
 import { checkPending, type EngineLimits } from '../core/limits.ts';
@@ -44,6 +44,9 @@ export function startChildCommand({ b, completedEventId, field, limits, definiti
   const control = optionalString(`${field}.control`, a.control, 200);
   const reuse = a.workflowIdReusePolicy === undefined ? undefined
     : requireOneOf(`${field}.workflowIdReusePolicy`, a.workflowIdReusePolicy, WORKFLOW_ID_REUSE_POLICIES);
+  const conflict = a.workflowIdConflictPolicy === undefined ? undefined
+    : requireOneOf(`${field}.workflowIdConflictPolicy`, a.workflowIdConflictPolicy, ['Fail', 'TerminateExisting'] as const);
+  checkPolicyPair(`${field}.workflowIdConflictPolicy`, reuse, conflict);
   const cron = a.cronSchedule === undefined ? undefined : parseCronSchedule(a.cronSchedule, `${field}.cronSchedule`).spec;
   const header = optionalHeader(`${field}.header`, a.header);
   const children = s.children;
@@ -54,11 +57,13 @@ export function startChildCommand({ b, completedEventId, field, limits, definiti
     ...(exec !== undefined ? { workflowExecutionTimeoutMs: exec } : {}), ...(run !== undefined ? { workflowRunTimeoutMs: run } : {}),
     ...(task !== undefined ? { workflowTaskTimeoutMs: task } : {}), ...(control !== undefined ? { control } : {}),
     ...(reuse !== undefined ? { workflowIdReusePolicy: reuse } : {}),
+    ...(conflict !== undefined ? { workflowIdConflictPolicy: conflict } : {}),
     ...(cron !== undefined ? { cronSchedule: cron } : {}),
     ...(header ? { header } : {}),
   });
   children[String(ev.eventId)] = {
     initiatedEventId: ev.eventId, namespace, workflowId, workflowType, parentClosePolicy, ...(reuse !== undefined ? { workflowIdReusePolicy: reuse } : {}),
+    ...(conflict !== undefined ? { workflowIdConflictPolicy: conflict } : {}),
   };
   b.addDelivery('StartChild', { initiatedEventId: ev.eventId });
 }

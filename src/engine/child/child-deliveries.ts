@@ -66,8 +66,8 @@ function startChild(core: EngineCore, timer: TimerRecord): Promise<void> {
     const child = children[key]!;
     // A child may not terminate its own parent, whatever its policy.
     const verdict = latest?.runId === parent.runId ? { kind: 'rejected' }
-      : idReuseVerdict(child.workflowIdReusePolicy ?? 'AllowDuplicate', latest);
-    if (verdict.kind === 'rejected') {
+      : idReuseVerdict(child.workflowIdReusePolicy ?? 'AllowDuplicate', latest, child.workflowIdConflictPolicy);
+    if (verdict.kind === 'rejected' || verdict.kind === 'useExisting') {
       delete children[key];
       pb.addEvent('StartChildWorkflowExecutionFailed', {
         namespace: child.namespace, workflowId: child.workflowId, workflowType: child.workflowType, cause: 'WorkflowAlreadyExists',
@@ -76,7 +76,7 @@ function startChild(core: EngineCore, timer: TimerRecord): Promise<void> {
     } else {
       if (verdict.kind === 'terminateAndStart') {
         const tb = core.edit(latest!, now);
-        terminateRun(tb, `terminated by the start of a child of workflow ${parent.workflowId} with workflowIdReusePolicy TerminateIfRunning`);
+        terminateRun(tb, `terminated by the start of a child of workflow ${parent.workflowId} with ${child.workflowIdConflictPolicy === 'TerminateExisting' ? 'workflowIdConflictPolicy TerminateExisting' : 'workflowIdReusePolicy TerminateIfRunning'}`);
         pb.others.push(tb);
       }
       const nb = await newChildRun(core, parent, initiatedEventId, now);

@@ -1,6 +1,7 @@
 import type { ParentClosePolicy } from '../../history/child-types.ts';
 import type { PendingChildInfo } from '../../protocol/index.ts';
 import type { WorkflowIdReusePolicy } from '../../history/id-reuse-policy.ts';
+import type { WorkflowIdConflictPolicy } from '../../history/id-conflict-policy.ts';
 import type { StateSlice } from '../core/feature.ts';
 import type { RunState } from '../core/state.ts';
 
@@ -13,6 +14,8 @@ export interface ChildInfo {
   parentClosePolicy: ParentClosePolicy;
   /** @default "AllowDuplicate" */
   workflowIdReusePolicy?: WorkflowIdReusePolicy;
+  /** @default refused while a run of the id is running, as Fail */
+  workflowIdConflictPolicy?: WorkflowIdConflictPolicy;
   /** Run id of the child's first run, once started. */
   runId?: string;
 }

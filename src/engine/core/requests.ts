@@ -4,7 +4,8 @@ import type { FailureInfo } from '../../common/failure.ts';
 import { parseCronSchedule } from '../../schedule/index.ts';
 import { DEFAULT_NAMESPACE } from '../../common/ids.ts';
 import { optionalInt, optionalString, requireInt } from '../../common/validate.ts';
-import type { WorkflowIdReusePolicy } from '../../history/id-reuse-policy.ts';
+import { checkPolicyPair, type WorkflowIdReusePolicy } from '../../history/id-reuse-policy.ts';
+import type { WorkflowIdConflictPolicy } from '../../history/id-conflict-policy.ts';
 import { failure, headers, retryPolicy } from '../../protocol/fields.ts';
 import { DEFAULT_WORKFLOW_TASK_TIMEOUT_MS, MAX_ID_LENGTH } from '../../protocol/limits.ts';
 import { parseField, parseRequest } from '../../protocol/parse.ts';
@@ -99,6 +100,7 @@ export interface RunSpec {
 /** A validated start request with its defaults filled in. */
 export interface ValidStart extends RunSpec {
   workflowIdReusePolicy: WorkflowIdReusePolicy;
+  workflowIdConflictPolicy?: WorkflowIdConflictPolicy;
 }
 
 /** Checks a start request (the protocol's schema, then the cron spec, which steadfast/schedule owns); errors name the field. */
@@ -110,7 +112,7 @@ export function validateStart(input: unknown): ValidStart {
 export function validStart(parsed: z.output<typeof startWorkflowExecutionRequestSchema>): ValidStart {
   const {
     searchAttributes: _attributes, cronSchedule, args, memo, namespace, workflowId, workflowType, taskQueue, workflowTaskTimeoutMs,
-    workflowIdReusePolicy, retryPolicy, workflowExecutionTimeoutMs, workflowRunTimeoutMs, requestId, identity, header,
+    workflowIdReusePolicy, workflowIdConflictPolicy, retryPolicy, workflowExecutionTimeoutMs, workflowRunTimeoutMs, requestId, identity, header,
   } = parsed;
   // In the parsed request's (the schema's) order; a field left out stays absent, and a defaulted
   // workflowTaskTimeoutMs comes last, as it did when this spread the request.
@@ -126,6 +128,8 @@ export function validStart(parsed: z.output<typeof startWorkflowExecutionRequest
     workflowTaskTimeoutMs: workflowTaskTimeoutMs ?? DEFAULT_WORKFLOW_TASK_TIMEOUT_MS,
   };
   if (cronSchedule !== undefined) out.cronSchedule = parseCronSchedule(cronSchedule, 'cronSchedule').spec;
+  checkPolicyPair('workflowIdConflictPolicy', workflowIdReusePolicy, workflowIdConflictPolicy);
+  if (workflowIdConflictPolicy !== undefined) out.workflowIdConflictPolicy = workflowIdConflictPolicy;
   return out;
 }
 

@@ -14,21 +14,24 @@ export function freshRun(core: EngineCore, s: ValidStart): TransitionBuilder {
 
 /**
  * Starts `fresh` as the next run of its workflow id, whose latest run is `latest`, under the id
- * reuse policy ({@link idReuseVerdict}): beside a closed run, or in one transaction with the
- * termination of a running one (TerminateIfRunning).
+ * reuse and conflict policies ({@link idReuseVerdict}): beside a closed run, in one transaction
+ * with the termination of a running one (TerminateExisting, TerminateIfRunning), or not at all,
+ * answering the running run (UseExisting).
  * @throws WorkflowExecutionAlreadyStartedError when the policy refuses.
  */
 export function startBeside(
   core: EngineCore, s: ValidStart, latest: ExecutionRecord | undefined, fresh: TransitionBuilder,
 ): Attempt<StartWorkflowExecutionResponse> {
-  const verdict = idReuseVerdict(s.workflowIdReusePolicy, latest);
+  const verdict = idReuseVerdict(s.workflowIdReusePolicy, latest, s.workflowIdConflictPolicy);
   if (verdict.kind === 'rejected') {
     throw new WorkflowExecutionAlreadyStartedError(`workflow ${s.workflowId} ${verdict.why}`, s.workflowId, s.workflowType, latest?.runId);
   }
+  if (verdict.kind === 'useExisting') return { result: { runId: latest!.runId, started: false } };
   const result = { runId: fresh.record.runId, started: true };
   if (verdict.kind === 'start') return { result, commit: fresh };
   const primary = core.edit(latest!);
-  terminateRun(primary, 'terminated by a start with workflowIdReusePolicy TerminateIfRunning', undefined, s.identity);
+  const by = s.workflowIdConflictPolicy === 'TerminateExisting' ? 'workflowIdConflictPolicy TerminateExisting' : 'workflowIdReusePolicy TerminateIfRunning';
+  terminateRun(primary, `terminated by a start with ${by}`, undefined, s.identity);
   primary.others.push(fresh);
   return { result, commit: primary };
 }

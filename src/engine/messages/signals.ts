@@ -1,5 +1,6 @@
 import type { WireHeaders } from '../../common/headers.ts';
 import { ServiceError } from '../../common/errors.ts';
+import { ValidationError } from '../../errors/index.ts';
 import { newUuid } from '../../common/ids.ts';
 import { encodePayload } from '../../common/payload.ts';
 import { optionalArray, optionalString, requireString } from '../../common/validate.ts';
@@ -72,6 +73,9 @@ export async function signalWithStart(core: EngineCore, limits: MessageLimits, i
   const { signalName, signalArgs: args, ...start } = parseRequest(signalWithStartRequestSchema, input);
   const given = start.searchAttributes;
   const s = validStart(start);
+  if (s.workflowIdConflictPolicy === 'Fail') {
+    throw new ValidationError('workflowIdConflictPolicy', 'cannot be Fail for a signal-with-start, which signals a running run (use UseExisting or TerminateExisting)', 'Fail');
+  }
   const searchAttributes = await validateStartAttributes(core.store, s.namespace, given);
   if (searchAttributes) s.searchAttributes = searchAttributes;
   const requestId = s.requestId ?? newUuid();
@@ -80,7 +84,7 @@ export async function signalWithStart(core: EngineCore, limits: MessageLimits, i
   };
   return core.transact(`signal-with-start of workflow ${s.workflowId}`, async () => {
     const latest = await core.store.getLatestExecution(s.namespace, s.workflowId);
-    if (latest?.status === 'Running') {
+    if (latest?.status === 'Running' && s.workflowIdConflictPolicy !== 'TerminateExisting') {
       const b = core.edit(latest);
       addSignal(b, limits, signal);
       return { result: { runId: latest.runId, started: false }, commit: b };

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { WORKFLOW_STATUSES } from '../../history/events.ts';
 import { WORKFLOW_ID_REUSE_POLICIES } from '../../history/id-reuse-policy.ts';
+import { WORKFLOW_ID_CONFLICT_POLICIES } from '../../history/id-conflict-policy.ts';
 import { RESET_TYPES } from '../enums.ts';
 import type {
   CancelWorkflowRequest, ExecutionRequest, GetHistoryRequest, ListWorkflowExecutionsRequest, ResetWorkflowRequest,
@@ -28,6 +29,7 @@ export const startWorkflowExecutionRequestSchema = schemaOf<StartWorkflowExecuti
   taskQueue: text(),
   workflowTaskTimeoutMs: optional(timeoutMs),
   workflowIdReusePolicy: optional(oneOf(WORKFLOW_ID_REUSE_POLICIES)).default('AllowDuplicate'),
+  workflowIdConflictPolicy: optional(oneOf(WORKFLOW_ID_CONFLICT_POLICIES)),
   retryPolicy: retryPolicy('retryPolicy'),
   workflowExecutionTimeoutMs: optional(timeoutMs),
   workflowRunTimeoutMs: optional(timeoutMs),
