@@ -45,6 +45,8 @@ export interface WorkflowExecutionInfo {
   parent?: ParentExecutionRef | undefined;
   /** Custom search attributes, and TemporalScheduledById/StartTime for a run a schedule started. */
   searchAttributes?: Record<string, SearchAttributeWireValue> | undefined;
+  /** Present (true) while the open run's workflow task keeps failing: the TaskFailing search attribute. */
+  taskFailing?: true | undefined;
 }
 
 /** One page of runs. */

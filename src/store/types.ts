@@ -40,6 +40,11 @@ export interface ExecutionRecord {
   scheduledById?: string;
   /** TemporalScheduledStartTime: the time the schedule's action was due, ms. */
   scheduledStartTime?: number;
+  /**
+   * TaskFailing: the run's workflow task keeps failing. Set by the engine on each transition it
+   * commits and written to the visibility row only (not kept in the executions row).
+   */
+  taskFailing?: boolean;
 }
 
 /** Which kind of worker a task is for; 'query' and 'query-answer' rows carry queries and their answers between servers. */

@@ -51,7 +51,7 @@ const workflowExecutionInfoSchema = schemaOf<WorkflowExecutionInfo>()(z.strictOb
   startTime: iso, executionTime: iso, closeTime: iso.optional(), historyLength: num, historySizeBytes: num.optional(),
   memo: z.record(z.string(), z.unknown()).optional(), attempt: num, firstExecutionRunId: str, originalExecutionRunId: str,
   parent: z.strictObject({ namespace: str, workflowId: str, runId: str, initiatedEventId: num }).optional(),
-  searchAttributes: attributes.optional(),
+  searchAttributes: attributes.optional(), taskFailing: z.literal(true).optional(),
 }));
 
 /** Schema of {@link ListWorkflowExecutionsResponse}. */
