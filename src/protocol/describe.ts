@@ -1,3 +1,4 @@
+import type { UnpolledTaskQueue } from './task-queues.ts';
 import type { FailureInfo } from '../common/failure.ts';
 import type { ParentClosePolicy } from '../history/child-types.ts';
 import type { ParentExecutionRef, WorkflowExecutionStatus } from '../history/events.ts';
@@ -136,4 +137,6 @@ export interface WorkflowExecutionDescription {
   continuedFromRunId?: string | undefined;
   /** The run that continued this one. */
   continuedAsNewToRunId?: string | undefined;
+  /** Present while the open run's task queue has had no poller for a while: nothing can move it. */
+  taskQueueUnpolled?: UnpolledTaskQueue | undefined;
 }

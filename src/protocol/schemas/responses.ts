@@ -87,6 +87,7 @@ export const workflowExecutionDescriptionSchema = schemaOf<WorkflowExecutionDesc
   }).optional(),
   continuedFromRunId: str.optional(),
   continuedAsNewToRunId: str.optional(),
+  taskQueueUnpolled: z.strictObject({ taskQueue: str, lastPollTime: iso.optional(), message: str }).optional(),
 }));
 
 const taskFields = { taskToken: str, namespace: str, workflowId: str, runId: str, workflowType: str, taskQueue: str };
