@@ -5,8 +5,8 @@ import { Worker } from '../../src/worker/index.ts';
 import { ValidationError } from '../../src/errors/index.ts';
 import type { Logger } from '../../src/common/logger.ts';
 
-function infoLogger(): Logger & { lines: { message: string; meta?: Record<string, unknown> }[] } {
-  const lines: { message: string; meta?: Record<string, unknown> }[] = [];
+function infoLogger(): Logger & { lines: { message: string; meta?: Record<string, unknown> | undefined }[] } {
+  const lines: { message: string; meta?: Record<string, unknown> | undefined }[] = [];
   const none = () => undefined;
   return { lines, debug: none, warn: none, error: none, info: (message: string, meta?: Record<string, unknown>) => lines.push({ message, meta }) } as never;
 }
