@@ -57,6 +57,12 @@ export class TaskQueues {
     });
   }
 
+  /** Tasks handed to a waiting poll as their transition committed (eager dispatch): they waited 0 ms. */
+  handedOff(key: string, count: number): void {
+    const now = this.core.clock.now();
+    for (let i = 0; i < count; i++) this.#latency.record(key, now, 0);
+  }
+
   /** A task claimed from its queue is being started: how long it waited counts toward schedule-to-start. */
   started(task: TaskRecord): void {
     const now = this.core.clock.now();

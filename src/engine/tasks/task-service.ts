@@ -156,6 +156,7 @@ export class TaskService {
       await watch.wait(remaining, [signal, core.shutdown.signal, offer.reserved.signal]);
       const tasks = await core.handoffs.withdraw(offer);
       if (tasks.length > 0) {
+        this.#queues.handedOff(key, tasks.length);
         // A full turn of the event loop, as a claim and start would take: a caller that left just
         // before the hand-off is seen (its socket's close is read) and the tasks are given back.
         // More than one turn: a hand-off made while I/O callbacks run (a workflow task goes when
