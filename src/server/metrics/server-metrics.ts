@@ -12,6 +12,9 @@ const EVENT_BUCKETS = [8, 16, 32, 64, 128, 256, 512, 1024, 4096, 10240, 51200];
 /** History size buckets, bytes; 50 MiB is the limit past which a run is terminated. */
 const BYTE_BUCKETS = [1024, 4096, 16384, 65536, 262144, 1048576, 10485760, 52428800];
 
+/** How long a worker counts in steadfast_task_queue_pollers after its last poll, ms. */
+const POLLER_WINDOW_MS = 5 * 60_000;
+
 /** Closing statuses and the counter name each is counted under. */
 const CLOSE_COUNTERS = {
   Completed: 'steadfast_workflows_completed_total',
@@ -53,6 +56,9 @@ export class ServerMetrics {
   readonly #historyBytes: Histogram<'namespace' | 'workflow_type'>;
   readonly #scheduleToStart: Histogram<'namespace' | 'task_queue' | 'kind'>;
   readonly #deleted: Counter<'namespace'>;
+  readonly #taskFailures: Counter<'cause'>;
+  /** Workers seen polling, per queue and kind: identity → last poll (ms). */
+  readonly #pollers = new Map<string, Map<string, number>>();
   #backlogSource: (() => Promise<(QueueRef & { count: number })[]>) | undefined;
 
   constructor(options: ServerMetricsOptions = {}) {
@@ -104,6 +110,28 @@ export class ServerMetrics {
     this.#deleted = new Counter({
       name: 'steadfast_workflows_deleted_total', help: 'Closed runs deleted with their history by the retention sweep',
       labelNames: ['namespace'], registers,
+    });
+    this.#taskFailures = new Counter({
+      name: 'steadfast_workflow_task_failures_total',
+      help: 'Workflow tasks that failed (reported failed by a worker, or refused for a bad command), per cause', labelNames: ['cause'], registers,
+    });
+    const pollers = this.#pollers;
+    new Gauge({
+      name: 'steadfast_task_queue_pollers', help: 'Workers that polled this server for a task queue in the last 5 minutes, per kind',
+      labelNames: ['namespace', 'task_queue', 'kind'], registers,
+      collect() {
+        this.reset();
+        const since = Date.now() - POLLER_WINDOW_MS;
+        for (const [key, seen] of pollers) {
+          for (const [identity, at] of seen) if (at < since) seen.delete(identity);
+          if (seen.size === 0) {
+            pollers.delete(key);
+            continue;
+          }
+          const [namespace, taskQueue, kind] = key.split('\u0000');
+          this.set({ namespace: namespace!, task_queue: taskQueue!, kind: kind! }, seen.size);
+        }
+      },
     });
     const backlogSource = () => this.#backlogSource;
     const storeErrors = this.#storeErrors;
@@ -169,6 +197,19 @@ export class ServerMetrics {
   /** The retention sweep deleted `count` closed runs of a namespace. */
   runsDeleted(namespace: string, count: number): void {
     if (count > 0) this.#deleted.inc({ namespace }, count);
+  }
+
+  /** A workflow task failed with `cause`. */
+  workflowTaskFailed(cause: string): void {
+    this.#taskFailures.inc({ cause });
+  }
+
+  /** A worker polled a queue (its poll began). */
+  polled(namespace: string, taskQueue: string, kind: string, identity: string): void {
+    const key = `${namespace}\u0000${taskQueue}\u0000${kind}`;
+    let seen = this.#pollers.get(key);
+    if (!seen) this.#pollers.set(key, (seen = new Map()));
+    seen.set(identity, Date.now());
   }
 
   /** A poll was handed a task `seconds` after the task was scheduled. */
