@@ -47,3 +47,28 @@ test('steadfast_workflow_task_failures_total moves on the server and the worker;
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('schedule series follow each schedule\'s actions and skips, and stop when it is deleted', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'steadfast-schedule-metrics-'));
+  const metrics = new ServerMetrics({ processMetrics: false });
+  const store = instrumentStore(SqliteStore.open(join(dir, 's.sqlite')), metrics);
+  const engine = await Engine.create({ store });
+  const samples = async () => parsePrometheusText(await metrics.registry.metrics()).samples;
+  try {
+    await engine.createSchedule({
+      scheduleId: 'hourly', spec: { intervals: [{ every: '1h' }] }, action: { workflowType: 'neverRuns', taskQueue: 'nobody', workflowId: 'from-hourly' },
+    });
+    await engine.patchSchedule({ scheduleId: 'hourly', trigger: {} });
+    await waitFor('the first action', async () => sum(await samples(), 'steadfast_schedule_actions_total', { schedule_id: 'hourly' }) === 1);
+    // The first run is still open: a second trigger is skipped (overlap Skip).
+    await engine.patchSchedule({ scheduleId: 'hourly', trigger: { overlap: 'Skip' } });
+    await waitFor('a skip', async () => sum(await samples(), 'steadfast_schedule_skipped_total', { namespace: 'default', schedule_id: 'hourly' }) === 1);
+    assert.equal(sum(await samples(), 'steadfast_schedule_actions_total', { schedule_id: 'hourly' }), 1);
+    await engine.deleteSchedule({ scheduleId: 'hourly' });
+    assert.equal((await samples()).filter((x) => x.labels.schedule_id === 'hourly').length, 0);
+  } finally {
+    await engine.shutdown();
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
