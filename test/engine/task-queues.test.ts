@@ -5,6 +5,7 @@ import { ValidationError } from '../../src/errors/index.ts';
 import { fixtureTest } from '../helpers/fixture.ts';
 import { engineStores } from './stores.ts';
 import { cmd, T0 } from './helpers.ts';
+import { waitFor } from '../composition/helpers.ts';
 
 const stores = await engineStores('task queue descriptions', 'sf_taskqueues');
 
@@ -49,7 +50,8 @@ for (const s of stores) {
     await assert.rejects(engine.describeTaskQueue({ taskQueue: '' }), (e: unknown) => e instanceof ValidationError && /taskQueue/.test(e.message));
     await assert.rejects(engine.listTaskQueues({ pageSize: 0 }), (e: unknown) => e instanceof ValidationError && /pageSize/.test(e.message));
 
-    // Another engine on the same store (a restarted server) still knows the pollers.
+    // Another engine on the same store (a restarted server) still knows the pollers, once their rows are written.
+    await waitFor('the poller rows', async () => (await h.store.taskQueues.pollers('default', 'q', 0)).length === 2);
     const again = await Engine.create({ store: h.store, clock: h.clock, identity: 'restarted' });
     try {
       const after = await again.describeTaskQueue({ taskQueue: 'q' });

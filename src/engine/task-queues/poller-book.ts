@@ -10,6 +10,11 @@ export const POLLER_WRITE_INTERVAL_MS = 10_000;
 const MAX_POLL_TIMES = 600;
 /** Size of the table at which pollers unseen for POLLER_MEMORY_MS are swept. */
 const MIN_SWEEP = 1024;
+/**
+ * Most pollers kept in memory; beyond it the one that polled longest ago is dropped (the table
+ * still knows it). Thousands of short-lived identities cannot grow the heap past this.
+ */
+const MAX_POLLERS = 4096;
 
 interface Entry {
   record: PollerRecord;
@@ -39,9 +44,13 @@ export class PollerBook {
     let e = this.#entries.get(key);
     if (!e) {
       e = { record: { namespace, taskQueue, kind, identity, lastAccessTime: now, ratePerSecond: 0 }, times: [], writtenAt: -Infinity };
-      this.#entries.set(key, e);
       if (this.#entries.size > this.#sweepAt) this.#sweep(now);
+      if (this.#entries.size >= MAX_POLLERS) this.#entries.delete(this.#entries.keys().next().value!);
+    } else {
+      // Kept in order of last poll, so the first entry is the one that polled longest ago.
+      this.#entries.delete(key);
     }
+    this.#entries.set(key, e);
     e.times.push(now);
     while (e.times.length > MAX_POLL_TIMES || (e.times.length > 0 && e.times[0]! <= now - RATE_WINDOW_MS)) e.times.shift();
     e.record.lastAccessTime = now;

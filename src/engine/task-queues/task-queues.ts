@@ -11,6 +11,11 @@ import { LatencyBook } from './latency.ts';
 import { mergePollers, POLLER_MEMORY_MS, PollerBook } from './poller-book.ts';
 import { ActivityRateLimiter } from './rate-limit.ts';
 
+/** Poller rows waiting to be written, at most. */
+const MAX_PENDING_WRITES = 1024;
+/** Poller rows written in one store call, at most. */
+const WRITE_BATCH = 256;
+
 /** How long a queue may go without a poll before a run waiting on it says so, ms. */
 export const UNPOLLED_AFTER_MS = 60_000;
 
@@ -52,9 +57,30 @@ export class TaskQueues {
   polled(namespace: string, taskQueue: string, kind: 'workflow' | 'activity', identity: string): void {
     const row = this.#pollers.polled(namespace, taskQueue, kind, identity, this.core.clock.now());
     if (!row) return;
-    this.core.store.taskQueues.recordPollers([row]).catch((err: unknown) => {
-      this.core.logger.warn('could not record a task queue poller', { taskQueue, identity, err: String(err) });
-    });
+    const key = `${namespace}\u0000${taskQueue}\u0000${kind}\u0000${identity}`;
+    // Rows wait for one writer, at most MAX_PENDING_WRITES of them: a burst of new identities
+    // is written in a few batches, and beyond the bound only memory knows them until they poll again.
+    if (this.#pending.size >= MAX_PENDING_WRITES && !this.#pending.has(key)) return;
+    this.#pending.set(key, row);
+    if (!this.#writing) void this.#write();
+  }
+
+  readonly #pending = new Map<string, PollerRecord>();
+  #writing = false;
+
+  async #write(): Promise<void> {
+    this.#writing = true;
+    try {
+      while (this.#pending.size > 0) {
+        const rows = [...this.#pending.values()].slice(0, WRITE_BATCH);
+        for (const r of rows) this.#pending.delete(`${r.namespace}\u0000${r.taskQueue}\u0000${r.kind}\u0000${r.identity}`);
+        await this.core.store.taskQueues.recordPollers(rows).catch((err: unknown) => {
+          this.core.logger.warn('could not record task queue pollers', { pollers: rows.length, err: String(err) });
+        });
+      }
+    } finally {
+      this.#writing = false;
+    }
   }
 
   /** Tasks handed to a waiting poll as their transition committed (eager dispatch): they waited 0 ms. */
