@@ -7,6 +7,7 @@ import { retrySimulateCommand } from './retry-simulate.ts';
 import { scheduleCommand } from './schedule.ts';
 import { searchAttributeCommand } from './search-attribute.ts';
 import { serverCommand } from './server.ts';
+import { taskQueueCommand } from './task-queue.ts';
 import { workflowCommand } from './workflow.ts';
 
 /**
@@ -22,5 +23,6 @@ export const COMMANDS: readonly CommandSpec[] = [
   scheduleCommand,
   searchAttributeCommand,
   namespaceCommand,
+  taskQueueCommand,
   codecServerCommand,
 ];

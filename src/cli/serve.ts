@@ -1,3 +1,4 @@
+import { tracingFromEnv } from './otel-env.ts';
 import { Engine } from '../engine/index.ts';
 import { openStore } from '../store/index.ts';
 import {
@@ -41,6 +42,14 @@ interface ServeOptions {
 
 /** Opens the store, starts the engine and the API, and shuts all down cleanly on SIGTERM/SIGINT. */
 export async function serve(options: ServeOptions): Promise<number> {
+  let tracing;
+  try {
+    tracing = await tracingFromEnv();
+  } catch (err) {
+    console.error(`${options.label}: ${errorLine(err)}`);
+    return 2;
+  }
+  if (tracing.exporter !== 'none') console.log(`Tracing: ${tracing.exporter} exporter, service ${tracing.serviceName} (OTEL_* environment)`);
   let store;
   try {
     store = await openStore(options.database, options.cacheMaxBytes === undefined ? {} : { cacheMaxBytes: options.cacheMaxBytes });
@@ -101,6 +110,7 @@ export async function serve(options: ServeOptions): Promise<number> {
   await http.close();
   await engine.shutdown();
   await store.close();
+  await tracing.shutdown();
   console.log('stopped');
   return 0;
 }

@@ -24,6 +24,7 @@ import { ScheduleClient } from './schedule-client.ts';
 import { parseQuery } from '../visibility/parser.ts';
 import { SearchAttributeClient } from './search-attribute-client.ts';
 import { NamespaceClient } from './namespace-client.ts';
+import { TaskQueueClient } from './task-queue-client.ts';
 import { runBulk, type BulkOptions, type BulkResult } from './bulk.ts';
 import { codecChainOf } from '../codec/codec-chain.ts';
 import { withPayloadCodecs } from '../codec/codec-service.ts';
@@ -278,6 +279,8 @@ export class Client {
   readonly schedule: ScheduleClient;
   /** Registers and lists the namespace's custom search attributes. */
   readonly searchAttributes: SearchAttributeClient;
+  /** Task queues: describe (pollers, backlog, schedule-to-start) and list. */
+  readonly taskQueue: TaskQueueClient;
   /** The service calls go to; an HttpWorkflowService when made from an address. */
   readonly connection: WorkflowService;
   readonly #ownsConnection: boolean;
@@ -314,6 +317,7 @@ export class Client {
     this.workflow = new WorkflowClient(service, namespace, identity, this.#waits, interceptors);
     this.schedule = new ScheduleClient(service, namespace);
     this.searchAttributes = new SearchAttributeClient(this.connection, namespace);
+    this.taskQueue = new TaskQueueClient(this.connection, namespace);
   }
 
   /**

@@ -30,9 +30,12 @@ export interface WaitRef {
  * undefined when its task is not failing: `the run's workflow task is failing: attempt 5,
  * BadCommand: …; see describe`.
  */
-export function workflowTaskFailing(d: Pick<WorkflowExecutionDescription, 'pendingWorkflowTask' | 'execution'>): string | undefined {
+export function workflowTaskFailing(
+  d: Pick<WorkflowExecutionDescription, 'pendingWorkflowTask' | 'execution' | 'taskQueueUnpolled'>,
+): string | undefined {
   const f = d.pendingWorkflowTask?.lastFailure;
-  if (!f) return undefined;
+  // Nothing fails, but no worker polls the run's queue: `no worker has polled task queue "x" for 2 min`.
+  if (!f) return d.taskQueueUnpolled?.message;
   const message = f.message.split('\n')[0];
   return `the run's workflow task is failing: attempt ${f.attempt}, ${f.cause}${f.type !== undefined ? ` (${f.type})` : ''}: ${message}; ` +
     `see describe (\`steadfast workflow describe ${d.execution.workflowId}\`: pendingWorkflowTask.lastFailure)`;
@@ -69,7 +72,7 @@ export class RunWatch {
   async #check(): Promise<void> {
     const d = await this.service.describeWorkflowExecution(this.ref()).catch(() => undefined);
     const f = d?.pendingWorkflowTask?.lastFailure;
-    const key = f ? `${f.cause}\u0000${f.type ?? ''}\u0000${f.message}` : undefined;
+    const key = f ? `${f.cause}\u0000${f.type ?? ''}\u0000${f.message}` : d?.taskQueueUnpolled ? 'unpolled' : undefined;
     if (!this.#stopped && d && key !== undefined && key !== this.#said) {
       this.#said = key;
       this.logger?.warn(`${this.what} is still waiting: ${workflowTaskFailing(d)}`, { workflowId: d.execution.workflowId, runId: d.execution.runId });

@@ -59,6 +59,8 @@ export function withPayloadCodecs(service: WorkflowService, chain: CodecChain): 
     respondActivityTaskFailed: async (req) =>
       s.respondActivityTaskFailed(await c.encode(req, (r, f) => withFields(r, f, [], ['lastHeartbeatDetails'], [], ['failure']))),
     respondActivityTaskCanceled: async (req) => s.respondActivityTaskCanceled(await c.encode(req, (r, f) => withFields(r, f, [], ['details']))),
+    describeTaskQueue: (req) => s.describeTaskQueue(req),
+    listTaskQueues: (req) => s.listTaskQueues(req),
     signalWorkflowExecution: async (req) => s.signalWorkflowExecution(await c.encode(req, (r, f) => withFields(r, f, ['args']))),
     queryWorkflow: async (req) => {
       const res = await s.queryWorkflow(await c.encode(req, (r, f) => withFields(r, f, ['args'])));

@@ -27,6 +27,7 @@ import { resetWorkflowExecution } from './reset/index.ts';
 import { ScheduleOps } from './schedules/index.ts';
 import { eagerDispatch } from './tasks/eager-dispatch.ts';
 import { TaskService } from './tasks/task-service.ts';
+import { taskQueuesOf, type TaskQueues } from './task-queues/task-queues.ts';
 import type { UndeliveredTask, UndeliveredTaskReturn } from './tasks/undelivered-tasks.ts';
 import { getHistory } from './visibility/history-read.ts';
 import { countExecutions, createSearchAttribute, listSearchAttributes, validateStartAttributes } from './visibility/search-attributes.ts';
@@ -84,10 +85,11 @@ interface Services {
   messages: Messages;
   schedules: ScheduleOps;
   namespaces: NamespaceRegistry;
+  queues: TaskQueues;
 }
 
 /** Every service call, and the feature that serves it. */
-function serviceCalls({ core, tasks, messages, schedules, namespaces }: Services) {
+function serviceCalls({ core, tasks, messages, schedules, namespaces, queues }: Services) {
   return {
     startWorkflowExecution: async (req) => {
       const s = validateStart(req);
@@ -95,7 +97,8 @@ function serviceCalls({ core, tasks, messages, schedules, namespaces }: Services
       if (searchAttributes) s.searchAttributes = searchAttributes;
       return startWorkflow(core, s);
     },
-    describeWorkflowExecution: async (req) => describe(core.features, await resolveRun(core.store, parseRequest(executionRequestSchema, req)), core.clock.now()),
+    describeWorkflowExecution: async (req) =>
+      queues.annotate(describe(core.features, await resolveRun(core.store, parseRequest(executionRequestSchema, req)), core.clock.now())),
     getWorkflowExecutionHistory: (req, o?) => getHistory(core, req, o),
     listWorkflowExecutions: (req) => listExecutions(core.store, req),
     countWorkflowExecutions: (req) => countExecutions(core.store, req),
@@ -113,6 +116,8 @@ function serviceCalls({ core, tasks, messages, schedules, namespaces }: Services
     respondActivityTaskFailed: (req) => tasks.respondActivityTaskFailed(req),
     respondActivityTaskCanceled: (req) => tasks.respondActivityTaskCanceled(req),
     shutdownWorker: (req) => tasks.shutdownWorker(req),
+    describeTaskQueue: (req) => queues.describe(req),
+    listTaskQueues: (req) => queues.list(req),
     signalWorkflowExecution: (req) => messages.signal(req),
     signalWithStartWorkflowExecution: (req) => messages.signalWithStart(req),
     queryWorkflow: (req) => messages.query(req),
@@ -177,7 +182,8 @@ export class Engine implements UndeliveredTaskReturn {
       (q) => this.#taskReady(queueKey(q.namespace, q.taskQueue, q.kind), q.count, false),
       (err) => core.logger.error('timer loop failed; retrying in 1s', { err: String(err) }));
     this.#unsubscribe = opts.store.subscribe((n) => this.#onNotification(n));
-    const calls = serviceCalls({ core, tasks: this.#tasks, messages: this.#messages, schedules: this.#schedules, namespaces: this.#namespaces });
+    const calls = serviceCalls({ core, tasks: this.#tasks, messages: this.#messages, schedules: this.#schedules, namespaces: this.#namespaces,
+      queues: taskQueuesOf(core) });
     for (const method of WORKFLOW_SERVICE_METHODS) {
       const call = calls[method] as (req: unknown, opts?: unknown) => Promise<unknown>;
       const namespaces = this.#namespaces;

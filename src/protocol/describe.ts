@@ -1,3 +1,4 @@
+import type { UnpolledTaskQueue } from './task-queues.ts';
 import type { FailureInfo } from '../common/failure.ts';
 import type { ParentClosePolicy } from '../history/child-types.ts';
 import type { ParentExecutionRef, WorkflowExecutionStatus } from '../history/events.ts';
@@ -45,6 +46,8 @@ export interface WorkflowExecutionInfo {
   parent?: ParentExecutionRef | undefined;
   /** Custom search attributes, and TemporalScheduledById/StartTime for a run a schedule started. */
   searchAttributes?: Record<string, SearchAttributeWireValue> | undefined;
+  /** Present (true) while the open run's workflow task keeps failing: the TaskFailing search attribute. */
+  taskFailing?: true | undefined;
 }
 
 /** One page of runs. */
@@ -134,4 +137,6 @@ export interface WorkflowExecutionDescription {
   continuedFromRunId?: string | undefined;
   /** The run that continued this one. */
   continuedAsNewToRunId?: string | undefined;
+  /** Present while the open run's task queue has had no poller for a while: nothing can move it. */
+  taskQueueUnpolled?: UnpolledTaskQueue | undefined;
 }

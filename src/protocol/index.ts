@@ -15,5 +15,6 @@ export * from './messages.ts';
 export * from './schedules.ts';
 export * from './visibility.ts';
 export * from './namespaces.ts';
+export * from './task-queues.ts';
 export * from './error-codes.ts';
 export * from './wire-error.ts';

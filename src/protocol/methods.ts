@@ -83,6 +83,8 @@ export const METHODS = {
   respondActivityTaskCompleted: { role: 'worker', longPoll: false, retriedByClient: false, tokenScoped: true, inNamespace: false, audited: false, rateBuckets: [] },
   respondActivityTaskFailed: { role: 'worker', longPoll: false, retriedByClient: false, tokenScoped: true, inNamespace: false, audited: false, rateBuckets: [] },
   respondActivityTaskCanceled: { role: 'worker', longPoll: false, retriedByClient: false, tokenScoped: true, inNamespace: false, audited: false, rateBuckets: [] },
+  describeTaskQueue: { role: 'reader', longPoll: false, retriedByClient: true, tokenScoped: false, inNamespace: true, audited: false, rateBuckets: [] },
+  listTaskQueues: { role: 'reader', longPoll: false, retriedByClient: true, tokenScoped: false, inNamespace: true, audited: false, rateBuckets: [] },
   signalWorkflowExecution: { role: 'writer', longPoll: false, retriedByClient: true, tokenScoped: false, inNamespace: true, audited: true, rateBuckets: ['signals'] },
   signalWithStartWorkflowExecution: { role: 'writer', longPoll: false, retriedByClient: true, tokenScoped: false, inNamespace: true, audited: true, rateBuckets: ['starts', 'signals'] },
   queryWorkflow: { role: 'reader', longPoll: false, retriedByClient: true, tokenScoped: false, inNamespace: true, audited: false, rateBuckets: [] },

@@ -21,6 +21,7 @@ import type {
   DescribeNamespaceRequest, ListNamespacesRequest, ListNamespacesResponse, NamespaceDescription, RegisterNamespaceRequest,
   UpdateNamespaceRequest,
 } from './namespaces.ts';
+import type { DescribeTaskQueueRequest, DescribeTaskQueueResponse, ListTaskQueuesRequest, ListTaskQueuesResponse } from './task-queues.ts';
 import type {
   CountWorkflowExecutionsRequest, CountWorkflowExecutionsResponse, CreateSearchAttributeRequest, ListSearchAttributesRequest,
   ListSearchAttributesResponse,
@@ -134,6 +135,11 @@ export interface WorkflowService extends MessageService, ScheduleService, Visibi
   respondActivityTaskFailed(req: RespondActivityTaskFailedRequest): Promise<void>;
   /** An activity attempt ended on the cancellation asked for. */
   respondActivityTaskCanceled(req: RespondActivityTaskCanceledRequest): Promise<void>;
+
+  /** A task queue's pollers, backlog and schedule-to-start latency. */
+  describeTaskQueue(req: DescribeTaskQueueRequest): Promise<DescribeTaskQueueResponse>;
+  /** The task queues of a namespace that have pollers or tasks. */
+  listTaskQueues(req: ListTaskQueuesRequest): Promise<ListTaskQueuesResponse>;
 }
 
 /** Calls of {@link MessageService}, listed in WORKFLOW_SERVICE_METHODS. */
@@ -175,6 +181,8 @@ export const WORKFLOW_SERVICE_METHODS = [
   'respondActivityTaskCompleted',
   'respondActivityTaskFailed',
   'respondActivityTaskCanceled',
+  'describeTaskQueue',
+  'listTaskQueues',
   ...MESSAGE_SERVICE_METHODS,
   ...SCHEDULE_SERVICE_METHODS,
   ...VISIBILITY_SERVICE_METHODS,

@@ -28,6 +28,11 @@ export interface PollRequest {
    * @default 1
    */
   maxTasks?: number | undefined;
+  /**
+   * Activity polls: the most activity tasks per second the server hands out on this queue, across
+   * all its workers (the worker option maxTaskQueueActivitiesPerSecond; the last poll's value holds).
+   */
+  maxTasksPerSecond?: number | undefined;
 }
 
 /** A worker is stopping: its waiting polls are answered empty now. */

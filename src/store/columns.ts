@@ -20,6 +20,7 @@ const text = <C extends string>(column: C) => ({ column, sqliteType: 'TEXT', pgT
 const json = <C extends string>(column: C) => ({ column, sqliteType: 'TEXT', pgType: 'text', json: true }) as const;
 const int = <C extends string>(column: C) => ({ column, sqliteType: 'INTEGER', pgType: 'integer' }) as const;
 const bigint = <C extends string>(column: C) => ({ column, sqliteType: 'INTEGER', pgType: 'bigint' }) as const;
+const bool = <C extends string>(column: C) => ({ column, sqliteType: 'INTEGER', pgType: 'boolean' }) as const;
 
 /** The executions table's written columns (`seq` is generated), in the order of `executionValues` (rows.ts). */
 export const EXECUTIONS = [
@@ -63,7 +64,7 @@ export const NEW_TIMERS = pick(TIMERS, ['id', 'namespace', 'run_id', 'kind', 'du
 export const VISIBILITY_BUILT_INS = [
   text('run_id'), text('namespace'), text('workflow_id'), text('workflow_type'), text('status'), text('task_queue'),
   bigint('start_time'), bigint('execution_time'), bigint('close_time'), bigint('execution_duration'), bigint('history_length'),
-  text('scheduled_by_id'), bigint('scheduled_start_time'),
+  text('scheduled_by_id'), bigint('scheduled_start_time'), bool('task_failing'),
 ] as const satisfies readonly Column[];
 
 /** The schedules table. */

@@ -66,7 +66,8 @@ CREATE TABLE executions_visibility (
   datetime_03 bigint,
   keyword_list_01 ARRAY,
   keyword_list_02 ARRAY,
-  keyword_list_03 ARRAY
+  keyword_list_03 ARRAY,
+  task_failing boolean NOT NULL DEFAULT false
 );
 
 CREATE TABLE history_events (
@@ -110,6 +111,15 @@ CREATE TABLE search_attribute_columns (
 CREATE TABLE server_secrets (
   name text NOT NULL,
   value text NOT NULL
+);
+
+CREATE TABLE task_queue_pollers (
+  namespace text NOT NULL,
+  task_queue text NOT NULL,
+  kind text NOT NULL,
+  identity text NOT NULL,
+  last_access_time bigint NOT NULL,
+  rate_per_second double precision NOT NULL
 );
 
 CREATE TABLE tasks (
@@ -165,6 +175,7 @@ CREATE INDEX executions_visibility_by_keyword_list_02 ON executions_visibility U
 CREATE INDEX executions_visibility_by_keyword_list_03 ON executions_visibility USING gin (keyword_list_03) WHERE (keyword_list_03 IS NOT NULL);
 CREATE INDEX executions_visibility_by_start ON executions_visibility USING btree (namespace, start_time, run_id);
 CREATE INDEX executions_visibility_by_status ON executions_visibility USING btree (namespace, status, start_time, run_id);
+CREATE INDEX executions_visibility_by_task_failing ON executions_visibility USING btree (namespace, start_time, run_id) WHERE task_failing;
 CREATE INDEX executions_visibility_by_type ON executions_visibility USING btree (namespace, workflow_type, start_time, run_id);
 CREATE INDEX executions_visibility_by_workflow_id ON executions_visibility USING btree (namespace, workflow_id, start_time, run_id);
 CREATE UNIQUE INDEX executions_visibility_pkey ON executions_visibility USING btree (run_id);
@@ -175,6 +186,7 @@ CREATE UNIQUE INDEX schema_migrations_pkey ON schema_migrations USING btree (ver
 CREATE UNIQUE INDEX search_attribute_columns_namespace_column_name_key ON search_attribute_columns USING btree (namespace, column_name);
 CREATE UNIQUE INDEX search_attribute_columns_pkey ON search_attribute_columns USING btree (namespace, name);
 CREATE UNIQUE INDEX server_secrets_pkey ON server_secrets USING btree (name);
+CREATE UNIQUE INDEX task_queue_pollers_pkey ON task_queue_pollers USING btree (namespace, task_queue, kind, identity);
 CREATE INDEX tasks_by_lease ON tasks USING btree (lease_until) WHERE (lease_until IS NOT NULL);
 CREATE INDEX tasks_by_queue ON tasks USING btree (namespace, task_queue, kind, visible_at);
 CREATE INDEX tasks_by_run ON tasks USING btree (run_id);

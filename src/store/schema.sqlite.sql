@@ -43,7 +43,7 @@ CREATE TABLE executions_visibility (
   bool_01 INTEGER, bool_02 INTEGER, bool_03 INTEGER,
   datetime_01 INTEGER, datetime_02 INTEGER, datetime_03 INTEGER,
   keyword_list_01 TEXT, keyword_list_02 TEXT, keyword_list_03 TEXT
-);
+, task_failing INTEGER NOT NULL DEFAULT 0);
 
 CREATE TABLE history_events (
   run_id TEXT NOT NULL,
@@ -88,6 +88,16 @@ CREATE TABLE server_secrets (
   name TEXT PRIMARY KEY,
   value TEXT NOT NULL
 );
+
+CREATE TABLE task_queue_pollers (
+  namespace TEXT NOT NULL,
+  task_queue TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  identity TEXT NOT NULL,
+  last_access_time INTEGER NOT NULL,
+  rate_per_second REAL NOT NULL,
+  PRIMARY KEY (namespace, task_queue, kind, identity)
+) WITHOUT ROWID;
 
 CREATE TABLE tasks (
   id TEXT PRIMARY KEY,
@@ -163,6 +173,8 @@ CREATE INDEX executions_visibility_by_keyword_10 ON executions_visibility (names
 CREATE INDEX executions_visibility_by_start ON executions_visibility (namespace, start_time, run_id);
 
 CREATE INDEX executions_visibility_by_status ON executions_visibility (namespace, status, start_time, run_id);
+
+CREATE INDEX executions_visibility_by_task_failing ON executions_visibility (namespace, start_time, run_id) WHERE task_failing = 1;
 
 CREATE INDEX executions_visibility_by_type ON executions_visibility (namespace, workflow_type, start_time, run_id);
 

@@ -40,6 +40,11 @@ export interface ExecutionRecord {
   scheduledById?: string;
   /** TemporalScheduledStartTime: the time the schedule's action was due, ms. */
   scheduledStartTime?: number;
+  /**
+   * TaskFailing: the run's workflow task keeps failing. Set by the engine on each transition it
+   * commits and written to the visibility row only (not kept in the executions row).
+   */
+  taskFailing?: boolean;
 }
 
 /** Which kind of worker a task is for; 'query' and 'query-answer' rows carry queries and their answers between servers. */
@@ -228,8 +233,40 @@ export type StoreNotification =
  * Durable state of the engine. Two implementations (SQLite, PostgreSQL) pass one conformance
  * suite. Every write is a {@link Transition} or a lease claim; reads return committed state.
  */
+/** One worker's polls of a task queue, as the task_queue_pollers table keeps them. Times are ms. */
+export interface PollerRecord {
+  namespace: string;
+  taskQueue: string;
+  kind: 'workflow' | 'activity';
+  identity: string;
+  lastAccessTime: number;
+  /** Polls per second of this worker on this queue, over the last minute as last recorded. */
+  ratePerSecond: number;
+}
+
+/** The tasks waiting on one kind of a task queue: how many are visible now, and since when the oldest. */
+export interface TaskQueueBacklog {
+  kind: 'workflow' | 'activity';
+  count: number;
+  oldestVisibleAt?: number;
+}
+
+/** The task queue rows of a store: pollers and backlog (docs/operations.md, "Workers and task queues"). */
+export interface TaskQueueRows {
+  /** Inserts or refreshes pollers (keyed by namespace, queue, kind and identity). */
+  recordPollers(rows: readonly PollerRecord[]): Promise<void>;
+  /** Pollers that polled at or after `since`, of one queue or of every queue of the namespace; newest first. */
+  pollers(namespace: string, taskQueue: string | undefined, since: number): Promise<PollerRecord[]>;
+  /** The queue's workflow and activity tasks visible at `now` (a kind without any is left out). */
+  backlog(namespace: string, taskQueue: string, now: number): Promise<TaskQueueBacklog[]>;
+  /** Names of the namespace's queues that hold workflow or activity tasks, in name order, after `afterName`. */
+  queuesWithTasks(namespace: string, afterName: string, limit: number): Promise<string[]>;
+}
+
 export interface Store {
   readonly dialect: 'sqlite' | 'postgres';
+  /** Pollers and backlog of task queues. */
+  readonly taskQueues: TaskQueueRows;
   getExecution(runId: string): Promise<ExecutionRecord | undefined>;
   /** The most recently created run of a workflow id. */
   getLatestExecution(namespace: string, workflowId: string): Promise<ExecutionRecord | undefined>;

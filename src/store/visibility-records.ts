@@ -15,6 +15,7 @@ export function visibilityRecordOf(rec: ExecutionRecord): VisibilityRecord {
     historyLength: rec.nextEventId - 1,
   };
   if (rec.closeTime !== undefined) v.closeTime = rec.closeTime;
+  if (rec.taskFailing === true) v.taskFailing = true;
   if (rec.scheduledById !== undefined) v.scheduledById = rec.scheduledById;
   if (rec.scheduledStartTime !== undefined) v.scheduledStartTime = rec.scheduledStartTime;
   if (rec.searchAttributes && Object.keys(rec.searchAttributes).length > 0) v.searchAttributes = rec.searchAttributes;

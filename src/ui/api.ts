@@ -6,6 +6,7 @@ import type { CountWorkflowExecutionsResponse, ListSearchAttributesResponse } fr
 import type {
   CreateScheduleRequest, ListSchedulesResponse, PatchScheduleRequest, ScheduleDescription, UpdateScheduleRequest,
 } from '../protocol/index.ts';
+import type { DescribeTaskQueueResponse } from '../protocol/index.ts';
 import { getCredential, reportUnauthenticated } from './credential.ts';
 import { showPayloads } from './codec.ts';
 
@@ -71,4 +72,5 @@ export const api = {
   updateSchedule: (req: UpdateScheduleRequest) => call<unknown>('updateSchedule', req),
   patchSchedule: (req: PatchScheduleRequest) => call<unknown>('patchSchedule', req),
   deleteSchedule: (namespace: string, scheduleId: string) => call<unknown>('deleteSchedule', { namespace, scheduleId }),
+  describeTaskQueue: (namespace: string, taskQueue: string) => call<DescribeTaskQueueResponse>('describeTaskQueue', { namespace, taskQueue }),
 };

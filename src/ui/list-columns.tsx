@@ -4,6 +4,7 @@ import type { SearchAttributeTypeName } from '../protocol/index.ts';
 import { formatDuration, formatTime } from './format.ts';
 import { href } from './router.ts';
 import { StatusBadge } from './status.tsx';
+import { taskQueueLink } from './task-queue-page.tsx';
 
 /** A column of the workflows list; `attribute` is the search attribute it sorts by, if any. */
 export interface ListColumn {
@@ -18,11 +19,14 @@ const link = (r: WorkflowExecutionInfo) => href(`/workflows/${encodeURIComponent
 
 /** The built-in columns, in their order on screen. */
 export const BUILT_IN_COLUMNS: readonly ListColumn[] = [
-  { id: 'status', label: 'Status', attribute: 'ExecutionStatus', cell: (r) => <StatusBadge status={r.status} /> },
+  {
+    id: 'status', label: 'Status', attribute: 'ExecutionStatus',
+    cell: (r) => <><StatusBadge status={r.status} />{r.taskFailing && <span class="badge failing" data-testid="task-failing" title="its workflow task keeps failing">task failing</span>}</>,
+  },
   { id: 'workflowId', label: 'Workflow ID', attribute: 'WorkflowId', cell: (r) => <a href={link(r)}>{r.workflowId}</a> },
   { id: 'runId', label: 'Run ID', attribute: 'RunId', cell: (r) => <span class="mono" title={r.runId}>…{r.runId.slice(-8)}</span> },
   { id: 'type', label: 'Type', attribute: 'WorkflowType', cell: (r) => r.workflowType },
-  { id: 'taskQueue', label: 'Task queue', attribute: 'TaskQueue', cell: (r) => r.taskQueue },
+  { id: 'taskQueue', label: 'Task queue', attribute: 'TaskQueue', cell: (r) => taskQueueLink(r.taskQueue) },
   { id: 'start', label: 'Start', attribute: 'StartTime', cell: (r, z) => <span class="mono">{formatTime(r.startTime, z)}</span> },
   { id: 'execution', label: 'Execution time', attribute: 'ExecutionTime', cell: (r, z) => <span class="mono">{formatTime(r.executionTime, z)}</span> },
   { id: 'close', label: 'Close', attribute: 'CloseTime', cell: (r, z) => <span class="mono">{formatTime(r.closeTime, z)}</span> },

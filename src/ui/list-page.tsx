@@ -3,7 +3,9 @@ import type { WorkflowExecutionInfo } from '../protocol/index.ts';
 import { api, ApiError } from './api.ts';
 import { attributeColumn, BUILT_IN_COLUMNS, loadColumns, saveColumns, type ListColumn } from './list-columns.tsx';
 import { QueryBox } from './query-box.tsx';
-import { orderOf, splitQuery, statusCountQuery, withOrder, withStatus, type AttributeInfo } from './query-text.ts';
+import {
+  orderOf, splitQuery, statusCountQuery, TASK_FAILING_CHIP, withClause, withOrder, withStatus, type AttributeInfo,
+} from './query-text.ts';
 import { href, navigate, type Place } from './router.ts';
 import { useSettings } from './settings.tsx';
 import { STATUSES } from './status.tsx';
@@ -71,8 +73,9 @@ export function ListPage({ place }: { place: Place }) {
     const fresh = counted.current.key !== key || Date.now() - counted.current.at >= COUNT_EVERY_MS;
     if (fresh) counted.current = { key, at: Date.now() };
     const counting = fresh ? api.count(ns, statusCountQuery(filters.q)).catch(() => undefined) : Promise.resolve(undefined);
+    const failing = fresh ? api.count(ns, withClause(splitQuery(filters.q).filter, 'TaskFailing = true')).catch(() => undefined) : undefined;
     try {
-      const [res, count] = await Promise.all([listing, counting]);
+      const [res, count, failingCount] = await Promise.all([listing, counting, failing]);
       if (mine !== latest.current) return;
       setRows(res.executions);
       setNext(res.nextPageToken);
@@ -80,6 +83,7 @@ export function ListPage({ place }: { place: Place }) {
       if (count) {
         const by: Record<string, number> = {};
         for (const g of count.groups ?? []) by[String(g.value)] = g.count;
+        if (failingCount) by[TASK_FAILING_CHIP] = failingCount.count;
         setCounts({ total: count.count, by });
       }
     } catch (err) {
@@ -144,11 +148,11 @@ export function ListPage({ place }: { place: Place }) {
         </fieldset>
       )}
       <div class="chips">
-        {['', ...STATUSES].map((s) => {
+        {['', ...STATUSES, TASK_FAILING_CHIP].map((s) => {
           const n = counts ? (s ? counts.by[s] ?? 0 : counts.total) : undefined;
           return (
             <button type="button" key={s} class={`chip${filters.status === s ? ' on' : ''}`} data-chip={s || 'All'} onClick={() => go({ status: s })}>
-              {s || 'All'}{n !== undefined && <span class="count" data-testid={`count-${s || 'All'}`}>{n.toLocaleString('en')}</span>}
+              {s === TASK_FAILING_CHIP ? 'Task failing' : s || 'All'}{n !== undefined && <span class="count" data-testid={`count-${s || 'All'}`}>{n.toLocaleString('en')}</span>}
             </button>
           );
         })}

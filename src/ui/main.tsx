@@ -3,6 +3,7 @@ import { useEffect, useState } from 'preact/hooks';
 import 'uplot/dist/uPlot.min.css';
 import './styles.css';
 import { recentNamespaces, SettingsProvider, useSettings } from './settings.tsx';
+import { TaskQueuePage } from './task-queue-page.tsx';
 import { navigate, onLinkClick, usePlace } from './router.ts';
 import { ListPage } from './list-page.tsx';
 import { WorkflowPage } from './workflow-page.tsx';
@@ -69,6 +70,8 @@ function Routes() {
   const m = /^\/workflows\/([^/]+)(?:\/([^/]+))?\/?$/.exec(place.path);
   if (m) return <WorkflowPage workflowId={decodeURIComponent(m[1]!)} runId={m[2] ? decodeURIComponent(m[2]) : undefined} />;
   if (place.path === '/retry-simulator') return <SimulatorPage />;
+  const tq = /^\/task-queues\/([^/]+)\/?$/.exec(place.path);
+  if (tq) return <TaskQueuePage name={decodeURIComponent(tq[1]!)} />;
   if (place.path === '/schedules' || place.path === '/schedules/') return <SchedulesPage />;
   if (place.path === '/schedules/new') return <ScheduleFormPage />;
   const s = /^\/schedules\/([^/]+)(\/edit)?\/?$/.exec(place.path);

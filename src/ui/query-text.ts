@@ -93,8 +93,15 @@ export function withOrder(query: string, attribute: string, desc: boolean): stri
 /** `ExecutionStatus = '<status>'` added to a query's filter, keeping its tail. */
 export function withStatus(query: string, status: string): string {
   if (!status) return query.trim();
+  return withClause(query, status === TASK_FAILING_CHIP ? 'TaskFailing = true' : `ExecutionStatus = '${status}'`);
+}
+
+/** The chip (a `status` value of the list's URL) of the runs whose workflow task keeps failing. */
+export const TASK_FAILING_CHIP = 'TaskFailing';
+
+/** A query's filter ANDed with `clause`, its ORDER BY or GROUP BY kept. */
+export function withClause(query: string, clause: string): string {
   const { filter, tail } = splitQuery(query);
-  const clause = `ExecutionStatus = '${status}'`;
   return [filter ? `(${filter}) AND ${clause}` : clause, tail].filter(Boolean).join(' ');
 }
 

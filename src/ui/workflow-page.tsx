@@ -11,6 +11,7 @@ import { useSettings } from './settings.tsx';
 import { StatusBadge } from './status.tsx';
 import { Timeline } from './timeline.tsx';
 import { useHistory } from './use-history.ts';
+import { taskQueueLink } from './task-queue-page.tsx';
 import { PendingActivities, PendingTask } from './pending.tsx';
 import { ResetAction } from './reset.tsx';
 
@@ -108,7 +109,7 @@ export function WorkflowPage({ workflowId, runId }: { workflowId: string; runId?
       {error && <p class="error">{error}</p>}
       <dl class="facts">
         <dt>Run ID</dt><dd class="mono">{x.runId}</dd>
-        <dt>Task queue</dt><dd>{x.taskQueue}</dd>
+        <dt>Task queue</dt><dd>{taskQueueLink(x.taskQueue)}</dd>
         <dt>Start</dt><dd class="mono">{t(x.startTime)}</dd>
         <dt>Close</dt><dd class="mono">{t(x.closeTime) || '—'}</dd>
         <dt>Duration</dt><dd>{formatDuration((x.closeTime ? Date.parse(x.closeTime) : now) - Date.parse(x.startTime))}</dd>
@@ -142,6 +143,7 @@ export function WorkflowPage({ workflowId, runId }: { workflowId: string; runId?
         <><h3>Search attributes</h3><pre class="json" data-testid="search-attributes">{json(x.searchAttributes)}</pre></>
       )}
       <Outcome events={history.complete && !running ? history.events : []} />
+      {d.taskQueueUnpolled && <p class="panel error" data-testid="task-queue-unpolled">{d.taskQueueUnpolled.message}: nothing moves this run until a worker polls it.</p>}
       <PendingTask task={d.pendingWorkflowTask} zone={settings.zone} />
       <PendingActivities activities={d.pendingActivities} zone={settings.zone} now={now} />
       <h3>Timeline</h3>

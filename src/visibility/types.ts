@@ -20,7 +20,8 @@ export interface SearchAttributeDefinition {
 /** The names of the built-in attributes every run has. */
 export type BuiltInAttributeName =
   | 'WorkflowId' | 'WorkflowType' | 'RunId' | 'ExecutionStatus' | 'TaskQueue' | 'StartTime' | 'CloseTime'
-  | 'ExecutionTime' | 'ExecutionDuration' | 'HistoryLength' | 'TemporalScheduledById' | 'TemporalScheduledStartTime';
+  | 'ExecutionTime' | 'ExecutionDuration' | 'HistoryLength' | 'TemporalScheduledById' | 'TemporalScheduledStartTime'
+  | 'TaskFailing';
 
 /** Types of the built-in attributes, and whether a run may lack a value (open runs have no CloseTime). */
 export const BUILT_IN_ATTRIBUTES: Readonly<Record<BuiltInAttributeName, { type: SearchAttributeType; nullable: boolean }>> = {
@@ -37,6 +38,8 @@ export const BUILT_IN_ATTRIBUTES: Readonly<Record<BuiltInAttributeName, { type: 
   HistoryLength: { type: 'Int', nullable: false },
   TemporalScheduledById: { type: 'Keyword', nullable: true },
   TemporalScheduledStartTime: { type: 'Datetime', nullable: true },
+  // True while the run's workflow task keeps failing (false once one completes, and once the run closes).
+  TaskFailing: { type: 'Bool', nullable: false },
 };
 
 /** Whether a name is one of the built-in attributes. */

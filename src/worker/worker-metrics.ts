@@ -22,6 +22,7 @@ export type PollOutcome = 'task' | 'empty' | 'error';
 export class WorkerMetrics {
   readonly #polls: Counter<'task_queue' | 'kind' | 'outcome'>;
   readonly #activitySeconds: Histogram<'task_queue' | 'activity_type' | 'outcome'>;
+  readonly #taskFailures: Counter<'task_queue' | 'cause'>;
 
   constructor(registry: Registry, readonly taskQueue: string, load: WorkerLoad) {
     const registers = [registry];
@@ -33,6 +34,10 @@ export class WorkerMetrics {
     this.#activitySeconds = new Histogram({
       name: 'steadfast_worker_activity_duration_seconds', help: 'Time an activity attempt ran in this worker, per type and outcome, seconds',
       labelNames: ['task_queue', 'activity_type', 'outcome'], buckets: ACTIVITY_BUCKETS, registers,
+    });
+    this.#taskFailures = new Counter({
+      name: 'steadfast_workflow_task_failures_total', help: 'Workflow tasks this worker failed (a bug in workflow code, nondeterminism), per cause',
+      labelNames: ['task_queue', 'cause'], registers,
     });
     new Gauge({
       name: 'steadfast_worker_task_slots_used', help: 'Task slots taken now, per kind', labelNames: ['task_queue', 'kind'], registers,
@@ -69,6 +74,11 @@ export class WorkerMetrics {
   /** A poll of `kind` answered. */
   polled(kind: 'workflow' | 'activity', outcome: PollOutcome): void {
     this.#polls.inc({ task_queue: this.taskQueue, kind, outcome });
+  }
+
+  /** This worker failed a workflow task with `cause`. */
+  workflowTaskFailed(cause: string): void {
+    this.#taskFailures.inc({ task_queue: this.taskQueue, cause });
   }
 
   /** An activity attempt ended after `seconds`. */

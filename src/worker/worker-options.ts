@@ -58,6 +58,14 @@ export interface WorkerOptions extends ConnectionOptions {
   reuseV8Context?: boolean;
   /** Names this worker in history events. @default "<pid>@<hostname>" */
   identity?: string;
+  /** The build of the code this worker runs, logged at start and shutdown. @default none */
+  buildId?: string;
+  /**
+   * The most activity tasks per second the server hands out on this task queue, across all its
+   * workers (Temporal's option; the last poll's value holds). Eager activities are off with it.
+   * @default no limit
+   */
+  maxTaskQueueActivitiesPerSecond?: number;
   /** How long shutdown waits for running activities before aborting them. @default "10s" */
   shutdownGraceTime?: Duration;
   /** Where the worker logs; `consoleLogger` gives the earlier plain console lines. @default JSON lines on stderr, info and above (jsonLogger) */
@@ -114,6 +122,8 @@ export interface ResolvedWorkerOptions {
   maxCachedWorkflows: number;
   reuseV8Context: boolean;
   identity: string;
+  buildId: string | undefined;
+  maxTaskQueueActivitiesPerSecond: number | undefined;
   shutdownGraceTimeMs: number;
   logger: Logger;
   clock: Clock;
@@ -133,6 +143,7 @@ const KEYS = optionKeys<WorkerOptions>({
   apiKey: true, headers: true, tls: true, address: true, connection: true, namespace: true, taskQueue: true, workflowsPath: true, activities: true,
   maxConcurrentActivityTaskExecutions: true, maxConcurrentWorkflowTaskExecutions: true, maxConcurrentWorkflowTaskPolls: true,
   maxConcurrentActivityTaskPolls: true, maxCachedWorkflows: true, reuseV8Context: true, identity: true, shutdownGraceTime: true, logger: true,
+  buildId: true, maxTaskQueueActivitiesPerSecond: true,
   clock: true, metrics: true, dataConverter: true, exceptionMapper: true, defaultUnhandledErrorCode: true, interceptors: true,
 });
 
@@ -200,6 +211,8 @@ export function resolveWorkerOptions(options: WorkerOptions): ResolvedWorkerOpti
     maxCachedWorkflows: optionalInt('maxCachedWorkflows', options.maxCachedWorkflows, 0) ?? 1000,
     reuseV8Context: optionalBoolean('reuseV8Context', options.reuseV8Context) ?? true,
     identity: optionalString('identity', options.identity) ?? `${process.pid}@${hostname()}`,
+    buildId: optionalString('buildId', options.buildId),
+    maxTaskQueueActivitiesPerSecond: positiveRate('maxTaskQueueActivitiesPerSecond', options.maxTaskQueueActivitiesPerSecond),
     shutdownGraceTimeMs: optionalDuration('shutdownGraceTime', options.shutdownGraceTime) ?? 10_000,
     logger,
     clock,
@@ -212,4 +225,11 @@ export function resolveWorkerOptions(options: WorkerOptions): ResolvedWorkerOpti
         ? { defaultUnhandledErrorCode: requireErrorCode('defaultUnhandledErrorCode', options.defaultUnhandledErrorCode) } : {}),
     },
   };
+}
+
+/** An optional rate: a finite number > 0. */
+function positiveRate(field: string, v: unknown): number | undefined {
+  if (v === undefined) return undefined;
+  if (typeof v !== 'number' || !Number.isFinite(v) || v <= 0) throw new ValidationError(field, 'must be a number greater than 0', v);
+  return v;
 }

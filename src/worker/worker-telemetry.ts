@@ -110,10 +110,17 @@ export class WorkerTelemetry {
       for (const c of req.commands) this.#commandSpan(c);
       return complete(req);
     };
+    const failed = service.respondWorkflowTaskFailed.bind(service);
+    const metrics = this.metrics;
+    const respondWorkflowTaskFailed = (req: Parameters<WorkflowService['respondWorkflowTaskFailed']>[0]) => {
+      metrics?.workflowTaskFailed(req.cause);
+      return failed(req);
+    };
     const bound = new Map<PropertyKey, unknown>();
     return new Proxy(service, {
       get(target, key, receiver) {
         if (key === 'respondWorkflowTaskCompleted') return respondWorkflowTaskCompleted;
+        if (key === 'respondWorkflowTaskFailed') return respondWorkflowTaskFailed;
         const value: unknown = Reflect.get(target, key, receiver);
         if (typeof value !== 'function') return value;
         let fn = bound.get(key);

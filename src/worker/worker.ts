@@ -159,6 +159,9 @@ export class Worker {
     } = this.options;
     const loops: Promise<void>[] = [];
     const req = { namespace, taskQueue, identity, workerInstanceId: this.#instanceId };
+    const perSecond = this.options.maxTaskQueueActivitiesPerSecond;
+    const rate = perSecond !== undefined ? { maxTasksPerSecond: perSecond } : {};
+    this.options.logger.info('worker started', this.#who());
     if (this.#workflows) {
       const handler = this.#workflows;
       const slots = new Slots(maxConcurrentWorkflowTaskExecutions);
@@ -196,10 +199,11 @@ export class Worker {
       };
       for (let i = 0; i < Math.min(maxConcurrentActivityTaskPolls, maxConcurrentActivityTaskExecutions); i++) {
         loops.push(this.#pollLoop<ActivityTask>(`activity-${i}`, slots,
-          (opts, maxTasks) => this.#service.pollActivityTaskQueue({ ...req, maxTasks }, opts), runActivity));
+          (opts, maxTasks) => this.#service.pollActivityTaskQueue({ ...req, maxTasks, ...rate }, opts), runActivity));
       }
-      // Activities a workflow task completion schedules here come back in its answer (eager activities).
-      if (workflows) {
+      // Activities a workflow task completion schedules here come back in its answer (eager
+      // activities); not on a rate-limited queue, whose tasks the service hands out at its rate.
+      if (workflows && rate.maxTasksPerSecond === undefined) {
         workflows.eagerActivities = {
           reserve: (n) => (this.#drain.signal.aborted ? 0 : slots.tryAcquire(n)),
           release: (n) => {
@@ -282,6 +286,17 @@ export class Worker {
     }
     if (this.#ownsService) (this.#service as HttpWorkflowService).close();
     this.#state = 'stopped';
+    logger.info('worker stopped', this.#who());
+  }
+
+  /** Who this worker is, for its start and stop lines. */
+  #who(): Record<string, unknown> {
+    const o = this.options;
+    return {
+      namespace: o.namespace, taskQueue: o.taskQueue, identity: o.identity, buildId: o.buildId ?? null,
+      workflowsPath: o.workflowsPath ?? null, activities: Object.keys(o.activities).sort(),
+      ...(o.maxTaskQueueActivitiesPerSecond !== undefined ? { maxTaskQueueActivitiesPerSecond: o.maxTaskQueueActivitiesPerSecond } : {}),
+    };
   }
 
   /** Counts a poll's outcome under its kind (query polls are not counted). */

@@ -249,7 +249,8 @@ export class TransitionBuilder {
     const live = <T extends { runId: string }>(rows: T[]) => rows.filter((r) => !purge.includes(r.runId));
     const t: Transition = {
       executions: all.filter((b) => b !== this || own).map((b) => ({
-        record: { ...b.record, state: b.state }, events: b.events,
+        // TaskFailing (visibility): the workflow task's attempts keep failing; cleared when one completes or the run closes.
+        record: { ...b.record, state: b.state, taskFailing: !b.closed && b.state.wtLastFailure !== undefined }, events: b.events,
         ...(b.expectedVersion !== undefined ? { expectedVersion: b.expectedVersion } : {}),
         ...(b.firstOfWorkflowId ? { firstOfWorkflowId: true } : {}),
       })),

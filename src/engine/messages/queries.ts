@@ -17,6 +17,7 @@ import { queryWorkflowRequestSchema, respondQueryTaskCompletedRequestSchema } fr
 import { coreStateOf } from '../core/state.ts';
 import { resolveRun } from '../core/resolve-run.ts';
 import { workflowTaskFailing } from '../workflow-task/workflow-tasks.ts';
+import { taskQueuesOf } from '../task-queues/task-queues.ts';
 
 /*
  * Queries never touch history. A query (or an update's validation) becomes a task row of kind
@@ -160,7 +161,8 @@ export class QueryRouter {
   /** The error of a query (or validation) that got no answer in time; it says so when the run's workflow task keeps failing. */
   async #timeout(rec: ExecutionRecord, what: string, timeoutMs: number, why: string): Promise<ServiceError> {
     const now = await this.core.store.getExecution(rec.runId).catch(() => undefined);
-    const failing = now && workflowTaskFailing(now);
+    const failing = (now && workflowTaskFailing(now))
+      ?? (await taskQueuesOf(this.core).unpolled(rec.namespace, rec.taskQueue, now?.status ?? rec.status).catch(() => undefined))?.message;
     return new ServiceError('Unavailable',
       `${what} to workflow ${rec.workflowId} (run ${rec.runId}) got no answer within ${timeoutMs} ms: ${why}${failing ? `; ${failing}` : ''}`);
   }

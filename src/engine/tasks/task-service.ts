@@ -21,6 +21,8 @@ import { type EngineCore } from '../core/engine-core.ts';
 import { atKey, POLL_ANSWER_TURNS, queueKey, TASK_LEASE_MS, wtKey } from '../core/queue-book.ts';
 import { afterImmediates } from '../../common/immediates.ts';
 import { PollerStops } from './poller-stops.ts';
+import { startAll } from './start-all.ts';
+import { taskQueuesOf, type TaskQueues } from '../task-queues/task-queues.ts';
 import { loadAttributeDefinitions, searchAttributeNamespaces } from '../visibility/search-attributes.ts';
 import { InvalidSearchAttributeError } from '../../visibility/errors.ts';
 import { validatePoll, type ValidPoll } from '../core/requests.ts';
@@ -46,9 +48,11 @@ type ActivityToken = Extract<TaskTokenData, { kind: 'activity' }>;
 /** Long polls for tasks and the responses that complete them. */
 export class TaskService {
   readonly #stops: PollerStops;
+  readonly #queues: TaskQueues;
 
   constructor(private readonly core: EngineCore) {
     this.#stops = new PollerStops(core.waitClock);
+    this.#queues = taskQueuesOf(core);
   }
 
   /** Activity tasks started for a worker in a transition (eager activities, hand-offs) count as handed out from its commit on. */
@@ -100,6 +104,7 @@ export class TaskService {
     start: (task: TaskRecord) => Promise<T | null>, handed: (h: HandedTask) => Promise<T>): Promise<T | null> {
     const key = queueKey(p.namespace, p.taskQueue, kind);
     this.core.pollStarted(key);
+    this.#queues.polled(p.namespace, p.taskQueue, kind as 'workflow' | 'activity', p.identity);
     try {
       return await this.#pollQueue(p, key, kind, signal, start, handed);
     } finally {
@@ -118,16 +123,20 @@ export class TaskService {
       for (let i = 0; i < tasks.length; i++) core.claimed(key);
       return tasks;
     };
+    // A rate-limited activity queue hands out one task per token, and only through claims.
+    const rate = kind === 'activity' ? p.maxTasksPerSecond : undefined;
     for (;;) {
       if (core.shutdown.signal.aborted || signal?.aborted) return null;
+      if (rate !== undefined && !(await this.#queues.limiter.take(key, rate, deadline, signal))) return null;
       const watch = core.queueWaiters.watch(key);
       const skip = core.knownEmpty(key);
       const result = skip ? undefined : await core.tracked(async () => {
         // As many tasks as the queue's ready count says are there now (at least one), up to maxTasks.
-        const claimed = await claim(Math.max(1, Math.min(p.maxTasks, core.readyQueues.get(key) ?? 0)));
+        const claimed = await claim(rate !== undefined ? 1 : Math.max(1, Math.min(p.maxTasks, core.readyQueues.get(key) ?? 0)));
         if (claimed.length === 0) return undefined;
         return { value: await startAll(claimed, start) };
       });
+      if (rate !== undefined && !result?.value) this.#queues.limiter.refund(key);
       if (result) {
         watch.cancel();
         if (result.value) return result.value;
@@ -139,10 +148,15 @@ export class TaskService {
         watch.cancel();
         return null;
       }
+      if (rate !== undefined) {
+        await watch.wait(remaining, [signal, core.shutdown.signal]);
+        continue;
+      }
       const offer = core.handoffs.offer(key, p.identity, p.maxTasks);
       await watch.wait(remaining, [signal, core.shutdown.signal, offer.reserved.signal]);
       const tasks = await core.handoffs.withdraw(offer);
       if (tasks.length > 0) {
+        this.#queues.handedOff(key, tasks.length);
         // A full turn of the event loop, as a claim and start would take: a caller that left just
         // before the hand-off is seen (its socket's close is read) and the tasks are given back.
         // More than one turn: a hand-off made while I/O callbacks run (a workflow task goes when
@@ -164,6 +178,7 @@ export class TaskService {
   async #startWorkflowTask(task: TaskRecord, identity: string): Promise<WorkflowTask | null> {
     const { core } = this;
     const seq = (task.data as { seq: number }).seq;
+    this.#queues.started(task);
     let started;
     try {
       started = await core.mutate(task.runId, (b) => {
@@ -203,6 +218,7 @@ export class TaskService {
 
   async #startActivityTask(task: TaskRecord, identity: string): Promise<ActivityTask | null> {
     const { scheduledEventId, attempt } = task.data as { scheduledEventId: number; attempt: number };
+    this.#queues.started(task);
     let result: ActivityTask | null;
     try {
       result = await this.core.mutate(task.runId, (b) => {
@@ -372,24 +388,3 @@ export class TaskService {
     await this.#onActivity(token, (b, act) => cancelActivity(b, act, req.details, identity));
   }
 }
-
-/**
- * Starts claimed tasks concurrently; the first started one carries the others in `moreTasks`.
- * A task whose start failed stays claimable once its lease ends; the error is thrown only when
- * no task could be started, so tasks already started are never dropped.
- */
-async function startAll<T extends { moreTasks?: T[] | undefined }>(claimed: TaskRecord[], start: (task: TaskRecord) => Promise<T | null>): Promise<T | null> {
-  if (claimed.length === 1) return start(claimed[0]!);
-  const settled = await Promise.allSettled(claimed.map(start));
-  const started: T[] = [];
-  for (const s of settled) if (s.status === 'fulfilled' && s.value) started.push(s.value);
-  const failed = settled.find((s) => s.status === 'rejected');
-  if (started.length === 0) {
-    if (failed) throw failed.reason;
-    return null;
-  }
-  const [head, ...rest] = started;
-  if (rest.length > 0) head!.moreTasks = rest;
-  return head!;
-}
-

@@ -27,6 +27,7 @@ export function executionInfo(rec: ExecutionRecord): WorkflowExecutionInfo {
   if (parent) info.parent = parent;
   const attributes = searchAttributesOf(rec);
   if (attributes) info.searchAttributes = attributes;
+  if (rec.status === 'Running' && state.wtLastFailure !== undefined) info.taskFailing = true;
   return info;
 }
 

@@ -51,7 +51,7 @@ const workflowExecutionInfoSchema = schemaOf<WorkflowExecutionInfo>()(z.strictOb
   startTime: iso, executionTime: iso, closeTime: iso.optional(), historyLength: num, historySizeBytes: num.optional(),
   memo: z.record(z.string(), z.unknown()).optional(), attempt: num, firstExecutionRunId: str, originalExecutionRunId: str,
   parent: z.strictObject({ namespace: str, workflowId: str, runId: str, initiatedEventId: num }).optional(),
-  searchAttributes: attributes.optional(),
+  searchAttributes: attributes.optional(), taskFailing: z.literal(true).optional(),
 }));
 
 /** Schema of {@link ListWorkflowExecutionsResponse}. */
@@ -87,6 +87,7 @@ export const workflowExecutionDescriptionSchema = schemaOf<WorkflowExecutionDesc
   }).optional(),
   continuedFromRunId: str.optional(),
   continuedAsNewToRunId: str.optional(),
+  taskQueueUnpolled: z.strictObject({ taskQueue: str, lastPollTime: iso.optional(), message: str }).optional(),
 }));
 
 const taskFields = { taskToken: str, namespace: str, workflowId: str, runId: str, workflowType: str, taskQueue: str };

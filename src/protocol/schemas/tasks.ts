@@ -24,6 +24,7 @@ export const pollRequestSchema = schemaOf<PollRequest>()(z.object({
   identity,
   pollTimeoutMs: optional(int(0, MAX_LONG_POLL_MS)).default(DEFAULT_LONG_POLL_MS),
   maxTasks: optional(int(1, MAX_TASKS_PER_POLL_REQUEST)).default(1),
+  maxTasksPerSecond: optional(z.number({ error: 'must be a number' }).finite('must be finite').positive('must be greater than 0')),
 }));
 
 /** Schema of {@link ShutdownWorkerRequest}. */

@@ -7,6 +7,7 @@ import {
   type WorkflowTask,
 } from '../../protocol/index.ts';
 import type { ServerMetrics } from './server-metrics.ts';
+import { ValidationError } from '../../errors/index.ts';
 
 const METHODS = new Set<string>(WORKFLOW_SERVICE_METHODS);
 /** Long polls: a span for each would mostly record waiting, so they are counted but not traced. */
@@ -38,6 +39,7 @@ export function instrumentService<S extends WorkflowService>(service: S, metrics
       const traced = !UNTRACED.has(key);
       fn = async (...args: unknown[]): Promise<unknown> => {
         const begun = performance.now();
+        if (metrics) beforeCall(metrics, key, args[0]);
         const span = traced ? tracer.startSpan(`steadfast.${key}`, { kind: SpanKind.SERVER, attributes: spanAttributes(args[0]) }) : undefined;
         try {
           const result = await call.apply(target, args);
@@ -54,6 +56,7 @@ export function instrumentService<S extends WorkflowService>(service: S, metrics
         } catch (err) {
           const status = err instanceof StoreConflictError ? 503 : toWireError(err).status;
           metrics?.request(key, status, (performance.now() - begun) / 1000);
+          if (key === 'respondWorkflowTaskCompleted' && err instanceof ValidationError) metrics?.workflowTaskFailed('BadCommand');
           span?.setStatus({ code: SpanStatusCode.ERROR, message: err instanceof Error ? err.message : String(err) });
           throw err;
         } finally {
@@ -105,4 +108,15 @@ function activityTasksStarted(metrics: ServerMetrics, task: ActivityTask): void 
  */
 function eagerActivitiesStarted(metrics: ServerMetrics, tasks: ActivityTask[] | undefined): void {
   for (const t of tasks ?? []) activityTasksStarted(metrics, t);
+}
+
+/** What a call tells before it runs: a worker polling a queue, a worker failing a workflow task. */
+function beforeCall(metrics: ServerMetrics, key: string, req: unknown): void {
+  if (typeof req !== 'object' || req === null) return;
+  const r = req as Record<string, unknown>;
+  if ((key === 'pollWorkflowTaskQueue' || key === 'pollActivityTaskQueue') && typeof r.taskQueue === 'string' && typeof r.identity === 'string') {
+    metrics.polled(typeof r.namespace === 'string' ? r.namespace : 'default', r.taskQueue, key === 'pollWorkflowTaskQueue' ? 'workflow' : 'activity', r.identity);
+  } else if (key === 'respondWorkflowTaskFailed' && typeof r.cause === 'string') {
+    metrics.workflowTaskFailed(r.cause);
+  }
 }

@@ -1,5 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import type { Store, Transition } from '../../store/types.ts';
+import type { ScheduleCounters } from '../../protocol/schedules.ts';
 import { historySizeOf } from '../../engine/index.ts';
 import { isClosingStatus, type ServerMetrics } from './server-metrics.ts';
 
@@ -56,6 +57,11 @@ function timed(operation: string, fn: (...args: unknown[]) => unknown, target: S
 
 /** What a committed transition tells: a state transition per run row written, the runs it created and closed. */
 function committed(m: ServerMetrics, t: Transition): void {
+  for (const w of t.schedules ?? []) {
+    const { namespace, scheduleId } = w.record;
+    if (w.delete) m.scheduleDeleted(namespace, scheduleId);
+    else m.scheduleWritten(namespace, scheduleId, (w.record.state as { counters?: ScheduleCounters } | null)?.counters);
+  }
   for (const w of t.executions) {
     const r = w.record;
     m.transition(r.namespace);

@@ -2,6 +2,7 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 import type { WorkflowExecutionStatus } from '../../history/events.ts';
 import { StoreConflictError } from '../../store/errors.ts';
 import type { QueueRef, Store } from '../../store/types.ts';
+import type { ScheduleCounters } from '../../protocol/schedules.ts';
 
 /** Latency buckets, seconds: 0.5 ms to 10 s. */
 const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -11,6 +12,19 @@ const WAIT_BUCKETS = [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 10, 60, 300, 600
 const EVENT_BUCKETS = [8, 16, 32, 64, 128, 256, 512, 1024, 4096, 10240, 51200];
 /** History size buckets, bytes; 50 MiB is the limit past which a run is terminated. */
 const BYTE_BUCKETS = [1024, 4096, 16384, 65536, 262144, 1048576, 10485760, 52428800];
+
+/** How long a worker counts in steadfast_task_queue_pollers after its last poll, ms. */
+const POLLER_WINDOW_MS = 5 * 60_000;
+
+/** The schedule counters with a series each, and the series' names. */
+const SCHEDULE_COUNTERS = {
+  actions: 'steadfast_schedule_actions_total',
+  skipped: 'steadfast_schedule_skipped_total',
+  bufferOverruns: 'steadfast_schedule_buffer_overruns_total',
+  missedCatchup: 'steadfast_schedule_missed_catchup_total',
+} as const satisfies Partial<Record<keyof ScheduleCounters, string>>;
+
+type ScheduleCounter = keyof typeof SCHEDULE_COUNTERS;
 
 /** Closing statuses and the counter name each is counted under. */
 const CLOSE_COUNTERS = {
@@ -53,6 +67,12 @@ export class ServerMetrics {
   readonly #historyBytes: Histogram<'namespace' | 'workflow_type'>;
   readonly #scheduleToStart: Histogram<'namespace' | 'task_queue' | 'kind'>;
   readonly #deleted: Counter<'namespace'>;
+  readonly #taskFailures: Counter<'cause'>;
+  readonly #schedule: Record<ScheduleCounter, Counter<'namespace' | 'schedule_id'>>;
+  /** The schedule counters last seen, per schedule: the series follow the stored totals. */
+  readonly #scheduleSeen = new Map<string, Partial<Record<ScheduleCounter, number>>>();
+  /** Workers seen polling, per queue and kind: identity → last poll (ms). */
+  readonly #pollers = new Map<string, Map<string, number>>();
   #backlogSource: (() => Promise<(QueueRef & { count: number })[]>) | undefined;
 
   constructor(options: ServerMetricsOptions = {}) {
@@ -104,6 +124,37 @@ export class ServerMetrics {
     this.#deleted = new Counter({
       name: 'steadfast_workflows_deleted_total', help: 'Closed runs deleted with their history by the retention sweep',
       labelNames: ['namespace'], registers,
+    });
+    this.#taskFailures = new Counter({
+      name: 'steadfast_workflow_task_failures_total',
+      help: 'Workflow tasks that failed (reported failed by a worker, or refused for a bad command), per cause', labelNames: ['cause'], registers,
+    });
+    const help: Record<ScheduleCounter, string> = {
+      actions: 'Actions a schedule took (runs started), as its stored total', skipped: 'Actions a schedule skipped by its overlap policy',
+      bufferOverruns: 'Actions a schedule dropped because its buffer was full', missedCatchup: 'Actions a schedule missed: due longer ago than its catchup window',
+    };
+    const schedule = {} as Record<ScheduleCounter, Counter<'namespace' | 'schedule_id'>>;
+    for (const [k, name] of Object.entries(SCHEDULE_COUNTERS) as [ScheduleCounter, string][]) {
+      schedule[k] = new Counter({ name, help: help[k], labelNames: ['namespace', 'schedule_id'], registers });
+    }
+    this.#schedule = schedule;
+    const pollers = this.#pollers;
+    new Gauge({
+      name: 'steadfast_task_queue_pollers', help: 'Workers that polled this server for a task queue in the last 5 minutes, per kind',
+      labelNames: ['namespace', 'task_queue', 'kind'], registers,
+      collect() {
+        this.reset();
+        const since = Date.now() - POLLER_WINDOW_MS;
+        for (const [key, seen] of pollers) {
+          for (const [identity, at] of seen) if (at < since) seen.delete(identity);
+          if (seen.size === 0) {
+            pollers.delete(key);
+            continue;
+          }
+          const [namespace, taskQueue, kind] = key.split('\u0000');
+          this.set({ namespace: namespace!, task_queue: taskQueue!, kind: kind! }, seen.size);
+        }
+      },
     });
     const backlogSource = () => this.#backlogSource;
     const storeErrors = this.#storeErrors;
@@ -169,6 +220,43 @@ export class ServerMetrics {
   /** The retention sweep deleted `count` closed runs of a namespace. */
   runsDeleted(namespace: string, count: number): void {
     if (count > 0) this.#deleted.inc({ namespace }, count);
+  }
+
+  /**
+   * A schedule's row was written with these totals: each series moves by what its total grew
+   * since last seen (from 0 in a new process, so the series carries the stored total).
+   */
+  scheduleWritten(namespace: string, scheduleId: string, counters: Partial<ScheduleCounters> | undefined): void {
+    if (!counters) return;
+    const key = `${namespace}\u0000${scheduleId}`;
+    const seen = this.#scheduleSeen.get(key) ?? {};
+    this.#scheduleSeen.set(key, seen);
+    for (const k of Object.keys(SCHEDULE_COUNTERS) as ScheduleCounter[]) {
+      const now = counters[k];
+      if (typeof now !== 'number') continue;
+      const delta = now - (seen[k] ?? 0);
+      if (delta > 0) this.#schedule[k].inc({ namespace, schedule_id: scheduleId }, delta);
+      seen[k] = now;
+    }
+  }
+
+  /** A schedule was deleted: its series stop. */
+  scheduleDeleted(namespace: string, scheduleId: string): void {
+    this.#scheduleSeen.delete(`${namespace}\u0000${scheduleId}`);
+    for (const c of Object.values(this.#schedule)) c.remove({ namespace, schedule_id: scheduleId });
+  }
+
+  /** A workflow task failed with `cause`. */
+  workflowTaskFailed(cause: string): void {
+    this.#taskFailures.inc({ cause });
+  }
+
+  /** A worker polled a queue (its poll began). */
+  polled(namespace: string, taskQueue: string, kind: string, identity: string): void {
+    const key = `${namespace}\u0000${taskQueue}\u0000${kind}`;
+    let seen = this.#pollers.get(key);
+    if (!seen) this.#pollers.set(key, (seen = new Map()));
+    seen.set(identity, Date.now());
   }
 
   /** A poll was handed a task `seconds` after the task was scheduled. */

@@ -12,6 +12,7 @@ import type {
   NamespaceChanges, NamespaceRecord, ScheduleRecord, StartRuns, TaskRecord, TimerRecord, Transition, VisibilityQuery,
 } from '../types.ts';
 import * as ns from './namespace-queries.ts';
+import { PostgresTaskQueues } from './task-queue-queries.ts';
 import { multiInsert, PQ, quoteIdent } from './queries.ts';
 import { HISTORY_EVENTS, NEW_TASKS, NEW_TIMERS } from '../columns.ts';
 import { batchPayloads, noticePayloads } from './batch-sql.ts';
@@ -57,6 +58,7 @@ export class PostgresStore implements Store {
   readonly #listener: NotifyListener;
   readonly #origin = newUuid();
   readonly #listeners = new Listeners();
+  readonly taskQueues = new PostgresTaskQueues((sql, params) => this.#query(sql, params));
   readonly #committer: PgGroupCommitter;
   readonly #statistics = new StatisticsKeeper((sql, params) => this.#pool.query(sql, params));
   /**

@@ -13,6 +13,7 @@ import type {
   NamespaceChanges, NamespaceRecord, ScheduleRecord, StartRuns, TaskRecord, TimerRecord, Transition, VisibilityQuery,
 } from '../types.ts';
 import { SqliteNamespaces } from './namespace-queries.ts';
+import { SqliteTaskQueues } from './task-queue-queries.ts';
 import { GroupCommitter } from './group-commit.ts';
 import { applyTransition, checkTransition, claimTimers } from './writes.ts';
 import { TaskLeases } from './task-leases.ts';
@@ -55,6 +56,7 @@ export class SqliteStore implements Store {
   readonly #schedules: SqliteSchedules;
   readonly #visibility: SqliteVisibility;
   readonly #namespaces: SqliteNamespaces;
+  readonly taskQueues: SqliteTaskQueues;
   /**
    * Execution rows as last committed by this process, by run id. One server process writes a
    * SQLite file, so a row read or written here stays current until this process changes it;
@@ -79,6 +81,7 @@ export class SqliteStore implements Store {
     this.#namespaces = new SqliteNamespaces(db);
     this.#writer = (options.groupCommit ?? true) ? new GroupCommitter(db) : undefined;
     this.#rows = new ExecutionCache(EXECUTION_CACHE_SIZE, resolveCacheMaxBytes(options));
+    this.taskQueues = new SqliteTaskQueues(db, (run) => this.#write(run));
   }
 
   /**

@@ -19,6 +19,7 @@ export const BUILT_IN_COLUMNS: Readonly<Record<BuiltInAttributeName, string>> = 
   HistoryLength: 'history_length',
   TemporalScheduledById: 'scheduled_by_id',
   TemporalScheduledStartTime: 'scheduled_start_time',
+  TaskFailing: 'task_failing',
 };
 
 /** How many slot columns each custom attribute type has per namespace (Temporal's SQL defaults, 10 Keyword and 3 of the rest). */
@@ -84,5 +85,9 @@ export function visibilityLayoutSql(dialect: 'sqlite' | 'postgres'): string {
   const from = sql.indexOf(`CREATE TABLE ${VISIBILITY_TABLE} (`);
   const to = sql.indexOf(`\nINSERT INTO ${VISIBILITY_TABLE}`);
   if (from < 0 || to < from) throw new Error(`migration ${dialect}/0004-visibility.sql no longer holds the visibility layout`);
-  return LAYOUT_HEADER + sql.slice(from, to).replace(/^CREATE (TABLE|INDEX) /gm, 'CREATE $1 IF NOT EXISTS ');
+  // Later migrations' additions to the table: the built-in TaskFailing column (task-queues).
+  const later = loadMigrations(dialect).find((m) => m.name === 'task-queues')?.sql ?? '';
+  const added = later.indexOf(`ALTER TABLE ${VISIBILITY_TABLE}`);
+  if (added < 0) throw new Error(`migration ${dialect} task-queues no longer adds the TaskFailing column`);
+  return LAYOUT_HEADER + `${sql.slice(from, to).trimEnd()}\n${later.slice(added)}`.replace(/^CREATE (TABLE|INDEX) /gm, 'CREATE $1 IF NOT EXISTS ');
 }

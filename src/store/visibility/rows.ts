@@ -20,6 +20,8 @@ export interface VisibilityRecord {
   historyLength: number;
   scheduledById?: string;
   scheduledStartTime?: number;
+  /** TaskFailing: the run's workflow task keeps failing. */
+  taskFailing?: boolean;
   /** Custom attribute values as returned by validateSearchAttributes (Datetime as ISO strings), without nulls. */
   searchAttributes?: Record<string, SearchAttributeValue>;
 }
@@ -34,7 +36,7 @@ const ALL_SLOTS = SEARCH_ATTRIBUTE_TYPES.flatMap((t) => slotColumns(t));
  */
 export function visibilityRow(dialect: VisibilityDialect, record: VisibilityRecord, attributes: readonly CustomAttributeColumn[]): Record<string, unknown> {
   const row: Record<string, unknown> = {
-    ...builtInRow(record),
+    ...builtInRow(record, dialect.bool),
     search_attributes: record.searchAttributes && Object.keys(record.searchAttributes).length > 0 ? JSON.stringify(record.searchAttributes) : null,
   };
   for (const slot of ALL_SLOTS) row[slot] = null;
@@ -47,14 +49,14 @@ export function visibilityRow(dialect: VisibilityDialect, record: VisibilityReco
 }
 
 /** The built-in attributes' columns of a record; a column of {@link VISIBILITY_BUILT_INS} without its value does not compile. */
-function builtInRow(record: VisibilityRecord): Record<ColumnName<typeof VISIBILITY_BUILT_INS>, unknown> {
+function builtInRow(record: VisibilityRecord, bool: (v: boolean) => unknown = (v) => v): Record<ColumnName<typeof VISIBILITY_BUILT_INS>, unknown> {
   return {
     run_id: record.runId, namespace: record.namespace, workflow_id: record.workflowId, workflow_type: record.workflowType,
     status: record.status, task_queue: record.taskQueue, start_time: record.startTime, execution_time: record.executionTime,
     close_time: record.closeTime ?? null,
     execution_duration: record.closeTime === undefined ? null : Math.max(0, record.closeTime - record.executionTime),
     history_length: record.historyLength, scheduled_by_id: record.scheduledById ?? null,
-    scheduled_start_time: record.scheduledStartTime ?? null,
+    scheduled_start_time: record.scheduledStartTime ?? null, task_failing: bool(record.taskFailing === true),
   };
 }
 
@@ -79,7 +81,7 @@ const ROW_COLUMNS = [...VISIBILITY_BUILT_INS.map((c) => c.column), 'search_attri
 
 /** The columns a run's later transitions change when it has no custom attributes. */
 const PROGRESS_COLUMNS = [
-  'status', 'workflow_type', 'task_queue', 'execution_time', 'close_time', 'execution_duration', 'history_length',
+  'status', 'workflow_type', 'task_queue', 'execution_time', 'close_time', 'execution_duration', 'history_length', 'task_failing',
 ] as const satisfies readonly ColumnName<typeof VISIBILITY_BUILT_INS>[];
 
 /** Upsert and progress statements of one dialect, built once: the text is the same for every row. */
@@ -113,7 +115,7 @@ export function visibilityWrites(dialect: VisibilityDialect): VisibilityWrites {
     },
     progressSql: `UPDATE ${VISIBILITY_TABLE} SET ${sets.join(', ')} WHERE run_id = ${dialect.placeholder(PROGRESS_COLUMNS.length + 1)} AND search_attributes IS NULL`,
     progressParams(r) {
-      const row = builtInRow(r);
+      const row = builtInRow(r, dialect.bool);
       return [...PROGRESS_COLUMNS.map((c) => row[c]), r.runId];
     },
   };
@@ -135,6 +137,7 @@ export function readVisibilityRow(row: Record<string, unknown>): VisibilityRecor
   if (row.scheduled_by_id !== null && row.scheduled_by_id !== undefined) rec.scheduledById = String(row.scheduled_by_id);
   const scheduledStart = num(row.scheduled_start_time);
   if (scheduledStart !== undefined) rec.scheduledStartTime = scheduledStart;
+  if (row.task_failing === true || row.task_failing === 1) rec.taskFailing = true;
   if (typeof row.search_attributes === 'string') rec.searchAttributes = JSON.parse(row.search_attributes) as Record<string, SearchAttributeValue>;
   return rec;
 }
