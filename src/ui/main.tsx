@@ -10,6 +10,8 @@ import { SimulatorPage } from './simulator-page.tsx';
 import { SchedulesPage } from './schedules-page.tsx';
 import { SchedulePage } from './schedule-page.tsx';
 import { ScheduleFormPage } from './schedule-form.tsx';
+import { StartWorkflowPage } from './start-form.tsx';
+import { NotFoundPage } from './not-found.tsx';
 import { CodecEndpointButton, CredentialPrompt, SignOut } from './credential-bar.tsx';
 
 /** The current URL with its `ns` parameter set to `namespace` (left out for "default"). */
@@ -39,6 +41,7 @@ function Header() {
       <nav>
         <a href="/">Workflows</a>
         <a href="/schedules">Schedules</a>
+        <a href="/start-workflow">Start workflow</a>
         <a href="/retry-simulator">Retry simulator</a>
       </nav>
       <span class="grow" />
@@ -66,6 +69,7 @@ function Routes() {
     if (linked && linked !== settings.namespace) set({ namespace: linked });
     else if (!linked && settings.namespace !== 'default') navigate(withNamespace(settings.namespace), true);
   }, [linked]);
+  if (place.path === '/start-workflow') return <StartWorkflowPage />;
   const m = /^\/workflows\/([^/]+)(?:\/([^/]+))?\/?$/.exec(place.path);
   if (m) return <WorkflowPage workflowId={decodeURIComponent(m[1]!)} runId={m[2] ? decodeURIComponent(m[2]) : undefined} />;
   if (place.path === '/retry-simulator') return <SimulatorPage />;
@@ -76,7 +80,8 @@ function Routes() {
     const id = decodeURIComponent(s[1]!);
     return s[2] ? <ScheduleFormPage key={`edit-${id}`} scheduleId={id} /> : <SchedulePage scheduleId={id} />;
   }
-  return <ListPage place={place} />;
+  if (place.path === '/' || place.path === '/workflows' || place.path === '/workflows/') return <ListPage place={place} />;
+  return <NotFoundPage path={place.path} />;
 }
 
 function App() {

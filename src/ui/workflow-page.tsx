@@ -4,7 +4,9 @@ import type { WorkflowExecutionDescription } from '../protocol/index.ts';
 import { api } from './api.ts';
 import { Actions } from './actions.tsx';
 import { formatDuration, formatTime, json } from './format.ts';
-import { HistoryTable } from './history-table.tsx';
+import { HistorySection } from './history-section.tsx';
+import { FailureView } from './failure-view.tsx';
+import type { FailureInfo } from '../common/failure.ts';
 import { usePoll } from './poll.ts';
 import { href } from './router.ts';
 import { useSettings } from './settings.tsx';
@@ -32,7 +34,7 @@ function Outcome({ events }: { events: readonly HistoryEvent[] }) {
       return <><h3>Result</h3><pre class="json" data-testid="result">{json(a.result)}</pre></>;
     case 'WorkflowExecutionFailed':
     case 'WorkflowExecutionContinuedAsNew':
-      return a.failure ? <><h3>Failure</h3><pre class="json error" data-testid="failure">{json(a.failure)}</pre></> : null;
+      return a.failure ? <><h3>Failure</h3><div data-testid="failure"><FailureView failure={a.failure as FailureInfo} /></div></> : null;
     case 'WorkflowExecutionTerminated':
       return <><h3>Terminated</h3><pre class="json">{json({ reason: a.reason, details: a.details })}</pre></>;
     case 'WorkflowExecutionCanceled':
@@ -160,7 +162,7 @@ export function WorkflowPage({ workflowId, runId }: { workflowId: string; runId?
         <button type="button" class="right" disabled={!history.complete} onClick={() => download({ workflowId: x.workflowId, runId: x.runId, events: history.events })}>Download JSON</button>
       </h3>
       {history.error && <p class="error">{history.error}</p>}
-      <HistoryTable events={history.events} />
+      <HistorySection events={history.events} now={now} />
     </section>
   );
 }
