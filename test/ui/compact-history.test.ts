@@ -1,0 +1,56 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { HistoryEvent } from '../../src/history/events.ts';
+import { compactHistory } from '../../src/ui/compact-history.ts';
+import { readStartForm } from '../../src/ui/start-form-model.ts';
+
+let id = 0;
+const ev = (eventType: string, attributes: Record<string, unknown>, second: number) =>
+  ({ eventId: ++id, eventType, eventTime: new Date(Date.UTC(2026, 0, 1, 0, 0, second)).toISOString(), attributes }) as unknown as HistoryEvent;
+
+test('one row per activity, timer, child and update, with attempts, times and outcome', () => {
+  id = 0;
+  const failure = { kind: 'Application', message: 'card declined', type: 'Declined' };
+  const events = [
+    ev('WorkflowExecutionStarted', {}, 0),
+    ev('ActivityTaskScheduled', { activityId: '1', activityType: 'charge' }, 1), // 2
+    ev('TimerStarted', { timerId: 't1', startToFireTimeoutMs: 30_000 }, 1), // 3
+    ev('ActivityTaskStarted', { scheduledEventId: 2, attempt: 3 }, 5),
+    ev('ActivityTaskFailed', { scheduledEventId: 2, failure }, 6),
+    ev('StartChildWorkflowExecutionInitiated', { workflowType: 'ship', workflowId: 'ship-1' }, 7), // 6
+    ev('ChildWorkflowExecutionCompleted', { initiatedEventId: 6 }, 9),
+    ev('WorkflowExecutionUpdateAccepted', { updateId: 'u1', updateName: 'label' }, 10),
+    ev('WorkflowExecutionUpdateCompleted', { updateId: 'u1', outcome: { failure } }, 11),
+    ev('TimerFired', { timerId: 't1' }, 31),
+  ];
+  const rows = compactHistory(events);
+  assert.deepEqual(rows.map((r) => [r.kind, r.name, r.detail, r.attempts, r.outcome]), [
+    ['Activity', 'charge', '1', 3, 'Failed'],
+    ['Timer', 't1', '30s', undefined, 'Fired'],
+    ['Child', 'ship', 'ship-1', undefined, 'Completed'],
+    ['Update', 'label', 'u1', undefined, 'Failed'],
+  ]);
+  assert.equal(rows[0]!.failure?.message, 'card declined');
+  assert.equal(Date.parse(rows[1]!.endTime!) - Date.parse(rows[1]!.startTime), 30_000);
+});
+
+test('a row without its closing event is Running', () => {
+  id = 0;
+  const rows = compactHistory([ev('ActivityTaskScheduled', { activityId: '1', activityType: 'charge' }, 1)]);
+  assert.equal(rows[0]!.outcome, 'Running');
+  assert.equal(rows[0]!.endTime, undefined);
+});
+
+test('the start form names each field at fault and reads args as a JSON array', () => {
+  const r = readStartForm({ workflowType: '', workflowId: ' x', taskQueue: 'q', args: '[1' });
+  assert.equal(r.ok, false);
+  assert.ok(!r.ok);
+  assert.equal(r.errors.workflowType, 'workflow type is required');
+  assert.equal(r.errors.workflowId, 'workflow id must not start or end with spaces');
+  assert.equal(r.errors.taskQueue, undefined);
+  assert.match(r.errors.args!, /^args is not valid JSON/);
+  assert.deepEqual(readStartForm({ workflowType: 't', workflowId: 'i', taskQueue: 'q', args: '' }),
+    { ok: true, request: { workflowType: 't', workflowId: 'i', taskQueue: 'q', args: [] } });
+  assert.deepEqual(readStartForm({ workflowType: 't', workflowId: 'i', taskQueue: 'q', args: '{"a":1}' }),
+    { ok: false, errors: { args: 'args must be a JSON array, e.g. ["Ada", 3]' } });
+});
