@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { call, type ApiError } from './api.ts';
+import { uiIdentity } from './credential.ts';
 import { href, navigate } from './router.ts';
 import { useSettings } from './settings.tsx';
 import { readStartForm, type StartFormFields } from './start-form-model.ts';
@@ -28,7 +29,7 @@ export function StartWorkflowPage() {
     setFailure('');
     setBusy(true);
     try {
-      const r = await call<{ runId: string }>('startWorkflowExecution', { namespace: settings.namespace, ...read.request, identity: 'web-ui' });
+      const r = await call<{ runId: string }>('startWorkflowExecution', { namespace: settings.namespace, ...read.request, identity: uiIdentity() });
       navigate(href(`/workflows/${encodeURIComponent(read.request.workflowId)}/${r.runId}`, {}));
     } catch (err) {
       const e = err as ApiError;

@@ -80,8 +80,14 @@ describe('history views, failures, stacks, the start form, the codec dialog and 
     assert.match(shown, new RegExp(`at waitForRelease \\(${stacksPath.replace(/\./g, '\\.')}:21:\\d+\\)`));
     assert.match(shown, new RegExp(`${stacksPath.replace(/\./g, '\\.')}:26:`));
     assert.ok(!/steadfast workflow runtime/.test(shown), shown);
-    await handle.signal('release');
+    // Sent from the UI's signal form: history records the UI as the sender.
+    const signal = page.locator('form[data-form="signal"]');
+    await signal.locator('input[name="name"]').fill('release');
+    await signal.locator('input[name="args"]').fill('[]');
+    await signal.locator('button[type="submit"]').click();
     await handle.result();
+    const signaled = (await handle.fetchHistory()).events.find((e) => e.eventType === 'WorkflowExecutionSignaled');
+    assert.equal(signaled?.eventType === 'WorkflowExecutionSignaled' && signaled.attributes.identity, 'web-ui');
   });
 
   test('an unknown address shows the 404 page', async () => {
@@ -111,6 +117,8 @@ describe('history views, failures, stacks, the start form, the codec dialog and 
     await form.locator('button[type="submit"]').click();
     await page.waitForURL(/\/workflows\/ui-started\/[0-9a-f-]+$/);
     assert.equal(await client.workflow.getHandle('ui-started').result(), 'hello Ada');
+    const started = (await client.workflow.getHandle('ui-started').fetchHistory()).events[0]!;
+    assert.equal(started.eventType === 'WorkflowExecutionStarted' && started.attributes.identity, 'web-ui');
   });
 
   test('the codec endpoint is set in a dialog that refuses an address that is not http', async () => {
