@@ -59,10 +59,10 @@ describe('history views, failures, stacks, the start form, the codec dialog and 
     const all = await page.locator('.event-row').count();
     assert.ok(all >= 8, `${all} events`);
     await page.getByTestId('event-type-filter').selectOption('TimerStarted');
-    await page.waitForFunction(() => document.querySelectorAll('.event-row').length === 1);
+    await page.waitForFunction("document.querySelectorAll('.event-row').length === 1");
     assert.match(await page.locator('.event-row').innerText(), /TimerStarted/);
     await page.getByTestId('event-type-filter').selectOption('');
-    await page.waitForFunction((n) => document.querySelectorAll('.event-row').length === n, all);
+    await page.waitForFunction(`document.querySelectorAll('.event-row').length === ${all}`);
   });
 
   test('a stuck workflow\'s stack trace names the workflow file\'s lines, in the UI and through the client', async () => {
@@ -133,7 +133,7 @@ describe('history views, failures, stacks, the start form, the codec dialog and 
     await dialog.locator('input').fill('http://127.0.0.1:8089');
     await dialog.locator('button[type="submit"]').click();
     await page.getByTestId('codec-endpoint').filter({ hasText: 'Codec: on' }).waitFor();
-    assert.equal(await page.evaluate(() => localStorage.getItem('steadfast.codecEndpoint')), 'http://127.0.0.1:8089');
+    assert.equal(await page.evaluate("localStorage.getItem('steadfast.codecEndpoint')"), 'http://127.0.0.1:8089');
     await page.getByTestId('codec-endpoint').click();
     await page.getByTestId('codec-dialog').getByRole('button', { name: 'Stop decoding' }).click();
     await page.getByTestId('codec-endpoint').filter({ hasText: 'Codec: off' }).waitFor();
