@@ -68,3 +68,37 @@ describe('stack traces of workflow code name the workflow file and its lines', (
     await handle.terminate('done');
   });
 });
+
+describe('__temporal_workflow_metadata answers the handlers set, as Temporal does', () => {
+  test('the type, the signal, query and update names, and currentDetails', async () => {
+    const env = await TestEnvironment.createTimeSkipping();
+    const worker = await Worker.create({
+      connection: env.connection, taskQueue: 'meta', workflowsPath,
+      logger: { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined },
+    });
+    const running = worker.run();
+    try {
+      const handle = await env.client.workflow.start('stuckOrder', { taskQueue: 'meta', workflowId: 'meta-1' });
+      let meta: { definition: { type: string; signalDefinitions: unknown[]; queryDefinitions: unknown[]; updateDefinitions: unknown[] }; currentDetails: string } | undefined;
+      for (let i = 0; i < 500 && !meta?.definition.signalDefinitions.length; i++) {
+        meta = await handle.query<typeof meta, []>('__temporal_workflow_metadata').catch(() => undefined);
+        if (!meta?.definition.signalDefinitions.length) await new Promise((r) => setTimeout(r, 20));
+      }
+      assert.deepEqual(meta, {
+        definition: {
+          type: 'stuckOrder',
+          queryDefinitions: [{ name: '__stack_trace' }, { name: '__temporal_workflow_metadata' }],
+          signalDefinitions: [{ name: 'release' }],
+          updateDefinitions: [],
+        },
+        currentDetails: '',
+      });
+      await handle.signal('release');
+      await handle.result();
+    } finally {
+      await worker.shutdown();
+      await running;
+      await env.teardown();
+    }
+  });
+});
