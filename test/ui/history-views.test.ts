@@ -75,6 +75,9 @@ describe('history views, failures, stacks, the start form, the codec dialog and 
     }
     assert.match(viaClient, new RegExp(`at waitForRelease \\(${stacksPath.replace(/\./g, '\\.')}:21:\\d+\\)`));
     await page.goto(`${address}/workflows/ui-stuck`);
+    // The name boxes offer the handlers the run has set (the __temporal_workflow_metadata query).
+    await page.locator('[data-testid="signal-names"] option[value="release"]').waitFor({ state: 'attached' });
+    await page.locator('[data-testid="query-names"] option[value="__stack_trace"]').waitFor({ state: 'attached' });
     await page.getByRole('button', { name: 'Stack trace' }).click();
     const shown = await page.getByTestId('stack').innerText();
     assert.match(shown, new RegExp(`at waitForRelease \\(${stacksPath.replace(/\./g, '\\.')}:21:\\d+\\)`));
