@@ -11,6 +11,7 @@ import { SchedulesPage } from './schedules-page.tsx';
 import { SchedulePage } from './schedule-page.tsx';
 import { ScheduleFormPage } from './schedule-form.tsx';
 import { StartWorkflowPage } from './start-form.tsx';
+import { useServerNamespaces } from './namespaces.ts';
 import { NotFoundPage } from './not-found.tsx';
 import { CodecEndpointButton, CredentialPrompt, SignOut } from './credential-bar.tsx';
 
@@ -27,6 +28,7 @@ function Header() {
   const [s, set] = useSettings();
   const [ns, setNs] = useState(s.namespace);
   useEffect(() => setNs(s.namespace), [s.namespace]);
+  const serverNamespaces = useServerNamespaces();
   const switchTo = (value: string) => {
     const namespace = value.trim() || 'default';
     if (namespace === s.namespace) return;
@@ -47,7 +49,9 @@ function Header() {
       <span class="grow" />
       <form class="ns" onSubmit={(e) => { e.preventDefault(); switchTo(ns); }}>
         <label>namespace <input name="namespace" list="namespaces" value={ns} size={12} onInput={(e) => setNs(e.currentTarget.value)} onBlur={() => switchTo(ns)} /></label>
-        <datalist id="namespaces">{recentNamespaces().map((n) => <option key={n} value={n} />)}</datalist>
+        <datalist id="namespaces" data-testid="namespace-options">
+          {[...new Set([...serverNamespaces, ...recentNamespaces()])].map((n) => <option key={n} value={n} />)}
+        </datalist>
       </form>
       <CodecEndpointButton />
       <SignOut />

@@ -98,6 +98,9 @@ describe('history views, failures, stacks, the start form, the codec dialog and 
     await page.goto(`${address}/no/such/page`);
     await page.getByTestId('not-found').waitFor();
     assert.match(await page.getByTestId('not-found').innerText(), /\/no\/such\/page/);
+    // The namespace switcher offers the server's namespaces, not only those used in this browser.
+    await page.locator('[data-testid="namespace-options"] option[value="elsewhere"]').waitFor({ state: 'attached' });
+    await page.locator('[data-testid="namespace-options"] option[value="default"]').waitFor({ state: 'attached' });
     await page.screenshot({ path: join(shots, 'not-found.png') });
   });
 
