@@ -145,7 +145,7 @@ export function WorkflowPage({ workflowId, runId }: { workflowId: string; runId?
       )}
       <Outcome events={history.complete && !running ? history.events : []} />
       <PendingTask task={d.pendingWorkflowTask} zone={settings.zone} />
-      <PendingActivities activities={d.pendingActivities} zone={settings.zone} now={now} />
+      <PendingActivities activities={d.pendingActivities} zone={settings.zone} now={now} events={history.events} />
       <h3>Timeline</h3>
       <Timeline events={history.events} description={d} now={now} />
       <h3>Actions</h3>

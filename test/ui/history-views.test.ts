@@ -93,6 +93,20 @@ describe('history views, failures, stacks, the start form, the codec dialog and 
     assert.equal(signaled?.eventType === 'WorkflowExecutionSignaled' && signaled.attributes.identity, 'web-ui');
   });
 
+  test('a pending activity shows its timeouts; the compact view has its row, Running', async () => {
+    const { page, client, address } = env;
+    // The harness's worker registers no activities: the activity stays scheduled.
+    const handle = await client.workflow.start('keepsRetrying', { taskQueue: 'ui', workflowId: 'ui-pending' });
+    await page.goto(`${address}/workflows/ui-pending`);
+    const activity = page.getByTestId('pending-activity');
+    assert.equal(await activity.getByTestId('timeouts').innerText(), 'start to close 5s');
+    await page.getByTestId('view-compact').click();
+    const row = page.getByTestId('compact-row').filter({ hasText: 'alwaysFails' });
+    await row.waitFor();
+    assert.equal((await row.locator('td').allInnerTexts())[7], 'Running');
+    await handle.terminate('done');
+  });
+
   test('an unknown address shows the 404 page', async () => {
     const { page, address, shots } = env;
     await page.goto(`${address}/no/such/page`);
