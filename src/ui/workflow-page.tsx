@@ -12,6 +12,7 @@ import { href } from './router.ts';
 import { useSettings } from './settings.tsx';
 import { StatusBadge } from './status.tsx';
 import { Timeline } from './timeline.tsx';
+import { resetOf } from './timeline-model.ts';
 import { useHistory } from './use-history.ts';
 import { PendingActivities, PendingTask } from './pending.tsx';
 import { ResetAction } from './reset.tsx';
@@ -95,6 +96,7 @@ export function WorkflowPage({ workflowId, runId }: { workflowId: string; runId?
   const x = d.execution;
   const t = (iso?: string) => formatTime(iso, settings.zone);
   const started = find(history.events, 'WorkflowExecutionStarted');
+  const resetFrom = resetOf(history.events)?.attributes.baseRunId;
   const children = history.events.filter((e): e is HistoryEvent<'ChildWorkflowExecutionStarted'> => e.eventType === 'ChildWorkflowExecutionStarted');
   const stackTrace = async () => {
     const r = await api.query(ns, x.workflowId, x.runId, '__stack_trace', []).catch((err: Error) => ({ failure: { message: err.message }, result: undefined }));
@@ -121,7 +123,8 @@ export function WorkflowPage({ workflowId, runId }: { workflowId: string; runId?
           {d.continuedFromRunId && <>from {runLink(x.workflowId, d.continuedFromRunId)} </>}
           {d.continuedAsNewToRunId && <>continued as {runLink(x.workflowId, d.continuedAsNewToRunId)} </>}
           {x.firstExecutionRunId !== x.runId && <>first run {runLink(x.workflowId, x.firstExecutionRunId)}</>}
-          {!d.continuedFromRunId && !d.continuedAsNewToRunId && x.firstExecutionRunId === x.runId && 'single run'}
+          {resetFrom && <>reset from <span data-testid="reset-from">{runLink(x.workflowId, resetFrom)}</span> </>}
+          {!resetFrom && !d.continuedFromRunId && !d.continuedAsNewToRunId && x.firstExecutionRunId === x.runId && 'single run'}
         </dd>
         {typeof x.searchAttributes?.TemporalScheduledById === 'string' && <>
           <dt>Schedule</dt>

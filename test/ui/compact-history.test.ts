@@ -54,3 +54,21 @@ test('the start form names each field at fault and reads args as a JSON array', 
   assert.deepEqual(readStartForm({ workflowType: 't', workflowId: 'i', taskQueue: 'q', args: '{"a":1}' }),
     { ok: false, errors: { args: 'args must be a JSON array, e.g. ["Ada", 3]' } });
 });
+
+test("a reset run's timeline starts at the reset: the copied events' spans are clipped, rows before it dropped", async () => {
+  const { timelineRows, resetOf } = await import('../../src/ui/timeline-model.ts');
+  id = 0;
+  const events = [
+    ev('WorkflowExecutionStarted', {}, 0),
+    ev('TimerStarted', { timerId: 'early', startToFireTimeoutMs: 2000 }, 1),
+    ev('TimerFired', { timerId: 'early' }, 3),
+    ev('TimerStarted', { timerId: 'across', startToFireTimeoutMs: 20_000 }, 4),
+    ev('WorkflowTaskFailed', { cause: 'ResetWorkflow', baseRunId: 'run-a', newRunId: 'run-b', failure: { kind: 'Application', message: 'reset' } }, 10),
+  ];
+  assert.equal(resetOf(events)?.attributes.baseRunId, 'run-a');
+  const rows = timelineRows(events, undefined, Date.UTC(2026, 0, 1, 0, 0, 30));
+  const start = Date.UTC(2026, 0, 1, 0, 0, 10);
+  assert.ok(rows.every((r) => r.spans.every((s) => s.from >= start)), JSON.stringify(rows));
+  assert.ok(!rows.some((r) => r.label.includes('early')), 'the timer that fired before the reset is not drawn');
+  assert.equal(rows[0]!.key, 'run');
+});
