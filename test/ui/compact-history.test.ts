@@ -72,3 +72,12 @@ test("a reset run's timeline starts at the reset: the copied events' spans are c
   assert.ok(!rows.some((r) => r.label.includes('early')), 'the timer that fired before the reset is not drawn');
   assert.equal(rows[0]!.key, 'run');
 });
+
+test("the schedule form takes duration strings such as '1 hour' and '30s' for the interval, its preview and the catch-up window", async () => {
+  const { createRequest, emptyForm, previewTimes } = await import('../../src/ui/schedule-form-model.ts');
+  const f = { ...emptyForm(), scheduleId: 'n', workflowType: 'greets', taskQueue: 'ui', workflowId: 'n', specKind: 'interval' as const, every: '1 hour', offset: '', jitter: '', catchupWindow: '30s' };
+  assert.deepEqual(previewTimes(f, Date.UTC(2026, 0, 1), 2), { times: ['2026-01-01T01:00:00.000Z', '2026-01-01T02:00:00.000Z'] });
+  assert.deepEqual(previewTimes({ ...f, every: '30s' }, Date.UTC(2026, 0, 1), 1), { times: ['2026-01-01T00:00:30.000Z'] });
+  assert.equal(createRequest(f, 'ns').policies?.catchupWindowMs, 30_000);
+  assert.deepEqual(createRequest(f, 'ns').spec.intervals, [{ every: '1 hour' }]);
+});
