@@ -79,5 +79,5 @@ test("the schedule form takes duration strings such as '1 hour' and '30s' for th
   assert.deepEqual(previewTimes(f, Date.UTC(2026, 0, 1), 2), { times: ['2026-01-01T01:00:00.000Z', '2026-01-01T02:00:00.000Z'] });
   assert.deepEqual(previewTimes({ ...f, every: '30s' }, Date.UTC(2026, 0, 1), 1), { times: ['2026-01-01T00:00:30.000Z'] });
   assert.equal(createRequest(f, 'ns').policies?.catchupWindowMs, 30_000);
-  assert.deepEqual(createRequest(f, 'ns').spec.intervals, [{ every: '1 hour' }]);
+  assert.deepEqual((createRequest(f, 'ns').spec as { intervals?: unknown }).intervals, [{ every: '1 hour' }]);
 });
