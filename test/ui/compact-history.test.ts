@@ -81,3 +81,14 @@ test("the schedule form takes duration strings such as '1 hour' and '30s' for th
   assert.equal(createRequest(f, 'ns').policies?.catchupWindowMs, 30_000);
   assert.deepEqual((createRequest(f, 'ns').spec as { intervals?: unknown }).intervals, [{ every: '1 hour' }]);
 });
+
+test('the retry simulator labels only points far enough apart, always the first and the last', async () => {
+  const { labelledPoints } = await import('../../src/ui/simulator-schedule.ts');
+  // Exponential backoff: the early attempts crowd the left.
+  const xs = [20, 22, 26, 34, 50, 82, 146, 274, 530, 980];
+  const shown = [...labelledPoints(xs, 80)].sort((a, b) => a - b);
+  assert.deepEqual(shown, [0, 6, 7, 8, 9]);
+  for (let i = 1; i < shown.length; i++) assert.ok(xs[shown[i]!]! - xs[shown[i - 1]!]! >= 80, `${shown}`);
+  assert.deepEqual([...labelledPoints([20, 30], 80)], [1], 'two points too close: the last only');
+  assert.deepEqual([...labelledPoints([500], 80)], [0]);
+});
