@@ -107,6 +107,18 @@ describe('history views, failures, stacks, the start form, the codec dialog and 
     await handle.terminate('done');
   });
 
+  test("the retry simulator's axis labels do not overlap", async () => {
+    const { page, address } = env;
+    await page.goto(`${address}/retry-simulator`);
+    const labels = page.getByTestId('sim-timeline').locator('text.axis');
+    await labels.first().waitFor();
+    const boxes = [];
+    for (const l of await labels.all()) boxes.push((await l.boundingBox())!);
+    assert.ok(boxes.length >= 2, `${boxes.length} labels`);
+    boxes.sort((a, b) => a.x - b.x);
+    for (let i = 1; i < boxes.length; i++) assert.ok(boxes[i]!.x >= boxes[i - 1]!.x + boxes[i - 1]!.width, `label ${i} overlaps the one before`);
+  });
+
   test('an unknown address shows the 404 page', async () => {
     const { page, address, shots } = env;
     await page.goto(`${address}/no/such/page`);
