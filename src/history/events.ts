@@ -87,6 +87,10 @@ export interface EventAttributes extends ChildEventAttributes, MessageEventAttri
     cause: WorkflowTaskFailedCause;
     failure: FailureInfo;
     identity: string;
+    /** For cause ResetWorkflow: the run the reset started from (Temporal's baseRunId). */
+    baseRunId?: string;
+    /** For cause ResetWorkflow: the run the reset made, whose history this is. */
+    newRunId?: string;
   };
   ActivityTaskScheduled: ActivityTimeouts & {
     activityId: string;

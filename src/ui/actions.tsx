@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { api } from './api.ts';
 import { json } from './format.ts';
 
@@ -12,8 +12,29 @@ function parseArgs(text: string): unknown[] {
 
 type Kind = 'signal' | 'query' | 'update';
 
+/** Handler names by kind, from the built-in `__temporal_workflow_metadata` query; empty when the run cannot answer it. */
+type HandlerNames = Record<Kind, string[]>;
+const NO_NAMES: HandlerNames = { signal: [], query: [], update: [] };
+
+function useHandlerNames(target: Target, running: boolean): HandlerNames {
+  const [names, setNames] = useState<HandlerNames>(NO_NAMES);
+  useEffect(() => {
+    setNames(NO_NAMES);
+    if (!running) return;
+    let live = true;
+    api.query(target.namespace, target.workflowId, target.runId, '__temporal_workflow_metadata', []).then((r) => {
+      const d = (r.result as { definition?: Record<string, { name: string }[] | undefined> } | undefined)?.definition;
+      if (!live || !d) return;
+      const list = (key: string) => (d[key] ?? []).map((x) => x.name);
+      setNames({ signal: list('signalDefinitions'), query: list('queryDefinitions'), update: list('updateDefinitions') });
+    }, () => undefined);
+    return () => void (live = false);
+  }, [target.namespace, target.workflowId, target.runId, running]);
+  return names;
+}
+
 /** Sends a signal, query or update with JSON arguments and shows the answer. */
-function MessageForm({ kind, target, onDone }: { kind: Kind; target: Target; onDone: () => void }) {
+function MessageForm({ kind, target, onDone, names }: { kind: Kind; target: Target; onDone: () => void; names: string[] }) {
   const [name, setName] = useState('');
   const [args, setArgs] = useState('');
   const [answer, setAnswer] = useState<{ ok: boolean; text: string } | undefined>();
@@ -46,7 +67,8 @@ function MessageForm({ kind, target, onDone }: { kind: Kind; target: Target; onD
   return (
     <form class="message" data-form={kind} onSubmit={submit}>
       <b>{kind[0]!.toUpperCase() + kind.slice(1)}</b>
-      <input name="name" required placeholder={`${kind} name`} value={name} onInput={(e) => setName(e.currentTarget.value)} />
+      <input name="name" required placeholder={`${kind} name`} list={`${kind}-names`} value={name} onInput={(e) => setName(e.currentTarget.value)} />
+      <datalist id={`${kind}-names`} data-testid={`${kind}-names`}>{names.map((n) => <option key={n} value={n} />)}</datalist>
       <input name="args" class="mono" placeholder='arguments as JSON, e.g. ["pen", 2]' value={args} onInput={(e) => setArgs(e.currentTarget.value)} />
       <button type="submit">Send {kind}</button>
       {answer && <pre class={answer.ok ? 'answer' : 'answer error'}>{answer.text}</pre>}
@@ -91,11 +113,12 @@ function Danger({ target, onDone }: { target: Target; onDone: () => void }) {
 
 /** The workflow page's action panel. */
 export function Actions({ target, running, onDone }: { target: Target; running: boolean; onDone: () => void }) {
+  const names = useHandlerNames(target, running);
   return (
     <div class="actions">
-      <MessageForm kind="query" target={target} onDone={onDone} />
-      {running && <MessageForm kind="signal" target={target} onDone={onDone} />}
-      {running && <MessageForm kind="update" target={target} onDone={onDone} />}
+      <MessageForm kind="query" target={target} onDone={onDone} names={names.query} />
+      {running && <MessageForm kind="signal" target={target} onDone={onDone} names={names.signal} />}
+      {running && <MessageForm kind="update" target={target} onDone={onDone} names={names.update} />}
       {running && <Danger target={target} onDone={onDone} />}
     </div>
   );

@@ -7,7 +7,7 @@ import type {
   CreateScheduleRequest, ListSchedulesResponse, PatchScheduleRequest, ScheduleDescription, UpdateScheduleRequest,
 } from '../protocol/index.ts';
 import type { DescribeTaskQueueResponse } from '../protocol/index.ts';
-import { getCredential, reportUnauthenticated } from './credential.ts';
+import { getCredential, reportUnauthenticated, uiIdentity } from './credential.ts';
 import { showPayloads } from './codec.ts';
 
 /**
@@ -50,21 +50,21 @@ export const api = {
     call<GetHistoryResponse>('getWorkflowExecutionHistory', { namespace, workflowId, runId, pageSize, ...(nextPageToken ? { nextPageToken } : {}) })
       .then((page) => showPayloads(page, namespace)),
   signal: (namespace: string, workflowId: string, runId: string, signalName: string, args: unknown[]) =>
-    call<unknown>('signalWorkflowExecution', { namespace, workflowId, runId, signalName, args }),
+    call<unknown>('signalWorkflowExecution', { namespace, workflowId, runId, signalName, args, identity: uiIdentity() }),
   query: (namespace: string, workflowId: string, runId: string, queryType: string, args: unknown[]) =>
     call<QueryWorkflowResponse>('queryWorkflow', { namespace, workflowId, runId, queryType, args }).then((r) => showPayloads(r, namespace)),
   update: (namespace: string, workflowId: string, runId: string, updateName: string, args: unknown[]) =>
-    call<UpdateWorkflowResponse>('updateWorkflowExecution', { namespace, workflowId, runId, updateName, args, waitForStage: 'Completed' })
+    call<UpdateWorkflowResponse>('updateWorkflowExecution', { namespace, workflowId, runId, updateName, args, waitForStage: 'Completed', identity: uiIdentity() })
       .then((r) => showPayloads(r, namespace)),
   cancel: (namespace: string, workflowId: string, runId: string, reason = 'canceled from the web UI') =>
-    call<unknown>('requestCancelWorkflowExecution', { namespace, workflowId, runId, reason }),
+    call<unknown>('requestCancelWorkflowExecution', { namespace, workflowId, runId, reason, identity: uiIdentity() }),
   terminate: (namespace: string, workflowId: string, runId: string, reason: string) =>
-    call<unknown>('terminateWorkflowExecution', { namespace, workflowId, runId, reason }),
+    call<unknown>('terminateWorkflowExecution', { namespace, workflowId, runId, reason, identity: uiIdentity() }),
   reset: (namespace: string, workflowId: string, runId: string, resetType: 'FirstWorkflowTask' | 'LastWorkflowTask', reason: string) =>
-    call<ResetWorkflowResponse>('resetWorkflowExecution', { namespace, workflowId, runId, resetType, reason }),
+    call<ResetWorkflowResponse>('resetWorkflowExecution', { namespace, workflowId, runId, resetType, reason, identity: uiIdentity() }),
   /** Resets a run to one of its WorkflowTaskCompleted events; answers the new run. */
   resetTo: (namespace: string, workflowId: string, runId: string, eventId: number, reason: string, reapplySignals: boolean) =>
-    call<ResetWorkflowResponse>('resetWorkflowExecution', { namespace, workflowId, runId, eventId, reason, reapplySignals }),
+    call<ResetWorkflowResponse>('resetWorkflowExecution', { namespace, workflowId, runId, eventId, reason, reapplySignals, identity: uiIdentity() }),
   schedules: (namespace: string, nextPageToken?: string) =>
     call<ListSchedulesResponse>('listSchedules', { namespace, pageSize: 100, ...(nextPageToken ? { nextPageToken } : {}) }),
   describeSchedule: (namespace: string, scheduleId: string) => call<ScheduleDescription>('describeSchedule', { namespace, scheduleId }),

@@ -22,19 +22,48 @@ export function CredentialPrompt() {
   );
 }
 
-/** Sets the codec endpoint (a `steadfast codec-server`) the UI decodes payloads through, or clears it. */
+/** Sets the codec endpoint (a `steadfast codec-server`) the UI decodes payloads through, or clears it, in a dialog. */
 export function CodecEndpointButton() {
   const endpoint = getCodecEndpoint();
-  const change = () => {
-    const next = prompt('Codec endpoint (e.g. http://127.0.0.1:8089); empty to stop decoding', endpoint ?? '');
-    if (next === null) return;
-    setCodecEndpoint(next.trim() || undefined);
+  const [open, setOpen] = useState(false);
+  const [value, setValue] = useState(endpoint ?? '');
+  const [error, setError] = useState('');
+  const save = (next: string | undefined) => {
+    if (next !== undefined) {
+      try {
+        const url = new URL(next);
+        if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('not http');
+      } catch {
+        setError('endpoint must be an http:// or https:// address, e.g. http://127.0.0.1:8089');
+        return;
+      }
+    }
+    setCodecEndpoint(next);
     location.reload();
   };
   return (
-    <button type="button" class="toggle" data-testid="codec-endpoint" title={endpoint ? `payloads are decoded by ${endpoint}` : 'set a codec endpoint to show encoded payloads decoded'} onClick={change}>
-      {endpoint ? 'Codec: on' : 'Codec: off'}
-    </button>
+    <>
+      <button type="button" class="toggle" data-testid="codec-endpoint" title={endpoint ? `payloads are decoded by ${endpoint}` : 'set a codec endpoint to show encoded payloads decoded'}
+        onClick={() => { setValue(endpoint ?? ''); setError(''); setOpen(true); }}>
+        {endpoint ? 'Codec: on' : 'Codec: off'}
+      </button>
+      {open && (
+        <div class="dialog-backdrop" role="dialog" aria-modal="true" aria-label="Codec endpoint">
+          <form class="dialog panel" data-testid="codec-dialog"
+            onSubmit={(e) => { e.preventDefault(); save(value.trim() || undefined); }}>
+            <h3>Codec endpoint</h3>
+            <p class="note">A <code>steadfast codec-server</code> the UI sends encoded payloads to for decoding. Empty stops decoding.</p>
+            <input name="codec-endpoint" type="text" placeholder="http://127.0.0.1:8089" value={value} onInput={(e) => setValue(e.currentTarget.value)} />
+            {error && <p class="error" data-testid="codec-error">{error}</p>}
+            <div class="buttons">
+              <button type="submit">Save</button>
+              {endpoint && <button type="button" onClick={() => save(undefined)}>Stop decoding</button>}
+              <button type="button" onClick={() => setOpen(false)}>Cancel</button>
+            </div>
+          </form>
+        </div>
+      )}
+    </>
   );
 }
 

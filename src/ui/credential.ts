@@ -32,3 +32,20 @@ export function onUnauthenticated(listener: (message: string) => void): () => vo
 export function reportUnauthenticated(message: string): void {
   for (const l of listeners) l(message);
 }
+
+/**
+ * Who the UI says made a change, recorded in history: "web-ui", and the credential's subject
+ * when the credential is a JWT with one (`web-ui alice`). (With authentication on, the server
+ * records the credential's own identity.)
+ */
+export function uiIdentity(): string {
+  const credential = getCredential();
+  const payload = credential?.split('.')[1];
+  if (!payload || credential!.split('.').length !== 3) return 'web-ui';
+  try {
+    const claims = JSON.parse(atob(payload.replace(/-/g, '+').replace(/_/g, '/'))) as { sub?: unknown };
+    return typeof claims.sub === 'string' && claims.sub ? `web-ui ${claims.sub}`.slice(0, 200) : 'web-ui';
+  } catch {
+    return 'web-ui';
+  }
+}

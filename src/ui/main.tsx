@@ -11,6 +11,9 @@ import { SimulatorPage } from './simulator-page.tsx';
 import { SchedulesPage } from './schedules-page.tsx';
 import { SchedulePage } from './schedule-page.tsx';
 import { ScheduleFormPage } from './schedule-form.tsx';
+import { StartWorkflowPage } from './start-form.tsx';
+import { useServerNamespaces } from './namespaces.ts';
+import { NotFoundPage } from './not-found.tsx';
 import { CodecEndpointButton, CredentialPrompt, SignOut } from './credential-bar.tsx';
 
 /** The current URL with its `ns` parameter set to `namespace` (left out for "default"). */
@@ -26,6 +29,7 @@ function Header() {
   const [s, set] = useSettings();
   const [ns, setNs] = useState(s.namespace);
   useEffect(() => setNs(s.namespace), [s.namespace]);
+  const serverNamespaces = useServerNamespaces();
   const switchTo = (value: string) => {
     const namespace = value.trim() || 'default';
     if (namespace === s.namespace) return;
@@ -40,12 +44,15 @@ function Header() {
       <nav>
         <a href="/">Workflows</a>
         <a href="/schedules">Schedules</a>
+        <a href="/start-workflow">Start workflow</a>
         <a href="/retry-simulator">Retry simulator</a>
       </nav>
       <span class="grow" />
       <form class="ns" onSubmit={(e) => { e.preventDefault(); switchTo(ns); }}>
         <label>namespace <input name="namespace" list="namespaces" value={ns} size={12} onInput={(e) => setNs(e.currentTarget.value)} onBlur={() => switchTo(ns)} /></label>
-        <datalist id="namespaces">{recentNamespaces().map((n) => <option key={n} value={n} />)}</datalist>
+        <datalist id="namespaces" data-testid="namespace-options">
+          {[...new Set([...serverNamespaces, ...recentNamespaces()])].map((n) => <option key={n} value={n} />)}
+        </datalist>
       </form>
       <CodecEndpointButton />
       <SignOut />
@@ -67,6 +74,7 @@ function Routes() {
     if (linked && linked !== settings.namespace) set({ namespace: linked });
     else if (!linked && settings.namespace !== 'default') navigate(withNamespace(settings.namespace), true);
   }, [linked]);
+  if (place.path === '/start-workflow') return <StartWorkflowPage />;
   const m = /^\/workflows\/([^/]+)(?:\/([^/]+))?\/?$/.exec(place.path);
   if (m) return <WorkflowPage workflowId={decodeURIComponent(m[1]!)} runId={m[2] ? decodeURIComponent(m[2]) : undefined} />;
   if (place.path === '/retry-simulator') return <SimulatorPage />;
@@ -79,7 +87,8 @@ function Routes() {
     const id = decodeURIComponent(s[1]!);
     return s[2] ? <ScheduleFormPage key={`edit-${id}`} scheduleId={id} /> : <SchedulePage scheduleId={id} />;
   }
-  return <ListPage place={place} />;
+  if (place.path === '/' || place.path === '/workflows' || place.path === '/workflows/') return <ListPage place={place} />;
+  return <NotFoundPage path={place.path} />;
 }
 
 function App() {

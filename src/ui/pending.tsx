@@ -1,5 +1,19 @@
 import type { PendingActivityInfo, WorkflowExecutionDescription } from '../protocol/index.ts';
+import type { ActivityTimeouts, HistoryEvent } from '../history/events.ts';
+import type { FailureInfo } from '../common/failure.ts';
 import { formatDuration, formatTime, json } from './format.ts';
+import { FailureView } from './failure-view.tsx';
+
+const TIMEOUT_NAMES: [keyof ActivityTimeouts, string][] = [
+  ['scheduleToCloseTimeoutMs', 'schedule to close'], ['scheduleToStartTimeoutMs', 'schedule to start'],
+  ['startToCloseTimeoutMs', 'start to close'], ['heartbeatTimeoutMs', 'heartbeat'],
+];
+
+/** An activity's timeouts as its ActivityTaskScheduled event resolved them: `start to close 5s, heartbeat 30s`. */
+function timeoutsText(t: ActivityTimeouts | undefined): string {
+  if (!t) return '';
+  return TIMEOUT_NAMES.filter(([k]) => t[k] !== undefined && t[k] > 0).map(([k, name]) => `${name} ${formatDuration(t[k]!)}`).join(', ');
+}
 
 /** The current workflow task, shown when its attempts keep failing. */
 export function PendingTask({ task, zone }: { task: WorkflowExecutionDescription['pendingWorkflowTask']; zone: 'utc' | 'local' }) {
@@ -10,12 +24,12 @@ export function PendingTask({ task, zone }: { task: WorkflowExecutionDescription
       <h3>Workflow task failing: attempt {task.attempt}</h3>
       <p>{f.cause}{f.type ? ` (${f.type})` : ''}: {f.message}</p>
       <p class="note">attempt {f.attempt} failed at {formatTime(f.failedTime, zone)} on {f.identity}</p>
-      {f.stack && <pre class="json">{f.stack}</pre>}
+      {f.stack && <ol class="stack-lines mono" data-testid="task-failure-stack">{f.stack.split('\n').map((l, i) => <li key={i}>{l}</li>)}</ol>}
     </div>
   );
 }
 
-function Activity({ a, zone, now }: { a: PendingActivityInfo; zone: 'utc' | 'local'; now: number }) {
+function Activity({ a, zone, now, timeouts }: { a: PendingActivityInfo; zone: 'utc' | 'local'; now: number; timeouts: string }) {
   const next = a.nextAttemptScheduleTime ? Date.parse(a.nextAttemptScheduleTime) : undefined;
   return (
     <div class="panel" data-testid="pending-activity" data-activity-id={a.activityId}>
@@ -23,19 +37,24 @@ function Activity({ a, zone, now }: { a: PendingActivityInfo; zone: 'utc' | 'loc
       <dl class="facts">
         <dt>Attempt</dt><dd data-testid="attempt">{a.attempt}{a.maximumAttempts > 0 ? ` of ${a.maximumAttempts}` : ' (unlimited)'}</dd>
         <dt>Backoff</dt><dd>{a.backoff.summary}</dd>
+        {timeouts && <><dt>Timeouts</dt><dd data-testid="timeouts">{timeouts}</dd></>}
         {next !== undefined && <><dt>Next attempt</dt><dd data-testid="countdown">in {formatDuration(next - now)} ({formatTime(a.nextAttemptScheduleTime, zone)})</dd></>}
         {a.lastStartedTime && <><dt>Last started</dt><dd class="mono">{formatTime(a.lastStartedTime, zone)}</dd></>}
         {a.lastHeartbeatTime && <><dt>Last heartbeat</dt><dd class="mono">{formatTime(a.lastHeartbeatTime, zone)}</dd></>}
         {a.lastWorkerIdentity && <><dt>Worker</dt><dd>{a.lastWorkerIdentity}</dd></>}
       </dl>
       {a.heartbeatDetails !== undefined && <><b>Heartbeat details</b><pre class="json">{json(a.heartbeatDetails)}</pre></>}
-      {a.lastFailure && <><b>Last failure</b><pre class="json error" data-testid="last-failure">{json(a.lastFailure)}</pre></>}
+      {a.lastFailure && <><b>Last failure</b><div data-testid="last-failure"><FailureView failure={a.lastFailure as FailureInfo} /></div></>}
     </div>
   );
 }
 
 /** The run's pending activities: attempt, countdown to the next retry, last failure, heartbeat. */
-export function PendingActivities({ activities, zone, now }: { activities: PendingActivityInfo[]; zone: 'utc' | 'local'; now: number }) {
+export function PendingActivities({ activities, zone, now, events = [] }: {
+  activities: PendingActivityInfo[]; zone: 'utc' | 'local'; now: number; events?: readonly HistoryEvent[];
+}) {
   if (activities.length === 0) return null;
-  return <><h3>Pending activities</h3>{activities.map((a) => <Activity key={a.activityId} a={a} zone={zone} now={now} />)}</>;
+  const scheduled = (id: number) => events.find((e) => e.eventId === id && e.eventType === 'ActivityTaskScheduled')?.attributes as ActivityTimeouts | undefined;
+  return <><h3>Pending activities</h3>{activities.map((a) =>
+    <Activity key={a.activityId} a={a} zone={zone} now={now} timeouts={timeoutsText(scheduled(a.scheduledEventId))} />)}</>;
 }

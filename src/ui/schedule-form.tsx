@@ -76,7 +76,7 @@ export function ScheduleFormPage({ scheduleId }: { scheduleId?: string }) {
               <textarea name="cron" class="mono" rows={3} value={form.cron} onInput={(e) => set({ cron: e.currentTarget.value })} />
             </label>
           )}
-          {form.specKind === 'interval' && <div class="pair">{text('every', 'Every (e.g. 1h, 90s)')}{text('offset', 'Offset (e.g. 15m)')}</div>}
+          {form.specKind === 'interval' && <div class="pair">{text('every', 'Every (e.g. 1 hour, 30s, 90m)')}{text('offset', 'Offset (e.g. 15 minutes)')}</div>}
           {form.specKind === 'json' && (
             <label>Spec (intervals, calendars, cronExpressions, skip, startAt, endAt, jitter, timezone)
               <textarea name="specJson" class="mono" rows={12} value={form.specJson} onInput={(e) => set({ specJson: e.currentTarget.value })} />

@@ -3,13 +3,16 @@ import { backoffDelay, delayPercentiles, isRandomized, simulateTimeline, type Ba
 import { foldSeed } from '../retry/random.ts';
 import { DelayChart } from './delay-chart.tsx';
 import { formatDuration } from './format.ts';
-import { STRATEGIES, buildSchedule, retriesShown, type Strategy } from './simulator-schedule.ts';
+import { STRATEGIES, buildSchedule, labelledPoints, retriesShown, type Strategy } from './simulator-schedule.ts';
 
 /** Attempts drawn to scale: each attempt a tick, each backoff gap a bar. */
 function AttemptTimeline({ rows }: { rows: { attempt: number; delayMs: number; sinceFirstMs: number }[] }) {
   const total = Math.max(1, rows[rows.length - 1]!.sinceFirstMs);
   const W = 1000;
   const x = (ms: number) => 20 + (ms / total) * (W - 40);
+  // A label is about 70 units wide at this scale: closer labels would overlap.
+  const labelled = labelledPoints(rows.map((r) => x(r.sinceFirstMs)), 80);
+  const anchor = (i: number) => (i === 0 ? 'start' : i === rows.length - 1 ? 'end' : 'middle');
   return (
     <svg class="timeline" data-testid="sim-timeline" viewBox={`0 0 ${W} 70`} width="100%" role="img" aria-label="attempt timeline">
       <line class="tick" x1={x(0)} x2={x(total)} y1={30} y2={30} />
@@ -17,7 +20,7 @@ function AttemptTimeline({ rows }: { rows: { attempt: number; delayMs: number; s
         <g key={r.attempt}>
           {i > 0 && <rect class="span k-backoff" x={x(rows[i - 1]!.sinceFirstMs)} y={26} width={Math.max(1, x(r.sinceFirstMs) - x(rows[i - 1]!.sinceFirstMs))} height={8}><title>{`backoff ${formatDuration(r.delayMs)}`}</title></rect>}
           <circle class="attempt-dot" cx={x(r.sinceFirstMs)} cy={30} r={6}><title>{`attempt ${r.attempt} at +${formatDuration(r.sinceFirstMs)}`}</title></circle>
-          {(rows.length <= 12 || i === rows.length - 1 || i === 0) && <text class="axis" x={x(r.sinceFirstMs)} y={58} text-anchor="middle">{`+${formatDuration(r.sinceFirstMs)}`}</text>}
+          {labelled.has(i) && <text class="axis" x={x(r.sinceFirstMs)} y={58} text-anchor={anchor(i)}>{`+${formatDuration(r.sinceFirstMs)}`}</text>}
         </g>
       ))}
     </svg>

@@ -73,3 +73,28 @@ export function retriesShown(schedule: BackoffSchedule): number {
   return Number.isFinite(schedule.maxRetries) ? schedule.maxRetries : 10;
 }
 
+
+/**
+ * Which of the points at `xs` (ascending) get an axis label, so that no two labels are closer
+ * than `minGap`: the first and the last always, the others left to right while they keep the gap
+ * from the label before and from the last.
+ */
+export function labelledPoints(xs: readonly number[], minGap: number): Set<number> {
+  const shown = new Set<number>();
+  if (xs.length === 0) return shown;
+  const last = xs.length - 1;
+  shown.add(0);
+  let prev = xs[0]!;
+  for (let i = 1; i < last; i++) {
+    if (xs[i]! - prev >= minGap && xs[last]! - xs[i]! >= minGap) {
+      shown.add(i);
+      prev = xs[i]!;
+    }
+  }
+  if (last > 0 && (xs[last]! - xs[0]! >= minGap || !shown.has(0))) shown.add(last);
+  else if (last > 0) {
+    shown.delete(0);
+    shown.add(last);
+  }
+  return shown;
+}

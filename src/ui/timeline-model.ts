@@ -124,5 +124,22 @@ export function timelineRows(events: readonly HistoryEvent[], d: WorkflowExecuti
       a.row.spans.push({ kind: 'backoff', from: lastStart, to: next, label: `backoff ${Math.round(next - lastStart)}ms before attempt ${p.attempt}` });
     }
   }
-  return rows;
+  const reset = resetOf(events);
+  return reset ? fromResetOn(rows, t(reset.eventTime)) : rows;
+}
+
+/** The WorkflowTaskFailed a reset recorded in the run it made: the run's own start, and the run it came from. */
+export function resetOf(events: readonly HistoryEvent[]): HistoryEvent<'WorkflowTaskFailed'> | undefined {
+  return events.find((e): e is HistoryEvent<'WorkflowTaskFailed'> => e.eventType === 'WorkflowTaskFailed' && e.attributes.cause === 'ResetWorkflow');
+}
+
+/**
+ * A reset run's history begins with the events copied from the run it came from, at their
+ * times; its timeline starts at the reset: earlier spans are clipped, rows left empty dropped.
+ */
+function fromResetOn(rows: TimelineRow[], start: number): TimelineRow[] {
+  return rows.map((r) => ({
+    ...r,
+    spans: r.spans.filter((sp) => sp.to >= start).map((sp) => (sp.from < start ? { ...sp, from: start } : sp)),
+  })).filter((r) => r.spans.length > 0);
 }

@@ -4,12 +4,15 @@ import type { WorkflowExecutionDescription } from '../protocol/index.ts';
 import { api } from './api.ts';
 import { Actions } from './actions.tsx';
 import { formatDuration, formatTime, json } from './format.ts';
-import { HistoryTable } from './history-table.tsx';
+import { HistorySection } from './history-section.tsx';
+import { FailureView } from './failure-view.tsx';
+import type { FailureInfo } from '../common/failure.ts';
 import { usePoll } from './poll.ts';
 import { href } from './router.ts';
 import { useSettings } from './settings.tsx';
 import { StatusBadge } from './status.tsx';
 import { Timeline } from './timeline.tsx';
+import { resetOf } from './timeline-model.ts';
 import { useHistory } from './use-history.ts';
 import { taskQueueLink } from './task-queue-page.tsx';
 import { PendingActivities, PendingTask } from './pending.tsx';
@@ -33,7 +36,7 @@ function Outcome({ events }: { events: readonly HistoryEvent[] }) {
       return <><h3>Result</h3><pre class="json" data-testid="result">{json(a.result)}</pre></>;
     case 'WorkflowExecutionFailed':
     case 'WorkflowExecutionContinuedAsNew':
-      return a.failure ? <><h3>Failure</h3><pre class="json error" data-testid="failure">{json(a.failure)}</pre></> : null;
+      return a.failure ? <><h3>Failure</h3><div data-testid="failure"><FailureView failure={a.failure as FailureInfo} /></div></> : null;
     case 'WorkflowExecutionTerminated':
       return <><h3>Terminated</h3><pre class="json">{json({ reason: a.reason, details: a.details })}</pre></>;
     case 'WorkflowExecutionCanceled':
@@ -94,6 +97,7 @@ export function WorkflowPage({ workflowId, runId }: { workflowId: string; runId?
   const x = d.execution;
   const t = (iso?: string) => formatTime(iso, settings.zone);
   const started = find(history.events, 'WorkflowExecutionStarted');
+  const resetFrom = resetOf(history.events)?.attributes.baseRunId;
   const children = history.events.filter((e): e is HistoryEvent<'ChildWorkflowExecutionStarted'> => e.eventType === 'ChildWorkflowExecutionStarted');
   const stackTrace = async () => {
     const r = await api.query(ns, x.workflowId, x.runId, '__stack_trace', []).catch((err: Error) => ({ failure: { message: err.message }, result: undefined }));
@@ -120,7 +124,8 @@ export function WorkflowPage({ workflowId, runId }: { workflowId: string; runId?
           {d.continuedFromRunId && <>from {runLink(x.workflowId, d.continuedFromRunId)} </>}
           {d.continuedAsNewToRunId && <>continued as {runLink(x.workflowId, d.continuedAsNewToRunId)} </>}
           {x.firstExecutionRunId !== x.runId && <>first run {runLink(x.workflowId, x.firstExecutionRunId)}</>}
-          {!d.continuedFromRunId && !d.continuedAsNewToRunId && x.firstExecutionRunId === x.runId && 'single run'}
+          {resetFrom && <>reset from <span data-testid="reset-from">{runLink(x.workflowId, resetFrom)}</span> </>}
+          {!resetFrom && !d.continuedFromRunId && !d.continuedAsNewToRunId && x.firstExecutionRunId === x.runId && 'single run'}
         </dd>
         {typeof x.searchAttributes?.TemporalScheduledById === 'string' && <>
           <dt>Schedule</dt>
@@ -145,7 +150,7 @@ export function WorkflowPage({ workflowId, runId }: { workflowId: string; runId?
       <Outcome events={history.complete && !running ? history.events : []} />
       {d.taskQueueUnpolled && <p class="panel error" data-testid="task-queue-unpolled">{d.taskQueueUnpolled.message}: nothing moves this run until a worker polls it.</p>}
       <PendingTask task={d.pendingWorkflowTask} zone={settings.zone} />
-      <PendingActivities activities={d.pendingActivities} zone={settings.zone} now={now} />
+      <PendingActivities activities={d.pendingActivities} zone={settings.zone} now={now} events={history.events} />
       <h3>Timeline</h3>
       <Timeline events={history.events} description={d} now={now} />
       <h3>Actions</h3>
@@ -162,7 +167,7 @@ export function WorkflowPage({ workflowId, runId }: { workflowId: string; runId?
         <button type="button" class="right" disabled={!history.complete} onClick={() => download({ workflowId: x.workflowId, runId: x.runId, events: history.events })}>Download JSON</button>
       </h3>
       {history.error && <p class="error">{history.error}</p>}
-      <HistoryTable events={history.events} />
+      <HistorySection events={history.events} now={now} />
     </section>
   );
 }

@@ -7,6 +7,7 @@ import { build, type BuildOptions, type Plugin } from 'esbuild';
 import { ValidationError } from '../errors/index.ts';
 import { INTERCEPTOR_MODULES } from '../workflow/activation.ts';
 import { SteadfastError, brandClass } from '../errors/index.ts';
+import { bundleStackMapper, type BundleStackMapper } from './source-map.ts';
 
 /**
  * A bundled workflows module, in two compiled scripts: the workflow runtime, evaluated once per
@@ -23,6 +24,8 @@ export interface WorkflowBundle {
   script: vm.Script;
   /** Installs the runtime in a realm; `runInContext` once per realm. */
   runtimeScript: vm.Script;
+  /** Maps stacks made in the sandbox to the workflow files' lines, leaving steadfast's own frames out. */
+  stacks: BundleStackMapper;
 }
 
 /** Bundling the workflows module failed: a banned import, a syntax error, a missing file. */
@@ -198,24 +201,33 @@ async function doBundle(path: string, modules: readonly string[]): Promise<Workf
     if (!existsSync(m)) throw new ValidationError(`interceptors.workflowModules[${i}]`, 'must name an existing file', m);
   });
   let code: string;
+  let map: string;
   try {
     const entry = modules.length ? { stdin: entryWithInterceptors(path, modules) } : { entryPoints: [path] };
-    const result = await build({ ...COMMON_OPTIONS, ...entry, format: 'cjs', plugins: [sandboxPlugin(await entryExports())] });
+    // The output file is never written (write: false); it places the map's `sources` relative to the entry's folder.
+    const result = await build({
+      ...COMMON_OPTIONS, ...entry, format: 'cjs', plugins: [sandboxPlugin(await entryExports())],
+      sourcemap: 'external', sourcesContent: false, outfile: `${path}.bundle.js`,
+    });
     // A member of a namespace import (`wf.nope()`) that the entry point lacks is only a warning to esbuild.
     const undefinedImports = result.warnings.filter((w) => w.id === 'import-is-undefined');
     if (undefinedImports.length > 0) throw Object.assign(new Error('undefined imports'), { errors: undefinedImports });
-    code = result.outputFiles[0]!.text;
+    code = result.outputFiles.find((f) => f.path.endsWith('.js'))!.text;
+    map = result.outputFiles.find((f) => f.path.endsWith('.js.map'))!.text;
   } catch (err) {
     const errors = (err as { errors?: BuildMessage[] }).errors;
     const text = errors?.length ? errors.map(describeMessage).join('\n') : (err as Error).message;
     throw new WorkflowBundleError(`bundling workflows from ${path} failed:\n${text}`, path);
   }
   const rt = await buildRuntime();
+  const filename = `${path} (workflow bundle)`;
   return {
     workflowsPath: path,
     code,
     runtimeCode: rt.code,
-    script: new vm.Script(`(function (require, module, exports) {\n${code}\n})`, { filename: `${path} (workflow bundle)` }),
+    // The wrapper's first line puts the bundle's first line at the script's second.
+    script: new vm.Script(`(function (require, module, exports) {\n${code}\n})`, { filename }),
     runtimeScript: rt.script,
+    stacks: bundleStackMapper(map, path, filename, 1),
   };
 }

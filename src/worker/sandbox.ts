@@ -7,6 +7,9 @@ import type {
   WorkflowInfo, WorkflowModuleFactory,
 } from '../workflow/activation.ts';
 import type { WorkflowBundle } from './bundler.ts';
+import type { BundleStackMapper } from './source-map.ts';
+import type { FailureInfo } from '../common/failure.ts';
+import { STACK_TRACE_QUERY } from '../common/message-definitions.ts';
 
 /** Where workflow `console.*` output goes. */
 export type SandboxLog = (level: 'debug' | 'info' | 'warn' | 'error', message: string, info: WorkflowInfo) => void;
@@ -121,12 +124,14 @@ interface SandboxOptions {
 export class WorkflowSandbox {
   readonly #realm: SandboxRealm;
   readonly #log: SandboxLog;
+  readonly #stacks: BundleStackMapper;
   /** The realm's handle of this run. */
   run: unknown;
 
-  private constructor(realm: SandboxRealm, log: SandboxLog) {
+  private constructor(realm: SandboxRealm, log: SandboxLog, stacks: BundleStackMapper) {
     this.#realm = realm;
     this.#log = log;
+    this.#stacks = stacks;
   }
 
   /**
@@ -142,7 +147,7 @@ export class WorkflowSandbox {
       realm = sharedRealms.get(bundle) ?? new SandboxRealm(bundle);
       sharedRealms.set(bundle, realm);
     }
-    const sandbox = new WorkflowSandbox(realm, options.log ?? (() => undefined));
+    const sandbox = new WorkflowSandbox(realm, options.log ?? (() => undefined), bundle.stacks);
     sandbox.run = realm.call(sandbox, 'create', JSON.stringify(init));
     return sandbox;
   }
@@ -167,13 +172,26 @@ export class WorkflowSandbox {
     this.#realm.call(this, 'activate', JSON.stringify(activation));
     while (this.#realm.call(this, 'checkConditions') === true);
     await afterImmediates();
-    return JSON.parse(this.#realm.call(this, 'conclude') as string) as ActivationResult;
+    const result = JSON.parse(this.#realm.call(this, 'conclude') as string) as ActivationResult;
+    // Failures leave the sandbox with stacks in the workflow files' lines.
+    for (const c of result.commands) {
+      const a = c.attributes as { failure?: FailureInfo; outcome?: { failure?: FailureInfo } };
+      if (a.failure) a.failure = this.#stacks.mapFailure(a.failure);
+      if (a.outcome?.failure) a.outcome.failure = this.#stacks.mapFailure(a.outcome.failure);
+    }
+    if (result.taskFailure) result.taskFailure = this.#stacks.mapFailure(result.taskFailure);
+    return result;
   }
 
   /** Runs a query handler or an update validator read-only against the state reached so far. */
   answer(req: MessageRequest): MessageAnswer {
     const answer = JSON.parse(this.#realm.call(this, 'answer', JSON.stringify(req)) as string) as MessageAnswer;
     // An async query interceptor: the realm ran its microtasks when the call returned; read the settled answer.
-    return answer.pending ? JSON.parse(this.#realm.call(this, 'answerSettled', undefined) as string) as MessageAnswer : answer;
+    const settled = answer.pending ? JSON.parse(this.#realm.call(this, 'answerSettled', undefined) as string) as MessageAnswer : answer;
+    if (settled.failure) settled.failure = this.#stacks.mapFailure(settled.failure);
+    if (req.kind === 'query' && req.queryType === STACK_TRACE_QUERY && typeof settled.result === 'string') {
+      settled.result = this.#stacks.mapStack(settled.result);
+    }
+    return settled;
   }
 }

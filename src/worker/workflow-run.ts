@@ -214,7 +214,7 @@ export class WorkflowRun {
         }, { reuseV8Context: this.#reuseV8Context, ...(this.#log ? { log: this.#log } : {}) });
       } catch (err) {
         throw new WorkflowTaskFailedError(`the workflows module failed to load: ${(err as Error).message}`, 'WorkflowError',
-          { kind: 'Application', message: (err as Error).message, type: (err as Error).name, stack: (err as Error).stack });
+          { kind: 'Application', message: (err as Error).message, type: (err as Error).name, stack: this.#bundle.stacks.mapStack((err as Error).stack ?? '') });
       }
     }
     const jobs = this.#jobs;

@@ -5,6 +5,7 @@ import { checkQueryResult } from './command-payloads.ts';
 import type { ActivationJob, MessageAnswer, MessageRequest } from './activation.ts';
 import type { Activator } from './activator.ts';
 import { headerField, headersOf, inbound, outbound, type QueryInput } from './interceptors.ts';
+import { WORKFLOW_METADATA_QUERY, workflowMetadata } from './metadata-query.ts';
 
 type AnyHandler = (...args: unknown[]) => unknown;
 type Job<K extends ActivationJob['type']> = Extract<ActivationJob, { type: K }>;
@@ -188,6 +189,10 @@ export class MessageRegistry {
   /** Answers a query or validates an update without letting the handler emit commands. */
   answer(req: MessageRequest): MessageAnswer {
     if (req.kind === 'query' && req.queryType === STACK_TRACE_QUERY) return { result: [...this.#stacks.values()].join('\n\n') };
+    if (req.kind === 'query' && req.queryType === WORKFLOW_METADATA_QUERY) {
+      const builtIn = [STACK_TRACE_QUERY, WORKFLOW_METADATA_QUERY];
+      return { result: workflowMetadata(this.activator.info.workflowType, { signals: this.signals.keys(), queries: this.queries.keys(), updates: this.updates.keys() }, builtIn) };
+    }
     const name = req.kind === 'query' ? req.queryType : req.updateName;
     const what = req.kind === 'query' ? `query handler "${name}"` : `validator of update "${name}"`;
     let fn: AnyHandler | undefined;

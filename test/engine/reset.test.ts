@@ -25,6 +25,8 @@ fixtureTest('reset to a WorkflowTaskCompleted: history copied through its Workfl
   assert.deepEqual(events.slice(copied.length).map((e) => e.eventType), ['WorkflowTaskFailed', 'WorkflowExecutionSignaled', 'WorkflowTaskScheduled']);
   const failed = events[copied.length]!;
   assert.ok(failed.eventType === 'WorkflowTaskFailed' && failed.attributes.cause === 'ResetWorkflow');
+  assert.equal(failed.attributes.baseRunId, runId, "Temporal's baseRunId: the run the reset started from");
+  assert.equal(failed.attributes.newRunId, next);
   const d = await h.engine.describeWorkflowExecution({ workflowId: 'wf-reset' });
   assert.equal(d.execution.runId, next);
   assert.equal(d.execution.firstExecutionRunId, next);

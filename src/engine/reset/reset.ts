@@ -89,6 +89,7 @@ function buildResetRun(features: FeatureRegistry, base: ExecutionRecord, events:
     scheduledEventId: point.attributes.scheduledEventId, startedEventId: point.attributes.startedEventId, cause: 'ResetWorkflow',
     failure: { kind: 'Application', type: 'ResetWorkflow', message: `reset to event ${point.eventId} of run ${base.runId}${o.reason ? `: ${o.reason}` : ''}` },
     identity: o.identity ?? 'reset',
+    baseRunId: base.runId, newRunId: runId,
   });
   if (o.reapply) {
     for (const e of events) {
