@@ -2,7 +2,7 @@ import { Client, type NamespaceDescription, type NamespaceUpdateOptions } from '
 import type { Duration } from '../retry/duration.ts';
 import { formatMs } from '../retry/duration.ts';
 import { parseFlags, UsageError } from './args.ts';
-import { connectionFlags } from './connection-flags.ts';
+import { connectionFlags, refuseFastOnLoopback } from './connection-flags.ts';
 import type { CommandSpec } from './command-spec.ts';
 import { renderTable } from './table.ts';
 import { retryWindow } from './workflow.ts';
@@ -81,6 +81,7 @@ export const namespaceCommand = {
     }
     const name = v.name ?? positional;
     const address = v.address ?? process.env.STEADFAST_ADDRESS ?? 'http://127.0.0.1:7233';
+    await refuseFastOnLoopback(address, v['retry-for']);
     const client = new Client({ address, retry: { timeout: retryWindow(v['retry-for']) }, ...connectionFlags(address, v['api-key'], v['ca-file']) });
     const need = () => {
       if (name === undefined) throw new UsageError(`steadfast namespace ${action}: --name is required (run \`steadfast namespace --help\` for usage)`);

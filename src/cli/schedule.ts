@@ -4,11 +4,13 @@ import type { ScheduleStartWorkflowAction } from '../client/schedule-options.ts'
 import type { ScheduleSpec, IntervalSpec } from '../schedule/schedule-spec.ts';
 import type { Duration } from '../retry/duration.ts';
 import type { CalendarSpec } from '../schedule/calendar-spec.ts';
-import { parseFlags, parseIntFlag, UsageError } from './args.ts';
+import { enumFlag, parseFlags, parseIntFlag, UsageError } from './args.ts';
+import { SCHEDULE_OVERLAP_POLICIES } from '../protocol/enums.ts';
 import type { CommandSpec } from './command-spec.ts';
 import { renderTable } from './table.ts';
 import { progressBar } from './progress.ts';
 import { asFlagErrorOf } from './flag-errors.ts';
+import { refuseFastOnLoopback } from './connection-flags.ts';
 
 const HELP = `Usage: steadfast schedule <action> <scheduleId> [options]
 
@@ -86,7 +88,7 @@ function specOf(v: Values): ScheduleSpec | undefined {
 function policiesOf(v: Values, base: SchedulePolicies = {}): SchedulePolicies {
   return {
     ...base,
-    ...(v.overlap ? { overlap: v.overlap as ScheduleOverlapPolicy } : {}),
+    ...(v.overlap ? { overlap: enumFlag('overlap', v.overlap, SCHEDULE_OVERLAP_POLICIES) } : {}),
     ...(v['catchup-window'] ? { catchupWindow: v['catchup-window'] as Duration } : {}),
     ...(v['pause-on-failure'] !== undefined ? { pauseOnFailure: v['pause-on-failure'] } : {}),
   };
@@ -152,8 +154,10 @@ export const scheduleCommand = {
       console.log(HELP);
       return v.help ? 0 : 2;
     }
+    const address = v.address ?? process.env.STEADFAST_ADDRESS ?? 'http://127.0.0.1:7233';
+    await refuseFastOnLoopback(address, undefined);
     const client = new Client({
-      address: v.address ?? process.env.STEADFAST_ADDRESS ?? 'http://127.0.0.1:7233', retry: { timeout: 10_000 },
+      address, retry: { timeout: 10_000 },
       ...(v.namespace ? { namespace: v.namespace } : {}),
     });
     const need = () => {
@@ -202,13 +206,13 @@ export const scheduleCommand = {
           return 0;
         }
         case 'trigger':
-          await client.schedule.getHandle(need()).trigger(v.overlap as ScheduleOverlapPolicy | undefined);
+          await client.schedule.getHandle(need()).trigger(enumFlag('overlap', v.overlap, SCHEDULE_OVERLAP_POLICIES));
           out({ scheduleId: id }, `triggered schedule ${id}`);
           return 0;
         case 'backfill': {
           const h = client.schedule.getHandle(need());
           const before = (await h.describe()).info.backfillsPending;
-          await h.backfill({ start: instant('start', v.start), end: instant('end', v.end), ...(v.overlap ? { overlap: v.overlap as ScheduleOverlapPolicy } : {}) });
+          await h.backfill({ start: instant('start', v.start), end: instant('end', v.end), ...(v.overlap ? { overlap: enumFlag('overlap', v.overlap, SCHEDULE_OVERLAP_POLICIES) } : {}) });
           const total = (await h.describe()).info.backfillsPending - before;
           if (!v.json) await followBackfill(client, id!, total + before);
           out({ scheduleId: id }, `backfill of schedule ${id} requested`);

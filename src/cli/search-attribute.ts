@@ -1,9 +1,11 @@
 import { Client } from '../client/index.ts';
 import type { SearchAttributeTypeName } from '../protocol/index.ts';
-import { parseFlags, UsageError } from './args.ts';
+import { enumFlag, parseFlags, UsageError } from './args.ts';
+import { SEARCH_ATTRIBUTE_TYPES } from '../protocol/enums.ts';
 import type { CommandSpec } from './command-spec.ts';
 import { renderTable } from './table.ts';
 import { retryWindow } from './workflow.ts';
+import { refuseFastOnLoopback } from './connection-flags.ts';
 
 const HELP = `Usage: steadfast search-attribute <action> [options]
 
@@ -40,8 +42,10 @@ export const searchAttributeCommand = {
       return values.help ? 0 : 2;
     }
     const json = values.json ?? false;
+    const address = values.address ?? process.env.STEADFAST_ADDRESS ?? 'http://127.0.0.1:7233';
+    await refuseFastOnLoopback(address, values['retry-for']);
     const client = new Client({
-      address: values.address ?? process.env.STEADFAST_ADDRESS ?? 'http://127.0.0.1:7233',
+      address,
       retry: { timeout: retryWindow(values['retry-for']) },
       ...(values.namespace ? { namespace: values.namespace } : {}),
     });
@@ -49,8 +53,9 @@ export const searchAttributeCommand = {
       switch (action) {
         case 'create': {
           if (!values.name || !values.type) throw new UsageError('steadfast search-attribute create: --name and --type are required');
-          await client.searchAttributes.create({ name: values.name, type: values.type as SearchAttributeTypeName });
-          console.log(json ? JSON.stringify({ name: values.name, type: values.type }) : `registered ${values.name} (${values.type}) in namespace ${client.namespace.name}`);
+          const type: SearchAttributeTypeName = enumFlag('type', values.type, SEARCH_ATTRIBUTE_TYPES);
+          await client.searchAttributes.create({ name: values.name, type });
+          console.log(json ? JSON.stringify({ name: values.name, type }) : `registered ${values.name} (${type}) in namespace ${client.namespace.name}`);
           return 0;
         }
         case 'list': {

@@ -1,8 +1,9 @@
-import { Client, WorkflowFailedError, workflowTaskFailing, type ListOptions, type WorkflowHandle } from '../client/index.ts';
+import { Client, WorkflowFailedError, workflowTaskFailing, type WorkflowHandle } from '../client/index.ts';
 import { toMs, type Duration } from '../retry/duration.ts';
-import { parseFlags, parseIntFlag, refuseTogether, UsageError } from './args.ts';
+import { enumFlag, parseFlags, parseIntFlag, refuseTogether, UsageError } from './args.ts';
+import { WORKFLOW_STATUSES } from '../history/events.ts';
 import type { CommandSpec } from './command-spec.ts';
-import { connectionFlags } from './connection-flags.ts';
+import { connectionFlags, refuseFastOnLoopback } from './connection-flags.ts';
 import { renderTable } from './table.ts';
 import { actionHelp, ACTIONS, workflowHelp } from './workflow-help.ts';
 import { asFlagError, readInputs, START_FLAGS, startOptionsFromFlags } from './workflow-start-flags.ts';
@@ -186,7 +187,7 @@ async function runAction(client: Client, action: string, values: Values, positio
       for await (const e of client.workflow.list({
         ...(values.query !== undefined ? { query: values.query } : {}),
         ...(values.type ? { workflowType: values.type } : {}),
-        ...(values.status ? { status: values.status as NonNullable<ListOptions['status']> } : {}),
+        ...(values.status ? { status: enumFlag('status', values.status, WORKFLOW_STATUSES) } : {}),
         ...(values['id-prefix'] ? { workflowIdPrefix: values['id-prefix'] } : {}),
         pageSize: Math.min(limit, 1000),
       })) {
@@ -284,6 +285,7 @@ export const workflowCommand = {
     const bulk = BULK_ACTIONS.has(action) && values.query !== undefined
       ? bulkCommand(action as BulkCommand['action'], values, [action, ...rest]) : undefined;
     const address = values.address ?? process.env.STEADFAST_ADDRESS ?? 'http://127.0.0.1:7233';
+    await refuseFastOnLoopback(address, values['retry-for']);
     const client = new Client({
       address,
       // A person at a terminal would rather hear within seconds that the server is down than
