@@ -10,6 +10,7 @@ import type { CommandSpec } from './command-spec.ts';
 import { renderTable } from './table.ts';
 import { progressBar } from './progress.ts';
 import { asFlagErrorOf } from './flag-errors.ts';
+import { OUTPUT_FLAG, printOutput, useOutput } from './output.ts';
 import { refuseFastOnLoopback } from './connection-flags.ts';
 
 const HELP = `Usage: steadfast schedule <action> <scheduleId> [options]
@@ -35,14 +36,14 @@ Policies: --overlap Skip|BufferOne|BufferAll|CancelOther|TerminateOther|AllowAll
 Common options:
   --address <url>    server address (default $STEADFAST_ADDRESS or http://127.0.0.1:7233)
   --namespace <ns>   namespace (default "default")
-  --json             print JSON for scripts instead of a table
+  --json, -o json|jsonl|table  print JSON (pretty, or one line per item) for scripts instead of a table
   -h, --help         show this help
 
 Example:
   steadfast schedule create nightly --type report --task-queue reports --workflow-id report --cron '0 2 * * *' --overlap Skip`;
 
 const FLAGS = {
-  address: { type: 'string' }, namespace: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+  address: { type: 'string' }, namespace: { type: 'string' }, json: { type: 'boolean' }, ...OUTPUT_FLAG, help: { type: 'boolean', short: 'h' },
   cron: { type: 'string', multiple: true }, interval: { type: 'string', multiple: true }, calendar: { type: 'string', multiple: true },
   timezone: { type: 'string' }, jitter: { type: 'string' }, 'start-time': { type: 'string' }, 'end-time': { type: 'string' },
   overlap: { type: 'string' }, 'catchup-window': { type: 'string' }, 'pause-on-failure': { type: 'boolean' },
@@ -164,7 +165,8 @@ export const scheduleCommand = {
       if (!id) throw new UsageError(`steadfast schedule ${action}: missing <scheduleId> (run \`steadfast schedule --help\` for usage)`);
       return id;
     };
-    const out = (value: unknown, human: string) => console.log(v.json ? JSON.stringify(value, null, 2) : human);
+    const asJson = useOutput(v);
+    const out = (value: unknown, human: string) => printOutput(asJson, value, () => human);
     try {
       switch (action) {
         case 'create': {
@@ -214,7 +216,7 @@ export const scheduleCommand = {
           const before = (await h.describe()).info.backfillsPending;
           await h.backfill({ start: instant('start', v.start), end: instant('end', v.end), ...(v.overlap ? { overlap: enumFlag('overlap', v.overlap, SCHEDULE_OVERLAP_POLICIES) } : {}) });
           const total = (await h.describe()).info.backfillsPending - before;
-          if (!v.json) await followBackfill(client, id!, total + before);
+          if (!asJson) await followBackfill(client, id!, total + before);
           out({ scheduleId: id }, `backfill of schedule ${id} requested`);
           return 0;
         }

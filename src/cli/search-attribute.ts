@@ -5,6 +5,7 @@ import { SEARCH_ATTRIBUTE_TYPES } from '../protocol/enums.ts';
 import type { CommandSpec } from './command-spec.ts';
 import { renderTable } from './table.ts';
 import { retryWindow } from './workflow.ts';
+import { OUTPUT_FLAG, printOutput, useOutput } from './output.ts';
 import { refuseFastOnLoopback } from './connection-flags.ts';
 
 const HELP = `Usage: steadfast search-attribute <action> [options]
@@ -18,7 +19,7 @@ Options:
   --address <url>    server address (default $STEADFAST_ADDRESS or http://127.0.0.1:7233)
   --retry-for <dur>  how long to keep retrying while the server is unavailable (default 10s)
   --namespace <ns>   namespace (default "default")
-  --json             print JSON for scripts instead of a table
+  --json, -o json|jsonl|table  print JSON (pretty, or one line per item) for scripts instead of a table
   -h, --help         show this help
 
 Example:
@@ -26,7 +27,7 @@ Example:
   steadfast workflow start order --task-queue orders --search-attribute CustomerId='"c-9"'`;
 
 const FLAGS = {
-  address: { type: 'string' }, namespace: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+  address: { type: 'string' }, namespace: { type: 'string' }, json: { type: 'boolean' }, ...OUTPUT_FLAG, help: { type: 'boolean', short: 'h' },
   'retry-for': { type: 'string' }, name: { type: 'string' }, type: { type: 'string' },
 } as const;
 
@@ -41,7 +42,7 @@ export const searchAttributeCommand = {
       console.log(HELP);
       return values.help ? 0 : 2;
     }
-    const json = values.json ?? false;
+    const json = useOutput(values);
     const address = values.address ?? process.env.STEADFAST_ADDRESS ?? 'http://127.0.0.1:7233';
     await refuseFastOnLoopback(address, values['retry-for']);
     const client = new Client({
@@ -55,12 +56,12 @@ export const searchAttributeCommand = {
           if (!values.name || !values.type) throw new UsageError('steadfast search-attribute create: --name and --type are required');
           const type: SearchAttributeTypeName = enumFlag('type', values.type, SEARCH_ATTRIBUTE_TYPES);
           await client.searchAttributes.create({ name: values.name, type });
-          console.log(json ? JSON.stringify({ name: values.name, type }) : `registered ${values.name} (${type}) in namespace ${client.namespace.name}`);
+          printOutput(json, { name: values.name, type }, () => `registered ${values.name} (${type}) in namespace ${client.namespace.name}`);
           return 0;
         }
         case 'list': {
           const answer = await client.searchAttributes.list();
-          console.log(json ? JSON.stringify(answer, null, 2) : renderTable(['NAME', 'TYPE', 'KIND'], [
+          printOutput(json, answer, () => renderTable(['NAME', 'TYPE', 'KIND'], [
             ...answer.custom.map((a) => [a.name, a.type, 'custom']), ...answer.builtIn.map((a) => [a.name, a.type, 'built-in']),
           ]));
           return 0;

@@ -83,6 +83,7 @@ export function withPayloadCodecs(service: WorkflowService, chain: CodecChain): 
     countWorkflowExecutions: (req) => s.countWorkflowExecutions(req),
     createSearchAttribute: (req) => s.createSearchAttribute(req),
     listSearchAttributes: (req) => s.listSearchAttributes(req),
+    deleteWorkflowExecution: (req) => s.deleteWorkflowExecution(req),
     registerNamespace: (req) => s.registerNamespace(req),
     describeNamespace: (req) => s.describeNamespace(req),
     listNamespaces: (req) => s.listNamespaces(req),

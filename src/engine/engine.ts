@@ -29,6 +29,7 @@ import { eagerDispatch } from './tasks/eager-dispatch.ts';
 import { TaskService } from './tasks/task-service.ts';
 import type { UndeliveredTask, UndeliveredTaskReturn } from './tasks/undelivered-tasks.ts';
 import { getHistory } from './visibility/history-read.ts';
+import { deleteWorkflowExecution } from './visibility/delete-execution.ts';
 import { countExecutions, createSearchAttribute, listSearchAttributes, validateStartAttributes } from './visibility/search-attributes.ts';
 import { describe, listExecutions } from './visibility/visibility.ts';
 import { parseRequest } from '../protocol/parse.ts';
@@ -101,6 +102,7 @@ function serviceCalls({ core, tasks, messages, schedules, namespaces }: Services
     countWorkflowExecutions: (req) => countExecutions(core.store, req),
     createSearchAttribute: (req) => createSearchAttribute(core.store, req),
     listSearchAttributes: (req) => listSearchAttributes(core.store, req),
+    deleteWorkflowExecution: (req) => deleteWorkflowExecution(core, req),
     requestCancelWorkflowExecution: (req) => requestCancel(core, req),
     terminateWorkflowExecution: (req) => terminate(core, req),
     resetWorkflowExecution: (req) => resetWorkflowExecution(core, req),

@@ -74,6 +74,8 @@ export interface VisibilityService {
   createSearchAttribute(req: CreateSearchAttributeRequest): Promise<void>;
   /** The search attributes of a namespace: the built-in ones and the registered ones. */
   listSearchAttributes(req: ListSearchAttributesRequest): Promise<ListSearchAttributesResponse>;
+  /** Deletes a run with its history and visibility record; a running run is terminated first. */
+  deleteWorkflowExecution(req: ExecutionRequest): Promise<void>;
 }
 
 /** The namespace calls of the service: every other call names a registered namespace. */
@@ -149,7 +151,7 @@ export const SCHEDULE_SERVICE_METHODS = [
 
 /** Calls of {@link VisibilityService}, listed in WORKFLOW_SERVICE_METHODS. */
 export const VISIBILITY_SERVICE_METHODS = [
-  'countWorkflowExecutions', 'createSearchAttribute', 'listSearchAttributes',
+  'countWorkflowExecutions', 'createSearchAttribute', 'listSearchAttributes', 'deleteWorkflowExecution',
 ] as const satisfies readonly (keyof VisibilityService)[];
 
 /** Calls of {@link NamespaceService}, listed in WORKFLOW_SERVICE_METHODS. */

@@ -300,9 +300,10 @@ export interface Store {
    * before `closedBefore` (oldest first), with their history, visibility row, tasks and timers.
    * Runs still open are never taken. Servers sweeping at once take different runs (PostgreSQL
    * skips rows another transaction holds), so each run is deleted, and counted, once.
+   * Given `runId`, only that run (deleteWorkflowExecution).
    * @returns the run ids deleted.
    */
-  deleteClosedRuns(namespace: string, closedBefore: number, limit: number): Promise<string[]>;
+  deleteClosedRuns(namespace: string, closedBefore: number, limit: number, runId?: string): Promise<string[]>;
   /** Registers a listener for notifications; returns the unsubscribe function. */
   subscribe(listener: (n: StoreNotification) => void): () => void;
   /** Closes connections the store opened. */

@@ -90,6 +90,7 @@ test('the role each call needs', () => {
     countWorkflowExecutions: 'reader',
     listSearchAttributes: 'reader',
     createSearchAttribute: 'admin',
+    deleteWorkflowExecution: 'admin',
     describeNamespace: 'reader',
   });
 });

@@ -225,10 +225,10 @@ export class PostgresStore implements Store {
     return ns.updateNamespace((sql, params) => this.#query(sql, params), name, changes, updateTime);
   }
 
-  async deleteClosedRuns(namespace: string, closedBefore: number, limit: number): Promise<string[]> {
+  async deleteClosedRuns(namespace: string, closedBefore: number, limit: number, runId?: string): Promise<string[]> {
     let runIds: string[] = [];
     await this.#transaction(async (c) => {
-      runIds = await ns.deleteClosedRuns(c, namespace, closedBefore, limit);
+      runIds = await ns.deleteClosedRuns(c, namespace, closedBefore, limit, runId);
       // Other servers drop the deleted runs from their caches when this commits.
       for (const p of noticePayloads(this.#origin, runIds, [])) await c.query(PQ.notify, [this.#listener.channel, p]);
     });
