@@ -1,4 +1,4 @@
-import { Client, type ScheduleOverlapPolicy, type SchedulePolicies } from '../client/index.ts';
+import { Client, type SchedulePolicies } from '../client/index.ts';
 import type { ScheduleDescription } from '../protocol/index.ts';
 import type { ScheduleStartWorkflowAction } from '../client/schedule-options.ts';
 import type { ScheduleSpec, IntervalSpec } from '../schedule/schedule-spec.ts';
