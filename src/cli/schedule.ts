@@ -1,5 +1,4 @@
 import { Client, type SchedulePolicies } from '../client/index.ts';
-import type { ScheduleDescription } from '../protocol/index.ts';
 import type { ScheduleStartWorkflowAction } from '../client/schedule-options.ts';
 import type { ScheduleSpec, IntervalSpec } from '../schedule/schedule-spec.ts';
 import type { Duration } from '../retry/duration.ts';
@@ -10,6 +9,7 @@ import type { CommandSpec } from './command-spec.ts';
 import { renderTable } from './table.ts';
 import { progressBar } from './progress.ts';
 import { asFlagErrorOf } from './flag-errors.ts';
+import { scheduleDescribeText } from './schedule-describe.ts';
 import { OUTPUT_FLAG, printOutput, useOutput } from './output.ts';
 import { refuseFastOnLoopback } from './connection-flags.ts';
 
@@ -18,12 +18,13 @@ const HELP = `Usage: steadfast schedule <action> <scheduleId> [options]
 Actions:
   create <id> --type <workflowType> --task-queue <q> --workflow-id <id> [spec] [policies] [--args '<json array>']
               [--paused] [--note <text>] [--remaining-actions <n>]
-  describe <id>          the spec in canonical form, next 10 times, recent actions, incidents and counters
+  describe <id>          the spec in words (cron strings as written), next 10 times, recent actions, incidents and counters
   list                   every schedule with its next time and health
   update <id> [spec] [policies] [--type ..] [--task-queue ..] [--workflow-id ..] [--args ..]
                          replaces what is given, atomically
   pause <id> [--note <text>]
   unpause <id> [--note <text>]
+  toggle <id> (--pause | --unpause) [--reason <text>]   Temporal's name for pause and unpause
   trigger <id> [--overlap <policy>]        one action now, also while paused
   backfill <id> --start <time> --end <time> [--overlap <policy>]
                          every action the spec names in [start, end], now (a progress bar on a terminal)
@@ -48,7 +49,7 @@ const FLAGS = {
   timezone: { type: 'string' }, jitter: { type: 'string' }, 'start-time': { type: 'string' }, 'end-time': { type: 'string' },
   overlap: { type: 'string' }, 'catchup-window': { type: 'string' }, 'pause-on-failure': { type: 'boolean' },
   type: { type: 'string' }, 'task-queue': { type: 'string' }, 'workflow-id': { type: 'string' }, args: { type: 'string' },
-  paused: { type: 'boolean' }, note: { type: 'string' }, 'remaining-actions': { type: 'string' },
+  paused: { type: 'boolean' }, note: { type: 'string' }, 'remaining-actions': { type: 'string' }, pause: { type: 'boolean' }, unpause: { type: 'boolean' }, reason: { type: 'string' },
   start: { type: 'string' }, end: { type: 'string' },
 } as const;
 
@@ -111,25 +112,6 @@ function instant(flag: string, text: string | undefined): Date {
   return new Date(ms);
 }
 
-function describeText(d: ScheduleDescription): string {
-  const i = d.info;
-  const lines = [
-    `Schedule ${d.scheduleId}: ${d.state.paused ? 'PAUSED' : 'active'}${d.state.note ? ` (${d.state.note})` : ''}`
-      + `${i.healthy ? '' : `  UNHEALTHY: ${i.unhealthyReason}`}`,
-    `Spec: ${JSON.stringify(d.spec)}`,
-    `Action: start ${d.action.workflowType} on ${d.action.taskQueue} as ${d.action.workflowId}-<time>`,
-    `Policies: overlap ${d.policies.overlap}, catchup window ${d.policies.catchupWindowMs} ms, pause on failure ${d.policies.pauseOnFailure}`
-      + (d.state.remainingActions !== undefined ? `, ${d.state.remainingActions} actions remaining` : ''),
-    `Counters: ${Object.entries(i.counters).map(([k, n]) => `${k} ${n}`).join(', ')}; running ${i.runningWorkflows.length}, buffered ${i.bufferedActions}`,
-    '', 'Next action times:', ...i.nextActionTimes.map((t) => `  ${t}`),
-    '', 'Recent actions:',
-    renderTable(['SCHEDULED', 'TAKEN', 'WORKFLOW ID', 'STATUS'], i.recentActions.map((a) => [a.scheduledAt, a.takenAt, a.workflowId, a.status])),
-    '', 'Incidents:',
-    renderTable(['KIND', 'SCHEDULED', 'AT', 'DETAIL'], i.incidents.map((x) => [x.kind, x.scheduledAt, x.at, x.detail])),
-  ];
-  return lines.join('\n');
-}
-
 /** Polls until the backfills are processed, drawing a bar on stderr when it is a terminal. */
 async function followBackfill(client: Client, id: string, total: number): Promise<void> {
   if (!process.stderr.isTTY || total <= 0) return;
@@ -182,7 +164,7 @@ export const scheduleCommand = {
         }
         case 'describe': {
           const { raw } = await client.schedule.getHandle(need()).describe();
-          out(raw, describeText(raw));
+          out(raw, scheduleDescribeText(raw));
           return 0;
         }
         case 'list': {
@@ -201,10 +183,15 @@ export const scheduleCommand = {
           return 0;
         }
         case 'pause':
-        case 'unpause': {
+        case 'unpause':
+        case 'toggle': {
+          // `toggle --pause | --unpause` is Temporal's name; --reason is its name for the note.
+          if (action === 'toggle' && v.pause === v.unpause) throw new UsageError('steadfast schedule toggle: give one of --pause or --unpause');
+          const pause = action === 'toggle' ? v.pause === true : action === 'pause';
+          const note = v.note ?? v.reason;
           const h = client.schedule.getHandle(need());
-          await (action === 'pause' ? h.pause(v.note) : h.unpause(v.note));
-          out({ scheduleId: id }, `${action}d schedule ${id}`);
+          await (pause ? h.pause(note) : h.unpause(note));
+          out({ scheduleId: id }, `${pause ? 'paused' : 'unpaused'} schedule ${id}`);
           return 0;
         }
         case 'trigger':
