@@ -14,6 +14,8 @@ Actions:
   create --name <Name> --type <Keyword|Text|Int|Double|Bool|Datetime|KeywordList>
                      register a custom search attribute in the namespace
   list               the namespace's custom attributes and the built-in ones
+  remove --name <Name> [--name <Name> ...]
+                     remove custom attributes: their values leave the runs' visibility records
 
 Options:
   --address <url>    server address (default $STEADFAST_ADDRESS or http://127.0.0.1:7233)
@@ -28,13 +30,13 @@ Example:
 
 const FLAGS = {
   address: { type: 'string' }, namespace: { type: 'string' }, json: { type: 'boolean' }, ...OUTPUT_FLAG, help: { type: 'boolean', short: 'h' },
-  'retry-for': { type: 'string' }, name: { type: 'string' }, type: { type: 'string' },
+  'retry-for': { type: 'string' }, name: { type: 'string', multiple: true }, type: { type: 'string' },
 } as const;
 
 /** `steadfast search-attribute`. */
 export const searchAttributeCommand = {
   name: 'search-attribute',
-  summary: 'Register and list the custom search attributes of a namespace',
+  summary: 'Register, list and remove the custom search attributes of a namespace',
   async run(argv) {
     const { values, positionals } = parseFlags('search-attribute', argv, FLAGS, true);
     const [action] = positionals;
@@ -53,10 +55,19 @@ export const searchAttributeCommand = {
     try {
       switch (action) {
         case 'create': {
-          if (!values.name || !values.type) throw new UsageError('steadfast search-attribute create: --name and --type are required');
+          const name = values.name?.[0];
+          if (!name || !values.type) throw new UsageError('steadfast search-attribute create: --name and --type are required');
+          if (values.name!.length > 1) throw new UsageError('steadfast search-attribute create: give one --name');
           const type: SearchAttributeTypeName = enumFlag('type', values.type, SEARCH_ATTRIBUTE_TYPES);
-          await client.searchAttributes.create({ name: values.name, type });
-          printOutput(json, { name: values.name, type }, () => `registered ${values.name} (${type}) in namespace ${client.namespace.name}`);
+          await client.searchAttributes.create({ name, type });
+          printOutput(json, { name, type }, () => `registered ${name} (${type}) in namespace ${client.namespace.name}`);
+          return 0;
+        }
+        case 'remove': {
+          const names = values.name ?? [];
+          if (names.length === 0) throw new UsageError('steadfast search-attribute remove: --name is required');
+          await client.searchAttributes.remove(names);
+          printOutput(json, { removed: names }, () => `removed ${names.join(', ')} from namespace ${client.namespace.name}`);
           return 0;
         }
         case 'list': {

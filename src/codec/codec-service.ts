@@ -84,6 +84,7 @@ export function withPayloadCodecs(service: WorkflowService, chain: CodecChain): 
     createSearchAttribute: (req) => s.createSearchAttribute(req),
     listSearchAttributes: (req) => s.listSearchAttributes(req),
     deleteWorkflowExecution: (req) => s.deleteWorkflowExecution(req),
+    removeSearchAttributes: (req) => s.removeSearchAttributes(req),
     registerNamespace: (req) => s.registerNamespace(req),
     describeNamespace: (req) => s.describeNamespace(req),
     listNamespaces: (req) => s.listNamespaces(req),

@@ -30,7 +30,7 @@ import { TaskService } from './tasks/task-service.ts';
 import type { UndeliveredTask, UndeliveredTaskReturn } from './tasks/undelivered-tasks.ts';
 import { getHistory } from './visibility/history-read.ts';
 import { deleteWorkflowExecution } from './visibility/delete-execution.ts';
-import { countExecutions, createSearchAttribute, listSearchAttributes, validateStartAttributes } from './visibility/search-attributes.ts';
+import { countExecutions, removeSearchAttributes, createSearchAttribute, listSearchAttributes, validateStartAttributes } from './visibility/search-attributes.ts';
 import { describe, listExecutions } from './visibility/visibility.ts';
 import { parseRequest } from '../protocol/parse.ts';
 import { executionRequestSchema } from '../protocol/schemas/executions.ts';
@@ -103,6 +103,7 @@ function serviceCalls({ core, tasks, messages, schedules, namespaces }: Services
     createSearchAttribute: (req) => createSearchAttribute(core.store, req),
     listSearchAttributes: (req) => listSearchAttributes(core.store, req),
     deleteWorkflowExecution: (req) => deleteWorkflowExecution(core, req),
+    removeSearchAttributes: (req) => removeSearchAttributes(core.store, req),
     requestCancelWorkflowExecution: (req) => requestCancel(core, req),
     terminateWorkflowExecution: (req) => terminate(core, req),
     resetWorkflowExecution: (req) => resetWorkflowExecution(core, req),

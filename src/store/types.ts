@@ -257,6 +257,11 @@ export interface Store {
    *   ValidationError when every slot of the type is taken.
    */
   createSearchAttribute(namespace: string, definition: SearchAttributeDefinition): Promise<void>;
+  /**
+   * Removes a custom search attribute of a namespace: its values leave the visibility rows and
+   * its slot is free again. @returns false when no such attribute is registered.
+   */
+  removeSearchAttribute(namespace: string, name: string): Promise<boolean>;
   /** Events of a run with `eventId >= fromEventId`, in order, at most `limit`. */
   readHistory(runId: string, fromEventId: number, limit: number): Promise<HistoryEvent[]>;
   /** @throws StoreConflictError when the transition lost a race; nothing is written then. */

@@ -91,6 +91,7 @@ test('the role each call needs', () => {
     listSearchAttributes: 'reader',
     createSearchAttribute: 'admin',
     deleteWorkflowExecution: 'admin',
+    removeSearchAttributes: 'admin',
     describeNamespace: 'reader',
   });
 });

@@ -209,6 +209,12 @@ export class PostgresStore implements Store {
     await this.#transaction((client) => vis.createAttribute(client, namespace, definition));
   }
 
+  async removeSearchAttribute(namespace: string, name: string): Promise<boolean> {
+    let removed = false;
+    await this.#transaction(async (client) => void (removed = await vis.removeAttribute(client, namespace, name)));
+    return removed;
+  }
+
   createNamespace(record: NamespaceRecord): Promise<void> {
     return ns.createNamespace((sql, params) => this.#query(sql, params), record);
   }

@@ -167,6 +167,10 @@ export class SqliteStore implements Store {
     return this.#write(() => this.#visibility.createAttribute(namespace, definition));
   }
 
+  removeSearchAttribute(namespace: string, name: string): Promise<boolean> {
+    return this.#write(() => this.#visibility.removeAttribute(namespace, name));
+  }
+
   createNamespace(record: NamespaceRecord): Promise<void> {
     return this.#write(() => this.#namespaces.create(record));
   }
