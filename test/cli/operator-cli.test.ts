@@ -94,13 +94,17 @@ describe('steadfast against a real server and worker, as an operator uses it', {
     assertExit(await cli('workflow', 'terminate', 'stack-1'), 0, 'terminate');
   });
 
-  test('operator namespace and operator search-attribute are the namespace and search-attribute groups', async () => {
+  test('operator namespace and operator search-attribute are the namespace and search-attribute groups; search-attribute remove', async () => {
     const ns = await cli('operator', 'namespace', 'list', '-o', 'json');
     assertExit(ns, 0, 'operator namespace list');
     assert.ok((JSON.parse(ns.stdout) as { name: string }[]).some((n) => n.name === 'default'));
     assertExit(await cli('operator', 'search-attribute', 'create', '--name', 'Region', '--type', 'keyword'), 0, 'create with a lower-case type');
     const sa = JSON.parse((await cli('operator', 'search-attribute', 'list', '--json')).stdout) as { custom: { name: string; type: string }[] };
     assert.deepEqual(sa.custom.find((a) => a.name === 'Region'), { name: 'Region', type: 'Keyword' });
+    assertOneLine(await cli('search-attribute', 'remove', '--name', 'Nope'), 1, /^steadfast search-attribute: search attribute Nope is not registered in namespace default/, 'remove of nothing');
+    assertExit(await cli('operator', 'search-attribute', 'remove', '--name', 'Region'), 0, 'remove');
+    const after = JSON.parse((await cli('search-attribute', 'list', '--json')).stdout) as { custom: { name: string }[] };
+    assert.equal(after.custom.some((a) => a.name === 'Region'), false);
   });
 
   test('no error path prints a stack trace: each fails in one line with a non-zero exit', async () => {
