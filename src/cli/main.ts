@@ -19,6 +19,7 @@ function usage(commands: readonly CommandSpec[]): string {
     'Commands:',
     ...commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
     '',
+    'Temporal\'s `operator namespace` and `operator search-attribute` are `namespace` and `search-attribute`.',
     'Run `steadfast <command> --help` for the options of a command, with an example.',
     '',
     'Example:',
