@@ -11,10 +11,20 @@ type FlagOptions = NonNullable<ParseArgsConfig['options']>;
  */
 function joinNegativeValues(argv: string[], options: FlagOptions): string[] {
   const out: string[] = [];
+  const byShort = new Map(Object.entries(options).filter(([, o]) => o.short).map(([n, o]) => [o.short!, n]));
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     const next = argv[i + 1];
-    const name = arg.startsWith('--') ? arg.slice(2) : undefined;
+    if (arg === '--') {
+      out.push(...argv.slice(i));
+      break;
+    }
+    const short = /^-[a-zA-Z]$/.test(arg) ? byShort.get(arg.slice(1)) : undefined;
+    const name = arg.startsWith('--') ? arg.slice(2) : short;
+    if (short && options[short]?.type === 'string' && next !== undefined && /^-\d/.test(next)) {
+      out.push(`--${short}=${argv[++i]}`);
+      continue;
+    }
     if (name && options[name]?.type === 'string' && next !== undefined && /^-\d/.test(next)) out.push(`${arg}=${argv[++i]}`);
     else out.push(arg);
   }
@@ -35,8 +45,44 @@ export function parseFlags<const T extends FlagOptions>(
   try {
     return parseArgs({ args: joinNegativeValues(argv, options), options, allowPositionals, strict: true, allowNegative: true } as const);
   } catch (err) {
-    throw new UsageError(`steadfast ${command}: ${(err as Error).message.replace(/^.*?: /, '')} (run \`steadfast ${command} --help\` for the options)`);
+    throw new UsageError(`steadfast ${command}: ${flagErrorText((err as Error).message, options)} (run \`steadfast ${command} --help\` for the options)`);
   }
+}
+
+/** Edit distance between two flag names, for "did you mean". */
+function distance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    prev = row;
+  }
+  return prev[b.length]!;
+}
+
+/** The known flag closest to `typed` (`limt` → `limit`), when one is near enough to be a typo. */
+export function closestFlag(typed: string, names: readonly string[]): string | undefined {
+  let best: string | undefined;
+  let bestDistance = Infinity;
+  for (const name of names) {
+    const d = name.startsWith(typed) && typed.length >= 3 ? 1 : distance(typed, name);
+    if (d < bestDistance) [best, bestDistance] = [name, d];
+  }
+  const allowed = typed.length <= 3 ? 1 : typed.length < 8 ? 2 : 3;
+  return best !== undefined && bestDistance <= allowed ? best : undefined;
+}
+
+/** parseArgs' error retold in one short line: `unknown flag --limt; did you mean --limit?`. */
+export function flagErrorText(message: string, options: FlagOptions): string {
+  const unknown = /^Unknown option '(-{1,2})([^']+)'/.exec(message);
+  if (unknown) {
+    const [, dashes, typed] = unknown;
+    const near = dashes === '--' ? closestFlag(typed!, Object.keys(options)) : undefined;
+    return `unknown flag ${dashes}${typed}${near ? `; did you mean --${near}?` : ''}`;
+  }
+  const ambiguous = /^Option '([^']+)' argument is ambiguous/.exec(message) ?? /^Option '([^']+)' argument missing/.exec(message);
+  if (ambiguous) return `${ambiguous[1]!.replace(/ <value>$/, '')} needs a value`;
+  return message.replace(/^.*?: /, '');
 }
 
 /** Parses a port flag; UsageError names the flag. */
@@ -80,4 +126,17 @@ export function parseByteSizeFlag(flag: string, value: string | undefined): numb
   const n = m && unit !== undefined ? Math.floor(Number(m[1]) * unit) : NaN;
   if (!Number.isSafeInteger(n)) throw new UsageError(`--${flag} must be a size such as 64MiB, 1GiB or a number of bytes, got "${value}"`);
   return n;
+}
+
+/**
+ * Parses an enum flag without regard to case (`--status running` is `Running`); UsageError
+ * names the flag and its values.
+ */
+export function enumFlag<const T extends string>(flag: string, value: string, allowed: readonly T[]): T;
+export function enumFlag<const T extends string>(flag: string, value: string | undefined, allowed: readonly T[]): T | undefined;
+export function enumFlag<const T extends string>(flag: string, value: string | undefined, allowed: readonly T[]): T | undefined {
+  if (value === undefined) return undefined;
+  const found = allowed.find((a) => a.toLowerCase() === value.trim().toLowerCase());
+  if (found === undefined) throw new UsageError(`--${flag} must be one of ${allowed.join(', ')}, got "${value}"`);
+  return found;
 }

@@ -19,6 +19,7 @@ function usage(commands: readonly CommandSpec[]): string {
     'Commands:',
     ...commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
     '',
+    'Temporal\'s `operator namespace` and `operator search-attribute` are `namespace` and `search-attribute`.',
     'Run `steadfast <command> --help` for the options of a command, with an example.',
     '',
     'Example:',
@@ -35,9 +36,43 @@ function oneLine(err: unknown): string {
   return plain ? errorLine(err) : `${err.name}: ${errorLine(err)}`;
 }
 
+/** Temporal's command names where ours differ: `operator namespace …` is `namespace …`. */
+const ALIASES: Record<string, string[]> = { 'operator namespace': ['namespace'], 'operator search-attribute': ['search-attribute'] };
+
+/** The commands of a group (`retry` → `retry simulate`; `operator` → its aliases), with their summaries. */
+function groupOf(group: string, commands: readonly CommandSpec[]): [string, string][] {
+  const own = commands.filter((c) => c.name.startsWith(`${group} `)).map((c): [string, string] => [c.name, c.summary]);
+  const aliased = Object.entries(ALIASES).filter(([alias]) => alias.startsWith(`${group} `))
+    .map(([alias, target]): [string, string] => [alias, commands.find((c) => c.name === target.join(' '))?.summary ?? '']);
+  return [...own, ...aliased];
+}
+
+function groupHelp(group: string, members: [string, string][]): string {
+  const width = Math.max(...members.map(([n]) => n.length));
+  return [
+    `Usage: steadfast ${group} <command> [options]`, '', 'Commands:',
+    ...members.map(([n, summary]) => `  ${n.padEnd(width)}  ${summary}`), '',
+    `Run \`steadfast ${members[0]![0]} --help\` for the options of a command, with an example.`, '',
+    `Example:`, `  steadfast ${members[0]![0]} --help`,
+  ].join('\n');
+}
+
+/** A closed pipe (`steadfast workflow list | head -1`) ends the command quietly. */
+function quietOnClosedPipe(): void {
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code === 'EPIPE') process.exit(0);
+      throw err;
+    });
+  }
+}
+
 /** Runs the command line `argv`; resolves with the exit code. */
-export async function main(argv: string[]): Promise<number> {
+export async function main(argvGiven: string[]): Promise<number> {
+  quietOnClosedPipe();
   const { COMMANDS: commands } = await import('./commands.ts');
+  const alias = Object.keys(ALIASES).find((a) => a.split(' ').every((w, i) => argvGiven[i] === w));
+  const argv = alias ? [...ALIASES[alias]!, ...argvGiven.slice(alias.split(' ').length)] : argvGiven;
   const [name] = argv;
   if (!name || name === '--help' || name === '-h' || name === 'help') {
     console.log(usage(commands));
@@ -70,6 +105,16 @@ export async function main(argv: string[]): Promise<number> {
       return 1;
     }
   }
-  console.error(`steadfast: unknown command "${argv.join(' ')}" (run \`steadfast --help\` for the commands)`);
+  const members = name ? groupOf(name, commands) : [];
+  if (members.length > 0) {
+    const rest = argv.slice(1);
+    if (rest.length === 0 || rest[0] === '--help' || rest[0] === '-h' || rest[0] === 'help') {
+      console.log(groupHelp(name!, members));
+      return rest.length === 0 ? 2 : 0;
+    }
+    console.error(`steadfast ${name}: unknown command "${rest[0]}" (run \`steadfast ${name} --help\` for its commands)`);
+    return 2;
+  }
+  console.error(`steadfast: unknown command "${argv[0]}" (run \`steadfast --help\` for the commands)`);
   return 2;
 }

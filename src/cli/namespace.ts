@@ -2,7 +2,8 @@ import { Client, type NamespaceDescription, type NamespaceUpdateOptions } from '
 import type { Duration } from '../retry/duration.ts';
 import { formatMs } from '../retry/duration.ts';
 import { parseFlags, UsageError } from './args.ts';
-import { connectionFlags } from './connection-flags.ts';
+import { OUTPUT_FLAG, printOutput, useOutput } from './output.ts';
+import { connectionFlags, refuseFastOnLoopback } from './connection-flags.ts';
 import type { CommandSpec } from './command-spec.ts';
 import { renderTable } from './table.ts';
 import { retryWindow } from './workflow.ts';
@@ -28,7 +29,8 @@ Options:
   --api-key <key>      credential (default $STEADFAST_API_KEY)
   --ca-file <pem>      CA to trust for an https:// address (default $STEADFAST_CA_FILE)
   --retry-for <dur>    how long to keep retrying while the server is unavailable (default 10s)
-  --json               print JSON for scripts instead of a table
+  --json, -o json|jsonl|table
+                       print JSON (pretty, or one line per item) for scripts instead of a table
   -h, --help           show this help
 
 Example:
@@ -37,7 +39,7 @@ Example:
 
 const FLAGS = {
   address: { type: 'string' }, 'api-key': { type: 'string' }, 'ca-file': { type: 'string' }, 'retry-for': { type: 'string' },
-  json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+  json: { type: 'boolean' }, ...OUTPUT_FLAG, help: { type: 'boolean', short: 'h' },
   name: { type: 'string' }, retention: { type: 'string' }, description: { type: 'string' }, 'owner-email': { type: 'string' },
 } as const;
 
@@ -81,12 +83,14 @@ export const namespaceCommand = {
     }
     const name = v.name ?? positional;
     const address = v.address ?? process.env.STEADFAST_ADDRESS ?? 'http://127.0.0.1:7233';
+    await refuseFastOnLoopback(address, v['retry-for']);
     const client = new Client({ address, retry: { timeout: retryWindow(v['retry-for']) }, ...connectionFlags(address, v['api-key'], v['ca-file']) });
     const need = () => {
       if (name === undefined) throw new UsageError(`steadfast namespace ${action}: --name is required (run \`steadfast namespace --help\` for usage)`);
       return name;
     };
-    const out = (value: unknown, human: string) => console.log(v.json ? JSON.stringify(value, null, 2) : human);
+    const json = useOutput(v);
+    const out = (value: unknown, human: string) => printOutput(json, value, () => human);
     try {
       switch (action) {
         case 'create': {

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import type { CommandSpec } from './command-spec.ts';
-import { UsageError } from './args.ts';
+import { flagErrorText, UsageError } from './args.ts';
 import {
   Backoff, RetryPolicy, resolveRetryPolicy, temporalSchedule, simulateTimeline, delayPercentiles, isRandomized, randomSeed,
   formatMs, toMs, ValidationError, HORSIES_JITTER, type BackoffSchedule, type Duration, type HorsiesInterval,
@@ -168,19 +168,22 @@ function chart(rows: { retry: number; p5: number; p50: number; p95: number }[], 
     '         = p5..p95   | median'].join('\n');
 }
 
+const OPTIONS = {
+  strategy: { type: 'string' }, initial: { type: 'string' }, coefficient: { type: 'string' }, 'max-interval': { type: 'string' },
+  'max-attempts': { type: 'string' }, intervals: { type: 'string' }, factor: { type: 'string' }, count: { type: 'string' },
+  median: { type: 'string' }, min: { type: 'string' }, max: { type: 'string' }, ceiling: { type: 'string' },
+  'fast-first': { type: 'boolean' }, seed: { type: 'string' }, jitter: { type: 'string' }, 'no-jitter': { type: 'boolean' },
+  json: { type: 'boolean' }, samples: { type: 'string' }, help: { type: 'boolean', short: 'h' },
+} as const;
+
 async function simulate(argv: string[]): Promise<number> {
-  const { values: v } = parseArgs({
-    args: normalizeArgv(argv),
-    strict: true,
-    allowPositionals: false,
-    options: {
-      strategy: { type: 'string' }, initial: { type: 'string' }, coefficient: { type: 'string' }, 'max-interval': { type: 'string' },
-      'max-attempts': { type: 'string' }, intervals: { type: 'string' }, factor: { type: 'string' }, count: { type: 'string' },
-      median: { type: 'string' }, min: { type: 'string' }, max: { type: 'string' }, ceiling: { type: 'string' },
-      'fast-first': { type: 'boolean' }, seed: { type: 'string' }, jitter: { type: 'string' }, 'no-jitter': { type: 'boolean' },
-      json: { type: 'boolean' }, samples: { type: 'string' }, help: { type: 'boolean', short: 'h' },
-    },
-  });
+  let parsed;
+  try {
+    parsed = parseArgs({ args: normalizeArgv(argv), strict: true, allowPositionals: false, options: OPTIONS });
+  } catch (err) {
+    throw new UsageError(flagErrorText((err as Error).message, OPTIONS));
+  }
+  const { values: v } = parsed;
   if (v.help) {
     console.log(HELP);
     return 0;

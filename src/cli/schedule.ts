@@ -1,26 +1,30 @@
-import { Client, type ScheduleOverlapPolicy, type SchedulePolicies } from '../client/index.ts';
-import type { ScheduleDescription } from '../protocol/index.ts';
+import { Client, type SchedulePolicies } from '../client/index.ts';
 import type { ScheduleStartWorkflowAction } from '../client/schedule-options.ts';
 import type { ScheduleSpec, IntervalSpec } from '../schedule/schedule-spec.ts';
 import type { Duration } from '../retry/duration.ts';
 import type { CalendarSpec } from '../schedule/calendar-spec.ts';
-import { parseFlags, parseIntFlag, UsageError } from './args.ts';
+import { enumFlag, parseFlags, parseIntFlag, UsageError } from './args.ts';
+import { SCHEDULE_OVERLAP_POLICIES } from '../protocol/enums.ts';
 import type { CommandSpec } from './command-spec.ts';
 import { renderTable } from './table.ts';
 import { progressBar } from './progress.ts';
 import { asFlagErrorOf } from './flag-errors.ts';
+import { scheduleDescribeText } from './schedule-describe.ts';
+import { OUTPUT_FLAG, printOutput, useOutput } from './output.ts';
+import { refuseFastOnLoopback } from './connection-flags.ts';
 
 const HELP = `Usage: steadfast schedule <action> <scheduleId> [options]
 
 Actions:
   create <id> --type <workflowType> --task-queue <q> --workflow-id <id> [spec] [policies] [--args '<json array>']
               [--paused] [--note <text>] [--remaining-actions <n>]
-  describe <id>          the spec in canonical form, next 10 times, recent actions, incidents and counters
+  describe <id>          the spec in words (cron strings as written), next 10 times, recent actions, incidents and counters
   list                   every schedule with its next time and health
   update <id> [spec] [policies] [--type ..] [--task-queue ..] [--workflow-id ..] [--args ..]
                          replaces what is given, atomically
   pause <id> [--note <text>]
   unpause <id> [--note <text>]
+  toggle <id> (--pause | --unpause) [--reason <text>]   Temporal's name for pause and unpause
   trigger <id> [--overlap <policy>]        one action now, also while paused
   backfill <id> --start <time> --end <time> [--overlap <policy>]
                          every action the spec names in [start, end], now (a progress bar on a terminal)
@@ -33,19 +37,19 @@ Policies: --overlap Skip|BufferOne|BufferAll|CancelOther|TerminateOther|AllowAll
 Common options:
   --address <url>    server address (default $STEADFAST_ADDRESS or http://127.0.0.1:7233)
   --namespace <ns>   namespace (default "default")
-  --json             print JSON for scripts instead of a table
+  --json, -o json|jsonl|table  print JSON (pretty, or one line per item) for scripts instead of a table
   -h, --help         show this help
 
 Example:
   steadfast schedule create nightly --type report --task-queue reports --workflow-id report --cron '0 2 * * *' --overlap Skip`;
 
 const FLAGS = {
-  address: { type: 'string' }, namespace: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+  address: { type: 'string' }, namespace: { type: 'string' }, json: { type: 'boolean' }, ...OUTPUT_FLAG, help: { type: 'boolean', short: 'h' },
   cron: { type: 'string', multiple: true }, interval: { type: 'string', multiple: true }, calendar: { type: 'string', multiple: true },
   timezone: { type: 'string' }, jitter: { type: 'string' }, 'start-time': { type: 'string' }, 'end-time': { type: 'string' },
   overlap: { type: 'string' }, 'catchup-window': { type: 'string' }, 'pause-on-failure': { type: 'boolean' },
   type: { type: 'string' }, 'task-queue': { type: 'string' }, 'workflow-id': { type: 'string' }, args: { type: 'string' },
-  paused: { type: 'boolean' }, note: { type: 'string' }, 'remaining-actions': { type: 'string' },
+  paused: { type: 'boolean' }, note: { type: 'string' }, 'remaining-actions': { type: 'string' }, pause: { type: 'boolean' }, unpause: { type: 'boolean' }, reason: { type: 'string' },
   start: { type: 'string' }, end: { type: 'string' },
 } as const;
 
@@ -86,7 +90,7 @@ function specOf(v: Values): ScheduleSpec | undefined {
 function policiesOf(v: Values, base: SchedulePolicies = {}): SchedulePolicies {
   return {
     ...base,
-    ...(v.overlap ? { overlap: v.overlap as ScheduleOverlapPolicy } : {}),
+    ...(v.overlap ? { overlap: enumFlag('overlap', v.overlap, SCHEDULE_OVERLAP_POLICIES) } : {}),
     ...(v['catchup-window'] ? { catchupWindow: v['catchup-window'] as Duration } : {}),
     ...(v['pause-on-failure'] !== undefined ? { pauseOnFailure: v['pause-on-failure'] } : {}),
   };
@@ -106,25 +110,6 @@ function instant(flag: string, text: string | undefined): Date {
   const ms = text === undefined ? NaN : Date.parse(text);
   if (!Number.isFinite(ms)) throw new UsageError(`--${flag} must be an ISO 8601 time such as 2026-01-01T00:00:00Z, got "${text ?? ''}"`);
   return new Date(ms);
-}
-
-function describeText(d: ScheduleDescription): string {
-  const i = d.info;
-  const lines = [
-    `Schedule ${d.scheduleId}: ${d.state.paused ? 'PAUSED' : 'active'}${d.state.note ? ` (${d.state.note})` : ''}`
-      + `${i.healthy ? '' : `  UNHEALTHY: ${i.unhealthyReason}`}`,
-    `Spec: ${JSON.stringify(d.spec)}`,
-    `Action: start ${d.action.workflowType} on ${d.action.taskQueue} as ${d.action.workflowId}-<time>`,
-    `Policies: overlap ${d.policies.overlap}, catchup window ${d.policies.catchupWindowMs} ms, pause on failure ${d.policies.pauseOnFailure}`
-      + (d.state.remainingActions !== undefined ? `, ${d.state.remainingActions} actions remaining` : ''),
-    `Counters: ${Object.entries(i.counters).map(([k, n]) => `${k} ${n}`).join(', ')}; running ${i.runningWorkflows.length}, buffered ${i.bufferedActions}`,
-    '', 'Next action times:', ...i.nextActionTimes.map((t) => `  ${t}`),
-    '', 'Recent actions:',
-    renderTable(['SCHEDULED', 'TAKEN', 'WORKFLOW ID', 'STATUS'], i.recentActions.map((a) => [a.scheduledAt, a.takenAt, a.workflowId, a.status])),
-    '', 'Incidents:',
-    renderTable(['KIND', 'SCHEDULED', 'AT', 'DETAIL'], i.incidents.map((x) => [x.kind, x.scheduledAt, x.at, x.detail])),
-  ];
-  return lines.join('\n');
 }
 
 /** Polls until the backfills are processed, drawing a bar on stderr when it is a terminal. */
@@ -152,15 +137,18 @@ export const scheduleCommand = {
       console.log(HELP);
       return v.help ? 0 : 2;
     }
+    const address = v.address ?? process.env.STEADFAST_ADDRESS ?? 'http://127.0.0.1:7233';
+    await refuseFastOnLoopback(address, undefined);
     const client = new Client({
-      address: v.address ?? process.env.STEADFAST_ADDRESS ?? 'http://127.0.0.1:7233', retry: { timeout: 10_000 },
+      address, retry: { timeout: 10_000 },
       ...(v.namespace ? { namespace: v.namespace } : {}),
     });
     const need = () => {
       if (!id) throw new UsageError(`steadfast schedule ${action}: missing <scheduleId> (run \`steadfast schedule --help\` for usage)`);
       return id;
     };
-    const out = (value: unknown, human: string) => console.log(v.json ? JSON.stringify(value, null, 2) : human);
+    const asJson = useOutput(v);
+    const out = (value: unknown, human: string) => printOutput(asJson, value, () => human);
     try {
       switch (action) {
         case 'create': {
@@ -176,7 +164,7 @@ export const scheduleCommand = {
         }
         case 'describe': {
           const { raw } = await client.schedule.getHandle(need()).describe();
-          out(raw, describeText(raw));
+          out(raw, scheduleDescribeText(raw));
           return 0;
         }
         case 'list': {
@@ -195,22 +183,27 @@ export const scheduleCommand = {
           return 0;
         }
         case 'pause':
-        case 'unpause': {
+        case 'unpause':
+        case 'toggle': {
+          // `toggle --pause | --unpause` is Temporal's name; --reason is its name for the note.
+          if (action === 'toggle' && v.pause === v.unpause) throw new UsageError('steadfast schedule toggle: give one of --pause or --unpause');
+          const pause = action === 'toggle' ? v.pause === true : action === 'pause';
+          const note = v.note ?? v.reason;
           const h = client.schedule.getHandle(need());
-          await (action === 'pause' ? h.pause(v.note) : h.unpause(v.note));
-          out({ scheduleId: id }, `${action}d schedule ${id}`);
+          await (pause ? h.pause(note) : h.unpause(note));
+          out({ scheduleId: id }, `${pause ? 'paused' : 'unpaused'} schedule ${id}`);
           return 0;
         }
         case 'trigger':
-          await client.schedule.getHandle(need()).trigger(v.overlap as ScheduleOverlapPolicy | undefined);
+          await client.schedule.getHandle(need()).trigger(enumFlag('overlap', v.overlap, SCHEDULE_OVERLAP_POLICIES));
           out({ scheduleId: id }, `triggered schedule ${id}`);
           return 0;
         case 'backfill': {
           const h = client.schedule.getHandle(need());
           const before = (await h.describe()).info.backfillsPending;
-          await h.backfill({ start: instant('start', v.start), end: instant('end', v.end), ...(v.overlap ? { overlap: v.overlap as ScheduleOverlapPolicy } : {}) });
+          await h.backfill({ start: instant('start', v.start), end: instant('end', v.end), ...(v.overlap ? { overlap: enumFlag('overlap', v.overlap, SCHEDULE_OVERLAP_POLICIES) } : {}) });
           const total = (await h.describe()).info.backfillsPending - before;
-          if (!v.json) await followBackfill(client, id!, total + before);
+          if (!asJson) await followBackfill(client, id!, total + before);
           out({ scheduleId: id }, `backfill of schedule ${id} requested`);
           return 0;
         }

@@ -8,6 +8,7 @@ import type { TaskTokenKey } from '../engine/index.ts';
 import { ValidationError } from '../errors/index.ts';
 import { errorLine } from './error-line.ts';
 import { NamespaceAlreadyExistsError } from '../common/errors.ts';
+import type { SearchAttributeTypeName } from '../protocol/index.ts';
 
 /** What `steadfast server` and `steadfast dev` run: store, engine and HTTP API, until a signal. */
 interface ServeOptions {
@@ -32,6 +33,8 @@ interface ServeOptions {
   warmUi?: boolean;
   /** Namespaces registered at start when missing (`steadfast dev --namespace`). @default none */
   namespaces?: string[];
+  /** Search attributes registered at start in "default" and each of `namespaces` (`steadfast dev --search-attribute`). @default none */
+  searchAttributes?: Array<{ name: string; type: SearchAttributeTypeName }>;
   /** How often closed runs past retention are deleted, ms; 0 turns the sweep off. @default the engine's */
   retentionSweepIntervalMs?: number;
   /** Host names an open server answers to besides IP addresses and the loopback names (`--allowed-host`). @default none */
@@ -70,6 +73,14 @@ export async function serve(options: ServeOptions): Promise<number> {
       await engine.registerNamespace({ namespace }).catch((err: unknown) => {
         if (!(err instanceof NamespaceAlreadyExistsError)) throw err;
       });
+    }
+    for (const namespace of new Set(['default', ...(options.namespaces ?? [])])) {
+      const registered = (await engine.listSearchAttributes({ namespace })).custom;
+      for (const a of options.searchAttributes ?? []) {
+        const known = registered.find((r) => r.name === a.name);
+        if (known && known.type !== a.type) throw new Error(`search attribute ${a.name} is registered in namespace ${namespace} as ${known.type}, not ${a.type}`);
+        if (!known) await engine.createSearchAttribute({ namespace, name: a.name, type: a.type });
+      }
     }
   } catch (err) {
     await engine?.shutdown();

@@ -49,6 +49,8 @@ export const ACTIONS: Record<string, ActionHelp> = {
   list: {
     usage: "list [--query '<filter>'] [--type <t>] [--status <s>] [--id-prefix <p>] [--limit 50]",
     summary: 'runs, newest first',
+    options: `  --status <s>            Running | Completed | Failed | Canceled | Terminated | ContinuedAsNew | TimedOut (any case)
+  --limit <n>             at most this many (default 50)`,
     example: `steadfast workflow list --query "WorkflowType = 'order' AND ExecutionStatus = 'Running'"`,
   },
   count: {
@@ -65,6 +67,11 @@ export const ACTIONS: Record<string, ActionHelp> = {
     usage: 'history <workflowId> [--run <runId>] [--follow]',
     summary: 'the run\'s events; --follow prints them as they are appended until the run closes',
     example: 'steadfast workflow history order-1 --follow',
+  },
+  show: {
+    usage: 'show <workflowId> [--run <runId>] [--follow]',
+    summary: 'the run\'s events (Temporal\'s name for history)',
+    example: 'steadfast workflow show order-1 -o jsonl',
   },
   result: {
     usage: 'result <workflowId> [--command-timeout <dur>]',
@@ -85,6 +92,11 @@ export const ACTIONS: Record<string, ActionHelp> = {
     summary: 'ask a query (__stack_trace shows where the workflow waits; the name may be given as --name)',
     example: 'steadfast workflow query order-1 __stack_trace',
   },
+  stack: {
+    usage: 'stack <workflowId> [--run <runId>]',
+    summary: 'where the workflow waits (the __stack_trace query)',
+    example: 'steadfast workflow stack order-1',
+  },
   update: {
     usage: 'update <workflowId> <name> [--input <json> ...] [--command-timeout <dur>]',
     summary: 'send an update and print its result; exits 1 when its validator or handler rejects it (the name may be given as --name). '
@@ -99,6 +111,11 @@ export const ACTIONS: Record<string, ActionHelp> = {
     example: `steadfast workflow cancel order-1
   steadfast workflow cancel --query "WorkflowType = 'order' AND ExecutionStatus = 'Running'" --reason 'bad deploy'`,
   },
+  delete: {
+    usage: 'delete <workflowId> [--run <runId>]',
+    summary: 'delete a run with its history and visibility record; a running run is terminated first',
+    example: 'steadfast workflow delete order-1',
+  },
   terminate: {
     usage: "terminate (<workflowId> | --query '<filter>') [--reason <text>]",
     summary: 'end the run at once',
@@ -107,10 +124,13 @@ export const ACTIONS: Record<string, ActionHelp> = {
   steadfast workflow terminate --query "WorkflowType = 'order' AND StartTime < '2026-01-01T00:00:00Z'" --yes --json`,
   },
   reset: {
-    usage: "reset (<workflowId> (--event-id <n> | --to first|last) [--run <runId>] | --query '<filter>' --to first|last) [--reason <text>]",
+    usage: "reset (<workflowId> (--event-id <n> | --type <t>) [--run <runId>] | --query '<filter>' --type <t>) [--reason <text>] [--reapply-exclude All]",
     summary: 'terminate the open run; a new run replays up to that workflow task and carries on',
-    options: BULK_OPTIONS,
-    example: `steadfast workflow reset order-1 --to last
+    options: `  --event-id <n>          a WorkflowTaskCompleted event of the run
+  --type <t>              FirstWorkflowTask | LastWorkflowTask (alias --to first|last)
+  --reapply-exclude All   do not re-apply the signals and updates after the reset point (default: re-apply them)
+${BULK_OPTIONS}`,
+    example: `steadfast workflow reset order-1 --type LastWorkflowTask
   steadfast workflow reset --query "WorkflowType = 'order' AND ExecutionStatus = 'Failed'" --to last --yes`,
   },
 };
@@ -126,6 +146,7 @@ const COMMON = `Common options:
   --codec-endpoint <url>  decode (and encode) payloads through this codec server, sent the same credential
                           (default $STEADFAST_CODEC_ENDPOINT; without it encoded payloads print as <encoded …>)
   --json                  print JSON for scripts instead of a table
+  -o, --output <format>   table (default), json, or jsonl (one JSON value a line)
   -h, --help              show this help`;
 
 /** `steadfast workflow --help`: every action with its usage, and an example. */

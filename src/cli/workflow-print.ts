@@ -7,10 +7,11 @@ import { renderTable } from './table.ts';
 import { markEncoded } from './encoded.ts';
 import { colourOn, paint, STATUS_COLOUR } from './colour.ts';
 import { workflowTaskLines } from './workflow-task-lines.ts';
+import { printOutput } from './output.ts';
 
 /** Prints `value` as JSON for scripts, or the human text. */
 export function print(json: boolean, value: unknown, human: () => string): void {
-  console.log(json ? JSON.stringify(value, null, 2) : human());
+  printOutput(json, value, human);
 }
 
 /** The table of `steadfast workflow list`; statuses in colour when `colour` is on. */
@@ -50,7 +51,7 @@ export function eventLineHeader(): string {
 }
 
 /** The text of `steadfast workflow describe`; the status in colour when `colour` is on. */
-export function describeText(d: WorkflowExecutionDescription, colour = colourOn()): string {
+export function describeText(d: WorkflowExecutionDescription, colour = colourOn(), outcome: RunOutcome = {}): string {
   const size = d.historySize === undefined ? '' : `, ${d.historySize} bytes`;
   const config = d.raw.config;
   const lines = [
@@ -66,6 +67,9 @@ export function describeText(d: WorkflowExecutionDescription, colour = colourOn(
     `task ${formatMs(config.workflowTaskTimeoutMs)}`,
   ].filter(Boolean);
   lines.push(`  timeouts   ${timeouts.join(', ')}`);
+  if ('result' in outcome) lines.push(`  result     ${JSON.stringify(outcome.result, markEncoded) ?? 'undefined'}`);
+  if (outcome.failure) lines.push(`  failure    ${failureText(outcome.failure)}`);
+  if (outcome.reason !== undefined) lines.push(`  reason     ${outcome.reason}`);
   const r = config.retryPolicy;
   if (r) {
     lines.push(`  retry      initial ${formatMs(r.initialIntervalMs)}, coefficient ${r.backoffCoefficient}, maximum ${formatMs(r.maximumIntervalMs)}, `
@@ -98,9 +102,34 @@ export function describeText(d: WorkflowExecutionDescription, colour = colourOn(
  */
 export function failureText(failure: FailureInfo | undefined): string {
   const parts: string[] = [];
+  let said = '';
   for (let f = failure; f; f = f.cause) {
     const tags = [f.type, f.nonRetryable ? 'non-retryable' : ''].filter(Boolean).join(', ');
-    parts.push(`${f.message.replace(/\s*\n\s*/g, ' ')}${tags ? ` (${tags})` : ''}`);
+    const message = f.message.replace(/\s*\n\s*/g, ' ');
+    // A message that repeats what an outer one already said is said once, with its tags.
+    const text = message !== '' && said.includes(message) ? '' : message;
+    said += ` ${message}`;
+    if (text || tags) parts.push(`${text}${tags ? `${text ? ' ' : ''}(${tags})` : ''}`);
   }
   return parts.join(': ');
+}
+
+/** How a closed run ended, from its close event: what `workflow describe` shows of it. */
+export interface RunOutcome {
+  result?: unknown;
+  failure?: FailureInfo;
+  reason?: string;
+}
+
+/** The outcome a run's close event records; empty for an open run. */
+export function outcomeOf(close: HistoryEvent | undefined): RunOutcome {
+  if (!close) return {};
+  const a = close.attributes as { result?: unknown; failure?: FailureInfo; reason?: string; details?: unknown };
+  switch (close.eventType) {
+    case 'WorkflowExecutionCompleted': return { result: a.result };
+    case 'WorkflowExecutionFailed': return a.failure ? { failure: a.failure } : {};
+    case 'WorkflowExecutionTerminated': return { reason: a.reason ?? '' };
+    case 'WorkflowExecutionTimedOut': return { reason: 'the workflow timed out' };
+    default: return {};
+  }
 }

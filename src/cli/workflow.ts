@@ -1,21 +1,23 @@
-import { Client, WorkflowFailedError, workflowTaskFailing, type ListOptions, type WorkflowHandle } from '../client/index.ts';
+import { Client, WorkflowFailedError, workflowTaskFailing, type WorkflowHandle } from '../client/index.ts';
 import { toMs, type Duration } from '../retry/duration.ts';
-import { parseFlags, parseIntFlag, refuseTogether, UsageError } from './args.ts';
+import { enumFlag, parseFlags, parseIntFlag, refuseTogether, UsageError } from './args.ts';
+import { WORKFLOW_STATUSES } from '../history/events.ts';
 import type { CommandSpec } from './command-spec.ts';
-import { connectionFlags } from './connection-flags.ts';
+import { connectionFlags, refuseFastOnLoopback } from './connection-flags.ts';
 import { renderTable } from './table.ts';
+import { OUTPUT_FLAG, useOutput } from './output.ts';
 import { actionHelp, ACTIONS, workflowHelp } from './workflow-help.ts';
 import { asFlagError, readInputs, START_FLAGS, startOptionsFromFlags } from './workflow-start-flags.ts';
-import { describeText, eventLine, eventLineHeader, eventRows, executionRows, failureText, print } from './workflow-print.ts';
+import { describeText, outcomeOf, eventLine, eventLineHeader, eventRows, executionRows, failureText, print } from './workflow-print.ts';
 import { RemotePayloadCodec } from '../codec/remote-codec.ts';
 import { markEncoded } from './encoded.ts';
 import { runBulkCommand, type BulkCommand } from './workflow-bulk.ts';
 
 const FLAGS = {
-  address: { type: 'string' }, namespace: { type: 'string' }, 'api-key': { type: 'string' }, 'ca-file': { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+  address: { type: 'string' }, namespace: { type: 'string' }, 'api-key': { type: 'string' }, 'ca-file': { type: 'string' }, json: { type: 'boolean' }, ...OUTPUT_FLAG, help: { type: 'boolean', short: 'h' },
   'retry-for': { type: 'string' }, ...START_FLAGS,
   wait: { type: 'boolean' }, type: { type: 'string' }, status: { type: 'string' }, 'id-prefix': { type: 'string' },
-  query: { type: 'string', short: 'q' }, limit: { type: 'string' }, run: { type: 'string' }, 'run-id': { type: 'string', short: 'r' }, reason: { type: 'string' }, 'event-id': { type: 'string' }, to: { type: 'string' },
+  query: { type: 'string', short: 'q' }, limit: { type: 'string' }, run: { type: 'string' }, 'run-id': { type: 'string', short: 'r' }, reason: { type: 'string' }, 'event-id': { type: 'string' }, to: { type: 'string' }, 'reapply-exclude': { type: 'string' },
   'codec-endpoint': { type: 'string' }, 'command-timeout': { type: 'string' }, follow: { type: 'boolean', short: 'f' }, yes: { type: 'boolean', short: 'y' }, name: { type: 'string' }, concurrency: { type: 'string' },
 } as const;
 
@@ -85,11 +87,27 @@ async function resultWithin(handle: WorkflowHandle, timeoutMs: number | undefine
 
 const RESET_TO = { first: 'FirstWorkflowTask', last: 'LastWorkflowTask' } as const;
 
+/** The reset point from `--type FirstWorkflowTask|LastWorkflowTask` (Temporal's flag) or `--to first|last`. */
 function resetTo(values: Values): 'FirstWorkflowTask' | 'LastWorkflowTask' | undefined {
+  refuseTogether(values, ['type', 'to']);
+  if (values.type !== undefined) return enumFlag('type', values.type, ['FirstWorkflowTask', 'LastWorkflowTask'] as const);
   if (values.to === undefined) return undefined;
-  const to = (RESET_TO as Record<string, 'FirstWorkflowTask' | 'LastWorkflowTask'>)[values.to];
+  const to = (RESET_TO as Record<string, 'FirstWorkflowTask' | 'LastWorkflowTask'>)[values.to.toLowerCase()];
   if (!to) throw new UsageError(`--to must be first or last, got "${values.to}"`);
   return to;
+}
+
+/**
+ * `--reapply-exclude` (Temporal's flag): `All` re-applies nothing after the reset point. Signals
+ * and updates are re-applied together, so neither can be left out alone.
+ */
+function reapplyOf(values: Values): { reapplySignals?: boolean } {
+  const exclude = enumFlag('reapply-exclude', values['reapply-exclude'], ['All', 'Signal', 'Update'] as const);
+  if (exclude === undefined) return {};
+  if (exclude !== 'All') {
+    throw new UsageError(`--reapply-exclude must be All, got "${values['reapply-exclude']}": signals and updates are re-applied together, so neither can be excluded alone`);
+  }
+  return { reapplySignals: false };
 }
 
 /**
@@ -109,7 +127,7 @@ async function printOutcome(action: string, handle: WorkflowHandle, runId: strin
       return 1;
     }
     if (!(err instanceof WorkflowFailedError)) throw err;
-    if (json) console.log(JSON.stringify({ workflowId: err.workflowId, runId: err.runId, status: err.status, failure: err.failure }, null, 2));
+    if (json) print(json, { workflowId: err.workflowId, runId: err.runId, status: err.status, failure: err.failure }, () => '');
     console.error(`steadfast workflow ${action}: workflow ${err.workflowId} ${err.status} (run ${err.runId}): ${failureText(err.failure)}`);
     return 1;
   }
@@ -131,10 +149,10 @@ function bulkCommand(action: BulkCommand['action'], values: Values, positionals:
     if (!signalName) throw new UsageError('steadfast workflow signal --query: missing the signal <name>');
     operation = { type: 'signal', signalName, args: readInputs(values) };
   } else if (action === 'reset') {
-    if (values['event-id'] !== undefined) throw new UsageError('--event-id names an event of one run: with --query use --to first|last');
+    if (values['event-id'] !== undefined) throw new UsageError('--event-id names an event of one run: with --query use --type FirstWorkflowTask|LastWorkflowTask');
     const resetType = resetTo(values);
-    if (!resetType) throw new UsageError('steadfast workflow reset --query: give --to first|last');
-    operation = { type: 'reset', resetType, ...reason };
+    if (!resetType) throw new UsageError('steadfast workflow reset --query: give --type FirstWorkflowTask|LastWorkflowTask');
+    operation = { type: 'reset', resetType, ...reason, ...reapplyOf(values) };
   } else {
     operation = { type: action, ...reason };
   }
@@ -186,7 +204,7 @@ async function runAction(client: Client, action: string, values: Values, positio
       for await (const e of client.workflow.list({
         ...(values.query !== undefined ? { query: values.query } : {}),
         ...(values.type ? { workflowType: values.type } : {}),
-        ...(values.status ? { status: values.status as NonNullable<ListOptions['status']> } : {}),
+        ...(values.status ? { status: enumFlag('status', values.status, WORKFLOW_STATUSES) } : {}),
         ...(values['id-prefix'] ? { workflowIdPrefix: values['id-prefix'] } : {}),
         pageSize: Math.min(limit, 1000),
       })) {
@@ -204,11 +222,14 @@ async function runAction(client: Client, action: string, values: Values, positio
       return 0;
     }
     case 'describe': {
-      const d = await client.workflow.getHandle(need('workflowId'), runId).describe();
-      print(json, d, () => describeText(d));
+      const handle = client.workflow.getHandle(need('workflowId'), runId);
+      const d = await handle.describe();
+      const outcome = d.closeTime ? outcomeOf((await client.workflow.getHandle(d.workflowId, d.runId).fetchHistory()).events.at(-1)) : {};
+      print(json, Object.keys(outcome).length ? { ...d, ...outcome } : d, () => describeText(d, undefined, outcome));
       return 0;
     }
-    case 'history': {
+    case 'history':
+    case 'show': {
       const handle = client.workflow.getHandle(need('workflowId'), runId);
       if (!values.follow) {
         const history = await handle.fetchHistory();
@@ -228,8 +249,10 @@ async function runAction(client: Client, action: string, values: Values, positio
       print(json, { ok: true }, () => `signal ${name} sent to ${need('workflowId')}`);
       return 0;
     }
-    case 'query': {
-      const answer = await client.workflow.getHandle(need('workflowId'), runId).query(needName(), ...readInputs(values));
+    case 'query':
+    case 'stack': {
+      const queryName = action === 'stack' ? '__stack_trace' : needName();
+      const answer = await client.workflow.getHandle(need('workflowId'), runId).query(queryName, ...readInputs(values));
       print(json, { result: answer }, () => (typeof answer === 'string' ? answer : JSON.stringify(answer, null, 2)));
       return 0;
     }
@@ -249,15 +272,21 @@ async function runAction(client: Client, action: string, values: Values, positio
       await client.workflow.getHandle(need('workflowId')).terminate(values.reason);
       print(json, { ok: true }, () => `terminated ${need('workflowId')}`);
       return 0;
+    case 'delete': {
+      await client.workflow.getHandle(need('workflowId'), runId).delete();
+      print(json, { ok: true }, () => `deleted ${need('workflowId')}${runId ? ` (run ${runId})` : ''}`);
+      return 0;
+    }
     case 'reset': {
       refuseTogether(values, ['event-id', 'to']);
+      refuseTogether(values, ['event-id', 'type']);
       const eventId = parseIntFlag('event-id', values['event-id'], 1);
       const to = resetTo(values);
       if (eventId === undefined && !to) {
-        throw new UsageError('steadfast workflow reset: give --event-id <WorkflowTaskCompleted event id> or --to first|last');
+        throw new UsageError('steadfast workflow reset: give --event-id <WorkflowTaskCompleted event id> or --type FirstWorkflowTask|LastWorkflowTask');
       }
       const newRunId = await client.workflow.getHandle(need('workflowId'), runId).reset({
-        ...(eventId !== undefined ? { eventId } : {}), ...(to ? { type: to } : {}), ...(values.reason ? { reason: values.reason } : {}),
+        ...(eventId !== undefined ? { eventId } : {}), ...(to ? { type: to } : {}), ...(values.reason ? { reason: values.reason } : {}), ...reapplyOf(values),
       });
       print(json, { runId: newRunId }, () => `reset ${need('workflowId')}: new run ${newRunId}`);
       return 0;
@@ -281,9 +310,11 @@ export const workflowCommand = {
       return values.help ? 0 : 2;
     }
     if (!ACTIONS[action]) throw new UsageError(`steadfast workflow: unknown action "${action}" (run \`steadfast workflow --help\` for the actions)`);
+    values.json = useOutput(values);
     const bulk = BULK_ACTIONS.has(action) && values.query !== undefined
       ? bulkCommand(action as BulkCommand['action'], values, [action, ...rest]) : undefined;
     const address = values.address ?? process.env.STEADFAST_ADDRESS ?? 'http://127.0.0.1:7233';
+    await refuseFastOnLoopback(address, values['retry-for']);
     const client = new Client({
       address,
       // A person at a terminal would rather hear within seconds that the server is down than

@@ -32,6 +32,8 @@ export interface BulkReset {
   type: 'reset';
   resetType: 'FirstWorkflowTask' | 'LastWorkflowTask';
   reason?: string;
+  /** false: re-apply no signal or update after the reset point (`handle.reset`'s option). @default true */
+  reapplySignals?: boolean;
 }
 
 /** What {@link WorkflowClient.bulk} does to each run its query matches. */
@@ -119,13 +121,18 @@ const OPERATIONS: { [K in OperationType]: OperationSpec<K> } = {
     apply: (h, op) => h.signal(op.signalName, ...(op.args ?? [])),
   },
   reset: {
-    keys: { type: true, resetType: true, reason: true },
+    keys: { type: true, resetType: true, reason: true, reapplySignals: true },
     skipsClosed: false,
     validate: (op) => {
       requireOneOf('operation.resetType', op.resetType, ['FirstWorkflowTask', 'LastWorkflowTask'] as const);
       optionalString('operation.reason', op.reason, 10_000);
+      if (op.reapplySignals !== undefined && typeof op.reapplySignals !== 'boolean') {
+        throw new ValidationError('operation.reapplySignals', 'must be a boolean', op.reapplySignals);
+      }
     },
-    apply: (h, op) => h.reset({ type: op.resetType, ...(op.reason !== undefined ? { reason: op.reason } : {}) }),
+    apply: (h, op) => h.reset({
+      type: op.resetType, ...(op.reason !== undefined ? { reason: op.reason } : {}), ...(op.reapplySignals !== undefined ? { reapplySignals: op.reapplySignals } : {}),
+    }),
   },
 };
 

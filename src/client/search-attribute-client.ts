@@ -24,6 +24,17 @@ export class SearchAttributeClient {
     await this.service.createSearchAttribute({ namespace: this.namespace, name: definition.name, type: definition.type });
   }
 
+  /**
+   * Removes custom search attributes: their values leave the runs' visibility records.
+   * @throws ServiceError NotFound when a name is not registered (nothing is removed then).
+   */
+  async remove(names: string[]): Promise<void> {
+    if (!Array.isArray(names) || names.length === 0 || names.some((n) => typeof n !== 'string' || n === '')) {
+      throw new ValidationError('names', 'must be a non-empty array of attribute names', names);
+    }
+    await this.service.removeSearchAttributes({ namespace: this.namespace, names });
+  }
+
   /** The namespace's registered attributes (by name) and the built-in ones. */
   list(): Promise<ListSearchAttributesResponse> {
     return this.service.listSearchAttributes({ namespace: this.namespace });

@@ -211,6 +211,14 @@ export class WorkflowHandle<W extends Workflow = Workflow> {
     return terminate({ workflowExecution: this.#execution(), reason, ...(sent !== undefined ? { details: sent } : {}), ...this.#first() });
   }
 
+  /**
+   * Deletes the run (the workflow's latest when the handle names none) with its history and
+   * visibility record; a running run is terminated first (Temporal's DeleteWorkflowExecution).
+   */
+  async delete(): Promise<void> {
+    return this.service.deleteWorkflowExecution(this.#ref());
+  }
+
   /** Sends a signal; resolves once the server has persisted it in the run's history. */
   signal<Args extends unknown[]>(def: SignalDefinition<Args> | string, ...args: Args): Promise<void> {
     return sendSignal(this.#target(), def as SignalDefinition<unknown[]>, args);

@@ -85,6 +85,8 @@ export function withPayloadCodecs(service: WorkflowService, chain: CodecChain): 
     countWorkflowExecutions: (req) => s.countWorkflowExecutions(req),
     createSearchAttribute: (req) => s.createSearchAttribute(req),
     listSearchAttributes: (req) => s.listSearchAttributes(req),
+    deleteWorkflowExecution: (req) => s.deleteWorkflowExecution(req),
+    removeSearchAttributes: (req) => s.removeSearchAttributes(req),
     registerNamespace: (req) => s.registerNamespace(req),
     describeNamespace: (req) => s.describeNamespace(req),
     listNamespaces: (req) => s.listNamespaces(req),

@@ -30,7 +30,8 @@ import { TaskService } from './tasks/task-service.ts';
 import { taskQueuesOf, type TaskQueues } from './task-queues/task-queues.ts';
 import type { UndeliveredTask, UndeliveredTaskReturn } from './tasks/undelivered-tasks.ts';
 import { getHistory } from './visibility/history-read.ts';
-import { countExecutions, createSearchAttribute, listSearchAttributes, validateStartAttributes } from './visibility/search-attributes.ts';
+import { deleteWorkflowExecution } from './visibility/delete-execution.ts';
+import { countExecutions, removeSearchAttributes, createSearchAttribute, listSearchAttributes, validateStartAttributes } from './visibility/search-attributes.ts';
 import { describe, listExecutions } from './visibility/visibility.ts';
 import { parseRequest } from '../protocol/parse.ts';
 import { executionRequestSchema } from '../protocol/schemas/executions.ts';
@@ -104,6 +105,8 @@ function serviceCalls({ core, tasks, messages, schedules, namespaces, queues }: 
     countWorkflowExecutions: (req) => countExecutions(core.store, req),
     createSearchAttribute: (req) => createSearchAttribute(core.store, req),
     listSearchAttributes: (req) => listSearchAttributes(core.store, req),
+    deleteWorkflowExecution: (req) => deleteWorkflowExecution(core, req),
+    removeSearchAttributes: (req) => removeSearchAttributes(core.store, req),
     requestCancelWorkflowExecution: (req) => requestCancel(core, req),
     terminateWorkflowExecution: (req) => terminate(core, req),
     resetWorkflowExecution: (req) => resetWorkflowExecution(core, req),

@@ -101,6 +101,8 @@ export const METHODS = {
   countWorkflowExecutions: { role: 'reader', longPoll: false, retriedByClient: true, tokenScoped: false, inNamespace: true, audited: false, rateBuckets: [] },
   createSearchAttribute: { role: 'admin', longPoll: false, retriedByClient: false, tokenScoped: false, inNamespace: true, audited: false, rateBuckets: [] },
   listSearchAttributes: { role: 'reader', longPoll: false, retriedByClient: true, tokenScoped: false, inNamespace: true, audited: false, rateBuckets: [] },
+  removeSearchAttributes: { role: 'admin', longPoll: false, retriedByClient: false, tokenScoped: false, inNamespace: true, audited: false, rateBuckets: [] },
+  deleteWorkflowExecution: { role: 'admin', longPoll: false, retriedByClient: false, tokenScoped: false, inNamespace: true, audited: false, rateBuckets: [] },
   registerNamespace: { role: { scope: 'system', role: 'admin' }, longPoll: false, retriedByClient: false, tokenScoped: false, inNamespace: false, audited: false, rateBuckets: [] },
   describeNamespace: { role: 'reader', longPoll: false, retriedByClient: false, tokenScoped: false, inNamespace: false, audited: false, rateBuckets: [] },
   listNamespaces: { role: { scope: 'each', role: 'reader' }, longPoll: false, retriedByClient: false, tokenScoped: false, inNamespace: false, audited: false, rateBuckets: [] },

@@ -143,6 +143,8 @@ export interface ScheduleCounters {
 export interface ScheduleDescription {
   scheduleId: string;
   spec: CanonicalSpecData;
+  /** The cron strings the spec was given, as written (the canonical spec holds them as calendars). */
+  cronExpressions?: string[] | undefined;
   action: ScheduleActionData;
   policies: { overlap: ScheduleOverlapPolicy; catchupWindowMs: number; pauseOnFailure: boolean };
   state: { paused: boolean; note: string; remainingActions?: number | undefined };

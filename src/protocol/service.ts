@@ -24,7 +24,7 @@ import type {
 import type { DescribeTaskQueueRequest, DescribeTaskQueueResponse, ListTaskQueuesRequest, ListTaskQueuesResponse } from './task-queues.ts';
 import type {
   CountWorkflowExecutionsRequest, CountWorkflowExecutionsResponse, CreateSearchAttributeRequest, ListSearchAttributesRequest,
-  ListSearchAttributesResponse,
+  ListSearchAttributesResponse, RemoveSearchAttributesRequest,
 } from './visibility.ts';
 
 /** Per-call options that do not travel in the request body. */
@@ -75,6 +75,10 @@ export interface VisibilityService {
   createSearchAttribute(req: CreateSearchAttributeRequest): Promise<void>;
   /** The search attributes of a namespace: the built-in ones and the registered ones. */
   listSearchAttributes(req: ListSearchAttributesRequest): Promise<ListSearchAttributesResponse>;
+  /** Removes custom search attributes of a namespace; refused with NotFound when one is not registered. */
+  removeSearchAttributes(req: RemoveSearchAttributesRequest): Promise<void>;
+  /** Deletes a run with its history and visibility record; a running run is terminated first. */
+  deleteWorkflowExecution(req: ExecutionRequest): Promise<void>;
 }
 
 /** The namespace calls of the service: every other call names a registered namespace. */
@@ -155,7 +159,7 @@ export const SCHEDULE_SERVICE_METHODS = [
 
 /** Calls of {@link VisibilityService}, listed in WORKFLOW_SERVICE_METHODS. */
 export const VISIBILITY_SERVICE_METHODS = [
-  'countWorkflowExecutions', 'createSearchAttribute', 'listSearchAttributes',
+  'countWorkflowExecutions', 'createSearchAttribute', 'listSearchAttributes', 'deleteWorkflowExecution', 'removeSearchAttributes',
 ] as const satisfies readonly (keyof VisibilityService)[];
 
 /** Calls of {@link NamespaceService}, listed in WORKFLOW_SERVICE_METHODS. */

@@ -24,6 +24,14 @@ export interface CountWorkflowExecutionsResponse {
 }
 
 /** Registers a custom search attribute in a namespace. */
+/** Removes custom search attributes of a namespace (Temporal's RemoveSearchAttributes). */
+export interface RemoveSearchAttributesRequest {
+  /** @default "default" */
+  namespace?: string | undefined;
+  /** The names of registered custom attributes. */
+  names: string[];
+}
+
 export interface CreateSearchAttributeRequest {
   /** @default "default" */
   namespace?: string | undefined;

@@ -294,6 +294,11 @@ export interface Store {
    *   ValidationError when every slot of the type is taken.
    */
   createSearchAttribute(namespace: string, definition: SearchAttributeDefinition): Promise<void>;
+  /**
+   * Removes a custom search attribute of a namespace: its values leave the visibility rows and
+   * its slot is free again. @returns false when no such attribute is registered.
+   */
+  removeSearchAttribute(namespace: string, name: string): Promise<boolean>;
   /** Events of a run with `eventId >= fromEventId`, in order, at most `limit`. */
   readHistory(runId: string, fromEventId: number, limit: number): Promise<HistoryEvent[]>;
   /** @throws StoreConflictError when the transition lost a race; nothing is written then. */
@@ -337,9 +342,10 @@ export interface Store {
    * before `closedBefore` (oldest first), with their history, visibility row, tasks and timers.
    * Runs still open are never taken. Servers sweeping at once take different runs (PostgreSQL
    * skips rows another transaction holds), so each run is deleted, and counted, once.
+   * Given `runId`, only that run (deleteWorkflowExecution).
    * @returns the run ids deleted.
    */
-  deleteClosedRuns(namespace: string, closedBefore: number, limit: number): Promise<string[]>;
+  deleteClosedRuns(namespace: string, closedBefore: number, limit: number, runId?: string): Promise<string[]>;
   /** Registers a listener for notifications; returns the unsubscribe function. */
   subscribe(listener: (n: StoreNotification) => void): () => void;
   /** Closes connections the store opened. */

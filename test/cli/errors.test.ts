@@ -62,9 +62,9 @@ test('workflow commands against one running server: bad flags exit 2, failed ope
       [['workflow', 'signal', 'wf-1', 'go', '--args', '{', ...address], 2, /^--args must hold a JSON array, e\.g\./m],
       [['workflow', 'start', 'greet', '--task-queue', 'q', '--cron', '0 25 * * *', ...address], 2,
         /^--cron "0 25 \* \* \*" is not a valid cron spec: at column 3 expected an hour 0-23, got "25"$/m],
-      [['workflow', 'list', '--status', 'Sleeping', ...address], 2, /^status must be one of Running, /m],
+      [['workflow', 'list', '--status', 'Sleeping', ...address], 2, /^--status must be one of Running, /m],
       [['workflow', 'describe', ...address], 2, /^steadfast workflow describe: missing <workflowId>/m],
-      [['workflow', 'list', '--bogus', ...address], 2, /^steadfast workflow: Unknown option '--bogus'/m],
+      [['workflow', 'list', '--bogus', ...address], 2, /^steadfast workflow: unknown flag --bogus/m],
       [['workflow', 'describe', 'no-such-workflow', ...address], 1, /^steadfast workflow: .*no-such-workflow/m],
     ];
     await expectAll(cases);

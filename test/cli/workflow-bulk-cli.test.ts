@@ -137,8 +137,8 @@ describe('steadfast workflow cancel | terminate | signal | reset --query', { tim
   test('bulk usage errors exit 2 before any call', async () => {
     const cases: [string[], RegExp][] = [
       [['workflow', 'terminate', 'idle-1', '--query', 'WorkflowType = \'steps\''], /^steadfast workflow terminate: give a workflow id or --query, not both$/],
-      [['workflow', 'reset', '--query', 'WorkflowType = \'steps\'', '--yes'], /^steadfast workflow reset --query: give --to first\|last$/],
-      [['workflow', 'reset', '--query', 'WorkflowType = \'steps\'', '--event-id', '3', '--yes'], /^--event-id names an event of one run: with --query use --to first\|last$/],
+      [['workflow', 'reset', '--query', 'WorkflowType = \'steps\'', '--yes'], /^steadfast workflow reset --query: give --type FirstWorkflowTask\|LastWorkflowTask$/],
+      [['workflow', 'reset', '--query', 'WorkflowType = \'steps\'', '--event-id', '3', '--yes'], /^--event-id names an event of one run: with --query use --type FirstWorkflowTask\|LastWorkflowTask$/],
       [['workflow', 'signal', '--query', 'WorkflowType = \'steps\'', '--yes'], /^steadfast workflow signal --query: missing the signal <name>$/],
       [['workflow', 'cancel', '--query', 'WorkflowType = \'steps\'', '--yes', '--concurrency', '500'], /^--concurrency must be <= 100, got 500$/],
       [['workflow', 'cancel', '--query', 'GROUP BY ExecutionStatus', '--yes'], /^--query must not group \(GROUP BY\) in a bulk cancel$/],

@@ -90,6 +90,8 @@ test('the role each call needs', () => {
     countWorkflowExecutions: 'reader',
     listSearchAttributes: 'reader',
     createSearchAttribute: 'admin',
+    deleteWorkflowExecution: 'admin',
+    removeSearchAttributes: 'admin',
     describeNamespace: 'reader',
   });
 });

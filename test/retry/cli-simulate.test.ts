@@ -88,7 +88,7 @@ describe('steadfast retry simulate', () => {
 
   test('bad flags: a clear message and exit 2', async () => {
     for (const [args, message] of [
-      [['--bogus'], /Unknown option '--bogus'/],
+      [['--bogus'], /unknown flag --bogus/],
       [['--strategy', 'nope'], /--strategy must be one of temporal, fixed, exponential/],
       [['--strategy', 'linear', '--median', '1s'], /--median does not apply to --strategy linear/],
       [['--strategy', 'exponential', '--factor', '0.5'], /factor must be >= 1, got 0\.5/],

@@ -29,6 +29,23 @@ test('steadfast schedule: create with spec and policy flags, describe (table and
     assert.equal(d.spec.calendars.length, 2);
     assert.deepEqual(d.policies, { overlap: 'BufferAll', catchupWindowMs: 600_000, pauseOnFailure: true });
     assert.equal(d.info.nextActionTimes.length, 10);
+    assert.deepEqual(d.cronExpressions, ['0 12 * * Mon-Fri']);
+    // In words: the cron string as written, the other calendar and the interval; durations as durations; no empty tables.
+    r = await cli(['describe', 'nightly', ...at]);
+    assert.match(r.stdout, /^ {2}cron '0 12 \* \* Mon-Fri'$/m);
+    assert.match(r.stdout, /^ {2}at 03:00 on day 1 of the month$/m);
+    assert.match(r.stdout, /^ {2}every 6h offset by 5h$/m);
+    assert.match(r.stdout, /catchup window 10m, pause on failure yes/);
+    assert.doesNotMatch(r.stdout, /Recent actions:|Incidents:/);
+    r = await cli(['toggle', 'nightly', ...at]);
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /^steadfast schedule toggle: give one of --pause or --unpause$/m);
+    r = await cli(['toggle', 'nightly', ...at, '--pause', '--reason', 'checking']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match((await cli(['describe', 'nightly', ...at])).stdout, /^Schedule nightly: PAUSED \(checking\)/);
+    r = await cli(['toggle', 'nightly', ...at, '--unpause']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match((await cli(['describe', 'nightly', ...at])).stdout, /^Schedule nightly: active/);
     r = await cli(['pause', 'nightly', ...at, '--note', 'migrating']);
     assert.equal(r.code, 0, r.stderr);
     r = await cli(['trigger', 'nightly', ...at]);

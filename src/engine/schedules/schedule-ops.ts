@@ -86,6 +86,7 @@ export class ScheduleOps implements ScheduleService {
     return {
       scheduleId: rec.scheduleId,
       spec: spec.canonical(),
+      ...cronsOf(s.spec),
       action: s.action,
       policies: { overlap: s.overlap, catchupWindowMs: s.catchupWindowMs, pauseOnFailure: s.pauseOnFailure },
       state: { paused: s.paused, note: s.note, ...(s.remainingActions !== undefined ? { remainingActions: s.remainingActions } : {}) },
@@ -180,4 +181,10 @@ export class ScheduleOps implements ScheduleService {
     });
     if (!found) throw notFound(ref);
   }
+}
+
+/** The cron strings a stored spec was given, as written: describe shows them beside the canonical calendars. */
+function cronsOf(spec: unknown): { cronExpressions?: string[] } {
+  const crons = (spec as { cronExpressions?: unknown } | null)?.cronExpressions;
+  return Array.isArray(crons) && crons.length > 0 ? { cronExpressions: crons.map(String) } : {};
 }

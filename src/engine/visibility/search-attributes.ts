@@ -2,8 +2,9 @@ import type { AttributeDefinitions } from '../core/commands.ts';
 import type { ListWorkflowExecutionsRequest } from '../../protocol/index.ts';
 import type {
   CountWorkflowExecutionsRequest, CountWorkflowExecutionsResponse, CreateSearchAttributeRequest, ListSearchAttributesRequest,
-  ListSearchAttributesResponse, SearchAttributeWireValue,
+  ListSearchAttributesResponse, RemoveSearchAttributesRequest, SearchAttributeWireValue,
 } from '../../protocol/index.ts';
+import { ServiceError } from '../../common/errors.ts';
 import { ValidationError } from '../../errors/index.ts';
 import type { ExecutionRecord, Store } from '../../store/types.ts';
 import type { Command } from '../../history/commands.ts';
@@ -16,7 +17,7 @@ import { BUILT_IN_ATTRIBUTES } from '../../visibility/types.ts';
 import { parseQuery } from '../../visibility/parser.ts';
 import { parseRequest } from '../../protocol/parse.ts';
 import {
-  countWorkflowExecutionsRequestSchema, createSearchAttributeRequestSchema, listSearchAttributesRequestSchema,
+  countWorkflowExecutionsRequestSchema, createSearchAttributeRequestSchema, listSearchAttributesRequestSchema, removeSearchAttributesRequestSchema,
 } from '../../protocol/schemas/visibility.ts';
 
 /* Visibility in the engine: the search attributes a run carries (set at start, changed by
@@ -66,6 +67,21 @@ export async function countExecutions(store: Store, input: CountWorkflowExecutio
 export async function createSearchAttribute(store: Store, input: CreateSearchAttributeRequest): Promise<void> {
   const req = parseRequest(createSearchAttributeRequestSchema, input);
   await store.createSearchAttribute(req.namespace, validateNewAttribute(req));
+}
+
+/**
+ * removeSearchAttributes: removes custom attributes of the namespace; their values leave the
+ * visibility rows, so a query naming one is refused as for a name never registered. Every name
+ * is checked before any is removed.
+ */
+export async function removeSearchAttributes(store: Store, input: RemoveSearchAttributesRequest): Promise<void> {
+  const req = parseRequest(removeSearchAttributesRequestSchema, input);
+  const registered = new Set((await store.listSearchAttributes(req.namespace)).map((a) => a.name));
+  req.names.forEach((name, i) => {
+    if (name in BUILT_IN_ATTRIBUTES) throw new ValidationError(`names[${i}]`, 'must be a custom search attribute, not a built-in one', name);
+    if (!registered.has(name)) throw new ServiceError('NotFound', `search attribute ${name} is not registered in namespace ${req.namespace}`);
+  });
+  for (const name of new Set(req.names)) await store.removeSearchAttribute(req.namespace, name);
 }
 
 /** listSearchAttributes: the namespace's registered attributes and the built-in ones. */

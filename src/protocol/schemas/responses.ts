@@ -135,6 +135,7 @@ const incident = schemaOf<ScheduleIncident>()(z.strictObject({ kind: z.enum(SCHE
 export const scheduleDescriptionSchema = schemaOf<ScheduleDescription>()(z.strictObject({
   scheduleId: str,
   spec: checkedLater<CanonicalSpecData>(),
+  cronExpressions: z.array(str).optional(),
   action: checkedLater<ScheduleActionData>(),
   policies: z.strictObject({ overlap: str, catchupWindowMs: num, pauseOnFailure: z.boolean() }) as z.ZodType<ScheduleDescription['policies']>,
   state: z.strictObject({ paused: z.boolean(), note: str, remainingActions: num.optional() }),

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { SearchAttributeTypeName } from '../enums.ts';
 import { checkedLater, namespace } from '../fields.ts';
 import { schemaOf } from '../parse.ts';
-import type { CountWorkflowExecutionsRequest, CreateSearchAttributeRequest, ListSearchAttributesRequest } from '../visibility.ts';
+import type { CountWorkflowExecutionsRequest, CreateSearchAttributeRequest, ListSearchAttributesRequest, RemoveSearchAttributesRequest } from '../visibility.ts';
 
 /* The schemas of the visibility calls' requests (visibility.ts). */
 
@@ -21,3 +21,9 @@ export const createSearchAttributeRequestSchema = schemaOf<CreateSearchAttribute
 
 /** Schema of {@link ListSearchAttributesRequest}. */
 export const listSearchAttributesRequestSchema = schemaOf<ListSearchAttributesRequest>()(z.object({ namespace }));
+
+/** Schema of {@link RemoveSearchAttributesRequest}. */
+export const removeSearchAttributesRequestSchema = schemaOf<RemoveSearchAttributesRequest>()(z.object({
+  namespace,
+  names: z.array(z.string().min(1).max(64)).min(1).max(100),
+}));

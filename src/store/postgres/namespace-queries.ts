@@ -15,7 +15,7 @@ const NAMESPACE_SQL = {
   // executions_by_close. SKIP LOCKED: two servers sweeping at once take different runs, and a run
   // a transition holds (a reset reading it) is left for the next sweep.
   lockExpired: `SELECT run_id FROM executions WHERE namespace = $1 AND close_time IS NOT NULL AND close_time < $2
-    AND status <> 'Running' ORDER BY close_time, run_id LIMIT $3 FOR UPDATE SKIP LOCKED`,
+    AND status <> 'Running' AND ($4::text IS NULL OR run_id = $4) ORDER BY close_time, run_id LIMIT $3 FOR UPDATE SKIP LOCKED`,
   deleteHistory: 'DELETE FROM history_events WHERE run_id = ANY($1::text[])',
   deleteVisibility: 'DELETE FROM executions_visibility WHERE run_id = ANY($1::text[])',
   deleteTasks: 'DELETE FROM tasks WHERE run_id = ANY($1::text[])',
@@ -51,8 +51,8 @@ export async function updateNamespace(query: Query, name: string, c: NamespaceCh
 }
 
 /** Deletes a batch of expired closed runs and every row keyed by them, inside the caller's transaction. */
-export async function deleteClosedRuns(c: pg.PoolClient, namespace: string, closedBefore: number, limit: number): Promise<string[]> {
-  const runIds = (await c.query(NAMESPACE_SQL.lockExpired, [namespace, closedBefore, limit])).rows.map((r: { run_id: string }) => r.run_id);
+export async function deleteClosedRuns(c: pg.PoolClient, namespace: string, closedBefore: number, limit: number, runId?: string): Promise<string[]> {
+  const runIds = (await c.query(NAMESPACE_SQL.lockExpired, [namespace, closedBefore, limit, runId ?? null])).rows.map((r: { run_id: string }) => r.run_id);
   if (runIds.length === 0) return runIds;
   for (const sql of [NAMESPACE_SQL.deleteHistory, NAMESPACE_SQL.deleteVisibility, NAMESPACE_SQL.deleteTasks, NAMESPACE_SQL.deleteTimers,
     NAMESPACE_SQL.deleteExecutions]) {

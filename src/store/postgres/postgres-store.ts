@@ -211,6 +211,12 @@ export class PostgresStore implements Store {
     await this.#transaction((client) => vis.createAttribute(client, namespace, definition));
   }
 
+  async removeSearchAttribute(namespace: string, name: string): Promise<boolean> {
+    let removed = false;
+    await this.#transaction(async (client) => void (removed = await vis.removeAttribute(client, namespace, name)));
+    return removed;
+  }
+
   createNamespace(record: NamespaceRecord): Promise<void> {
     return ns.createNamespace((sql, params) => this.#query(sql, params), record);
   }
@@ -227,10 +233,10 @@ export class PostgresStore implements Store {
     return ns.updateNamespace((sql, params) => this.#query(sql, params), name, changes, updateTime);
   }
 
-  async deleteClosedRuns(namespace: string, closedBefore: number, limit: number): Promise<string[]> {
+  async deleteClosedRuns(namespace: string, closedBefore: number, limit: number, runId?: string): Promise<string[]> {
     let runIds: string[] = [];
     await this.#transaction(async (c) => {
-      runIds = await ns.deleteClosedRuns(c, namespace, closedBefore, limit);
+      runIds = await ns.deleteClosedRuns(c, namespace, closedBefore, limit, runId);
       // Other servers drop the deleted runs from their caches when this commits.
       for (const p of noticePayloads(this.#origin, runIds, [])) await c.query(PQ.notify, [this.#listener.channel, p]);
     });

@@ -36,6 +36,20 @@ export const postgresVisibilityStore = {
     await c.query(PQ.insertAttributeColumn, [namespace, col.name, col.type, col.column]);
   },
 
+  /**
+   * Removes an attribute: its slot column is emptied in the namespace's rows (a later attribute
+   * may take the slot) and its registration deleted; call inside a transaction.
+   * @returns false when no such attribute is registered.
+   */
+  async removeAttribute(c: Queryable, namespace: string, name: string): Promise<boolean> {
+    await c.query(PQ.attributeLock, [namespace]);
+    const col = (await this.columns(c, namespace)).find((x) => x.name === name);
+    if (!col) return false;
+    await c.query(`UPDATE executions_visibility SET ${col.column} = NULL WHERE namespace = $1 AND ${col.column} IS NOT NULL`, [namespace]);
+    await c.query('DELETE FROM search_attribute_columns WHERE namespace = $1 AND name = $2', [namespace, name]);
+    return true;
+  },
+
   /** One page of a list query, the execution rows in the query's order. */
   async query(db: Queryable, q: VisibilityQuery): Promise<{ executions: ExecutionRecord[]; nextPageToken?: string }> {
     const c = compileListQuery(postgresVisibility, { ...q, attributes: await this.columns(db, q.namespace) });

@@ -17,7 +17,7 @@ const SQL = {
     update_time = @updateTime WHERE name = @name RETURNING *`,
   // executions_by_close; a closed run's close_time is set, a running one's is NULL.
   expired: `SELECT run_id FROM executions WHERE namespace = @namespace AND close_time IS NOT NULL
-    AND close_time < @closedBefore AND status <> 'Running' ORDER BY close_time, run_id LIMIT @limit`,
+    AND close_time < @closedBefore AND status <> 'Running' AND (@runId IS NULL OR run_id = @runId) ORDER BY close_time, run_id LIMIT @limit`,
   deleteExecutions: 'DELETE FROM executions WHERE run_id IN (SELECT value FROM json_each(@runIds))',
   deleteHistory: 'DELETE FROM history_events WHERE run_id IN (SELECT value FROM json_each(@runIds))',
   deleteVisibility: 'DELETE FROM executions_visibility WHERE run_id IN (SELECT value FROM json_each(@runIds))',
@@ -59,8 +59,8 @@ export class SqliteNamespaces {
   }
 
   /** Deletes a batch of expired closed runs and every row keyed by them; to run inside a write. */
-  deleteClosedRuns(namespace: string, closedBefore: number, limit: number): string[] {
-    const runIds = (this.#q.expired.all({ namespace, closedBefore, limit }) as unknown[]).map(String);
+  deleteClosedRuns(namespace: string, closedBefore: number, limit: number, runId?: string): string[] {
+    const runIds = (this.#q.expired.all({ namespace, closedBefore, limit, runId: runId ?? null }) as unknown[]).map(String);
     if (runIds.length === 0) return runIds;
     const p = { runIds: JSON.stringify(runIds) };
     for (const s of [this.#q.deleteHistory, this.#q.deleteVisibility, this.#q.deleteTasks, this.#q.deleteTimers, this.#q.deleteExecutions]) s.run(p);

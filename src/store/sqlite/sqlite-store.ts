@@ -170,6 +170,10 @@ export class SqliteStore implements Store {
     return this.#write(() => this.#visibility.createAttribute(namespace, definition));
   }
 
+  removeSearchAttribute(namespace: string, name: string): Promise<boolean> {
+    return this.#write(() => this.#visibility.removeAttribute(namespace, name));
+  }
+
   createNamespace(record: NamespaceRecord): Promise<void> {
     return this.#write(() => this.#namespaces.create(record));
   }
@@ -186,8 +190,8 @@ export class SqliteStore implements Store {
     return this.#write(() => this.#namespaces.update(name, changes, updateTime));
   }
 
-  deleteClosedRuns(namespace: string, closedBefore: number, limit: number): Promise<string[]> {
-    return this.#write(() => this.#namespaces.deleteClosedRuns(namespace, closedBefore, limit), undefined, (runIds) => {
+  deleteClosedRuns(namespace: string, closedBefore: number, limit: number, runId?: string): Promise<string[]> {
+    return this.#write(() => this.#namespaces.deleteClosedRuns(namespace, closedBefore, limit, runId), undefined, (runIds) => {
       for (const runId of runIds) {
         this.#rows.delete(runId);
         this.#leases.dropRun(runId);

@@ -79,6 +79,21 @@ export class SqliteVisibility {
     this.#columns.delete(namespace);
   }
 
+  /**
+   * Removes an attribute: its slot column is emptied in the namespace's rows (a later attribute
+   * may take the slot) and its registration deleted; call inside a write transaction.
+   * @returns false when no such attribute is registered.
+   */
+  removeAttribute(namespace: string, name: string): boolean {
+    this.#columns.delete(namespace);
+    const col = this.columns(namespace).find((c) => c.name === name);
+    if (!col) return false;
+    this.#db.prepare(`UPDATE executions_visibility SET ${col.column} = NULL WHERE namespace = ? AND ${col.column} IS NOT NULL`).run(namespace);
+    this.#db.prepare('DELETE FROM search_attribute_columns WHERE namespace = ? AND name = ?').run(namespace, name);
+    this.#columns.delete(namespace);
+    return true;
+  }
+
   /** One page of a list query, the execution rows in the query's order. */
   query(q: VisibilityQuery): { executions: ExecutionRecord[]; nextPageToken?: string } {
     const c = compileListQuery(sqliteVisibility, { ...q, attributes: this.columns(q.namespace) });
