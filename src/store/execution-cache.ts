@@ -22,6 +22,9 @@ interface CachedRun {
  * may answer for is the store's decision (SQLite: everything, as the file's only writer;
  * PostgreSQL: see `PostgresStore.cachedExecution`).
  */
+/** Execution rows a store keeps in memory; beyond this many (or its cacheMaxBytes), the oldest go. */
+export const EXECUTION_CACHE_SIZE = 10_000;
+
 export class ExecutionCache {
   readonly #map: ByteBoundedMap<CachedRun>;
   constructor(capacity: number, maxBytes: number) {

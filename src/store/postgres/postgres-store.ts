@@ -24,18 +24,9 @@ import { postgresVisibilityStore as vis } from './visibility.ts';
 import type { SearchAttributeDefinition } from '../../visibility/types.ts';
 import type { VisibilityCount } from '../visibility/compile.ts';
 import { faults } from '../../common/fault-points.ts';
-import { ExecutionCache } from '../execution-cache.ts';
-import { ScheduleCache } from '../schedule-cache.ts';
+import { EXECUTION_CACHE_SIZE, ExecutionCache } from '../execution-cache.ts';
+import { SCHEDULE_CACHE_SIZE, ScheduleCache } from '../schedule-cache.ts';
 import { resolveCacheMaxBytes, type StoreCacheOptions } from '../byte-bounded-map.ts';
-
-/** Execution rows this server committed kept in memory; beyond this many (or cacheMaxBytes), the oldest go. */
-const EXECUTION_CACHE_SIZE = 10_000;
-/**
- * Schedule rows this server committed kept in memory; beyond this many (or a quarter of
- * cacheMaxBytes), the oldest go. A row with its ten recent actions holds about 3.6 KB of heap
- * (measured); its action's arguments and memo may hold 2 MiB each.
- */
-const SCHEDULE_CACHE_SIZE = 10_000;
 
 type Row = Record<string, unknown>;
 

@@ -24,13 +24,10 @@ import type { VisibilityCount } from '../visibility/compile.ts';
 import { Q, SQLITE_PRAGMAS } from './queries.ts';
 import { SqliteSchedules } from './schedule-queries.ts';
 import { faults } from '../../common/fault-points.ts';
-import { ExecutionCache } from '../execution-cache.ts';
+import { EXECUTION_CACHE_SIZE, ExecutionCache } from '../execution-cache.ts';
 import { resolveCacheMaxBytes, type StoreCacheOptions } from '../byte-bounded-map.ts';
 
 type Row = Record<string, unknown>;
-
-/** Execution rows kept in memory by a SQLite store; beyond this many (or cacheMaxBytes), the oldest entries go. */
-const EXECUTION_CACHE_SIZE = 10_000;
 
 type Statements = { [K in keyof typeof Q]: BetterSqlite3.Statement };
 
