@@ -18,7 +18,7 @@ describe('history views, failures, stacks, the start form, the codec dialog and 
     requireChromium();
     env = await startUiEnv();
     worker = await Worker.create({
-      address: env.address, taskQueue: 'stacks', workflowsPath: stacksPath,
+      address: env.address, taskQueue: 'stacks', workflowsPath: stacksPath, activities: { noop: async (i: number) => i },
       logger: { debug: quiet, info: quiet, warn: quiet, error: quiet }, shutdownGraceTime: '100ms',
     });
     running = worker.run();
@@ -63,6 +63,25 @@ describe('history views, failures, stacks, the start form, the codec dialog and 
     assert.match(await page.locator('.event-row').innerText(), /TimerStarted/);
     await page.getByTestId('event-type-filter').selectOption('');
     await page.waitForFunction(`document.querySelectorAll('.event-row').length === ${all}`);
+  });
+
+  test('the timeline of a 2,000-activity run is a bounded box that scrolls to its last row', { timeout: 180_000 }, async () => {
+    const { page, client, address } = env;
+    const handle = await client.workflow.start('manyActivities', { taskQueue: 'stacks', workflowId: 'ui-many', args: [2000] });
+    assert.equal(await handle.result(), 2000);
+    await page.goto(`${address}/workflows/ui-many`);
+    const timeline = page.getByTestId('timeline');
+    await timeline.waitFor();
+    // The history arrives in pages; the timeline grows to the workflow row and one row per activity.
+    await page.waitForFunction("document.querySelector('[data-testid=timeline]')?.getAttribute('data-rows') === '2001'", undefined, { timeout: 30_000 });
+    const box = page.getByTestId('timeline-scroll');
+    const height = await box.evaluate((el) => el.getBoundingClientRect().height);
+    assert.ok(height > 0 && height <= 600, `the box is bounded: ${height}px`);
+    assert.ok(await timeline.locator('g[data-row]').count() < 100, 'only the rows near the view are drawn');
+    await box.evaluate((el) => { el.scrollTop = el.scrollHeight; });
+    await timeline.locator('g[data-index="2000"]').waitFor({ timeout: 10_000 });
+    assert.match(String(await timeline.locator('g[data-index="2000"]').getAttribute('data-row')), /^noop \(/);
+    assert.ok(await timeline.locator('g[data-index="0"]').count() === 0, 'rows scrolled far out of view are no longer drawn');
   });
 
   test('a stuck workflow\'s stack trace names the workflow file\'s lines, in the UI and through the client', async () => {
