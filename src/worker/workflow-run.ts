@@ -159,7 +159,7 @@ export class WorkflowRun {
         this.#recordedLocal = close ? localActivityOutcomes(events, events.indexOf(close) + 1) : new Map();
         this.#checkAllMatched(event);
         commands = await this.#activate(event as HistoryEvent<'WorkflowTaskStarted'>, close as HistoryEvent<'WorkflowTaskCompleted'> | undefined);
-        this.#expected = commands;
+        this.#expected = [...commands];
         this.#expectedTask = event.eventId;
         this.#expectedRecorded = close !== undefined;
         if (commands.some((c) => TERMINAL_COMMAND_TYPES.includes(c.commandType))) this.#closed = true;
