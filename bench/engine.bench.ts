@@ -16,11 +16,12 @@ import { hashApiKey, newApiKey } from '../src/server/index.ts';
 import { PostgresStore } from '../src/store/postgres/postgres-store.ts';
 import { bulkLoadPostgres, bulkLoadSqlite } from './fixtures/bulk-load.ts';
 
-const HELP = `Usage: npm run bench -- engine [--database sqlite|postgres|both] [--workload one|five|both]
+const HELP = `Usage: npm run bench -- engine [--database sqlite|postgres|both] [--workload one|five|local|local5|both]
                                [--workflows 3000] [--concurrency 200] [--idle 200] [--metrics on|off]
                                [--security on|off] [--preload 0] [--warmup 200] [--json]
 
---workload one runs oneActivity, five runs fiveActivities (five activities one after another);
+--workload one runs oneActivity, five runs fiveActivities (five activities one after another),
+local runs oneLocalActivity and local5 fiveLocalActivities (the same as local activities);
 both runs each on a fresh database and server, after the same warm-up.
 --warmup N runs N one-activity workflows, 50 at a time, before the measured phases
 (the server's and the worker's code is compiled by V8 as it runs: on a 2-core machine the idle
@@ -33,7 +34,7 @@ the server starts, to measure the cost as work grows.
 load generator send a key (every call authenticated and authorized); task tokens are signed
 either way. Off by default.`;
 
-const WORKFLOW_TYPES = { one: 'oneActivity', five: 'fiveActivities' } as const;
+const WORKFLOW_TYPES = { one: 'oneActivity', five: 'fiveActivities', local: 'oneLocalActivity', local5: 'fiveLocalActivities' } as const;
 type Workload = keyof typeof WORKFLOW_TYPES;
 
 interface Figures {
@@ -213,7 +214,9 @@ export async function run(argv: string[]): Promise<number> {
   for (const flag of ['metrics', 'security'] as const) {
     if (values[flag] !== 'on' && values[flag] !== 'off') throw new Error(`--${flag} must be on or off, got ${JSON.stringify(values[flag])}`);
   }
-  if (!['one', 'five', 'both'].includes(values.workload!)) throw new Error(`--workload must be one, five or both, got ${JSON.stringify(values.workload)}`);
+  if (!['one', 'five', 'local', 'local5', 'both'].includes(values.workload!)) {
+    throw new Error(`--workload must be one, five, local, local5 or both, got ${JSON.stringify(values.workload)}`);
+  }
   const o: Options = {
     workflows: count('workflows'), concurrency: count('concurrency'), idle: count('idle'), warmup: count('warmup', 0), metrics: values.metrics === 'on', security: values.security === 'on',
     workloads: values.workload === 'both' ? ['one', 'five'] : [values.workload as Workload], preload: count('preload', 0),

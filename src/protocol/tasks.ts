@@ -95,6 +95,12 @@ export interface RespondWorkflowTaskCompletedRequest {
    * answer (`activityTasks`) instead of through a poll (eager activities). @default 0
    */
   eagerActivities?: number | undefined;
+  /**
+   * Temporal's forceCreateNewWorkflowTask: schedule a new workflow task right after this one
+   * even with nothing new in the run. A worker whose local activities outlast most of the task's
+   * timeout completes the task with what it has and asks for the next one (a heartbeat). @default false
+   */
+  forceCreateNewWorkflowTask?: boolean | undefined;
 }
 
 /** The answer to a workflow task's completion. */

@@ -4,11 +4,12 @@ import {
 } from '@tanstack/virtual-core';
 import type { HistoryEvent } from '../history/events.ts';
 import { formatTime, json } from './format.ts';
+import { localActivityLine } from './local-activity-row.ts';
 import { useSettings } from './settings.tsx';
 
 /** A short line of an event's attributes for the collapsed row. */
 function summary(e: HistoryEvent): string {
-  const text = JSON.stringify(e.attributes);
+  const text = localActivityLine(e) ?? JSON.stringify(e.attributes);
   return text.length > 160 ? `${text.slice(0, 159)}…` : text;
 }
 

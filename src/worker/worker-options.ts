@@ -37,6 +37,8 @@ export interface WorkerOptions extends ConnectionOptions {
   maxConcurrentActivityTaskExecutions?: number;
   /** Workflow tasks processed at once, at most. @default 40 */
   maxConcurrentWorkflowTaskExecutions?: number;
+  /** Local activity attempts run at once, at most (they wait for a free slot). @default 100 */
+  maxConcurrentLocalActivityExecutions?: number;
   /**
    * Long polls for workflow tasks kept open at once (never more than
    * maxConcurrentWorkflowTaskExecutions). @default 10
@@ -117,6 +119,7 @@ export interface ResolvedWorkerOptions {
   activities: Record<string, ActivityFunction>;
   maxConcurrentActivityTaskExecutions: number;
   maxConcurrentWorkflowTaskExecutions: number;
+  maxConcurrentLocalActivityExecutions: number;
   maxConcurrentWorkflowTaskPolls: number;
   maxConcurrentActivityTaskPolls: number;
   maxCachedWorkflows: number;
@@ -142,6 +145,7 @@ const DEFAULT_POLLS = 10;
 const KEYS = optionKeys<WorkerOptions>({
   apiKey: true, headers: true, tls: true, address: true, connection: true, namespace: true, taskQueue: true, workflowsPath: true, activities: true,
   maxConcurrentActivityTaskExecutions: true, maxConcurrentWorkflowTaskExecutions: true, maxConcurrentWorkflowTaskPolls: true,
+  maxConcurrentLocalActivityExecutions: true,
   maxConcurrentActivityTaskPolls: true, maxCachedWorkflows: true, reuseV8Context: true, identity: true, shutdownGraceTime: true, logger: true,
   buildId: true, maxTaskQueueActivitiesPerSecond: true,
   clock: true, metrics: true, dataConverter: true, exceptionMapper: true, defaultUnhandledErrorCode: true, interceptors: true,
@@ -206,6 +210,7 @@ export function resolveWorkerOptions(options: WorkerOptions): ResolvedWorkerOpti
     activities,
     maxConcurrentActivityTaskExecutions: optionalInt('maxConcurrentActivityTaskExecutions', options.maxConcurrentActivityTaskExecutions, 1) ?? 100,
     maxConcurrentWorkflowTaskExecutions: optionalInt('maxConcurrentWorkflowTaskExecutions', options.maxConcurrentWorkflowTaskExecutions, 1) ?? 40,
+    maxConcurrentLocalActivityExecutions: optionalInt('maxConcurrentLocalActivityExecutions', options.maxConcurrentLocalActivityExecutions, 1) ?? 100,
     maxConcurrentWorkflowTaskPolls: optionalInt('maxConcurrentWorkflowTaskPolls', options.maxConcurrentWorkflowTaskPolls, 1, 1000) ?? DEFAULT_POLLS,
     maxConcurrentActivityTaskPolls: optionalInt('maxConcurrentActivityTaskPolls', options.maxConcurrentActivityTaskPolls, 1, 1000) ?? DEFAULT_POLLS,
     maxCachedWorkflows: optionalInt('maxCachedWorkflows', options.maxCachedWorkflows, 0) ?? 1000,

@@ -13,6 +13,7 @@ import { bundleWorkflows, type WorkflowBundle } from './bundler.ts';
 import { ConnectionMonitor, pollBackoffMs, Slots } from './poller.ts';
 import { throttledFor } from '../common/errors.ts';
 import { resolveWorkerOptions, type ResolvedWorkerOptions, type WorkerOptions } from './worker-options.ts';
+import { LocalActivityRunner } from './local-activity-runner.ts';
 import { WorkflowTaskHandler } from './workflow-task-handler.ts';
 import { QueryTaskHandler } from './query-handler.ts';
 import {
@@ -84,6 +85,10 @@ export class Worker {
       this.#workflows = new WorkflowTaskHandler({
         service, bundle, identity: options.identity, logger: options.logger, maxCachedWorkflows: options.maxCachedWorkflows,
         reuseV8Context: options.reuseV8Context, clock: options.clock, codec, taskQueue: options.taskQueue,
+      });
+      this.#workflows.localActivities = new LocalActivityRunner({
+        activities: options.activities, clock: options.clock, logger: options.logger,
+        maxConcurrent: options.maxConcurrentLocalActivityExecutions, errorCodes: options.errorCodes,
       });
       this.#queries = new QueryTaskHandler({
         service, bundle, identity: options.identity, logger: options.logger, reuseV8Context: options.reuseV8Context, codec,

@@ -7,7 +7,9 @@ import type { WorkflowTaskFailedCause } from '../history/events.ts';
 import type { ActivationJob, MessageAnswer, MessageRequest, SandboxCommand, WorkflowInfoData } from '../workflow/activation.ts';
 import type { WorkflowBundle } from './bundler.ts';
 import { commandMismatch, describeCommand, describeEvent } from './command-matching.ts';
-import { EVENT_ROLES, markerJobs, ReplayIds, skipPatchMarkers, type EventRole } from './features/index.ts';
+import { EVENT_ROLES, localActivityOutcomes, markerJobs, ReplayIds, skipPatchMarkers, type EventRole } from './features/index.ts';
+import type { LocalActivityOutcome, LocalActivityRequest } from '../workflow/local-activity-types.ts';
+import type { Activation, ActivationResult } from '../workflow/activation.ts';
 import { WorkflowSandbox, type SandboxLog } from './sandbox.ts';
 import { assertKnownFlags } from '../workflow/flags.ts';
 
@@ -77,6 +79,12 @@ export class WorkflowRun {
   #usedFlags: number[] = [];
   #captureStacks = false;
   #reuseV8Context = true;
+  /** Local activity calls the code made and no outcome reached yet, by call number. */
+  readonly #pendingLocal = new Map<number, LocalActivityRequest>();
+  /** Outcomes the markers of the task being replayed recorded, by call number. */
+  #recordedLocal = new Map<number, LocalActivityOutcome>();
+  /** The last activation, whose time and history figures the local activity activations of its task reuse. */
+  #lastActivation: Omit<Activation, 'jobs'> | undefined;
 
   constructor(
     bundle: WorkflowBundle, execution: RunExecution, log?: SandboxLog, options?: { captureStacks?: boolean; reuseV8Context?: boolean },
@@ -148,9 +156,10 @@ export class WorkflowRun {
           && (e.attributes as { startedEventId?: number }).startedEventId === event.eventId);
         if (close && close.eventType !== 'WorkflowTaskCompleted') continue;
         if (close) this.#jobs.unshift(...markerJobs(events, events.indexOf(close) + 1));
+        this.#recordedLocal = close ? localActivityOutcomes(events, events.indexOf(close) + 1) : new Map();
         this.#checkAllMatched(event);
         commands = await this.#activate(event as HistoryEvent<'WorkflowTaskStarted'>, close as HistoryEvent<'WorkflowTaskCompleted'> | undefined);
-        this.#expected = commands;
+        this.#expected = [...commands];
         this.#expectedTask = event.eventId;
         this.#expectedRecorded = close !== undefined;
         if (commands.some((c) => TERMINAL_COMMAND_TYPES.includes(c.commandType))) this.#closed = true;
@@ -224,14 +233,47 @@ export class WorkflowRun {
     this.settled = false;
     const flags = completed?.attributes.sdkMetadata?.langUsedFlags;
     if (flags) assertKnownFlags(flags, completed.eventId);
-    const result = await this.#sandbox.activate({
-      timestamp, isReplaying: completed !== undefined, jobs, ...(flags ? { flags } : {}),
+    this.#lastActivation = {
+      timestamp, isReplaying: completed !== undefined, ...(flags ? { flags } : {}),
       historyLength: started.eventId, historySize: this.#historyBytes, continueAsNewSuggested: started.attributes.suggestContinueAsNew === true,
-    });
-    this.#usedFlags = result.usedFlags ?? [];
+    };
+    this.#usedFlags = [];
+    const commands = await this.#runActivation(jobs);
+    // A replay resolves the local activities this task's markers recorded, each once the code has
+    // called it, in activations of their own as the worker that ran them did.
+    for (;;) {
+      const ready = [...this.#pendingLocal.keys()].filter((seq) => this.#recordedLocal.has(seq));
+      if (ready.length === 0) break;
+      commands.push(...await this.#runActivation(ready.map((seq) => ({ type: 'resolveLocalActivity', outcome: this.#recordedLocal.get(seq)! }))));
+    }
+    return commands;
+  }
+
+  /** Local activity calls the code is waiting on, with no outcome in history: the worker runs them. */
+  get pendingLocalActivities(): LocalActivityRequest[] {
+    return [...this.#pendingLocal.values()];
+  }
+
+  /**
+   * Hands the outcomes of local activities the worker ran to the code, within the task being
+   * worked on; returns the commands that follow (the calls' markers first).
+   */
+  async resolveLocalActivities(outcomes: readonly LocalActivityOutcome[]): Promise<Command[]> {
+    const commands = await this.#runActivation(outcomes.map((outcome) => ({ type: 'resolveLocalActivity', outcome })));
+    this.#expected.push(...commands);
+    if (commands.some((c) => TERMINAL_COMMAND_TYPES.includes(c.commandType))) this.#closed = true;
+    return commands;
+  }
+
+  async #runActivation(jobs: ActivationJob[]): Promise<Command[]> {
+    for (const job of jobs) if (job.type === 'resolveLocalActivity') this.#pendingLocal.delete(job.outcome.seq);
+    const result: ActivationResult = await this.#sandbox!.activate({ ...this.#lastActivation!, jobs });
+    if (result.usedFlags) this.#usedFlags.push(...result.usedFlags);
     if (result.taskFailure) {
       throw new WorkflowTaskFailedError(`workflow task failed: ${result.taskFailure.message}`, 'WorkflowError', result.taskFailure);
     }
+    for (const r of result.localActivities ?? []) this.#pendingLocal.set(r.seq, r);
+    for (const seq of result.cancelledLocalActivities ?? []) this.#pendingLocal.delete(seq);
     return result.commands.map((c) => this.#toWire(c));
   }
 

@@ -13,6 +13,7 @@ import type { Command } from '../history/commands.ts';
 import { deliverReport } from './report.ts';
 import type { SandboxLog } from './sandbox.ts';
 import { WorkflowCache } from './workflow-cache.ts';
+import { runLocalActivities, type LocalActivityRunner } from './local-activity-runner.ts';
 import { HistoryMismatchError } from './workflow-run.ts';
 import type { CodecChain } from '../codec/codec-chain.ts';
 import { refuseEnvelopes } from '../codec/payload-codec.ts';
@@ -82,6 +83,8 @@ export class WorkflowTaskHandler {
   readonly #log: SandboxLog;
   /** Completions on their way, by run: settled once the answer's events are applied to the cached run. */
   readonly #completing = new Map<string, Promise<void>>();
+  /** Runs the local activities the code calls (set by the Worker). */
+  localActivities: LocalActivityRunner | undefined;
   /** Set when the worker also runs activities: a completion then asks to run those its commands schedule here. */
   eagerActivities: EagerActivitySlots | undefined;
   /**
@@ -106,6 +109,8 @@ export class WorkflowTaskHandler {
     };
     let run: WorkflowRun | undefined;
     let commands: Command[];
+    const receivedAt = performance.now();
+    let forceNewTask = false;
     try {
       run = this.cache.take(key);
       const { codec } = this.#deps;
@@ -138,6 +143,12 @@ export class WorkflowTaskHandler {
         out = await run.apply(events);
       }
       if (!run || !out) throw new Error(`history of ${task.workflowId} ended before workflow task ${task.startedEventId}`);
+      if (this.localActivities) {
+        // Kept alive: before 80% of the task's timeout, the task completes and asks for the next one (Temporal's rule).
+        const heartbeatAt = receivedAt + 0.8 * (task.workflowTaskTimeoutMs ?? DEFAULT_WORKFLOW_TASK_TIMEOUT_MS);
+        const info = { namespace: task.namespace, workflowId: task.workflowId, runId: task.runId, workflowType: task.workflowType, taskQueue: this.#deps.taskQueue };
+        forceNewTask = await runLocalActivities(run, this.localActivities, info, out, heartbeatAt);
+      }
       commands = codec ? await codec.encode(out, walkCommands) : out;
     } catch (err) {
       this.cache.delete(key);
@@ -155,7 +166,9 @@ export class WorkflowTaskHandler {
     if (!run.closed) this.cache.put(key, run);
     const sdkMetadata = usedFlagsOf(run);
     const eager = this.#reserveEager(commands);
-    const completing = deliverReport(() => service.respondWorkflowTaskCompleted({ taskToken: task.taskToken, commands, identity, ...sdkMetadata, ...eager.ask }),
+    const completing = deliverReport(() => service.respondWorkflowTaskCompleted({
+      taskToken: task.taskToken, commands, identity, ...sdkMetadata, ...eager.ask, ...(forceNewTask ? { forceCreateNewWorkflowTask: true } : {}),
+    }),
       { ...report, what: `the completion of workflow task ${task.startedEventId} of ${task.workflowId}`, refusedLevel: 'debug' });
     const settled = completing.then((sent) => {
       eager.take(sent.delivered ? sent.value?.activityTasks : undefined);
@@ -266,6 +279,8 @@ export class WorkflowTaskHandler {
     try {
       const out = await run.apply(events);
       if (!out) throw new Error('the continued task produced no activation');
+      // Local activities run inside a polled task, which the worker keeps alive: the run is replayed there.
+      if (run.pendingLocalActivities.length > 0) throw new Error('the continued task calls local activities');
       commands = codec ? await codec.encode(out, walkCommands) : out;
     } catch {
       return undefined;

@@ -1,6 +1,7 @@
 import type { WireHeaders } from '../common/headers.ts';
 import type { FailureInfo } from '../common/failure.ts';
 import type { Command } from '../history/commands.ts';
+import type { LocalActivityOutcome, LocalActivityRequest } from './local-activity-types.ts';
 
 /**
  * The facts of a run the worker hands its sandbox when the run is made: plain JSON (times as ISO
@@ -119,6 +120,8 @@ export type ActivationJob =
   | { type: 'notifyHasPatch'; patchId: string }
   /** A 'SideEffect' marker recorded by the task being replayed: `sideEffect()` number `seq` returns `result`. */
   | { type: 'resolveSideEffect'; seq: number; result: unknown }
+  /** A local activity call's outcome: from the worker that ran it, or from its marker on replay. */
+  | { type: 'resolveLocalActivity'; outcome: LocalActivityOutcome }
   | { type: 'resolveChildStart'; seq: number; runId?: string; failure?: FailureInfo }
   | { type: 'resolveChild'; seq: number; result?: unknown; failure?: FailureInfo }
   /** An accepted update (WorkflowExecutionUpdateAccepted): run its handler. */
@@ -166,6 +169,10 @@ export interface ActivationResult {
    * Running and the task is retried, so a fixed deployment can carry on.
    */
   taskFailure?: FailureInfo;
+  /** Local activities the code called in this activation, for the worker to run. */
+  localActivities?: LocalActivityRequest[];
+  /** Local activity calls (by seq) asked for earlier and cancelled by the code in this activation. */
+  cancelledLocalActivities?: number[];
 }
 
 /** One run's runtime inside a realm; the host reaches it only through the realm's {@link RealmMailbox}. */

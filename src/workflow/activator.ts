@@ -14,6 +14,7 @@ import { seededRandom } from './random.ts';
 import { MessageRegistry } from './message-registry.ts';
 import { MarkerState } from './markers.ts';
 import { ChildState } from './child-state.ts';
+import { LocalActivityState } from './local-activity-state.ts';
 import { checkCommandPayloads } from './command-payloads.ts';
 import type { ActivityCancellationType } from './activity-cancellation.ts';
 import { ValidationError } from '../errors/index.ts';
@@ -70,6 +71,8 @@ export class Activator implements SandboxRuntime {
   readonly messages: MessageRegistry;
   /** Patches and side-effect results the history recorded. */
   readonly markers = new MarkerState();
+  /** Local activity calls waiting for the worker. */
+  readonly local = new LocalActivityState(this);
   /** Child workflows started by this run, by sequence number. */
   readonly children = new ChildState();
   /** Replay flags recorded by the history, and those first used by the current task. */
@@ -119,6 +122,7 @@ export class Activator implements SandboxRuntime {
     resolveSideEffect: (job) => {
       this.markers.sideEffects.set(job.seq, job.result);
     },
+    resolveLocalActivity: (job) => this.local.resolve(job.outcome),
     resolveChildStart: (job) => this.children.resolveStart(job),
     resolveChild: (job) => this.children.resolve(job),
   };
@@ -197,7 +201,7 @@ export class Activator implements SandboxRuntime {
   }
 
   conclude(): string {
-    const result: ActivationResult = { commands: this.#closing ? [...this.#commands, this.#closing] : this.#commands };
+    const result: ActivationResult = { commands: this.#closing ? [...this.#commands, this.#closing] : this.#commands, ...this.local.take() };
     if (this.#taskFailure) result.taskFailure = this.#taskFailure;
     if (this.#closing) this.#closed = true;
     this.#closing = undefined;

@@ -4,6 +4,7 @@
  * (ScheduleActivityTask, StartTimer, …) matched against history on replay.
  */
 export { proxyActivities, type ActivityOptions, type ActivityInterfaceFor } from './proxy-activities.ts';
+export { proxyLocalActivities, type LocalActivityOptions } from './proxy-local-activities.ts';
 export { ActivityCancellationType } from './activity-cancellation.ts';
 export { sleep, condition } from './timers.ts';
 export { workflowInfo, uuid4, getLastCompletionResult } from './info.ts';

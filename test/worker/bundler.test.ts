@@ -51,7 +51,7 @@ test('invalid activity options fail the workflow task when the module loads, nam
 test('importing a name steadfast/workflow does not export fails at bundle time, naming the import and where', async () => {
   await assert.rejects(bundleWorkflows(fixture('imports-missing-name.ts')), (err: unknown) => {
     assert.ok(err instanceof WorkflowBundleError);
-    assert.match(err.message, /'steadfast\/workflow' has no export named 'proxyLocalActivities': steadfast does not provide it .*\[.*imports-missing-name\.ts:6\]/);
+    assert.match(err.message, /'steadfast\/workflow' has no export named 'proxySinks': steadfast does not provide it .*\[.*imports-missing-name\.ts:6\]/);
     return true;
   });
   await assert.rejects(bundleWorkflows(fixture('imports-missing-member.ts')),

@@ -42,6 +42,8 @@ export interface CompletionOptions {
   sdkMetadata: SdkMetadata | undefined;
   /** How many of the activities the commands schedule the worker runs itself (eager activities). */
   eagerActivities: number;
+  /** Schedule a new workflow task after this one (RespondWorkflowTaskCompletedRequest.forceCreateNewWorkflowTask). */
+  forceCreateNewWorkflowTask?: boolean;
   limits: EngineLimits;
   tokens: TaskTokens;
   /** The features' command handlers (FeatureRegistry.commands). */
@@ -61,6 +63,7 @@ export interface CompletionRecord {
 export function recordCompletion(b: TransitionBuilder, wt: WorkflowTaskInfo, o: CompletionOptions): CompletionRecord {
   const startedEventId = wt.startedEventId!;
   applyCommands(b, o.handlers, o.commands, completeWorkflowTask(b, wt, o.identity, o.sdkMetadata), o.limits, o.definitions);
+  if (o.forceCreateNewWorkflowTask) b.needsWorkflowTask = true;
   finishWorkflowTask(b);
   const events = b.events.filter((e) => e.eventId > startedEventId);
   return { events, activityTasks: startEagerActivities(b, o.eagerActivities, o.identity, startedEventId, o.tokens) };

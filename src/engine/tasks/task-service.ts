@@ -242,7 +242,7 @@ export class TaskService {
     // The commands' names and ids are checked with the commands, so that a bad one fails the task (BadCommand).
     if (typeof input !== 'object' || input === null || Array.isArray(input)) throw new ValidationError('request', 'must be an object', input);
     const { commands: listed, ...envelope } = input;
-    const { taskToken, identity, eagerActivities } = parseRequest(COMPLETION_ENVELOPE, envelope);
+    const { taskToken, identity, eagerActivities, forceCreateNewWorkflowTask } = parseRequest(COMPLETION_ENVELOPE, envelope);
     const token = this.core.tokens.decode(taskToken, 'workflow') as WorkflowToken;
     const sdkMetadata = optionalSdkMetadata(envelope.sdkMetadata);
     this.core.inFlight.delete(wtKey(token));
@@ -259,7 +259,7 @@ export class TaskService {
           }, identity);
           return undefined;
         }
-        return recordCompletion(b, wt, o);
+        return recordCompletion(b, wt, forceCreateNewWorkflowTask === true ? { ...o, forceCreateNewWorkflowTask: true } : o);
       });
       return done ? this.#answer(done) : {};
     } catch (err) {

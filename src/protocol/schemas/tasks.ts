@@ -47,6 +47,7 @@ export const respondWorkflowTaskCompletedRequestSchema = schemaOf<RespondWorkflo
   /** Checked by optionalSdkMetadata, whose messages name the flag. */
   sdkMetadata: checkedLater<SdkMetadata>(),
   eagerActivities: optional(int(0, MAX_TASKS_PER_POLL_REQUEST)),
+  forceCreateNewWorkflowTask: optional(z.boolean()),
 }));
 
 /** Schema of {@link RespondWorkflowTaskFailedRequest}. */

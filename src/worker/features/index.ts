@@ -15,7 +15,7 @@ import { workflowFeature } from './workflow.ts';
 
 export { ReplayIds } from './replay-ids.ts';
 export type { CommandMatcher, EventRole, WorkerFeature } from './feature.ts';
-export { markerJobs, skipPatchMarkers } from './marker.ts';
+export { localActivityOutcomes, markerJobs, skipPatchMarkers } from './marker.ts';
 export { queryHistory, queryRequest } from './query.ts';
 
 /** Every feature of the worker, each the one home of its commands and events. */
@@ -72,6 +72,7 @@ export const JOB_FEATURES: { readonly [K in ActivationJobType]: WorkerFeatureNam
   fireTimer: 'timer',
   notifyHasPatch: 'marker',
   resolveSideEffect: 'marker',
+  resolveLocalActivity: 'marker',
   resolveChildStart: 'child',
   resolveChild: 'child',
   signalWorkflow: 'signal',

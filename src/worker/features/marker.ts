@@ -2,6 +2,7 @@ import type { Command } from '../../history/commands.ts';
 import type { HistoryEvent } from '../../history/events.ts';
 import type { ActivationJob } from '../../workflow/activation.ts';
 import { SIDE_EFFECT_MARKER, VERSION_MARKER } from '../../workflow/markers.ts';
+import { LOCAL_ACTIVITY_MARKER, type LocalActivityMarkerDetails, type LocalActivityOutcome } from '../../workflow/local-activity-types.ts';
 import { defineFeature, records } from './feature.ts';
 
 /**
@@ -66,4 +67,26 @@ export function skipPatchMarkers(expected: Command[], event: HistoryEvent): bool
     }
     return eventPatch !== undefined;
   }
+}
+
+/**
+ * The outcomes recorded by the local activity markers of a completed workflow task (the
+ * MarkerRecorded events after its WorkflowTaskCompleted at index `from`), by call number. A
+ * replay hands each to its call when the code has made it, as the worker did when it ran.
+ */
+export function localActivityOutcomes(events: readonly HistoryEvent[], from: number): Map<number, LocalActivityOutcome> {
+  const outcomes = new Map<number, LocalActivityOutcome>();
+  for (let i = from; i < events.length; i++) {
+    const e = events[i]!;
+    if (e.eventType === 'WorkflowTaskStarted') break;
+    if (e.eventType !== 'MarkerRecorded' || e.attributes.markerName !== LOCAL_ACTIVITY_MARKER) continue;
+    const d = e.attributes.details as Partial<LocalActivityMarkerDetails>;
+    if (typeof d.seq !== 'number' || typeof d.attempt !== 'number') continue;
+    const outcome: LocalActivityOutcome = { seq: d.seq, attempt: d.attempt };
+    if (e.attributes.failure) outcome.failure = e.attributes.failure;
+    else outcome.result = d.result;
+    if (typeof d.backoffMs === 'number') outcome.backoffMs = d.backoffMs;
+    outcomes.set(d.seq, outcome);
+  }
+  return outcomes;
 }

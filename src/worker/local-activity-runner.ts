@@ -1,0 +1,254 @@
+import type { Clock } from '../retry/clock.ts';
+import { decideRetry } from '../retry/decide.ts';
+import {
+  ApplicationFailure, CancelledFailure, TimeoutFailure, activityFailureInfo, isCancellation, type FailureInfo,
+} from '../common/failure.ts';
+import { errorCodeConfigOf, type ErrorCodeConfig } from '../retry/error-codes.ts';
+import type { ActivityFunction } from '../common/workflow-types.ts';
+import { toPayload } from '../common/payload.ts';
+import { ActivityContext, runInActivityContext, type ActivityInfo } from '../activity/context.ts';
+import type { LocalActivityOutcome, LocalActivityRequest } from '../workflow/local-activity-types.ts';
+import type { Logger } from './logger.ts';
+import type { Command } from '../history/commands.ts';
+
+/** The run a local activity belongs to. */
+export interface LocalActivityRun {
+  namespace: string;
+  workflowId: string;
+  runId: string;
+  workflowType: string;
+  taskQueue: string;
+}
+
+/** What {@link LocalActivityRunner} needs from its worker. */
+export interface LocalActivityRunnerDeps {
+  activities: Record<string, ActivityFunction>;
+  clock: Clock;
+  logger: Logger;
+  /** WorkerOptions.maxConcurrentLocalActivityExecutions. */
+  maxConcurrent: number;
+  /** The worker's exception mapper and default error code. */
+  errorCodes?: ErrorCodeConfig | undefined;
+}
+
+interface Running {
+  readonly outcome: Promise<LocalActivityOutcome>;
+  readonly controller: AbortController;
+}
+
+/**
+ * Runs local activities in the worker: each call through its attempts (retries whose wait is
+ * under the call's localRetryThreshold wait here; a longer wait ends the call with `backoffMs`,
+ * and the workflow waits on a durable timer), at most `maxConcurrent` attempts at a time. A call
+ * already running (a workflow task that came back to this worker) is joined, not run again.
+ */
+export class LocalActivityRunner {
+  readonly #deps: LocalActivityRunnerDeps;
+  readonly #running = new Map<string, Running>();
+  #used = 0;
+  readonly #waiting: (() => void)[] = [];
+  /** Attempts started and the most running at once, for tests and metrics. */
+  readonly stats = { attempts: 0, peak: 0 };
+
+  constructor(deps: LocalActivityRunnerDeps) {
+    this.#deps = deps;
+  }
+
+  /** Attempts running now. */
+  get running(): number {
+    return this.#used;
+  }
+
+  /** The call's outcome: started now, or the one already running for the same call of the same run. */
+  start(run: LocalActivityRun, request: LocalActivityRequest): Promise<LocalActivityOutcome> {
+    const key = callKey(run, request.seq);
+    let running = this.#running.get(key);
+    if (!running) {
+      const controller = new AbortController();
+      const outcome = this.#runCall(run, request, controller.signal).finally(() => this.#running.delete(key));
+      running = { outcome, controller };
+      this.#running.set(key, running);
+    }
+    return running.outcome;
+  }
+
+  /** Cancels the calls of `run` the workflow no longer waits on (a cancelled scope, a closed run). */
+  cancelExcept(run: LocalActivityRun, waited: ReadonlySet<number>): void {
+    const prefix = callKey(run, 0).replace(/#0$/, '#');
+    for (const [key, running] of this.#running) {
+      if (key.startsWith(prefix) && !waited.has(Number(key.slice(prefix.length)))) {
+        running.controller.abort(new CancelledFailure('Local activity cancelled by the workflow'));
+      }
+    }
+  }
+
+  /** Aborts every running call (worker shutdown). */
+  abortAll(reason: Error): void {
+    for (const running of this.#running.values()) running.controller.abort(reason);
+  }
+
+  async #runCall(run: LocalActivityRun, request: LocalActivityRequest, signal: AbortSignal): Promise<LocalActivityOutcome> {
+    const { clock } = this.#deps;
+    const s2c = request.scheduleToCloseTimeoutMs;
+    const deadline = s2c !== undefined ? request.originalScheduleTime + s2c : undefined;
+    for (let attempt = request.attempt; ; attempt++) {
+      let failure: FailureInfo;
+      await this.#acquire();
+      try {
+        const result = await this.#attempt(run, request, attempt, signal, deadline);
+        return { seq: request.seq, attempt, result };
+      } catch (err) {
+        if (signal.aborted && (isCancellation(err) || err === signal.reason)) {
+          return { seq: request.seq, attempt, failure: finalFailure(request, 'cancelled', 'CancelRequested', toCancelled(signal.reason)) };
+        }
+        failure = activityFailureInfo(err, errorCodeConfigOf(request.retryPolicy.errorCodes), this.#deps.errorCodes);
+        if (err instanceof TimeoutFailure && err.timeoutType === 'ScheduleToClose') {
+          return { seq: request.seq, attempt, failure: finalFailure(request, 'timed out', 'Timeout', failure) };
+        }
+      } finally {
+        this.#release();
+      }
+      const now = clock.now();
+      const d = decideRetry(request.retryPolicy, {
+        attempt, failure, elapsedMs: now - request.originalScheduleTime, seedKey: run.runId + request.activityId,
+      });
+      if (!d.retry) return { seq: request.seq, attempt, failure: finalFailure(request, 'failed', d.retryState, failure) };
+      if (deadline !== undefined && now + d.delayMs >= deadline) {
+        return { seq: request.seq, attempt, failure: finalFailure(request, 'timed out', 'Timeout', timeoutInfo('ScheduleToClose', failure)) };
+      }
+      if (d.delayMs >= request.localRetryThresholdMs) return { seq: request.seq, attempt, failure, backoffMs: d.delayMs };
+      try {
+        await clock.sleep(d.delayMs, signal);
+      } catch {
+        return { seq: request.seq, attempt, failure: finalFailure(request, 'cancelled', 'CancelRequested', toCancelled(signal.reason)) };
+      }
+    }
+  }
+
+  /** One attempt, bounded by its start-to-close timeout and the call's schedule-to-close deadline. */
+  async #attempt(run: LocalActivityRun, request: LocalActivityRequest, attempt: number, signal: AbortSignal, deadline: number | undefined): Promise<unknown> {
+    const { clock, activities } = this.#deps;
+    const fn = activities[request.activityType];
+    if (!fn) {
+      const known = Object.keys(activities).sort().join(', ') || '(none)';
+      throw ApplicationFailure.retryable(`activity type "${request.activityType}" is not registered on this worker; registered: ${known}`, 'NotFoundError');
+    }
+    this.stats.attempts++;
+    const controller = new AbortController();
+    const onAbort = () => controller.abort(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    const timer = new AbortController();
+    const started = clock.now();
+    const bounds: [number, 'StartToClose' | 'ScheduleToClose'][] = [];
+    if (request.startToCloseTimeoutMs !== undefined) bounds.push([request.startToCloseTimeoutMs, 'StartToClose']);
+    if (deadline !== undefined) bounds.push([Math.max(0, deadline - started), 'ScheduleToClose']);
+    bounds.sort((a, b) => a[0] - b[0]);
+    try {
+      const ctx = new ActivityContext(localInfo(run, request, attempt, started), controller.signal, () => undefined);
+      const work = Promise.resolve().then(() => runInActivityContext(ctx, () => fn(...request.args)));
+      const races: Promise<unknown>[] = [work];
+      const first = bounds[0];
+      if (first) {
+        races.push(clock.sleep(first[0], timer.signal).then(() => {
+          const timeout = new TimeoutFailure(`Local activity ${first[1] === 'StartToClose' ? 'start-to-close' : 'schedule-to-close'} timeout passed`, first[1]);
+          controller.abort(timeout);
+          throw timeout;
+        }));
+      }
+      races.push(new Promise((_, reject) => {
+        if (signal.aborted) reject(signal.reason);
+        signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+      }));
+      const result = await Promise.race(races);
+      try {
+        return toPayload(`result of activity ${request.activityType}`, result) ?? null;
+      } catch (err) {
+        throw ApplicationFailure.nonRetryable((err as Error).message, 'PayloadError');
+      }
+    } finally {
+      timer.abort();
+      signal.removeEventListener('abort', onAbort);
+    }
+  }
+
+  async #acquire(): Promise<void> {
+    while (this.#used >= this.#deps.maxConcurrent) await new Promise<void>((resolve) => this.#waiting.push(resolve));
+    this.#used++;
+    if (this.#used > this.stats.peak) this.stats.peak = this.#used;
+  }
+
+  #release(): void {
+    this.#used--;
+    this.#waiting.shift()?.();
+  }
+}
+
+function callKey(run: LocalActivityRun, seq: number): string {
+  return `${run.namespace}/${run.workflowId}/${run.runId}#${seq}`;
+}
+
+function toCancelled(reason: unknown): FailureInfo {
+  return { kind: 'Canceled', message: reason instanceof Error ? reason.message : 'Local activity cancelled', details: [] };
+}
+
+function timeoutInfo(type: 'ScheduleToClose', cause: FailureInfo): FailureInfo {
+  return { kind: 'Timeout', message: 'Local activity schedule-to-close timeout passed', type: `${type}Timeout`, timeoutType: type, cause };
+}
+
+/** The failure a call ends with, as an ActivityFailure's info (the shape activity events resolve to). */
+function finalFailure(request: LocalActivityRequest, how: string, retryState: NonNullable<FailureInfo['retryState']>, cause: FailureInfo): FailureInfo {
+  const { activityType, activityId } = request;
+  return { kind: 'Activity', message: `local activity ${activityType} (${activityId}) ${how}: ${cause.message}`, activityType, activityId, retryState, cause };
+}
+
+function localInfo(run: LocalActivityRun, request: LocalActivityRequest, attempt: number, now: number): ActivityInfo {
+  const scheduled = new Date(request.originalScheduleTime);
+  return {
+    namespace: run.namespace, activityNamespace: run.namespace, workflowNamespace: run.namespace,
+    activityId: request.activityId, activityType: request.activityType,
+    workflowId: run.workflowId, runId: run.runId, workflowExecution: { workflowId: run.workflowId, runId: run.runId },
+    workflowType: run.workflowType, taskQueue: run.taskQueue, attempt, isLocal: true,
+    scheduledTime: scheduled, scheduledTimestampMs: scheduled.getTime(),
+    currentAttemptScheduledTime: new Date(now), currentAttemptScheduledTimestampMs: now, startedTime: new Date(now),
+    heartbeatDetails: undefined, heartbeatTimeoutMs: undefined,
+    startToCloseTimeoutMs: request.startToCloseTimeoutMs, scheduleToCloseTimeoutMs: request.scheduleToCloseTimeoutMs,
+    taskToken: '', base64TaskToken: '',
+  };
+}
+
+/** The part of a WorkflowRun the local activity loop drives. */
+interface RunWithLocalActivities {
+  readonly closed: boolean;
+  readonly pendingLocalActivities: LocalActivityRequest[];
+  resolveLocalActivities(outcomes: readonly LocalActivityOutcome[]): Promise<Command[]>;
+}
+
+/**
+ * Runs the local activities a workflow task's code waits on, handing each outcome back to the
+ * code as it comes (the commands that follow are appended to `commands`), until the code waits
+ * on none. Returns true when `heartbeatAt` (performance.now() time) came first: the task is then
+ * completed with what it has and a new one asked for (forceCreateNewWorkflowTask), while the
+ * calls still running go on here and are joined by that task.
+ */
+export async function runLocalActivities(
+  run: RunWithLocalActivities, runner: LocalActivityRunner, info: LocalActivityRun, commands: Command[], heartbeatAt: number,
+): Promise<boolean> {
+  for (;;) {
+    const pending = run.pendingLocalActivities;
+    runner.cancelExcept(info, new Set(run.closed ? [] : pending.map((r) => r.seq)));
+    if (pending.length === 0 || run.closed) return false;
+    const done: LocalActivityOutcome[] = [];
+    const settled = Promise.race(pending.map((r) => runner.start(info, r).then((o) => {
+      done.push(o);
+    })));
+    const stop = new AbortController();
+    const heartbeat = new Promise<void>((resolve) => {
+      const t = setTimeout(resolve, Math.max(0, heartbeatAt - performance.now()));
+      stop.signal.addEventListener('abort', () => clearTimeout(t), { once: true });
+    });
+    await Promise.race([settled, heartbeat]);
+    stop.abort();
+    if (done.length === 0) return true;
+    commands.push(...await run.resolveLocalActivities(done));
+  }
+}

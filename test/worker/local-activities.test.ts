@@ -1,0 +1,190 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { after, test } from 'node:test';
+import { Engine } from '../../src/engine/index.ts';
+import { PostgresStore, SqliteStore, type Store } from '../../src/store/index.ts';
+import { Worker } from '../../src/worker/index.ts';
+import { Client, WorkflowFailedError } from '../../src/client/index.ts';
+import { Replayer } from '../../src/testing/index.ts';
+import { CancelledFailure } from '../../src/common/failure.ts';
+import type { HistoryEvent } from '../../src/history/events.ts';
+import { silentLogger } from '../helpers/logger.ts';
+import { dropSchema, freshSchema, PG_URL, pgSkipReason } from '../store/pg-helpers.ts';
+import * as activities from '../fixtures/local-activities.ts';
+
+const WORKFLOWS = fileURLToPath(new URL('../fixtures/workflows/local-activities.ts', import.meta.url));
+const pgSkip = await pgSkipReason('local activities on PostgreSQL');
+const schemas: string[] = [];
+after(async () => {
+  if (!pgSkip) for (const s of schemas) await dropSchema(s);
+});
+
+type Kind = 'sqlite' | 'postgres';
+
+async function openStore(kind: Kind, dir: string): Promise<Store> {
+  if (kind === 'sqlite') return SqliteStore.open(join(dir, 'local.sqlite'));
+  const schema = freshSchema('sf_local');
+  schemas.push(schema);
+  return PostgresStore.open(PG_URL, { schema, poolSize: 4 });
+}
+
+/** An engine on `kind`, a worker of the fixture workflows and a client; closed after `body`. */
+async function withWorker(
+  kind: Kind, body: (client: Client, engine: Engine, worker: Worker) => Promise<void>, workerOptions: { maxConcurrentLocalActivityExecutions?: number } = {},
+): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'steadfast-local-'));
+  const store = await openStore(kind, dir);
+  const engine = await Engine.create({ store });
+  try {
+    const worker = await Worker.create({
+      connection: engine, taskQueue: 'local', workflowsPath: WORKFLOWS, activities, logger: silentLogger, ...workerOptions,
+    });
+    const client = new Client({ connection: engine });
+    await worker.runUntil(() => body(client, engine, worker));
+  } finally {
+    await engine.shutdown();
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function historyOf(engine: Engine, workflowId: string): Promise<HistoryEvent[]> {
+  return (await engine.getWorkflowExecutionHistory({ workflowId, pageSize: 1000 })).events;
+}
+
+const markers = (events: HistoryEvent[]) => events.filter((e) => e.eventType === 'MarkerRecorded' && e.attributes.markerName === 'core_local_activity');
+const types = (events: HistoryEvent[]) => new Set(events.map((e) => e.eventType));
+
+for (const kind of ['sqlite', 'postgres'] as const) {
+  const skip = kind === 'postgres' ? pgSkip : undefined;
+
+  test(`${kind}: a local activity's result is recorded as a core_local_activity marker, with no activity events`, { skip }, async () => {
+    await withWorker(kind, async (client, engine) => {
+      const handle = await client.workflow.start('greetLocal', { workflowId: `greet-${kind}`, taskQueue: 'local', args: [`ada-${kind}`] });
+      assert.equal(await handle.result(), `hello ada-${kind} (local: true)`);
+      const events = await historyOf(engine, `greet-${kind}`);
+      assert.equal(markers(events).length, 1);
+      const [marker] = markers(events);
+      assert.equal(marker?.eventType === 'MarkerRecorded' && marker.attributes.details.activityType, 'greet');
+      for (const t of ['ActivityTaskScheduled', 'ActivityTaskStarted', 'ActivityTaskCompleted']) assert.ok(!types(events).has(t as never), t);
+      // One workflow task: the local activity ran inside it.
+      assert.equal(events.filter((e) => e.eventType === 'WorkflowTaskStarted').length, 1);
+      // Replay uses the marker: the activity does not run again, and the history replays.
+      const before = activities.calls.get(`greet:ada-${kind}`);
+      await Replayer.replayHistory(events, { workflowsPath: WORKFLOWS });
+      assert.equal(activities.calls.get(`greet:ada-${kind}`), before);
+      assert.equal(before, 1);
+    });
+  });
+
+  test(`${kind}: five local activities in sequence take one workflow task`, { skip }, async () => {
+    await withWorker(kind, async (client, engine) => {
+      assert.equal(await client.workflow.execute('fiveLocal', { workflowId: `five-${kind}`, taskQueue: 'local' }), 's0,s1,s2,s3,s4');
+      const events = await historyOf(engine, `five-${kind}`);
+      assert.equal(markers(events).length, 5);
+      assert.equal(events.filter((e) => e.eventType === 'WorkflowTaskStarted').length, 1);
+      await Replayer.replayHistory(events, { workflowsPath: WORKFLOWS });
+    });
+  });
+
+  test(`${kind}: a retry whose wait reaches localRetryThreshold goes through a durable timer and a new attempt`, { skip }, async () => {
+    await withWorker(kind, async (client, engine) => {
+      const key = `timer-${kind}`;
+      assert.equal(await client.workflow.execute('retriedViaTimer', { workflowId: key, taskQueue: 'local', args: [key, 2] }), 3);
+      const events = await historyOf(engine, key);
+      // Two failed attempts recorded with their backoff, each followed by a timer; then the result.
+      const m = markers(events).map((e) => (e.eventType === 'MarkerRecorded' ? e.attributes : undefined)!);
+      assert.deepEqual(m.map((a) => [a.details.attempt, a.details.backoffMs, a.failure !== undefined]), [[1, 50, true], [2, 50, true], [3, undefined, false]]);
+      assert.equal(events.filter((e) => e.eventType === 'TimerFired').length, 2);
+      await Replayer.replayHistory(events, { workflowsPath: WORKFLOWS });
+      assert.equal(activities.calls.get(key), 3);
+    });
+  });
+}
+
+test('retries shorter than localRetryThreshold happen in the worker, inside one workflow task', async () => {
+  await withWorker('sqlite', async (client, engine) => {
+    assert.equal(await client.workflow.execute('retriedInWorker', { workflowId: 'in-worker', taskQueue: 'local', args: ['in-worker', 3] }), 4);
+    const events = await historyOf(engine, 'in-worker');
+    assert.equal(markers(events).length, 1);
+    assert.ok(!types(events).has('TimerStarted'));
+    assert.equal(events.filter((e) => e.eventType === 'WorkflowTaskStarted').length, 1);
+  });
+});
+
+test('a local activity that fails for good rejects with an ActivityFailure whose cause is its error', async () => {
+  await withWorker('sqlite', async (client, engine) => {
+    assert.equal(await client.workflow.execute('failing', { workflowId: 'failing', taskQueue: 'local' }), 'fail/MaximumAttemptsReached/boom');
+    assert.equal(activities.calls.get('fail:boom'), 2);
+    const events = await historyOf(engine, 'failing');
+    const [marker] = markers(events);
+    assert.ok(marker?.eventType === 'MarkerRecorded' && marker.attributes.failure?.kind === 'Activity');
+    await Replayer.replayHistory(events, { workflowsPath: WORKFLOWS });
+  });
+});
+
+test('a local activity past its startToCloseTimeout fails with a TimeoutFailure cause', async () => {
+  await withWorker('sqlite', async (client) => {
+    assert.equal(await client.workflow.execute('timingOut', { workflowId: 'timeout', taskQueue: 'local' }), 'MaximumAttemptsReached/StartToClose');
+  });
+});
+
+test('a local activity longer than the workflow task timeout keeps the task alive (a new task is asked for before it times out)', async () => {
+  await withWorker('sqlite', async (client, engine) => {
+    const handle = await client.workflow.start('slowLocal', { workflowId: 'long', taskQueue: 'local', args: ['long', 2500], workflowTaskTimeout: '1s' });
+    assert.equal(await handle.result(), 'slept 2500');
+    const events = await historyOf(engine, 'long');
+    assert.ok(!types(events).has('WorkflowTaskTimedOut'), 'no workflow task timed out');
+    assert.ok(events.filter((e) => e.eventType === 'WorkflowTaskCompleted').length >= 3, 'the task was heartbeated');
+    assert.equal(markers(events).length, 1);
+    assert.equal(activities.calls.get('long'), 1);
+    await Replayer.replayHistory(events, { workflowsPath: WORKFLOWS });
+  });
+});
+
+test('cancelling the run cancels its running local activity', async () => {
+  await withWorker('sqlite', async (client, engine) => {
+    const handle = await client.workflow.start('slowLocal', { workflowId: 'cancel', taskQueue: 'local', args: ['cancel', 60_000], workflowTaskTimeout: '1s' });
+    // Asked once the local activity runs (the worker has it).
+    for (let i = 0; i < 500 && !activities.calls.get('cancel'); i++) await new Promise((r) => setTimeout(r, 10));
+    await handle.cancel();
+    await assert.rejects(handle.result(), (err: unknown) => err instanceof WorkflowFailedError && err.cause instanceof CancelledFailure);
+    assert.ok(activities.cancelled.has('cancel'), 'the activity saw its cancellation signal');
+    const events = await historyOf(engine, 'cancel');
+    const [marker] = markers(events);
+    assert.ok(marker?.eventType === 'MarkerRecorded' && marker.attributes.failure?.kind === 'Activity');
+    await Replayer.replayHistory(events, { workflowsPath: WORKFLOWS });
+  });
+});
+
+test('maxConcurrentLocalActivityExecutions bounds the local activities running at once', async () => {
+  await withWorker('sqlite', async (client) => {
+    activities.concurrency.peak = 0;
+    assert.deepEqual(await client.workflow.execute('parallelLocal', { workflowId: 'parallel', taskQueue: 'local' }), [10, 20, 30, 40]);
+    assert.equal(activities.concurrency.peak, 2);
+  }, { maxConcurrentLocalActivityExecutions: 2 });
+});
+
+test('a replay whose code calls a different local activity than the marker recorded fails as non-deterministic', async () => {
+  await withWorker('sqlite', async (client, engine) => {
+    assert.match(await client.workflow.execute<(n: string) => Promise<string>>('mixed', { workflowId: 'mixed', taskQueue: 'local', args: ['m'] }), /^hello m \(local: true\);1$/);
+    const events = await historyOf(engine, 'mixed');
+    assert.equal(markers(events).length, 2);
+    await Replayer.replayHistory(events, { workflowsPath: WORKFLOWS });
+    // The same history read as another workflow type's: its code makes no such calls.
+    const started = events[0]!;
+    const other = [{ ...started, attributes: { ...started.attributes, workflowType: 'fiveLocal' } } as HistoryEvent, ...events.slice(1)];
+    await assert.rejects(Replayer.replayHistory(other, { workflowsPath: WORKFLOWS }), /non-deterministic|Nondeterminism|DeterminismViolation/i);
+  });
+});
+
+test('proxyLocalActivities validates its options, naming the field', async () => {
+  const { resolveLocalActivityOptions } = await import('../../src/workflow/proxy-local-activities.ts');
+  assert.throws(() => resolveLocalActivityOptions({}), /startToCloseTimeout/);
+  assert.throws(() => resolveLocalActivityOptions({ startToCloseTimeout: '1s', localRetryThreshold: -1 }), /localRetryThreshold/);
+  assert.throws(() => resolveLocalActivityOptions({ startToCloseTimeout: '1s', taskQueue: 'x' } as never), /taskQueue/);
+  assert.equal(resolveLocalActivityOptions({ startToCloseTimeout: '1s' }).localRetryThresholdMs, 60_000);
+});
