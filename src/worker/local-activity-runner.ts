@@ -7,6 +7,7 @@ import { errorCodeConfigOf, type ErrorCodeConfig } from '../retry/error-codes.ts
 import type { ActivityFunction } from '../common/workflow-types.ts';
 import { toPayload } from '../common/payload.ts';
 import { ActivityContext, runInActivityContext, type ActivityInfo } from '../activity/context.ts';
+import { executeActivity, type ActivityInterceptorsFactory } from './interceptors.ts';
 import type { LocalActivityOutcome, LocalActivityRequest } from '../workflow/local-activity-types.ts';
 import type { Logger } from './logger.ts';
 import type { Command } from '../history/commands.ts';
@@ -29,6 +30,8 @@ export interface LocalActivityRunnerDeps {
   maxConcurrent: number;
   /** The worker's exception mapper and default error code. */
   errorCodes?: ErrorCodeConfig | undefined;
+  /** WorkerOptions.interceptors.activity: around each attempt, as for activities. */
+  interceptors?: readonly ActivityInterceptorsFactory[] | undefined;
 }
 
 interface Running {
@@ -145,7 +148,7 @@ export class LocalActivityRunner {
     bounds.sort((a, b) => a[0] - b[0]);
     try {
       const ctx = new ActivityContext(localInfo(run, request, attempt, started), controller.signal, () => undefined);
-      const work = Promise.resolve().then(() => runInActivityContext(ctx, () => fn(...request.args)));
+      const work = Promise.resolve().then(() => runInActivityContext(ctx, () => executeActivity(this.#deps.interceptors ?? [], ctx, request.header, request.args, fn)));
       const races: Promise<unknown>[] = [work];
       const first = bounds[0];
       if (first) {

@@ -88,7 +88,7 @@ export class Worker {
       });
       this.#workflows.localActivities = new LocalActivityRunner({
         activities: options.activities, clock: options.clock, logger: options.logger,
-        maxConcurrent: options.maxConcurrentLocalActivityExecutions, errorCodes: options.errorCodes,
+        maxConcurrent: options.maxConcurrentLocalActivityExecutions, errorCodes: options.errorCodes, interceptors: options.interceptors.activity,
       });
       this.#queries = new QueryTaskHandler({
         service, bundle, identity: options.identity, logger: options.logger, reuseV8Context: options.reuseV8Context, codec,

@@ -37,7 +37,7 @@ export type { TemporalRetryPolicy as RetryPolicy } from '../retry/temporal.ts';
 export type { Workflow, ActivityFunction } from '../common/workflow-types.ts';
 export type {
   WorkflowInboundCallsInterceptor, WorkflowOutboundCallsInterceptor, WorkflowInterceptors, WorkflowInterceptorsFactory, WorkflowExecuteInput,
-  SignalInput, QueryInput, UpdateInput, ActivityInput, TimerInput, StartChildWorkflowExecutionInput, SignalWorkflowInput, ContinueAsNewInput,
+  SignalInput, QueryInput, UpdateInput, ActivityInput, LocalActivityInput, TimerInput, StartChildWorkflowExecutionInput, SignalWorkflowInput, ContinueAsNewInput,
   GetLogAttributesInput, Headers, Next,
 } from './interceptors.ts';
 export { defaultPayloadConverter } from '../common/headers.ts';

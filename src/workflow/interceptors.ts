@@ -1,3 +1,4 @@
+import type { LocalActivityOptions } from './proxy-local-activities.ts';
 import { headersFromWire, headersToWire, type Headers, type WireHeaders } from '../common/headers.ts';
 import { composeInterceptors, type Next } from '../common/interceptors.ts';
 import type { ChildStartAttributes } from '../history/child-types.ts';
@@ -70,6 +71,14 @@ export interface ActivityInput {
   readonly seq: number;
 }
 
+/** Input of {@link WorkflowOutboundCallsInterceptor.scheduleLocalActivity}. */
+export interface LocalActivityInput {
+  readonly activityType: string;
+  readonly args: unknown[];
+  readonly options: LocalActivityOptions;
+  readonly headers: Headers;
+}
+
 /** Input of {@link WorkflowOutboundCallsInterceptor.startTimer}. */
 export interface TimerInput {
   readonly durationMs: number;
@@ -107,6 +116,8 @@ export type GetLogAttributesInput = Record<string, unknown>;
 export interface WorkflowOutboundCallsInterceptor {
   /** Scheduling an activity; resolves with its result. */
   scheduleActivity?: (input: ActivityInput, next: (input: ActivityInput) => Promise<unknown>) => Promise<unknown>;
+  /** Calling a local activity; resolves with its result (after every retry). */
+  scheduleLocalActivity?: (input: LocalActivityInput, next: (input: LocalActivityInput) => Promise<unknown>) => Promise<unknown>;
   /** Starting a durable timer (sleep). */
   startTimer?: (input: TimerInput, next: (input: TimerInput) => Promise<void>) => Promise<void>;
   /** Starting a child workflow: resolves with [its start (the run id), its result]. */

@@ -1,5 +1,6 @@
 import type { FailureInfo } from '../common/failure.ts';
 import type { PolicyData } from '../retry/policy-data.ts';
+import type { WireHeaders } from '../common/headers.ts';
 
 /** Marker name of a local activity's recorded outcome (Temporal's name). */
 export const LOCAL_ACTIVITY_MARKER = 'core_local_activity';
@@ -18,6 +19,8 @@ export interface LocalActivityRequest {
   startToCloseTimeoutMs?: number;
   scheduleToCloseTimeoutMs?: number;
   retryPolicy: PolicyData;
+  /** Headers the run's outbound interceptors set (scheduleLocalActivity), for the activity's inbound interceptors. */
+  header?: WireHeaders;
   /** Retries waiting at least this long go through a durable timer, ms. */
   localRetryThresholdMs: number;
 }

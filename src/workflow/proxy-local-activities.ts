@@ -6,6 +6,7 @@ import { optionalPositiveDuration, optionalRecord, optionalString } from '../com
 import { optionKeys, refuseUnknownKeys } from '../common/option-keys.ts';
 import { checkPolicyDurations } from '../common/max-duration.ts';
 import { activator } from './activator.ts';
+import { headerField, outbound } from './interceptors.ts';
 import type { ActivityInterfaceFor } from './proxy-activities.ts';
 import type { LocalActivityCallInput } from './local-activity-state.ts';
 
@@ -76,7 +77,13 @@ export function proxyLocalActivities<A = Record<string, ActivityFunction>>(optio
   return new Proxy({} as ActivityInterfaceFor<A>, {
     get(_target, name) {
       if (typeof name !== 'string' || name === 'then') return undefined;
-      return (...args: unknown[]) => activator().local.call({ ...resolved, activityType: name, args });
+      return (...args: unknown[]) => {
+        const a = activator();
+        const call = outbound(a.interceptors, 'scheduleLocalActivity', (input) => a.local.call({
+          ...resolved, activityType: input.activityType, args: input.args, ...headerField(input.headers),
+        }));
+        return call({ activityType: name, args, options, headers: {} });
+      };
     },
   });
 }

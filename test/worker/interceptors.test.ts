@@ -11,7 +11,7 @@ import { Client, type WorkflowClientInterceptor, type Next, type WorkflowStartIn
 import { Worker, type ActivityInboundCallsInterceptor, type ActivityExecuteInput, DeterminismViolationError } from '../../src/worker/index.ts';
 import { defaultPayloadConverter, headersFromWire } from '../../src/index.ts';
 import type { Store } from '../../src/store/types.ts';
-import { continuing, finish, greet, headerWorkflow, parentWorkflow, receiver, seenQuery } from '../fixtures/workflows/headers.ts';
+import { continuing, finish, greet, headerWorkflow, localHeaderWorkflow, parentWorkflow, receiver, seenQuery } from '../fixtures/workflows/headers.ts';
 import { dropSchema, freshSchema, PG_URL, pgSkipReason } from '../store/pg-helpers.ts';
 
 const workflowsPath = fileURLToPath(new URL('../fixtures/workflows/headers.ts', import.meta.url));
@@ -172,3 +172,27 @@ test('interceptor options are checked, naming the entry', async () => {
     await engine.shutdown();
   }
 });
+
+for (const s of stores) {
+  test(`${s.name}: a local activity goes through scheduleLocalActivity, and its header reaches the activity's inbound interceptor`,
+    { skip: s.skip }, async () => {
+      const { store, close } = await s.open();
+      const engine = await Engine.create({ store });
+      try {
+        const client = new Client({ connection: engine });
+        const tenants: string[] = [];
+        const taskQueue = `icpt-local-${s.name}`;
+        const worker = await Worker.create({
+          connection: engine, taskQueue, workflowsPath,
+          interceptors: { workflowModules, activity: [() => ({ inbound: new TenantReader(tenants) })] },
+          activities: { withHeader: async () => 'with' },
+        });
+        const result = await worker.runUntil(client.workflow.execute(localHeaderWorkflow, { taskQueue, workflowId: `icpt-local-${s.name}` }));
+        assert.equal(result, 'with');
+        assert.deepEqual(tenants, ['acme-local']);
+      } finally {
+        await engine.shutdown();
+        await close();
+      }
+    });
+}
