@@ -5,7 +5,8 @@ import {
 import { errorCodeConfigOf, type ErrorCodeConfig } from '../retry/error-codes.ts';
 import type { ActivityFunction } from '../common/workflow-types.ts';
 import type { ActivityTask, WorkflowService } from '../protocol/index.ts';
-import { ActivityContext, runInActivityContext, type ActivityInfo } from '../activity/context.ts';
+import { Context, runInActivityContext, type ActivityInfo, type ActivityLogger } from '../activity/context.ts';
+import { logAt } from './runtime.ts';
 import { Heartbeater, heartbeatThrottleMs } from './heartbeater.ts';
 import { guardSignalListeners } from './activity-signal.ts';
 import { toPayload } from '../common/payload.ts';
@@ -67,6 +68,18 @@ function infoOf(task: ActivityTask, clockNow: number): ActivityInfo {
     taskToken: task.taskToken,
     base64TaskToken: task.taskToken,
   };
+}
+
+/** The activity `log` of one attempt: the worker's logger with Temporal's activity fields. */
+function activityLogger(logger: Logger, info: ActivityInfo): ActivityLogger {
+  const fields = {
+    sdkComponent: 'activity', isLocal: info.isLocal, attempt: info.attempt, namespace: info.namespace, taskToken: info.base64TaskToken,
+    workflowId: info.workflowId, workflowRunId: info.runId, workflowType: info.workflowType, activityId: info.activityId,
+    activityType: info.activityType, taskQueue: info.taskQueue,
+  };
+  const at = (level: 'trace' | 'debug' | 'info' | 'warn' | 'error') => (message: string, attrs?: Record<string, unknown>) =>
+    logAt(logger, level, String(message), { ...fields, ...attrs });
+  return { trace: at('trace'), debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
 }
 
 /**
@@ -161,7 +174,8 @@ export function runActivityTask(task: ActivityTask, deps: ActivityExecutorDeps):
     let input = task;
     if (deps.codec) input = await decodedInput(task, deps.codec);
     else refuseEnvelopes(task.args, 'this worker');
-    const ctx = new ActivityContext(infoOf(input, clock.now()), controller.signal, (d) => heartbeater.heartbeat(d));
+    const info = infoOf(input, clock.now());
+    const ctx = new Context(info, controller.signal, (d) => heartbeater.heartbeat(d), activityLogger(logger, info));
     guardSignalListeners(controller.signal, (f) => runInActivityContext(ctx, f), (err) => logger.error(
       `activity ${task.activityType} (${task.activityId}): a listener of its cancellation signal threw: ${(err as Error)?.message ?? String(err)}`,
       { workflowId: task.workflowId, runId: task.runId, attempt: task.attempt, error: err },

@@ -10,6 +10,7 @@ export { workflowInfo, uuid4, getLastCompletionResult } from './info.ts';
 export { CancellationScope, type CancellationScopeOptions } from './cancellation-scope.ts';
 export { continueAsNew, makeContinueAsNewFunc, ContinueAsNew, type ContinueAsNewOptions } from './continue-as-new.ts';
 export { inWorkflowContext } from './activator.ts';
+export { log, type WorkflowLogger } from './log.ts';
 export {
   defineSignal, defineQuery, defineUpdate, setHandler, getExternalWorkflowHandle, type UpdateHandlerOptions, type ExternalWorkflowHandle,
 } from './messages.ts';

@@ -11,6 +11,7 @@ import type { RealmMailbox, SandboxHost, SandboxInit } from './activation.ts';
 import { Activator } from './activator.ts';
 import { setCurrentActivator } from './current-run.ts';
 import { installGlobalOverrides } from './global-overrides.ts';
+import { setLogHost } from './log.ts';
 import * as workflowApi from './index.ts';
 import * as rootApi from '../index.ts';
 import * as retryApi from '../retry/index.ts';
@@ -22,6 +23,7 @@ if (!host || !mailbox) {
   throw new IllegalStateError('the workflow runtime must be evaluated by a steadfast worker sandbox');
 }
 installGlobalOverrides(host);
+setLogHost(host);
 
 /** The entry points workflow code may import, all one copy per realm. */
 const MODULES: Record<string, unknown> = { 'steadfast/workflow': workflowApi, steadfast: rootApi, 'steadfast/retry': retryApi };
