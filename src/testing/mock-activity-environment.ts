@@ -71,8 +71,8 @@ export class MockActivityEnvironment extends EventEmitter {
   }
 
   /** Calls `fn(...args)` as an activity, in this environment's context. */
-  run<P extends unknown[], R, F extends (...args: P) => R | Promise<R>>(fn: F, ...args: P): Promise<Awaited<R>> {
+  run<P extends unknown[], R>(fn: (...args: P) => R | Promise<R>, ...args: P): Promise<R> {
     if (typeof fn !== 'function') throw new ValidationError('fn', 'must be a function', fn);
-    return runInActivityContext(this.context, async () => fn(...args)) as Promise<Awaited<R>>;
+    return runInActivityContext(this.context, async () => fn(...args));
   }
 }
