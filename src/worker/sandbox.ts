@@ -68,7 +68,9 @@ class SandboxRealm {
   constructor(bundle: WorkflowBundle) {
     const host: SandboxHost = {
       scopeStorage,
-      log: (level, message, info, attrs) => this.#calling?.log(level, message, info, attrs),
+      // The attributes are copied into this realm: objects made in the sandbox keep its prototypes.
+      log: (level, message, info, attrs) => this.#calling?.log(level, message, info,
+        attrs === undefined ? undefined : JSON.parse(JSON.stringify(attrs)) as Record<string, unknown>),
     };
     this.#mailbox = { run: undefined, method: 'create', arg: undefined, result: undefined, factory: undefined, extraGlobals: false };
     this.#context = vm.createContext({ __steadfastHost: host, __steadfastMailbox: this.#mailbox }, { microtaskMode: 'afterEvaluate' });

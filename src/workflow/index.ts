@@ -14,6 +14,11 @@ export { log, type WorkflowLogger } from './log.ts';
 export {
   defineSignal, defineQuery, defineUpdate, setHandler, getExternalWorkflowHandle, type UpdateHandlerOptions, type ExternalWorkflowHandle,
 } from './messages.ts';
+export {
+  setDefaultSignalHandler, setDefaultQueryHandler, setDefaultUpdateHandler, type SignalHandlerOptions, type QueryHandlerOptions,
+} from './messages.ts';
+export { allHandlersFinished, currentUpdateInfo, HandlerUnfinishedPolicy, type UpdateInfo } from './handlers.ts';
+export { Trigger } from './trigger.ts';
 export type { SignalDefinition, QueryDefinition, UpdateDefinition } from '../common/message-definitions.ts';
 export { patched, deprecatePatch } from './patch.ts';
 export { sideEffect } from './side-effect.ts';
