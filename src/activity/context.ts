@@ -1,6 +1,8 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { IllegalStateError } from '../common/errors.ts';
 import { checkPayload } from '../common/payload.ts';
+import { CancelledFailure } from '../common/failure.ts';
+import { toMs, type Duration } from '../retry/duration.ts';
 
 /**
  * What an activity knows about the attempt it is running: Temporal's `Info` fields
@@ -52,31 +54,92 @@ export interface ActivityInfo {
   base64TaskToken: string;
 }
 
+/** The activity logger (Temporal's): lines go to the worker's logger with the attempt's ids as fields. */
+export interface ActivityLogger {
+  trace(message: string, attrs?: Record<string, unknown>): void;
+  debug(message: string, attrs?: Record<string, unknown>): void;
+  info(message: string, attrs?: Record<string, unknown>): void;
+  warn(message: string, attrs?: Record<string, unknown>): void;
+  error(message: string, attrs?: Record<string, unknown>): void;
+}
+
+/** A logger that writes nothing: the log of a context made without one. */
+const droppedLog: ActivityLogger = Object.freeze({
+  trace: () => undefined, debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined,
+});
+
 /**
- * The context of one running activity attempt, reachable from anywhere in its async call
- * tree through `AsyncLocalStorage`: the worker enters it before calling the activity function.
+ * The context of one running activity attempt (Temporal's `Context`), reachable from anywhere
+ * in its async call tree as `Context.current()`: the worker enters it before calling the
+ * activity function.
  */
-export class ActivityContext {
+export class Context {
+  /**
+   * Rejects (with the cancellation signal's reason: a CancelledFailure, or a TimeoutFailure at
+   * the start-to-close deadline) once the attempt is cancelled; never resolves. Race it against
+   * work that does not take an AbortSignal.
+   */
+  readonly cancelled: Promise<never>;
+
   constructor(
     readonly info: ActivityInfo,
     /** Aborted when the workflow cancels the activity, the worker shuts down past its grace time, or the start-to-close deadline passes. */
     readonly cancellationSignal: AbortSignal,
     /** Records progress; throttled by the worker. */
     readonly heartbeat: (details?: unknown) => void,
-  ) {}
+    /** Lines to the worker's logger with this attempt's ids. */
+    readonly log: ActivityLogger = droppedLog,
+  ) {
+    this.cancelled = new Promise<never>((_, reject) => {
+      const fire = () => reject(cancellationReason(cancellationSignal));
+      if (cancellationSignal.aborted) fire();
+      else cancellationSignal.addEventListener('abort', fire, { once: true });
+    });
+    this.cancelled.catch(() => undefined);
+  }
+
+  /**
+   * Waits `ms` (a number of ms or a duration such as '2s'); rejects as {@link cancelled} does
+   * when the attempt is cancelled first.
+   */
+  sleep = (ms: Duration): Promise<void> => {
+    const wait = toMs(ms, 'ms');
+    const signal = this.cancellationSignal;
+    if (signal.aborted) return Promise.reject(cancellationReason(signal));
+    return new Promise<void>((resolve, reject) => {
+      const onAbort = () => {
+        clearTimeout(timer);
+        reject(cancellationReason(signal));
+      };
+      const timer = setTimeout(() => {
+        signal.removeEventListener('abort', onAbort);
+        resolve();
+      }, wait);
+      signal.addEventListener('abort', onAbort, { once: true });
+    });
+  };
 
   /** The context of the activity running now. @throws IllegalStateError outside an activity. */
-  static current(): ActivityContext {
+  static current(): Context {
     const ctx = storage.getStore();
     if (!ctx) throw new IllegalStateError('steadfast/activity functions can only be called from an activity run by a worker');
     return ctx;
   }
 }
 
-const storage = new AsyncLocalStorage<ActivityContext>();
+/** The name this context had before it took Temporal's (`Context`). */
+export { Context as ActivityContext };
+
+function cancellationReason(signal: AbortSignal): Error {
+  const reason: unknown = signal.reason;
+  return reason instanceof Error ? reason : new CancelledFailure(typeof reason === 'string' ? reason : 'Activity cancelled');
+}
+
+
+const storage = new AsyncLocalStorage<Context>();
 
 /** Runs `fn` with `context` as the current activity context (used by the worker). */
-export function runInActivityContext<T>(context: ActivityContext, fn: () => T): T {
+export function runInActivityContext<T>(context: Context, fn: () => T): T {
   return storage.run(context, fn);
 }
 
@@ -87,7 +150,7 @@ export function inActivityContext(): boolean {
 
 /** Information about the running activity attempt. */
 export function activityInfo(): ActivityInfo {
-  return ActivityContext.current().info;
+  return Context.current().info;
 }
 
 /**
@@ -100,7 +163,7 @@ export function activityInfo(): ActivityInfo {
  */
 export function heartbeat(details?: unknown): void {
   checkPayload('heartbeat details', details);
-  ActivityContext.current().heartbeat(details);
+  Context.current().heartbeat(details);
 }
 
 /**
@@ -109,5 +172,28 @@ export function heartbeat(details?: unknown): void {
  * grace time, or when the start-to-close deadline passes. Pass it to fetch() and friends.
  */
 export function cancellationSignal(): AbortSignal {
-  return ActivityContext.current().cancellationSignal;
+  return Context.current().cancellationSignal;
 }
+
+/** Waits `ms` (ms or a duration such as '2s') in the running activity; rejects when the attempt is cancelled first. */
+export function sleep(ms: Duration): Promise<void> {
+  return Context.current().sleep(ms);
+}
+
+/** The running activity's {@link Context.cancelled}: rejects once the attempt is cancelled. */
+export function cancelled(): Promise<never> {
+  return Context.current().cancelled;
+}
+
+/**
+ * The activity logger (Temporal's `log` of @temporalio/activity): lines go to the worker's
+ * logger with the running attempt's ids (namespace, taskQueue, workflowId, workflowRunId,
+ * workflowType, activityId, activityType, attempt, isLocal) as fields.
+ */
+export const log: ActivityLogger = Object.freeze({
+  trace: (message: string, attrs?: Record<string, unknown>) => Context.current().log.trace(message, attrs),
+  debug: (message: string, attrs?: Record<string, unknown>) => Context.current().log.debug(message, attrs),
+  info: (message: string, attrs?: Record<string, unknown>) => Context.current().log.info(message, attrs),
+  warn: (message: string, attrs?: Record<string, unknown>) => Context.current().log.warn(message, attrs),
+  error: (message: string, attrs?: Record<string, unknown>) => Context.current().log.error(message, attrs),
+});

@@ -5,8 +5,9 @@ import {
 import { errorCodeConfigOf, type ErrorCodeConfig } from '../retry/error-codes.ts';
 import type { ActivityFunction } from '../common/workflow-types.ts';
 import type { ActivityTask, WorkflowService } from '../protocol/index.ts';
-import { executeActivity, type ActivityInterceptorsFactory } from './interceptors.ts';
-import { ActivityContext, runInActivityContext, type ActivityInfo } from '../activity/context.ts';
+import { activityLogAttributes, executeActivity, type ActivityInterceptorsFactory } from './interceptors.ts';
+import { Context, runInActivityContext, type ActivityInfo, type ActivityLogger } from '../activity/context.ts';
+import { logAt } from './runtime.ts';
 import { Heartbeater, heartbeatThrottleMs } from './heartbeater.ts';
 import { guardSignalListeners } from './activity-signal.ts';
 import { toPayload } from '../common/payload.ts';
@@ -70,6 +71,22 @@ function infoOf(task: ActivityTask, clockNow: number): ActivityInfo {
     taskToken: task.taskToken,
     base64TaskToken: task.taskToken,
   };
+}
+
+/** The activity `log` of one attempt: the worker's logger with Temporal's activity fields. */
+/**
+ * The activity logger of an attempt: lines go to the worker's logger with the attempt's ids,
+ * shaped by the attempt's outbound `getLogAttributes` interceptors once its context exists.
+ */
+export function activityLogger(logger: Logger, info: ActivityInfo, context: () => Context | undefined = () => undefined): ActivityLogger {
+  const fields = {
+    sdkComponent: 'activity', isLocal: info.isLocal, attempt: info.attempt, namespace: info.namespace, taskToken: info.base64TaskToken,
+    workflowId: info.workflowId, workflowRunId: info.runId, workflowType: info.workflowType, activityId: info.activityId,
+    activityType: info.activityType, taskQueue: info.taskQueue,
+  };
+  const at = (level: 'trace' | 'debug' | 'info' | 'warn' | 'error') => (message: string, attrs?: Record<string, unknown>) =>
+    logAt(logger, level, String(message), withLogAttributes(context(), { ...fields, ...attrs }));
+  return { trace: at('trace'), debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
 }
 
 /**
@@ -164,7 +181,8 @@ export function runActivityTask(task: ActivityTask, deps: ActivityExecutorDeps):
     let input = task;
     if (deps.codec) input = await decodedInput(task, deps.codec);
     else refuseEnvelopes(task.args, 'this worker');
-    const ctx = new ActivityContext(infoOf(input, clock.now()), controller.signal, (d) => heartbeater.heartbeat(d));
+    const info = infoOf(input, clock.now());
+    const ctx: Context = new Context(info, controller.signal, (d) => heartbeater.heartbeat(d), activityLogger(logger, info, () => ctx));
     guardSignalListeners(controller.signal, (f) => runInActivityContext(ctx, f), (err) => logger.error(
       `activity ${task.activityType} (${task.activityId}): a listener of its cancellation signal threw: ${(err as Error)?.message ?? String(err)}`,
       { workflowId: task.workflowId, runId: task.runId, attempt: task.attempt, error: err },
@@ -204,4 +222,9 @@ export function runActivityTask(task: ActivityTask, deps: ActivityExecutorDeps):
     await next?.settle(sent.delivered ? sent.value ?? undefined : undefined);
   })();
   return { abort, done };
+}
+
+/** `attrs` through the attempt's getLogAttributes interceptors (as they are before its context exists). */
+function withLogAttributes(ctx: Context | undefined, attrs: Record<string, unknown>): Record<string, unknown> {
+  return ctx ? activityLogAttributes(ctx, attrs) : attrs;
 }

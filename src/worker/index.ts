@@ -6,6 +6,7 @@ export { Worker, type WorkerState } from './worker.ts';
 export type { WorkerOptions } from './worker-options.ts';
 export { consoleLogger, type Logger } from './logger.ts';
 export { jsonLogger, type JsonLoggerOptions } from '../common/logger.ts';
+export { DefaultLogger, Runtime, type LogEntry, type LogLevel, type RuntimeOptions } from './runtime.ts';
 export { bundleWorkflows, WorkflowBundleError, type WorkflowBundle } from './bundler.ts';
 export { WorkflowTaskFailedError } from './workflow-run.ts';
 export type { HistoryAndWorkflowId, ReplayResult, ReplayWorkerOptions, ReplayableHistory } from './replay.ts';

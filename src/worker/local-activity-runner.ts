@@ -8,6 +8,7 @@ import type { ActivityFunction } from '../common/workflow-types.ts';
 import { toPayload } from '../common/payload.ts';
 import { ActivityContext, runInActivityContext, type ActivityInfo } from '../activity/context.ts';
 import { executeActivity, type ActivityInterceptorsFactory } from './interceptors.ts';
+import { activityLogger } from './activity-executor.ts';
 import type { LocalActivityOutcome, LocalActivityRequest } from '../workflow/local-activity-types.ts';
 import type { Logger } from './logger.ts';
 import type { Command } from '../history/commands.ts';
@@ -147,7 +148,8 @@ export class LocalActivityRunner {
     if (deadline !== undefined) bounds.push([Math.max(0, deadline - started), 'ScheduleToClose']);
     bounds.sort((a, b) => a[0] - b[0]);
     try {
-      const ctx = new ActivityContext(localInfo(run, request, attempt, started), controller.signal, () => undefined);
+      const info = localInfo(run, request, attempt, started);
+      const ctx: ActivityContext = new ActivityContext(info, controller.signal, () => undefined, activityLogger(this.#deps.logger, info, () => ctx));
       const work = Promise.resolve().then(() => runInActivityContext(ctx, () => executeActivity(this.#deps.interceptors ?? [], ctx, request.header, request.args, fn)));
       const races: Promise<unknown>[] = [work];
       const first = bounds[0];

@@ -12,7 +12,7 @@ import type { FailureInfo } from '../common/failure.ts';
 import { STACK_TRACE_QUERY } from '../common/message-definitions.ts';
 
 /** Where workflow `console.*` output goes. */
-export type SandboxLog = (level: 'debug' | 'info' | 'warn' | 'error', message: string, info: WorkflowInfo) => void;
+export type SandboxLog = (level: 'trace' | 'debug' | 'info' | 'warn' | 'error', message: string, info: WorkflowInfo, attrs?: Record<string, unknown>) => void;
 
 /** The run that created each promise made inside a realm call: where an unhandled rejection belongs. */
 const promiseOwners = new WeakMap<object, WorkflowSandbox>();
@@ -71,7 +71,9 @@ class SandboxRealm {
   constructor(bundle: WorkflowBundle) {
     const host: SandboxHost = {
       scopeStorage,
-      log: (level, message, info) => this.#calling?.log(level, message, info),
+      // The attributes are copied into this realm: objects made in the sandbox keep its prototypes.
+      log: (level, message, info, attrs) => this.#calling?.log(level, message, info,
+        attrs === undefined ? undefined : JSON.parse(JSON.stringify(attrs)) as Record<string, unknown>),
     };
     this.#mailbox = { run: undefined, method: 'create', arg: undefined, result: undefined, factory: undefined, extraGlobals: false };
     this.#context = vm.createContext({ __steadfastHost: host, __steadfastMailbox: this.#mailbox }, { microtaskMode: 'afterEvaluate' });
@@ -152,9 +154,9 @@ export class WorkflowSandbox {
     return sandbox;
   }
 
-  /** Workflow `console.*` output of this run. */
-  log(level: 'debug' | 'info' | 'warn' | 'error', message: string, info: WorkflowInfo): void {
-    this.#log(level, message, info);
+  /** Workflow `console.*` output and `log` lines of this run. */
+  log(level: 'trace' | 'debug' | 'info' | 'warn' | 'error', message: string, info: WorkflowInfo, attrs?: Record<string, unknown>): void {
+    this.#log(level, message, info, attrs);
   }
 
   /** Records an unhandled rejection of this run's code: the current workflow task fails. */

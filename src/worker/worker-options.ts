@@ -14,6 +14,7 @@ import type { DataConverter } from '../codec/payload-codec.ts';
 import type { ConnectionOptions } from '../client/connection.ts';
 import type { Logger } from './logger.ts';
 import { resolveWorkerInterceptors, type ResolvedWorkerInterceptors, type WorkerInterceptors } from './interceptors.ts';
+import { Runtime } from './runtime.ts';
 import { requireErrorCode, toExceptionMap, type ErrorCodeConfig, type ExceptionMapper } from '../retry/error-codes.ts';
 
 /**
@@ -70,7 +71,10 @@ export interface WorkerOptions extends ConnectionOptions {
   maxTaskQueueActivitiesPerSecond?: number;
   /** How long shutdown waits for running activities before aborting them. @default "10s" */
   shutdownGraceTime?: Duration;
-  /** Where the worker logs; `consoleLogger` gives the earlier plain console lines. @default JSON lines on stderr, info and above (jsonLogger) */
+  /**
+   * Where the worker logs, workflow and activity `log` included; `consoleLogger` gives the earlier plain console lines.
+   * @default the logger of `Runtime.install({ logger })`, else JSON lines on stderr, info and above (jsonLogger)
+   */
   logger?: Logger;
   /** Time source for heartbeat throttling, deadlines, poll backoff and the grace period. @default systemClock */
   clock?: Clock;
@@ -186,7 +190,7 @@ export function resolveWorkerOptions(options: WorkerOptions): ResolvedWorkerOpti
     throw new ValidationError('workflowsPath', 'or activities must be given', undefined,
       'a worker needs workflowsPath, activities, or both; neither was given');
   }
-  const logger = options.logger ?? jsonLogger({ component: 'worker' });
+  const logger = options.logger ?? Runtime.installedLogger() ?? jsonLogger({ component: 'worker' });
   for (const m of ['debug', 'info', 'warn', 'error'] as const) {
     if (typeof (logger as unknown as Record<string, unknown>)[m] !== 'function') {
       throw new ValidationError(`logger.${m}`, 'must be a function', (logger as unknown as Record<string, unknown>)[m]);

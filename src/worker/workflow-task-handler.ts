@@ -1,4 +1,5 @@
 import { storedHistoryUpTo } from './history-pages.ts';
+import { logAt } from './runtime.ts';
 import { DeterminismViolationError, ServiceError } from '../common/errors.ts';
 import { ValidationError } from '../errors/index.ts';
 import { toFailureInfo } from '../common/failure.ts';
@@ -97,7 +98,10 @@ export class WorkflowTaskHandler {
   constructor(deps: WorkflowTaskHandlerDeps) {
     this.#deps = deps;
     this.cache = new WorkflowCache(deps.maxCachedWorkflows);
-    this.#log = (level, message, info) => deps.logger[level](message, { workflowId: info.workflowId, runId: info.runId, workflowType: info.workflowType });
+    this.#log = (level, message, info, attrs) => logAt(deps.logger, level, message, {
+      sdkComponent: 'workflow', namespace: info.namespace, taskQueue: info.taskQueue, workflowId: info.workflowId, runId: info.runId,
+      workflowType: info.workflowType, ...attrs,
+    });
   }
 
   async handle(task: WorkflowTask): Promise<void> {

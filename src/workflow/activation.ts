@@ -241,6 +241,6 @@ export interface SandboxHost {
    * creates (measured: 29 % of a worker's CPU with one instance per run), so there is one.
    */
   scopeStorage: { run<R>(store: unknown, fn: () => R): R; getStore(): unknown };
-  /** Receives workflow `console.*` output outside replay. */
-  log(level: 'debug' | 'info' | 'warn' | 'error', message: string, info: WorkflowInfo): void;
+  /** Receives workflow `console.*` output and `log` calls outside replay, with the `log` call's attributes. */
+  log(level: 'trace' | 'debug' | 'info' | 'warn' | 'error', message: string, info: WorkflowInfo, attrs?: Record<string, unknown>): void;
 }

@@ -1,6 +1,7 @@
 import {
   ActivityFailure, CancelledFailure, Failure, fromFailureInfo, isCancellation, toFailureInfo, type FailureInfo,
 } from '../common/failure.ts';
+import { warnUnfinishedHandlers } from './handlers.ts';
 import { IllegalStateError } from '../common/errors.ts';
 import { TERMINAL_COMMAND_TYPES, type CommandAttributes } from '../history/commands.ts';
 import type {
@@ -351,7 +352,10 @@ export class Activator implements SandboxRuntime {
     rootScope()
       .run(() => execute({ args, headers: this.startHeaders }))
       .then(
-        (result) => this.pushOrFailTask({ commandType: 'CompleteWorkflowExecution', attributes: { result: result ?? null } }),
+        (result) => {
+          warnUnfinishedHandlers(this.messages.running.values(), 'completed');
+          this.pushOrFailTask({ commandType: 'CompleteWorkflowExecution', attributes: { result: result ?? null } });
+        },
         (err: unknown) => this.#workflowThrew(err),
       );
   }
@@ -363,6 +367,7 @@ export class Activator implements SandboxRuntime {
    */
   #workflowThrew(err: unknown): void {
     if (err instanceof ContinueAsNew) {
+      warnUnfinishedHandlers(this.messages.running.values(), 'continued as new');
       this.pushOrFailTask({ commandType: 'ContinueAsNewWorkflowExecution', attributes: err.attributes });
     } else if (this.cancelRequested && isCancellation(err)) {
       this.pushCommand({ commandType: 'CancelWorkflowExecution', attributes: {} });

@@ -11,9 +11,15 @@ export { workflowInfo, uuid4, getLastCompletionResult } from './info.ts';
 export { CancellationScope, type CancellationScopeOptions } from './cancellation-scope.ts';
 export { continueAsNew, makeContinueAsNewFunc, ContinueAsNew, type ContinueAsNewOptions } from './continue-as-new.ts';
 export { inWorkflowContext } from './activator.ts';
+export { log, type WorkflowLogger } from './log.ts';
 export {
   defineSignal, defineQuery, defineUpdate, setHandler, getExternalWorkflowHandle, type UpdateHandlerOptions, type ExternalWorkflowHandle,
 } from './messages.ts';
+export {
+  setDefaultSignalHandler, setDefaultQueryHandler, setDefaultUpdateHandler, type SignalHandlerOptions, type QueryHandlerOptions,
+} from './messages.ts';
+export { allHandlersFinished, currentUpdateInfo, HandlerUnfinishedPolicy, type UpdateInfo } from './handlers.ts';
+export { Trigger } from './trigger.ts';
 export type { SignalDefinition, QueryDefinition, UpdateDefinition } from '../common/message-definitions.ts';
 export { patched, deprecatePatch } from './patch.ts';
 export { sideEffect } from './side-effect.ts';

@@ -6,6 +6,7 @@ import type { ActivationJob, MessageAnswer, MessageRequest } from './activation.
 import type { Activator } from './activator.ts';
 import { headerField, headersOf, inbound, outbound, type QueryInput } from './interceptors.ts';
 import { WORKFLOW_METADATA_QUERY, workflowMetadata } from './metadata-query.ts';
+import { HandlerUnfinishedPolicy, runInScope, updateScope, type RunningHandler } from './handlers.ts';
 
 type AnyHandler = (...args: unknown[]) => unknown;
 type Job<K extends ActivationJob['type']> = Extract<ActivationJob, { type: K }>;
@@ -14,6 +15,13 @@ type Job<K extends ActivationJob['type']> = Extract<ActivationJob, { type: K }>;
 interface UpdateHandlerEntry {
   handler: AnyHandler;
   validator?: AnyHandler;
+  policy?: HandlerUnfinishedPolicy;
+}
+
+/** Options of a signal or update handler as the registry keeps them. */
+export interface HandlerSettings {
+  validator?: AnyHandler | undefined;
+  policy?: HandlerUnfinishedPolicy;
 }
 
 /**
@@ -26,6 +34,14 @@ export class MessageRegistry {
   readonly signals = new Map<string, AnyHandler>();
   readonly queries = new Map<string, AnyHandler>();
   readonly updates = new Map<string, UpdateHandlerEntry>();
+  readonly #signalPolicies = new Map<string, HandlerUnfinishedPolicy>();
+  /** The handlers for names without one of their own (setDefaultSignalHandler, …): called with the name, then the args. */
+  #defaultSignal: { handler: AnyHandler; policy: HandlerUnfinishedPolicy } | undefined;
+  #defaultQuery: AnyHandler | undefined;
+  #defaultUpdate: UpdateHandlerEntry | undefined;
+  /** Signal and update handlers running now, for allHandlersFinished() and the unfinished-handler warning. */
+  readonly running = new Map<number, RunningHandler>();
+  #runningSeq = 0;
   readonly #bufferedSignals: Job<'signalWorkflow'>[] = [];
   readonly #bufferedUpdates: Job<'doUpdate'>[] = [];
   readonly #external = new Map<string, { resolve(): void; reject(e: unknown): void }>();
@@ -45,13 +61,15 @@ export class MessageRegistry {
 
   onSignal(job: Job<'signalWorkflow'>): void {
     const handler = this.signals.get(job.signalName);
-    if (handler) this.#runSignal(handler, job);
+    if (handler) this.#runSignal(handler, job, this.#signalPolicies.get(job.signalName));
+    else if (this.#defaultSignal) this.#runDefaultSignal(job);
     else this.#bufferedSignals.push(job);
   }
 
   onUpdate(job: Job<'doUpdate'>): void {
     const entry = this.updates.get(job.updateName);
     if (entry) this.#runUpdate(entry, job);
+    else if (this.#defaultUpdate) this.#runUpdate(this.#defaultUpdate, job, true);
     else this.#bufferedUpdates.push(job);
   }
 
@@ -74,7 +92,8 @@ export class MessageRegistry {
   }
 
   /** Sets or removes a handler; buffered signals and updates of that name are delivered now, in order. */
-  set(kind: 'signal' | 'query' | 'update', name: string, handler: AnyHandler | undefined, validator?: AnyHandler): void {
+  set(kind: 'signal' | 'query' | 'update', name: string, handler: AnyHandler | undefined, settings: HandlerSettings = {}): void {
+    const { validator, policy } = settings;
     if (kind === 'query') {
       if (handler) this.queries.set(name, handler);
       else this.queries.delete(name);
@@ -86,16 +105,41 @@ export class MessageRegistry {
         return;
       }
       this.signals.set(name, handler);
-      for (const job of this.#takeBuffered(this.#bufferedSignals, (j) => j.signalName === name)) this.#runSignal(handler, job);
+      if (policy !== undefined) this.#signalPolicies.set(name, policy);
+      else this.#signalPolicies.delete(name);
+      for (const job of this.#takeBuffered(this.#bufferedSignals, (j) => j.signalName === name)) this.#runSignal(handler, job, policy);
       return;
     }
     if (!handler) {
       this.updates.delete(name);
       return;
     }
-    const entry: UpdateHandlerEntry = { handler, ...(validator ? { validator } : {}) };
+    const entry: UpdateHandlerEntry = { handler, ...(validator ? { validator } : {}), ...(policy !== undefined ? { policy } : {}) };
     this.updates.set(name, entry);
     for (const job of this.#takeBuffered(this.#bufferedUpdates, (j) => j.updateName === name)) this.#runUpdate(entry, job);
+  }
+
+  /** Sets or removes the handler for names without their own; buffered messages go to it now, in order. */
+  setDefault(kind: 'signal' | 'query' | 'update', handler: AnyHandler | undefined, settings: HandlerSettings = {}): void {
+    if (kind === 'query') {
+      this.#defaultQuery = handler;
+      return;
+    }
+    if (kind === 'signal') {
+      this.#defaultSignal = handler && { handler, policy: settings.policy ?? HandlerUnfinishedPolicy.WARN_AND_ABANDON };
+      if (handler) for (const job of this.#takeBuffered(this.#bufferedSignals, () => true)) this.#runDefaultSignal(job);
+      return;
+    }
+    const entry = handler && { handler, ...(settings.validator ? { validator: settings.validator } : {}), ...(settings.policy !== undefined ? { policy: settings.policy } : {}) };
+    this.#defaultUpdate = entry;
+    if (entry) for (const job of this.#takeBuffered(this.#bufferedUpdates, () => true)) this.#runUpdate(entry, job, true);
+  }
+
+  /** Records a handler as running until the returned function is called. */
+  #started(h: RunningHandler): () => void {
+    const seq = ++this.#runningSeq;
+    this.running.set(seq, h);
+    return () => this.running.delete(seq);
   }
 
   #takeBuffered<T>(list: T[], match: (j: T) => boolean): T[] {
@@ -104,29 +148,48 @@ export class MessageRegistry {
     return taken;
   }
 
-  #runSignal(handler: AnyHandler, job: Job<'signalWorkflow'>): void {
+  #runDefaultSignal(job: Job<'signalWorkflow'>): void {
+    const d = this.#defaultSignal!;
+    this.#runSignal((...args: unknown[]) => d.handler(job.signalName, ...args), job, d.policy);
+  }
+
+  #runSignal(handler: AnyHandler, job: Job<'signalWorkflow'>, policy = HandlerUnfinishedPolicy.WARN_AND_ABANDON): void {
+    const finished = this.#started({ kind: 'signal', name: job.signalName, policy });
     const handle = inbound(this.activator.interceptors, 'handleSignal', async (input) => {
       await handler(...input.args);
     });
     try {
-      handle({ signalName: job.signalName, args: job.args, headers: headersOf(job.header) })
-        .then(undefined, (err: unknown) => this.activator.handlerThrew(err));
+      handle({ signalName: job.signalName, args: job.args, headers: headersOf(job.header) }).then(finished, (err: unknown) => {
+        finished();
+        this.activator.handlerThrew(err);
+      });
     } catch (err) {
+      finished();
       this.activator.handlerThrew(err);
     }
   }
 
-  #runUpdate(entry: UpdateHandlerEntry, job: Job<'doUpdate'>): void {
-    const complete = (outcome: { result: unknown } | { failure: FailureInfo }) => this.activator.pushOrFailTask({
-      commandType: 'CompleteWorkflowExecutionUpdate', attributes: { updateId: job.updateId, acceptedEventId: job.acceptedEventId, outcome },
+  #runUpdate(entry: UpdateHandlerEntry, job: Job<'doUpdate'>, byDefault = false): void {
+    const finished = this.#started({
+      kind: 'update', name: job.updateName, id: job.updateId, policy: entry.policy ?? HandlerUnfinishedPolicy.WARN_AND_ABANDON,
     });
+    const complete = (outcome: { result: unknown } | { failure: FailureInfo }) => {
+      finished();
+      this.activator.pushOrFailTask({
+        commandType: 'CompleteWorkflowExecutionUpdate', attributes: { updateId: job.updateId, acceptedEventId: job.acceptedEventId, outcome },
+      });
+    };
     // Temporal's rule, as for the workflow function: a failure class fails the update; any other
     // error fails the workflow task, so a fixed deployment can complete the update.
     const threw = (err: unknown) => {
+      finished();
       if (err instanceof Failure) complete({ failure: toFailureInfo(err) });
       else this.activator.failTask(err);
     };
-    const handle = inbound(this.activator.interceptors, 'handleUpdate', async (input) => entry.handler(...input.args));
+    const handle = inbound(this.activator.interceptors, 'handleUpdate', async (input) => {
+      const args = byDefault ? [input.name, ...input.args] : input.args;
+      return runInScope(updateScope({ id: input.updateId, name: input.name }), () => entry.handler(...args));
+    });
     try {
       handle({ updateId: job.updateId, name: job.updateName, args: job.args, headers: headersOf(job.header) })
         .then((result) => complete({ result: result ?? null }), threw);
@@ -198,11 +261,15 @@ export class MessageRegistry {
     let fn: AnyHandler | undefined;
     if (req.kind === 'query') {
       fn = this.queries.get(name);
+      const byDefault = this.#defaultQuery;
+      if (!fn && byDefault) fn = (...args: unknown[]) => byDefault(name, ...args);
       if (!fn) return { failure: unknown('query', name, [STACK_TRACE_QUERY, ...this.queries.keys()]) };
     } else {
-      const entry = this.updates.get(name);
+      const own = this.updates.get(name);
+      const entry = own ?? this.#defaultUpdate;
       if (!entry) return { failure: unknown('update', name, [...this.updates.keys()]) };
-      fn = entry.validator;
+      const validator = entry.validator;
+      fn = own || !validator ? validator : (...args: unknown[]) => validator(name, ...args);
       if (!fn) return {};
     }
     this.readOnly = what;

@@ -3,6 +3,8 @@ import {
 } from '../common/message-definitions.ts';
 import { ValidationError } from '../errors/index.ts';
 import { activator } from './activator.ts';
+import { unfinishedPolicyOf, type HandlerUnfinishedPolicy } from './handlers.ts';
+import type { HandlerSettings } from './message-registry.ts';
 
 /** Defines a signal; give the same object to `setHandler` in the workflow and to `handle.signal` in a client. */
 export function defineSignal<Args extends unknown[] = [], Name extends string = string>(name: Name): SignalDefinition<Args, Name> {
@@ -19,6 +21,19 @@ export function defineUpdate<Ret, Args extends unknown[] = [], Name extends stri
   return { type: 'update', name: messageNameOf('name', name, 'update') as Name };
 }
 
+/** Options of a signal handler (Temporal's SignalHandlerOptions). */
+export interface SignalHandlerOptions {
+  /** Shown to tools that list the workflow's handlers. */
+  description?: string;
+  /** What to do if the handler is still running when the run completes or continues as new. @default HandlerUnfinishedPolicy.WARN_AND_ABANDON */
+  unfinishedPolicy?: HandlerUnfinishedPolicy;
+}
+
+/** Options of a query handler. */
+export interface QueryHandlerOptions {
+  description?: string;
+}
+
 /** Options of an update handler. */
 export interface UpdateHandlerOptions<Args extends unknown[]> {
   /**
@@ -26,14 +41,19 @@ export interface UpdateHandlerOptions<Args extends unknown[]> {
    * and a rejected update leaves no trace in history. Must be synchronous.
    */
   validator?: (...args: Args) => void;
+  description?: string;
+  /** What to do if the handler is still running when the run completes or continues as new. @default HandlerUnfinishedPolicy.WARN_AND_ABANDON */
+  unfinishedPolicy?: HandlerUnfinishedPolicy;
 }
 
 /**
  * Sets (or, with `undefined`, removes) the handler of a signal, query or update. Signals and
  * updates that arrived before their handler was set are delivered at once, in arrival order.
  */
-export function setHandler<Args extends unknown[]>(def: SignalDefinition<Args>, handler: ((...args: Args) => void | Promise<void>) | undefined): void;
-export function setHandler<Ret, Args extends unknown[]>(def: QueryDefinition<Ret, Args>, handler: ((...args: Args) => Ret) | undefined): void;
+export function setHandler<Args extends unknown[]>(
+  def: SignalDefinition<Args>, handler: ((...args: Args) => void | Promise<void>) | undefined, options?: SignalHandlerOptions): void;
+export function setHandler<Ret, Args extends unknown[]>(
+  def: QueryDefinition<Ret, Args>, handler: ((...args: Args) => Ret) | undefined, options?: QueryHandlerOptions): void;
 export function setHandler<Ret, Args extends unknown[]>(
   def: UpdateDefinition<Ret, Args>, handler: ((...args: Args) => Ret | Promise<Ret>) | undefined, options?: UpdateHandlerOptions<Args>): void;
 export function setHandler(
@@ -47,9 +67,50 @@ export function setHandler(
   }
   const name = messageNameOf('def.name', def, kind);
   if (handler !== undefined && typeof handler !== 'function') throw new ValidationError('handler', 'must be a function or undefined', handler);
-  const validator = options?.validator;
-  if (validator !== undefined && typeof validator !== 'function') throw new ValidationError('options.validator', 'must be a function', validator);
-  activator().messages.set(kind, name, handler, validator);
+  activator().messages.set(kind, name, handler, settingsOf(kind, options));
+}
+
+function settingsOf(kind: 'signal' | 'query' | 'update', options: UpdateHandlerOptions<unknown[]> | undefined): HandlerSettings {
+  if (options === undefined) return {};
+  if (typeof options !== 'object' || options === null) throw new ValidationError('options', 'must be an object', options);
+  const validator = options.validator;
+  if (validator !== undefined && (kind !== 'update' || typeof validator !== 'function')) {
+    throw new ValidationError('options.validator', kind === 'update' ? 'must be a function' : `is not an option of a ${kind} handler`, validator);
+  }
+  if (options.description !== undefined && typeof options.description !== 'string') {
+    throw new ValidationError('options.description', 'must be a string', options.description);
+  }
+  if (kind === 'query') {
+    if (options.unfinishedPolicy !== undefined) throw new ValidationError('options.unfinishedPolicy', 'is not an option of a query handler', options.unfinishedPolicy);
+    return {};
+  }
+  return { validator, policy: unfinishedPolicyOf('options.unfinishedPolicy', options.unfinishedPolicy) };
+}
+
+/** Handles every signal whose name has no handler of its own: called with the signal's name, then its args. */
+export function setDefaultSignalHandler(
+  handler: ((signalName: string, ...args: any[]) => void | Promise<void>) | undefined, options?: SignalHandlerOptions,
+): void {
+  if (handler !== undefined && typeof handler !== 'function') throw new ValidationError('handler', 'must be a function or undefined', handler);
+  activator().messages.setDefault('signal', handler as ((...args: unknown[]) => unknown) | undefined, settingsOf('signal', options));
+}
+
+/** Answers every query whose name has no handler of its own: called with the query's name, then its args. */
+export function setDefaultQueryHandler(handler: ((queryName: string, ...args: any[]) => unknown) | undefined): void {
+  if (handler !== undefined && typeof handler !== 'function') throw new ValidationError('handler', 'must be a function or undefined', handler);
+  activator().messages.setDefault('query', handler as ((...args: unknown[]) => unknown) | undefined);
+}
+
+/**
+ * Handles every update whose name has no handler of its own: called with the update's name,
+ * then its args (its `validator` too).
+ */
+export function setDefaultUpdateHandler(
+  handler: ((updateName: string, ...args: any[]) => unknown) | undefined, options?: UpdateHandlerOptions<[string, ...any[]]>,
+): void {
+  if (handler !== undefined && typeof handler !== 'function') throw new ValidationError('handler', 'must be a function or undefined', handler);
+  activator().messages.setDefault('update', handler as ((...args: unknown[]) => unknown) | undefined,
+    settingsOf('update', options as UpdateHandlerOptions<unknown[]> | undefined));
 }
 
 /** A handle to another workflow, for signalling or cancelling it from workflow code. */

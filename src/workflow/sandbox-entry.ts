@@ -13,6 +13,7 @@ import { setCurrentActivator } from './current-run.ts';
 import { installGlobalOverrides } from './global-overrides.ts';
 import { runInterceptorsOf } from './interceptors.ts';
 import { INTERCEPTOR_MODULES } from './activation.ts';
+import { setLogHost } from './log.ts';
 import * as workflowApi from './index.ts';
 import * as rootApi from '../index.ts';
 import * as retryApi from '../retry/index.ts';
@@ -24,6 +25,7 @@ if (!host || !mailbox) {
   throw new IllegalStateError('the workflow runtime must be evaluated by a steadfast worker sandbox');
 }
 installGlobalOverrides(host);
+setLogHost(host);
 
 /** The entry points workflow code may import, all one copy per realm. */
 const MODULES: Record<string, unknown> = { 'steadfast/workflow': workflowApi, steadfast: rootApi, 'steadfast/retry': retryApi };

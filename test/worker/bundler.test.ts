@@ -55,7 +55,7 @@ test('importing a name steadfast/workflow does not export fails at bundle time, 
     return true;
   });
   await assert.rejects(bundleWorkflows(fixture('imports-missing-member.ts')),
-    /'steadfast\/workflow' has no export named 'setDefaultSignalHandler'.*\[.*imports-missing-member\.ts:7\]/);
+    /'steadfast\/workflow' has no export named 'proxySinks'.*\[.*imports-missing-member\.ts:7\]/);
 });
 
 test('every name the entry points export can be imported, types too', async () => {

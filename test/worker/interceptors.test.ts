@@ -8,6 +8,7 @@ import { Engine } from '../../src/engine/index.ts';
 import { PostgresStore, SqliteStore } from '../../src/store/index.ts';
 import { Client, type WorkflowClientInterceptor, type Next, type WorkflowStartInput, type WorkflowSignalInput, type WorkflowQueryInput,
   type WorkflowStartUpdateInput, type WorkflowSignalWithStartInput } from '../../src/client/index.ts';
+import { Context } from '../../src/activity/index.ts';
 import { Worker, type ActivityInboundCallsInterceptor, type ActivityExecuteInput, DeterminismViolationError } from '../../src/worker/index.ts';
 import { defaultPayloadConverter, headersFromWire } from '../../src/index.ts';
 import type { Store } from '../../src/store/types.ts';
@@ -181,15 +182,37 @@ for (const s of stores) {
       try {
         const client = new Client({ connection: engine });
         const tenants: string[] = [];
+        const lines: { message: string; meta?: Record<string, unknown> }[] = [];
+        const keep = (message: string, meta?: Record<string, unknown>) => {
+          lines.push({ message, ...(meta ? { meta } : {}) });
+        };
         const taskQueue = `icpt-local-${s.name}`;
         const worker = await Worker.create({
-          connection: engine, taskQueue, workflowsPath,
-          interceptors: { workflowModules, activity: [() => ({ inbound: new TenantReader(tenants) })] },
-          activities: { withHeader: async () => 'with' },
+          connection: engine, taskQueue, workflowsPath, logger: { debug: keep, info: keep, warn: keep, error: keep },
+          interceptors: {
+            workflowModules,
+            activity: [() => ({
+              inbound: new TenantReader(tenants),
+              outbound: { getLogAttributes: (input, next) => next({ ...input, shapedBy: 'activity interceptor' }) },
+            })],
+          },
+          activities: {
+            withHeader: async () => {
+              Context.current().log.info('in the local activity');
+              return 'with';
+            },
+          },
         });
         const result = await worker.runUntil(client.workflow.execute(localHeaderWorkflow, { taskQueue, workflowId: `icpt-local-${s.name}` }));
         assert.equal(result, 'with');
         assert.deepEqual(tenants, ['acme-local']);
+        // getLogAttributes shapes the workflow's and the activity's log lines.
+        const wf = lines.find((l) => l.message === 'calling the local activity');
+        assert.equal(wf?.meta?.tenant, 'acme', JSON.stringify(wf));
+        assert.equal(wf?.meta?.step, 1);
+        const act = lines.find((l) => l.message === 'in the local activity');
+        assert.equal(act?.meta?.shapedBy, 'activity interceptor', JSON.stringify(act));
+        assert.equal(act?.meta?.activityType, 'withHeader');
       } finally {
         await engine.shutdown();
         await close();
