@@ -26,6 +26,8 @@ export interface WorkflowBundle {
   runtimeScript: vm.Script;
   /** Maps stacks made in the sandbox to the workflow files' lines, leaving steadfast's own frames out. */
   stacks: BundleStackMapper;
+  /** The source map of `code` (JSON), which `stacks` reads; kept so a bundle can be written out whole. */
+  sourceMap: string;
 }
 
 /** Bundling the workflows module failed: a banned import, a syntax error, a missing file. */
@@ -219,6 +221,11 @@ async function doBundle(path: string, modules: readonly string[]): Promise<Workf
     const text = errors?.length ? errors.map(describeMessage).join('\n') : (err as Error).message;
     throw new WorkflowBundleError(`bundling workflows from ${path} failed:\n${text}`, path);
   }
+  return bundleOf(path, code, map);
+}
+
+/** A bundle from its parts: the workflows module's code and its source map, with this process's runtime. */
+export async function bundleOf(path: string, code: string, map: string): Promise<WorkflowBundle> {
   const rt = await buildRuntime();
   const filename = `${path} (workflow bundle)`;
   return {
@@ -229,5 +236,6 @@ async function doBundle(path: string, modules: readonly string[]): Promise<Workf
     script: new vm.Script(`(function (require, module, exports) {\n${code}\n})`, { filename }),
     runtimeScript: rt.script,
     stacks: bundleStackMapper(map, path, filename, 1),
+    sourceMap: map,
   };
 }

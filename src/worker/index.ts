@@ -8,6 +8,7 @@ export { consoleLogger, type Logger } from './logger.ts';
 export { jsonLogger, type JsonLoggerOptions } from '../common/logger.ts';
 export { DefaultLogger, Runtime, type LogEntry, type LogLevel, type RuntimeOptions } from './runtime.ts';
 export { bundleWorkflows, WorkflowBundleError, type WorkflowBundle } from './bundler.ts';
+export { bundleWorkflowCode, type BundleOptions, type WorkflowBundleOption } from './workflow-bundle.ts';
 export { WorkflowTaskFailedError } from './workflow-run.ts';
 export type { HistoryAndWorkflowId, ReplayResult, ReplayWorkerOptions, ReplayableHistory } from './replay.ts';
 export { DeterminismViolationError } from '../common/errors.ts';

@@ -15,6 +15,7 @@ import type { ConnectionOptions } from '../client/connection.ts';
 import type { Logger } from './logger.ts';
 import { resolveWorkerInterceptors, type ResolvedWorkerInterceptors, type WorkerInterceptors } from './interceptors.ts';
 import { Runtime } from './runtime.ts';
+import type { WorkflowBundleOption } from './workflow-bundle.ts';
 import { requireErrorCode, toExceptionMap, type ErrorCodeConfig, type ExceptionMapper } from '../retry/error-codes.ts';
 
 /**
@@ -32,6 +33,11 @@ export interface WorkerOptions extends ConnectionOptions {
   taskQueue: string;
   /** Module exporting the workflow functions; bundled for the sandbox. Omit for an activity-only worker. */
   workflowsPath?: string;
+  /**
+   * A bundle made ahead of time by `bundleWorkflowCode` (`{ code }`, or `{ codePath }` of the file
+   * it was written to), instead of `workflowsPath`: the worker starts without bundling.
+   */
+  workflowBundle?: WorkflowBundleOption;
   /** Activity functions by type name. Omit for a workflow-only worker. */
   activities?: Record<string, ActivityFunction> | object;
   /** Activities run at once, at most. @default 100 */
@@ -120,6 +126,7 @@ export interface ResolvedWorkerOptions {
   namespace: string;
   taskQueue: string;
   workflowsPath: string | undefined;
+  workflowBundle: WorkflowBundleOption | undefined;
   activities: Record<string, ActivityFunction>;
   maxConcurrentActivityTaskExecutions: number;
   maxConcurrentWorkflowTaskExecutions: number;
@@ -147,7 +154,7 @@ export interface ResolvedWorkerOptions {
 const DEFAULT_POLLS = 10;
 
 const KEYS = optionKeys<WorkerOptions>({
-  apiKey: true, headers: true, tls: true, address: true, connection: true, namespace: true, taskQueue: true, workflowsPath: true, activities: true,
+  apiKey: true, headers: true, tls: true, address: true, connection: true, namespace: true, taskQueue: true, workflowsPath: true, workflowBundle: true, activities: true,
   maxConcurrentActivityTaskExecutions: true, maxConcurrentWorkflowTaskExecutions: true, maxConcurrentWorkflowTaskPolls: true,
   maxConcurrentLocalActivityExecutions: true,
   maxConcurrentActivityTaskPolls: true, maxCachedWorkflows: true, reuseV8Context: true, identity: true, shutdownGraceTime: true, logger: true,
@@ -186,9 +193,14 @@ export function resolveWorkerOptions(options: WorkerOptions): ResolvedWorkerOpti
     }
   }
   const workflowsPath = optionalString('workflowsPath', options.workflowsPath, 4096);
-  if (workflowsPath === undefined && Object.keys(activities).length === 0) {
+  const workflowBundle = checkBundleOption(options.workflowBundle);
+  if (workflowsPath !== undefined && workflowBundle !== undefined) {
+    throw new ValidationError('workflowBundle', 'cannot be given with workflowsPath (the bundle already holds the workflows)', undefined,
+      'workflowBundle cannot be given with workflowsPath: give one of them');
+  }
+  if (workflowsPath === undefined && workflowBundle === undefined && Object.keys(activities).length === 0) {
     throw new ValidationError('workflowsPath', 'or activities must be given', undefined,
-      'a worker needs workflowsPath, activities, or both; neither was given');
+      'a worker needs workflowsPath (or workflowBundle), activities, or both; none was given');
   }
   const logger = options.logger ?? Runtime.installedLogger() ?? jsonLogger({ component: 'worker' });
   for (const m of ['debug', 'info', 'warn', 'error'] as const) {
@@ -211,6 +223,7 @@ export function resolveWorkerOptions(options: WorkerOptions): ResolvedWorkerOpti
     namespace: optionalString('namespace', options.namespace) ?? DEFAULT_NAMESPACE,
     taskQueue: requireString('taskQueue', options.taskQueue),
     workflowsPath,
+    workflowBundle,
     activities,
     maxConcurrentActivityTaskExecutions: optionalInt('maxConcurrentActivityTaskExecutions', options.maxConcurrentActivityTaskExecutions, 1) ?? 100,
     maxConcurrentWorkflowTaskExecutions: optionalInt('maxConcurrentWorkflowTaskExecutions', options.maxConcurrentWorkflowTaskExecutions, 1) ?? 40,
@@ -241,4 +254,13 @@ function positiveRate(field: string, v: unknown): number | undefined {
   if (v === undefined) return undefined;
   if (typeof v !== 'number' || !Number.isFinite(v) || v <= 0) throw new ValidationError(field, 'must be a number greater than 0', v);
   return v;
+}
+
+/** `workflowBundle` as given: `{ code }` or `{ codePath }`, nothing else. */
+function checkBundleOption(value: unknown): WorkflowBundleOption | undefined {
+  if (value === undefined) return undefined;
+  const o = value as Record<string, unknown> | null;
+  const ok = typeof o === 'object' && o !== null && (typeof o.code === 'string') !== (typeof o.codePath === 'string') && Object.keys(o).length === 1;
+  if (!ok) throw new ValidationError('workflowBundle', 'must be { code } from bundleWorkflowCode or { codePath } of the file it was written to', value);
+  return o as WorkflowBundleOption;
 }

@@ -10,6 +10,7 @@ import { HttpWorkflowService } from '../client/http-service.ts';
 import { withPayloadCodecs } from '../codec/codec-service.ts';
 import { runActivityTask, type RunningActivity } from './activity-executor.ts';
 import { bundleWorkflows, type WorkflowBundle } from './bundler.ts';
+import { loadWorkflowBundle } from './workflow-bundle.ts';
 import { ConnectionMonitor, pollBackoffMs, Slots } from './poller.ts';
 import { throttledFor } from '../common/errors.ts';
 import { resolveWorkerOptions, type ResolvedWorkerOptions, type WorkerOptions } from './worker-options.ts';
@@ -130,7 +131,8 @@ export class Worker {
    */
   static async create(options: WorkerOptions): Promise<Worker> {
     const resolved = resolveWorkerOptions(options);
-    const bundle = resolved.workflowsPath ? await bundleWorkflows(resolved.workflowsPath, resolved.interceptors.workflowModules) : undefined;
+    const bundle = resolved.workflowBundle ? await loadWorkflowBundle(resolved.workflowBundle)
+      : resolved.workflowsPath ? await bundleWorkflows(resolved.workflowsPath, resolved.interceptors.workflowModules) : undefined;
     // Reports have their own retries (report.ts); a history fetch waits out an outage up to the
     // default workflow task timeout, after which the task's answer would be refused anyway.
     const service = resolved.connection ?? new HttpWorkflowService({ address: resolved.address!, retry: { timeout: '10s' }, ...resolved.connectionOptions });
