@@ -75,6 +75,11 @@ export interface WorkerOptions extends ConnectionOptions {
    * @default no limit
    */
   maxTaskQueueActivitiesPerSecond?: number;
+  /**
+   * The most activities per second this worker starts (Temporal's option): its activity polls
+   * are spaced to this rate, one task each. Eager activities are off with it. @default no limit
+   */
+  maxActivitiesPerSecond?: number;
   /** How long shutdown waits for running activities before aborting them. @default "10s" */
   shutdownGraceTime?: Duration;
   /**
@@ -138,6 +143,7 @@ export interface ResolvedWorkerOptions {
   identity: string;
   buildId: string | undefined;
   maxTaskQueueActivitiesPerSecond: number | undefined;
+  maxActivitiesPerSecond: number | undefined;
   shutdownGraceTimeMs: number;
   logger: Logger;
   clock: Clock;
@@ -158,7 +164,7 @@ const KEYS = optionKeys<WorkerOptions>({
   maxConcurrentActivityTaskExecutions: true, maxConcurrentWorkflowTaskExecutions: true, maxConcurrentWorkflowTaskPolls: true,
   maxConcurrentLocalActivityExecutions: true,
   maxConcurrentActivityTaskPolls: true, maxCachedWorkflows: true, reuseV8Context: true, identity: true, shutdownGraceTime: true, logger: true,
-  buildId: true, maxTaskQueueActivitiesPerSecond: true,
+  buildId: true, maxTaskQueueActivitiesPerSecond: true, maxActivitiesPerSecond: true,
   clock: true, metrics: true, dataConverter: true, exceptionMapper: true, defaultUnhandledErrorCode: true, interceptors: true,
 });
 
@@ -235,6 +241,7 @@ export function resolveWorkerOptions(options: WorkerOptions): ResolvedWorkerOpti
     identity: optionalString('identity', options.identity) ?? `${process.pid}@${hostname()}`,
     buildId: optionalString('buildId', options.buildId),
     maxTaskQueueActivitiesPerSecond: positiveRate('maxTaskQueueActivitiesPerSecond', options.maxTaskQueueActivitiesPerSecond),
+    maxActivitiesPerSecond: positiveRate('maxActivitiesPerSecond', options.maxActivitiesPerSecond),
     shutdownGraceTimeMs: optionalDuration('shutdownGraceTime', options.shutdownGraceTime) ?? 10_000,
     logger,
     clock,

@@ -11,6 +11,7 @@ import { withPayloadCodecs } from '../codec/codec-service.ts';
 import { runActivityTask, type RunningActivity } from './activity-executor.ts';
 import { bundleWorkflows, type WorkflowBundle } from './bundler.ts';
 import { loadWorkflowBundle } from './workflow-bundle.ts';
+import { rateLimitedPoll } from './activity-rate.ts';
 import { ConnectionMonitor, pollBackoffMs, Slots } from './poller.ts';
 import { throttledFor } from '../common/errors.ts';
 import { resolveWorkerOptions, type ResolvedWorkerOptions, type WorkerOptions } from './worker-options.ts';
@@ -204,13 +205,15 @@ export class Worker {
         this.#activities.add(running);
         return running.done.finally(() => this.#activities.delete(running));
       };
+      const ownRate = this.options.maxActivitiesPerSecond;
+      const poll = (opts: CallOptions, maxTasks: number) => this.#service.pollActivityTaskQueue({ ...req, maxTasks, ...rate }, opts);
+      const activityPoll = ownRate === undefined ? poll : rateLimitedPoll(ownRate, this.options.clock, poll);
       for (let i = 0; i < Math.min(maxConcurrentActivityTaskPolls, maxConcurrentActivityTaskExecutions); i++) {
-        loops.push(this.#pollLoop<ActivityTask>(`activity-${i}`, slots,
-          (opts, maxTasks) => this.#service.pollActivityTaskQueue({ ...req, maxTasks, ...rate }, opts), runActivity));
+        loops.push(this.#pollLoop<ActivityTask>(`activity-${i}`, slots, activityPoll, runActivity));
       }
       // Activities a workflow task completion schedules here come back in its answer (eager
       // activities); not on a rate-limited queue, whose tasks the service hands out at its rate.
-      if (workflows && rate.maxTasksPerSecond === undefined) {
+      if (workflows && rate.maxTasksPerSecond === undefined && ownRate === undefined) {
         workflows.eagerActivities = {
           reserve: (n) => (this.#drain.signal.aborted ? 0 : slots.tryAcquire(n)),
           release: (n) => {
