@@ -21,6 +21,7 @@ const START_OPTIONS = `  --type <type>                      the workflow type, i
   --retry-non-retryable-error-types <A,B>
   --id-reuse-policy <policy>         AllowDuplicate | AllowDuplicateFailedOnly | RejectDuplicate | TerminateIfRunning
   --id-conflict-policy <policy>      when a run of the id is running: Fail | UseExisting | TerminateExisting (any case)
+  --start-delay <dur>                the first workflow task waits this long ('10m'); a signal ends the wait
   --cron '<spec>'                    a cron job: '30 2 * * *', '@daily', '@every 1h', 'CRON_TZ=Europe/Paris 0 8 * * *'
   --memo key=<json>                  repeatable: --memo customer='"c-9"'
   --search-attribute key=<json>      repeatable; the attribute must be registered (steadfast search-attribute create)`;

@@ -17,7 +17,7 @@ export const START_FLAGS = {
   'retry-maximum-interval': { type: 'string' }, 'retry-maximum-attempts': { type: 'string' },
   'retry-non-retryable-error-types': { type: 'string' },
   'execution-timeout': { type: 'string' }, 'run-timeout': { type: 'string' }, 'task-timeout': { type: 'string' },
-  'id-reuse-policy': { type: 'string' }, 'id-conflict-policy': { type: 'string' }, cron: { type: 'string' },
+  'id-reuse-policy': { type: 'string' }, 'id-conflict-policy': { type: 'string' }, 'start-delay': { type: 'string' }, cron: { type: 'string' },
   memo: { type: 'string', multiple: true }, 'search-attribute': { type: 'string', multiple: true },
 } as const;
 
@@ -28,7 +28,7 @@ interface StartFlagValues {
   'retry-initial-interval'?: string; 'retry-backoff-coefficient'?: string; 'retry-maximum-interval'?: string;
   'retry-maximum-attempts'?: string; 'retry-non-retryable-error-types'?: string;
   'execution-timeout'?: string; 'run-timeout'?: string; 'task-timeout'?: string;
-  'id-reuse-policy'?: string; 'id-conflict-policy'?: string; cron?: string; memo?: string[]; 'search-attribute'?: string[];
+  'id-reuse-policy'?: string; 'id-conflict-policy'?: string; 'start-delay'?: string; cron?: string; memo?: string[]; 'search-attribute'?: string[];
 }
 
 /** The flag that sets each start option, so the client's validation errors name the flag a person typed. */
@@ -38,7 +38,7 @@ const FLAG_OF_FIELD: Record<string, string> = {
   'retry.maximumInterval': 'retry-maximum-interval', 'retry.maximumAttempts': 'retry-maximum-attempts',
   'retry.nonRetryableErrorTypes': 'retry-non-retryable-error-types',
   workflowExecutionTimeout: 'execution-timeout', workflowRunTimeout: 'run-timeout', workflowTaskTimeout: 'task-timeout',
-  workflowIdReusePolicy: 'id-reuse-policy', workflowIdConflictPolicy: 'id-conflict-policy', cronSchedule: 'cron', memo: 'memo', searchAttributes: 'search-attribute',
+  workflowIdReusePolicy: 'id-reuse-policy', workflowIdConflictPolicy: 'id-conflict-policy', startDelay: 'start-delay', cronSchedule: 'cron', memo: 'memo', searchAttributes: 'search-attribute',
 };
 
 function parseJson(flag: string, text: string, example: string): unknown {
@@ -176,6 +176,7 @@ export function startOptionsFromFlags(v: StartFlagValues): WorkflowStartOptions 
     ...(task !== undefined ? { workflowTaskTimeout: task } : {}),
     ...(v['id-reuse-policy'] !== undefined ? { workflowIdReusePolicy: v['id-reuse-policy'] as NonNullable<WorkflowStartOptions['workflowIdReusePolicy']> } : {}),
     ...(v['id-conflict-policy'] !== undefined ? { workflowIdConflictPolicy: conflictPolicyFlag(v['id-conflict-policy']) } : {}),
+    ...(v['start-delay'] !== undefined ? { startDelay: durationFlag('start-delay', v['start-delay'])! } : {}),
     ...(v.cron !== undefined ? { cronSchedule: v.cron } : {}),
     ...(memo ? { memo } : {}),
     ...(searchAttributes ? { searchAttributes } : {}),

@@ -17,7 +17,7 @@ import { parseCronSchedule } from '../schedule/index.ts';
 /** Keys of `client.workflow.start()` / `execute()` options. */
 export const WORKFLOW_START_OPTION_KEYS = optionKeys<BaseStartOptions & { args?: unknown[] }>({
   taskQueue: true, workflowId: true, args: true, retry: true, workflowExecutionTimeout: true, workflowRunTimeout: true, workflowTaskTimeout: true,
-  workflowIdReusePolicy: true, workflowIdConflictPolicy: true, memo: true, requestId: true, cronSchedule: true, searchAttributes: true,
+  workflowIdReusePolicy: true, workflowIdConflictPolicy: true, startDelay: true, memo: true, requestId: true, cronSchedule: true, searchAttributes: true,
 });
 
 /** Options for starting a workflow; `args` is typed by the workflow function. */
@@ -45,6 +45,12 @@ export interface BaseStartOptions {
    * (`WorkflowIdConflictPolicy.USE_EXISTING`). @default refused, as FAIL (a signal-with-start: USE_EXISTING)
    */
   workflowIdConflictPolicy?: WorkflowIdConflictPolicyOption;
+  /**
+   * How long the run's first workflow task waits (Temporal's `startDelay`): the run exists at
+   * once and its execution time is the start plus the delay. A signal to the run ends the wait;
+   * a signal-with-start's own signal does not. Not with `cronSchedule`. @default none
+   */
+  startDelay?: Duration;
   memo?: Record<string, unknown>;
   /** Makes the start idempotent: repeating it with the same request id returns the first run. */
   requestId?: string;
@@ -109,6 +115,11 @@ export function toStartRequest(
     req.workflowIdConflictPolicy = resolveWorkflowIdConflictPolicy('workflowIdConflictPolicy', options.workflowIdConflictPolicy);
   }
   checkPolicyPair('workflowIdConflictPolicy', req.workflowIdReusePolicy, req.workflowIdConflictPolicy);
+  const delay = optionalPositiveDuration('startDelay', options.startDelay);
+  if (delay !== undefined) {
+    if (req.cronSchedule !== undefined) throw new ValidationError('startDelay', 'cannot be given with cronSchedule (a cron job\'s first run waits for its first fire time)', options.startDelay);
+    req.workflowStartDelayMs = delay;
+  }
   return req;
 }
 

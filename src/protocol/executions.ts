@@ -39,6 +39,12 @@ export interface StartWorkflowExecutionRequest {
    * signal-with-start signals the running run.
    */
   workflowIdConflictPolicy?: WorkflowIdConflictPolicy | undefined;
+  /**
+   * How long the first workflow task waits (Temporal's `workflowStartDelay`): recorded as the
+   * start's first workflow task backoff. A signal that reaches the run meanwhile ends the wait;
+   * the signal of the signal-with-start that started it does not. Not with `cronSchedule`.
+   */
+  workflowStartDelayMs?: number | undefined;
   /** Makes the start idempotent: a second start with the same id returns the first run. */
   requestId?: string | undefined;
   /** Who started it, for history. */

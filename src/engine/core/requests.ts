@@ -101,6 +101,8 @@ export interface RunSpec {
 export interface ValidStart extends RunSpec {
   workflowIdReusePolicy: WorkflowIdReusePolicy;
   workflowIdConflictPolicy?: WorkflowIdConflictPolicy;
+  /** The first workflow task's wait, ms (see StartWorkflowExecutionRequest.workflowStartDelayMs). */
+  workflowStartDelayMs?: number;
 }
 
 /** Checks a start request (the protocol's schema, then the cron spec, which steadfast/schedule owns); errors name the field. */
@@ -112,7 +114,7 @@ export function validateStart(input: unknown): ValidStart {
 export function validStart(parsed: z.output<typeof startWorkflowExecutionRequestSchema>): ValidStart {
   const {
     searchAttributes: _attributes, cronSchedule, args, memo, namespace, workflowId, workflowType, taskQueue, workflowTaskTimeoutMs,
-    workflowIdReusePolicy, workflowIdConflictPolicy, retryPolicy, workflowExecutionTimeoutMs, workflowRunTimeoutMs, requestId, identity, header,
+    workflowIdReusePolicy, workflowIdConflictPolicy, workflowStartDelayMs, retryPolicy, workflowExecutionTimeoutMs, workflowRunTimeoutMs, requestId, identity, header,
   } = parsed;
   // In the parsed request's (the schema's) order; a field left out stays absent, and a defaulted
   // workflowTaskTimeoutMs comes last, as it did when this spread the request.
@@ -130,6 +132,12 @@ export function validStart(parsed: z.output<typeof startWorkflowExecutionRequest
   if (cronSchedule !== undefined) out.cronSchedule = parseCronSchedule(cronSchedule, 'cronSchedule').spec;
   checkPolicyPair('workflowIdConflictPolicy', workflowIdReusePolicy, workflowIdConflictPolicy);
   if (workflowIdConflictPolicy !== undefined) out.workflowIdConflictPolicy = workflowIdConflictPolicy;
+  if (workflowStartDelayMs !== undefined) {
+    if (out.cronSchedule !== undefined) {
+      throw new ValidationError('workflowStartDelayMs', 'cannot be given with cronSchedule (a cron job\'s first run waits for its first fire time)', workflowStartDelayMs);
+    }
+    out.workflowStartDelayMs = workflowStartDelayMs;
+  }
   return out;
 }
 

@@ -9,7 +9,26 @@ import type { TransitionBuilder } from './transition.ts';
 
 /** A new run of `s`, as its first transition builds it (WorkflowExecutionStarted, first workflow task or backoff). */
 export function freshRun(core: EngineCore, s: ValidStart): TransitionBuilder {
-  return buildNewRun(core.features, { ...s, attempt: 1, backoffMs: 0 }, core.clock.now());
+  const { workflowStartDelayMs: delay, ...spec } = s;
+  const b = buildNewRun(core.features, { ...spec, attempt: 1, backoffMs: delay ?? 0 }, core.clock.now());
+  // A start delay is the one backoff a signal ends (endStartDelay); its timer is kept by id for that.
+  const timer = delay === undefined ? undefined : b.createTimers.find((t) => t.kind === 'WorkflowBackoff');
+  if (timer) b.state.startDelayTimerId = timer.id;
+  return b;
+}
+
+/**
+ * Ends a run's start delay at once, as a signal reaching the run during it does in Temporal:
+ * its WorkflowBackoff timer goes, the run's execution time is now, and the first workflow task
+ * is scheduled by the caller's ensureWorkflowTask.
+ */
+export function endStartDelay(b: TransitionBuilder): void {
+  const id = b.state.startDelayTimerId;
+  if (id === undefined) return;
+  delete b.state.startDelayTimerId;
+  if (b.now >= b.record.executionTime) return;
+  b.deleteTimer(id);
+  b.record.executionTime = b.now;
 }
 
 /**

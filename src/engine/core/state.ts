@@ -75,6 +75,8 @@ export function historySizeOf(rec: { state: unknown }): number | undefined {
 /** The core's part of the run state: its config, workflow tasks, buffered events, cancel and terminate, its chain. */
 export interface CoreRunState {
   cfg: RunConfig;
+  /** The WorkflowBackoff timer of a start delay not yet over (see endStartDelay in start.ts). */
+  startDelayTimerId?: string;
   /** Last workflow task sequence number handed out; identifies a workflow task across attempts. */
   wtSeq: number;
   /** The scheduled or started workflow task, if any. */

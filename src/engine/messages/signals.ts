@@ -17,7 +17,7 @@ import { optionalHeader, validStart } from '../core/requests.ts';
 import { parseRequest } from '../../protocol/parse.ts';
 import { signalWithStartRequestSchema } from '../../protocol/schemas/messages.ts';
 import { validateStartAttributes } from '../visibility/search-attributes.ts';
-import { freshRun, startBeside } from '../core/start.ts';
+import { endStartDelay, freshRun, startBeside } from '../core/start.ts';
 import type { TransitionBuilder } from '../core/transition.ts';
 
 /** A signal to add to a run. */
@@ -42,7 +42,7 @@ export class SignalLimitError extends ServiceError {
  * a workflow task will deliver it. Returns false for a request id seen before (nothing added).
  * @throws SignalLimitError past `maxSignalsPerRun`.
  */
-export function addSignal(b: TransitionBuilder, limits: MessageLimits, s: SignalInput): boolean {
+export function addSignal(b: TransitionBuilder, limits: MessageLimits, s: SignalInput, endsStartDelay = true): boolean {
   const m = b.state.messages;
   if (s.requestId !== undefined && m.signalRequestIds.includes(s.requestId)) return false;
   if (m.signalCount >= limits.maxSignalsPerRun) {
@@ -61,6 +61,7 @@ export function addSignal(b: TransitionBuilder, limits: MessageLimits, s: Signal
     ...(s.externalWorkflowExecution ? { externalWorkflowExecution: s.externalWorkflowExecution } : {}),
     ...(s.header ? { header: s.header } : {}),
   });
+  if (endsStartDelay) endStartDelay(b);
   b.ensureWorkflowTask();
   return true;
 }
@@ -94,7 +95,8 @@ export async function signalWithStart(core: EngineCore, limits: MessageLimits, i
       return { result: { runId: latest.runId, started: false } };
     }
     const fresh = freshRun(core, { ...s, requestId });
-    addSignal(fresh, limits, signal);
+    // The signal a signal-with-start starts its run with leaves a start delay in place, as in Temporal.
+    addSignal(fresh, limits, signal, false);
     return startBeside(core, s, latest, fresh);
   });
 }

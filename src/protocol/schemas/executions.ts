@@ -30,6 +30,7 @@ export const startWorkflowExecutionRequestSchema = schemaOf<StartWorkflowExecuti
   workflowTaskTimeoutMs: optional(timeoutMs),
   workflowIdReusePolicy: optional(oneOf(WORKFLOW_ID_REUSE_POLICIES)).default('AllowDuplicate'),
   workflowIdConflictPolicy: optional(oneOf(WORKFLOW_ID_CONFLICT_POLICIES)),
+  workflowStartDelayMs: optional(timeoutMs),
   retryPolicy: retryPolicy('retryPolicy'),
   workflowExecutionTimeoutMs: optional(timeoutMs),
   workflowRunTimeoutMs: optional(timeoutMs),
