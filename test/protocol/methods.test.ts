@@ -29,7 +29,7 @@ test('the client retries only the calls that are safe to repeat', () => {
     'startWorkflowExecution', 'describeWorkflowExecution', 'getWorkflowExecutionHistory', 'listWorkflowExecutions',
     'requestCancelWorkflowExecution', 'terminateWorkflowExecution', 'signalWorkflowExecution', 'signalWithStartWorkflowExecution',
     'queryWorkflow', 'updateWorkflowExecution', 'pollWorkflowExecutionUpdate', 'countWorkflowExecutions', 'listSearchAttributes',
-    'describeSchedule', 'listSchedules',
+    'describeSchedule', 'listSchedules', 'describeTaskQueue', 'listTaskQueues',
   ]));
 });
 
@@ -92,6 +92,8 @@ test('the role each call needs', () => {
     createSearchAttribute: 'admin',
     deleteWorkflowExecution: 'admin',
     removeSearchAttributes: 'admin',
+    describeTaskQueue: 'reader',
+    listTaskQueues: 'reader',
     describeNamespace: 'reader',
   });
 });
