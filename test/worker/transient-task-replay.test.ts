@@ -30,5 +30,7 @@ fixtureTest('a retried workflow task is replayed from stored history plus the ta
   assert.equal(await fresh.runUntil(handle.result()), 42);
   const types = (await handle.fetchHistory()).events.map((e) => e.eventType);
   assert.ok(types.includes('WorkflowTaskTimedOut'));
-  assert.equal(fresh.workflowStats.replays, 1, 'the fresh worker replayed the run from history');
+  // At least once: the retried task's; a later task may replay again when the run's cached state
+  // went stale meanwhile (the test clock stands still while the activity takes real time).
+  assert.ok(fresh.workflowStats.replays >= 1, `the fresh worker replayed the run from history (${fresh.workflowStats.replays} replays)`);
 });
