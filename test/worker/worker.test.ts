@@ -31,7 +31,7 @@ describe('Worker options', () => {
   test('every option is validated and errors name it', async () => {
     await assert.rejects(Worker.create({ connection, taskQueue: '', activities: { a: async () => 1 } }), /taskQueue must be a non-empty string, got ""/);
     await assert.rejects(Worker.create({ connection, address: 'http://x:1', taskQueue: 'q', activities: {} }), /exactly one of address and connection must be given, got both/);
-    await assert.rejects(Worker.create({ connection, taskQueue: 'q' }), /a worker needs workflowsPath, activities, or both/);
+    await assert.rejects(Worker.create({ connection, taskQueue: 'q' }), /a worker needs workflowsPath \(or workflowBundle\), activities, or both; none was given/);
     await assert.rejects(Worker.create({ connection, taskQueue: 'q', activities: { a: async () => 1 }, maxConcurrentActivityTaskExecutions: 0 }),
       /maxConcurrentActivityTaskExecutions must be >= 1, got 0/);
     await assert.rejects(Worker.create({ connection, taskQueue: 'q', activities: { a: async () => 1 }, shutdownGraceTime: 'soon' as never }),
