@@ -11,32 +11,25 @@ import { TestEnvironment } from '../../src/testing/index.ts';
 import { Worker } from '../../src/worker/index.ts';
 import { resolveChildOptions } from '../../src/workflow/child.ts';
 import { startOptionsFromFlags } from '../../src/cli/workflow-start-flags.ts';
-import { PG_URL, dropSchema, freshSchema, pgSkipReason } from '../store/pg-helpers.ts';
-import { fixture } from './helpers.ts';
+import { backends, fixture } from './helpers.ts';
 import { silentLogger } from '../helpers/logger.ts';
 
 const WORKFLOWS = fixture('id-conflict.ts');
 
-const backends = [
-  { name: 'sqlite', skipReason: async (): Promise<string | false> => false, database: () => undefined },
-  { name: 'postgres', skipReason: () => pgSkipReason('workflowIdConflictPolicy tests on PostgreSQL'), database: (schema: string) => `${PG_URL}?schema=${schema}` },
-];
 
-for (const backend of backends) {
+for (const backend of backends('id_conflict')) {
   describe(`workflowIdConflictPolicy on ${backend.name}`, async () => {
     const skip = await backend.skipReason();
-    const schema = freshSchema('id_conflict');
     let env: TestEnvironment;
     let q = 0;
     const queue = (name: string) => `${backend.name}-${name}-${++q}`;
     const worker = (taskQueue: string) => Worker.create({ address: env.address, taskQueue, workflowsPath: WORKFLOWS, logger: silentLogger });
     before(async () => {
-      const database = backend.database(schema);
-      if (!skip) env = await TestEnvironment.createTimeSkipping(database ? { database } : {});
+      if (!skip) env = await backend.env();
     });
     after(async () => {
       await env?.teardown();
-      if (!skip && backend.name === 'postgres') await dropSchema(schema);
+      await backend.cleanup();
     });
 
     test('start: FAIL refuses, USE_EXISTING answers the running run, TERMINATE_EXISTING replaces it', { skip }, async () => {

@@ -10,33 +10,26 @@ import type { HistoryEvent } from '../../src/history/index.ts';
 import { TestEnvironment } from '../../src/testing/index.ts';
 import { Worker } from '../../src/worker/index.ts';
 import { startOptionsFromFlags } from '../../src/cli/workflow-start-flags.ts';
-import { PG_URL, dropSchema, freshSchema, pgSkipReason } from '../store/pg-helpers.ts';
-import { fixture } from './helpers.ts';
+import { backends, fixture } from './helpers.ts';
 import { silentLogger } from '../helpers/logger.ts';
 
 const WORKFLOWS = fixture('id-conflict.ts');
 const HOUR = 3_600_000;
 const types = (events: HistoryEvent[]) => events.map((e) => e.eventType);
 
-const backends = [
-  { name: 'sqlite', skipReason: async (): Promise<string | false> => false, database: () => undefined },
-  { name: 'postgres', skipReason: () => pgSkipReason('startDelay tests on PostgreSQL'), database: (schema: string) => `${PG_URL}?schema=${schema}` },
-];
 
-for (const backend of backends) {
+for (const backend of backends('start_delay')) {
   describe(`startDelay on ${backend.name}`, async () => {
     const skip = await backend.skipReason();
-    const schema = freshSchema('start_delay');
     let env: TestEnvironment;
     let q = 0;
     const queue = (name: string) => `${backend.name}-${name}-${++q}`;
     before(async () => {
-      const database = backend.database(schema);
-      if (!skip) env = await TestEnvironment.createTimeSkipping(database ? { database } : {});
+      if (!skip) env = await backend.env();
     });
     after(async () => {
       await env?.teardown();
-      if (!skip && backend.name === 'postgres') await dropSchema(schema);
+      await backend.cleanup();
     });
 
     test('the first workflow task waits for the delay; the run\'s execution time is the start plus the delay', { skip }, async () => {
