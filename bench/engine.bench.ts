@@ -18,7 +18,7 @@ import { bulkLoadPostgres, bulkLoadSqlite } from './fixtures/bulk-load.ts';
 
 const HELP = `Usage: npm run bench -- engine [--database sqlite|postgres|both] [--workload one|five|local|local5|both]
                                [--workflows 3000] [--concurrency 200] [--idle 200] [--metrics on|off]
-                               [--security on|off] [--preload 0] [--warmup 200] [--json]
+                               [--security on|off] [--eager on|off] [--preload 0] [--warmup 200] [--json]
 
 --workload one runs oneActivity, five runs fiveActivities (five activities one after another),
 local runs oneLocalActivity and local5 fiveLocalActivities (the same as local activities);
@@ -32,7 +32,11 @@ the server starts, to measure the cost as work grows.
 (both are on by default, as in production).
 --security on runs the server with an API-key file instead of --insecure, and the worker and the
 load generator send a key (every call authenticated and authorized); task tokens are signed
-either way. Off by default.`;
+either way. Off by default.
+--eager on runs a worker inside the load generator and starts each workflow with
+requestEagerStart: its first workflow task comes back with the start's answer and runs there,
+with no poll between (as an application that starts and runs workflows in one process). The
+worker process still runs, for the tasks that follow. Off by default.`;
 
 const WORKFLOW_TYPES = { one: 'oneActivity', five: 'fiveActivities', local: 'oneLocalActivity', local5: 'fiveLocalActivities' } as const;
 type Workload = keyof typeof WORKFLOW_TYPES;
@@ -110,6 +114,7 @@ async function pgCounts(server: Child): Promise<{ statements: number; transactio
 
 interface Options {
   workflows: number; concurrency: number; idle: number; warmup: number; metrics: boolean; security: boolean; workloads: Workload[]; preload: number;
+  eager: boolean;
 }
 
 /** An API-key file granting one key `system:admin`, written beside the database; returns the server flags and the key. */
@@ -162,7 +167,7 @@ async function measure(database: string, o: Options, pgDatabase?: { admin: pg.Cl
       const before = { server: cpuTimeMs(server.proc.pid), worker: cpuTimeMs(worker.proc.pid), pg: backends ? await pgCounts(server) : undefined };
       await backends?.start();
       const load = spawnNode(['--import', 'tsx', 'bench/fixtures/load.ts', phase === 'warmup' ? 'throughput' : phase, String(count), String(conc),
-        WORKFLOW_TYPES[workload]], { STEADFAST_ADDRESS: server.address, ...credentials });
+        WORKFLOW_TYPES[workload]], { STEADFAST_ADDRESS: server.address, BENCH_EAGER: o.eager && phase !== 'warmup' ? '1' : '0', ...credentials });
       const code = await load.exited;
       if (code !== 0) throw new Error(`load generator failed (${code}):\n${load.output()}\nserver:\n${server.output()}\nworker:\n${worker.output()}`);
       const per = (b: number | undefined, a: number | undefined) => (a === undefined || b === undefined ? undefined : (a - b) / count);
@@ -195,7 +200,7 @@ export async function run(argv: string[]): Promise<number> {
     options: {
       database: { type: 'string', default: 'both' }, workload: { type: 'string', default: 'both' }, workflows: { type: 'string', default: '3000' },
       concurrency: { type: 'string', default: '200' }, idle: { type: 'string', default: '200' }, metrics: { type: 'string', default: 'on' },
-      security: { type: 'string', default: 'off' },
+      security: { type: 'string', default: 'off' }, eager: { type: 'string', default: 'off' },
       preload: { type: 'string', default: '0' }, warmup: { type: 'string', default: '200' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
     },
   });
@@ -211,14 +216,14 @@ export async function run(argv: string[]): Promise<number> {
   if (!['sqlite', 'postgres', 'both'].includes(values.database!)) {
     throw new Error(`--database must be sqlite, postgres or both, got ${JSON.stringify(values.database)}`);
   }
-  for (const flag of ['metrics', 'security'] as const) {
+  for (const flag of ['metrics', 'security', 'eager'] as const) {
     if (values[flag] !== 'on' && values[flag] !== 'off') throw new Error(`--${flag} must be on or off, got ${JSON.stringify(values[flag])}`);
   }
   if (!['one', 'five', 'local', 'local5', 'both'].includes(values.workload!)) {
     throw new Error(`--workload must be one, five, local, local5 or both, got ${JSON.stringify(values.workload)}`);
   }
   const o: Options = {
-    workflows: count('workflows'), concurrency: count('concurrency'), idle: count('idle'), warmup: count('warmup', 0), metrics: values.metrics === 'on', security: values.security === 'on',
+    workflows: count('workflows'), concurrency: count('concurrency'), idle: count('idle'), warmup: count('warmup', 0), metrics: values.metrics === 'on', security: values.security === 'on', eager: values.eager === 'on',
     workloads: values.workload === 'both' ? ['one', 'five'] : [values.workload as Workload], preload: count('preload', 0),
   };
   const rows: (Figures & { database: string })[] = [];

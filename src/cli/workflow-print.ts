@@ -86,6 +86,12 @@ export function describeText(d: WorkflowExecutionDescription, colour = colourOn(
       d.pendingActivities.map((a) => [a.activityId, a.activityType, a.state, a.attempt, a.nextAttemptScheduleTime ?? '', a.lastFailure?.message ?? '']),
     ));
   }
+  if (d.pendingLocalActivities.length) {
+    lines.push('', 'Running local activities (as the worker last reported them):', renderTable(
+      ['ID', 'TYPE', 'ATTEMPT', 'ATTEMPT STARTED', 'WORKER', 'LAST FAILURE'],
+      d.pendingLocalActivities.map((a) => [a.activityId, a.activityType, a.attempt, a.lastStartedTime ?? '', a.lastWorkerIdentity, a.lastFailure?.message ?? '']),
+    ));
+  }
   if (d.pendingChildren.length) {
     lines.push('', 'Pending children:', renderTable(
       ['WORKFLOW ID', 'TYPE', 'RUN', 'PARENT CLOSE POLICY'],

@@ -1,6 +1,6 @@
 import type { WorkflowExecutionStatus } from '../history/events.ts';
 import type {
-  PendingActivityInfo, PendingChildInfo, WorkflowExecutionDescription as WireDescription,
+  PendingActivityInfo, PendingChildInfo, PendingLocalActivityInfo, WorkflowExecutionDescription as WireDescription,
   WorkflowExecutionInfo as WireExecutionInfo,
 } from '../protocol/index.ts';
 
@@ -79,6 +79,11 @@ export interface WorkflowExecutionDescription {
   attempt: number;
   /** Pending activities: attempt, state, last failure, next attempt time, last heartbeat (times as ISO strings). */
   pendingActivities: PendingActivityInfo[];
+  /**
+   * Local activities running in the worker, as it last reported them: a workflow task whose
+   * local activities outlast most of its timeout reports them when it asks for the next task.
+   */
+  pendingLocalActivities: PendingLocalActivityInfo[];
   /** Child workflows started and not yet closed. */
   pendingChildren: PendingChildInfo[];
   /**
@@ -106,6 +111,7 @@ export function toDescription(raw: WireDescription): WorkflowExecutionDescriptio
     executionTime: new Date(e.executionTime),
     attempt: e.attempt,
     pendingActivities: raw.pendingActivities,
+    pendingLocalActivities: raw.pendingLocalActivities ?? [],
     pendingChildren: raw.pendingChildren,
     raw,
   };

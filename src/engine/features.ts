@@ -2,6 +2,7 @@ import type { Feature, FeatureRegistry } from './core/feature.ts';
 import { activityFeature } from './activity/index.ts';
 import { cancelFeature } from './cancel/index.ts';
 import { childFeature } from './child/index.ts';
+import { localActivityFeature } from './local-activity/index.ts';
 import { continueAsNewFeature } from './continue-as-new/index.ts';
 import { cronFeature } from './cron/index.ts';
 import { messagesFeature } from './messages/index.ts';
@@ -26,7 +27,7 @@ export function composeFeatures(o: FeatureOptions): FeatureRegistry {
   const messages = messagesFeature(o.messageLimits);
   const all: readonly Feature[] = [
     workflowTaskFeature, activityFeature, timerFeature, childFeature, messages, cancelFeature, continueAsNewFeature, schedulesFeature,
-    searchAttributesFeature, cronFeature,
+    searchAttributesFeature, cronFeature, localActivityFeature,
   ];
   const list = <K extends keyof Feature>(key: K): NonNullable<Feature[K]>[] => all.flatMap((f) => (f[key] === undefined ? [] : [f[key]!]));
   return {
@@ -45,5 +46,6 @@ export function composeFeatures(o: FeatureOptions): FeatureRegistry {
     onContinue: list('onContinue'),
     onRunEnding: list('onRunEnding'),
     firstTaskBackoffMs: list('firstTaskBackoffMs'),
+    onWorkflowTaskCompleted: list('onWorkflowTaskCompleted'),
   };
 }

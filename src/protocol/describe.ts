@@ -92,6 +92,28 @@ export interface PendingActivityInfo {
   lastWorkerIdentity?: string | undefined;
 }
 
+/**
+ * A local activity running in the worker that runs the run's workflow task, as that worker last
+ * reported it: a task whose local activities outlast most of its timeout completes with
+ * forceCreateNewWorkflowTask and reports them. Shorter ones are not seen here.
+ */
+export interface PendingLocalActivityInfo {
+  activityId: string;
+  activityType: string;
+  /** The attempt running (or waiting for its retry in the worker). */
+  attempt: number;
+  /** When the first attempt was scheduled. */
+  scheduledTime: string;
+  /** When the current attempt started. */
+  lastStartedTime?: string | undefined;
+  /** How the previous attempt failed. */
+  lastFailure?: FailureInfo | undefined;
+  /** When the worker reported it. */
+  reportedTime: string;
+  /** The worker running it. */
+  lastWorkerIdentity: string;
+}
+
 /** A child workflow a run started and that has not closed. */
 export interface PendingChildInfo {
   /** The child's workflow id. */
@@ -121,6 +143,8 @@ export interface WorkflowExecutionDescription {
   };
   /** In scheduled order. */
   pendingActivities: PendingActivityInfo[];
+  /** Local activities running in the worker, as it last reported them; absent when none were reported. */
+  pendingLocalActivities?: PendingLocalActivityInfo[] | undefined;
   /** In initiated order. */
   pendingChildren: PendingChildInfo[];
   /** The workflow task scheduled or running, if any. */

@@ -62,3 +62,6 @@ export const MIN_CATCHUP_WINDOW_MS = 1000;
 
 /** The workflow task timeout when a start does not give one, ms. */
 export const DEFAULT_WORKFLOW_TASK_TIMEOUT_MS = 10_000;
+
+/** The most running local activities one workflow task completion reports (the rest are left out). */
+export const MAX_RUNNING_LOCAL_ACTIVITIES = 100;

@@ -101,6 +101,25 @@ export interface RespondWorkflowTaskCompletedRequest {
    * timeout completes the task with what it has and asks for the next one (a heartbeat). @default false
    */
   forceCreateNewWorkflowTask?: boolean | undefined;
+  /**
+   * The local activities still running in the worker when it completes the task with
+   * forceCreateNewWorkflowTask (a heartbeat): describe shows them until a completion without them.
+   */
+  runningLocalActivities?: RunningLocalActivity[] | undefined;
+}
+
+/** A local activity running in the worker, as a heartbeating completion reports it. */
+export interface RunningLocalActivity {
+  activityId: string;
+  activityType: string;
+  /** The attempt running now (or waiting in the worker for its retry). */
+  attempt: number;
+  /** When the first attempt was scheduled, ms since the epoch. */
+  originalScheduleTime: number;
+  /** When the current attempt started, ms since the epoch; absent while it waits for a slot or a retry. */
+  attemptStartedTime?: number | undefined;
+  /** How the previous attempt failed. */
+  lastFailure?: FailureInfo | undefined;
 }
 
 /** The answer to a workflow task's completion. */

@@ -1,4 +1,4 @@
-import type { PendingActivityInfo, WorkflowExecutionDescription } from '../protocol/index.ts';
+import type { PendingActivityInfo, PendingLocalActivityInfo, WorkflowExecutionDescription } from '../protocol/index.ts';
 import type { ActivityTimeouts, HistoryEvent } from '../history/events.ts';
 import type { FailureInfo } from '../common/failure.ts';
 import { formatDuration, formatTime, json } from './format.ts';
@@ -57,4 +57,24 @@ export function PendingActivities({ activities, zone, now, events = [] }: {
   const scheduled = (id: number) => events.find((e) => e.eventId === id && e.eventType === 'ActivityTaskScheduled')?.attributes as ActivityTimeouts | undefined;
   return <><h3>Pending activities</h3>{activities.map((a) =>
     <Activity key={a.activityId} a={a} zone={zone} now={now} timeouts={timeoutsText(scheduled(a.scheduledEventId))} />)}</>;
+}
+
+/**
+ * The run's local activities still running in its worker, as the worker last reported them (a
+ * task whose local activities outlast most of its timeout reports them as it asks for the next).
+ */
+export function PendingLocalActivities({ activities = [], zone }: { activities?: PendingLocalActivityInfo[] | undefined; zone: 'utc' | 'local' }) {
+  if (activities.length === 0) return null;
+  return <><h3>Running local activities</h3>{activities.map((a) => (
+    <div class="panel" data-testid="pending-local-activity" data-activity-id={a.activityId} key={a.activityId}>
+      <h4>{a.activityType} <span class="sub">id {a.activityId} · local · running</span></h4>
+      <dl class="facts">
+        <dt>Attempt</dt><dd data-testid="attempt">{a.attempt}</dd>
+        <dt>Scheduled</dt><dd class="mono">{formatTime(a.scheduledTime, zone)}</dd>
+        {a.lastStartedTime && <><dt>Attempt started</dt><dd class="mono">{formatTime(a.lastStartedTime, zone)}</dd></>}
+        <dt>Reported</dt><dd class="mono">{formatTime(a.reportedTime, zone)} by {a.lastWorkerIdentity}</dd>
+      </dl>
+      {a.lastFailure && <><b>Last failure</b><div data-testid="last-failure"><FailureView failure={a.lastFailure} /></div></>}
+    </div>
+  ))}</>;
 }

@@ -15,7 +15,7 @@ import { Timeline } from './timeline.tsx';
 import { resetOf } from './timeline-model.ts';
 import { useHistory } from './use-history.ts';
 import { taskQueueLink } from './task-queue-page.tsx';
-import { PendingActivities, PendingTask } from './pending.tsx';
+import { PendingActivities, PendingLocalActivities, PendingTask } from './pending.tsx';
 import { ResetAction } from './reset.tsx';
 
 function runLink(workflowId: string, runId: string, text?: string) {
@@ -151,6 +151,7 @@ export function WorkflowPage({ workflowId, runId }: { workflowId: string; runId?
       {d.taskQueueUnpolled && <p class="panel error" data-testid="task-queue-unpolled">{d.taskQueueUnpolled.message}: nothing moves this run until a worker polls it.</p>}
       <PendingTask task={d.pendingWorkflowTask} zone={settings.zone} />
       <PendingActivities activities={d.pendingActivities} zone={settings.zone} now={now} events={history.events} />
+      <PendingLocalActivities activities={d.pendingLocalActivities} zone={settings.zone} />
       <h3>Timeline</h3>
       <Timeline events={history.events} description={d} now={now} />
       <h3>Actions</h3>

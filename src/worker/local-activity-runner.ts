@@ -12,6 +12,7 @@ import { activityLogger } from './activity-executor.ts';
 import type { LocalActivityOutcome, LocalActivityRequest } from '../workflow/local-activity-types.ts';
 import type { Logger } from './logger.ts';
 import type { Command } from '../history/commands.ts';
+import { MAX_RUNNING_LOCAL_ACTIVITIES, type RunningLocalActivity } from '../protocol/index.ts';
 
 /** The run a local activity belongs to. */
 export interface LocalActivityRun {
@@ -39,6 +40,15 @@ interface Running {
   readonly outcome: Promise<LocalActivityOutcome>;
   readonly controller: AbortController;
   readonly request: LocalActivityRequest;
+  /** Where the call is, for a heartbeating completion's report. */
+  readonly progress: Progress;
+}
+
+/** A call's attempt, when it started (unset while it waits for a slot or its retry) and how the previous one failed. */
+interface Progress {
+  attempt: number;
+  startedAt?: number | undefined;
+  lastFailure?: FailureInfo | undefined;
 }
 
 /**
@@ -70,8 +80,9 @@ export class LocalActivityRunner {
     let running = this.#running.get(key);
     if (!running) {
       const controller = new AbortController();
-      const outcome = this.#runCall(run, request, controller.signal).finally(() => this.#running.delete(key));
-      running = { outcome, controller, request };
+      const progress: Progress = { attempt: request.attempt };
+      const outcome = this.#runCall(run, request, controller.signal, progress).finally(() => this.#running.delete(key));
+      running = { outcome, controller, request, progress };
       this.#running.set(key, running);
     }
     return running.outcome;
@@ -93,12 +104,28 @@ export class LocalActivityRunner {
     }
   }
 
+  /** The calls of `run` running now, as a heartbeating completion reports them (at most MAX_RUNNING_LOCAL_ACTIVITIES). */
+  report(run: LocalActivityRun): RunningLocalActivity[] {
+    const prefix = callKey(run, 0).replace(/#0$/, '#');
+    const out: RunningLocalActivity[] = [];
+    for (const [key, { request, progress }] of this.#running) {
+      if (!key.startsWith(prefix) || out.length >= MAX_RUNNING_LOCAL_ACTIVITIES) continue;
+      const r: RunningLocalActivity = {
+        activityId: request.activityId, activityType: request.activityType, attempt: progress.attempt, originalScheduleTime: request.originalScheduleTime,
+      };
+      if (progress.startedAt !== undefined) r.attemptStartedTime = progress.startedAt;
+      if (progress.lastFailure !== undefined) r.lastFailure = progress.lastFailure;
+      out.push(r);
+    }
+    return out;
+  }
+
   /** Aborts every running call (worker shutdown). */
   abortAll(reason: Error): void {
     for (const running of this.#running.values()) running.controller.abort(reason);
   }
 
-  async #runCall(run: LocalActivityRun, request: LocalActivityRequest, signal: AbortSignal): Promise<LocalActivityOutcome> {
+  async #runCall(run: LocalActivityRun, request: LocalActivityRequest, signal: AbortSignal, progress: Progress): Promise<LocalActivityOutcome> {
     const { clock } = this.#deps;
     const s2c = request.scheduleToCloseTimeoutMs;
     const deadline = s2c !== undefined ? request.originalScheduleTime + s2c : undefined;
@@ -115,6 +142,8 @@ export class LocalActivityRunner {
         };
         return { seq: request.seq, attempt, failure: finalFailure(request, 'timed out', 'Timeout', timeout) };
       }
+      progress.attempt = attempt;
+      progress.startedAt = clock.now();
       try {
         const result = await this.#attempt(run, request, attempt, signal, deadline);
         return { seq: request.seq, attempt, result };
@@ -131,6 +160,8 @@ export class LocalActivityRunner {
       } finally {
         this.#release();
       }
+      progress.startedAt = undefined;
+      progress.lastFailure = failure;
       const now = clock.now();
       const d = decideRetry(request.retryPolicy, {
         attempt, failure, elapsedMs: now - request.originalScheduleTime, seedKey: run.runId + request.activityId,

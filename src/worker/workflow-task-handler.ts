@@ -5,7 +5,7 @@ import { ValidationError } from '../errors/index.ts';
 import { toFailureInfo } from '../common/failure.ts';
 import type { HistoryEvent } from '../history/events.ts';
 import type {
-  ActivityTask, ContinuedWorkflowTask, RespondActivityTaskCompletedResponse, WorkflowService, WorkflowTask,
+  ActivityTask, ContinuedWorkflowTask, RespondActivityTaskCompletedResponse, RunningLocalActivity, WorkflowService, WorkflowTask,
 } from '../protocol/index.ts';
 import type { WorkflowBundle } from './bundler.ts';
 import type { Logger } from './logger.ts';
@@ -18,7 +18,7 @@ import { runLocalActivities, type LocalActivityRunner } from './local-activity-r
 import { HistoryMismatchError } from './workflow-run.ts';
 import type { CodecChain } from '../codec/codec-chain.ts';
 import { refuseEnvelopes } from '../codec/payload-codec.ts';
-import { walkCommands, walkEvents } from '../codec/payload-walk.ts';
+import { walkCommands, walkEvents, walkFailure } from '../codec/payload-walk.ts';
 import { WorkflowRun, WorkflowTaskFailedError } from './workflow-run.ts';
 
 /** Consecutive failures of one workflow task after which the worker warns again (the first one warns too). */
@@ -115,6 +115,7 @@ export class WorkflowTaskHandler {
     let commands: Command[];
     const receivedAt = performance.now();
     let forceNewTask = false;
+    let running: RunningLocalActivity[] = [];
     try {
       run = this.cache.take(key);
       const { codec } = this.#deps;
@@ -152,6 +153,11 @@ export class WorkflowTaskHandler {
         const heartbeatAt = receivedAt + 0.8 * (task.workflowTaskTimeoutMs ?? DEFAULT_WORKFLOW_TASK_TIMEOUT_MS);
         const info = { namespace: task.namespace, workflowId: task.workflowId, runId: task.runId, workflowType: task.workflowType, taskQueue: this.#deps.taskQueue };
         forceNewTask = await runLocalActivities(run, this.localActivities, info, out, heartbeatAt);
+        // A heartbeat reports the calls still running, for describe.
+        if (forceNewTask) {
+          const list = this.localActivities.report(info);
+          running = codec ? await codec.encode(list, (l, f) => l.map((r) => (r.lastFailure ? { ...r, lastFailure: walkFailure(r.lastFailure, f) } : r))) : list;
+        }
       }
       commands = codec ? await codec.encode(out, walkCommands) : out;
     } catch (err) {
@@ -171,7 +177,8 @@ export class WorkflowTaskHandler {
     const sdkMetadata = usedFlagsOf(run);
     const eager = this.#reserveEager(commands);
     const completing = deliverReport(() => service.respondWorkflowTaskCompleted({
-      taskToken: task.taskToken, commands, identity, ...sdkMetadata, ...eager.ask, ...(forceNewTask ? { forceCreateNewWorkflowTask: true } : {}),
+      taskToken: task.taskToken, commands, identity, ...sdkMetadata, ...eager.ask,
+      ...(forceNewTask ? { forceCreateNewWorkflowTask: true } : {}), ...(running.length > 0 ? { runningLocalActivities: running } : {}),
     }),
       { ...report, what: `the completion of workflow task ${task.startedEventId} of ${task.workflowId}`, refusedLevel: 'debug' });
     const settled = completing.then((sent) => {

@@ -259,3 +259,24 @@ test('local activity options: scheduleToStartTimeout is clamped to scheduleToClo
   assert.throws(() => resolveLocalActivityOptions({ startToCloseTimeout: '1s', scheduleToStartTimeout: 0 }), /scheduleToStartTimeout/);
   assert.throws(() => resolveLocalActivityOptions({ startToCloseTimeout: '1s', cancellationType: 'NOPE' as never }), /cancellationType/);
 });
+
+test('describe shows a local activity that outlasts most of its task\'s timeout, with its attempt, until it ends', async () => {
+  await withWorker('sqlite', async (client) => {
+    const handle = await client.workflow.start('slowLocal', { workflowId: 'described', taskQueue: 'local', args: ['described', 4000], workflowTaskTimeout: '1s' });
+    // The first heartbeat (at 80% of the task's second) reports the call.
+    let shown: Awaited<ReturnType<typeof handle.describe>>['pendingLocalActivities'] = [];
+    for (let i = 0; i < 500 && shown.length === 0; i++) {
+      shown = (await handle.describe()).pendingLocalActivities;
+      if (shown.length === 0) await new Promise((r) => setTimeout(r, 10));
+    }
+    assert.equal(shown.length, 1, 'the running local activity is described');
+    const [la] = shown;
+    assert.equal(la!.activityType, 'slow');
+    assert.equal(la!.activityId, '1');
+    assert.equal(la!.attempt, 1);
+    assert.ok(la!.lastStartedTime, 'the attempt\'s start is known');
+    assert.ok(la!.lastWorkerIdentity.length > 0);
+    assert.equal(await handle.result(), 'slept 4000');
+    assert.deepEqual((await handle.describe()).pendingLocalActivities, []);
+  });
+});

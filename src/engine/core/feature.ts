@@ -4,11 +4,11 @@ import type { TimerRecord } from '../../store/types.ts';
 import type { CommandHandler, DescribeSection, Fire, Rebuild } from './engine-core.ts';
 import type { StateSlice } from './state.ts';
 import type { TimerRowData } from './timer-data.ts';
-import type { NewRunView, RunOutcome, TransitionBuilder } from './transition.ts';
+import type { NewRunView, RunOutcome, TransitionBuilder, WorkflowTaskCompletionReport } from './transition.ts';
 
 export type { CommandHandler, DescribeSection, Fire, FeatureRegistry, Rebuild } from './engine-core.ts';
 export type { StateSlice } from './state.ts';
-export type { NewRunView, RunOutcome } from './transition.ts';
+export type { NewRunView, RunOutcome, WorkflowTaskCompletionReport } from './transition.ts';
 
 /** What one run timer does when it fires, inside its run's transition (which consumes its row). */
 export type RunTimerHandler<K extends TimerKind> = (b: TransitionBuilder, data: TimerRowData[K], timer: TimerRecord<K>) => void;
@@ -39,6 +39,8 @@ export interface Feature {
   onRunEnding?: (b: TransitionBuilder, outcome: RunOutcome, workflowTaskCompletedEventId?: number) => boolean;
   /** The delay before a new run's first workflow task, when the feature sets one (a cron chain's first fire time). */
   firstTaskBackoffMs?: (run: NewRunView, now: number) => number | undefined;
+  /** In the transition that records a workflow task's completion, after its commands: keep what the completion reports. */
+  onWorkflowTaskCompleted?: (b: TransitionBuilder, completion: WorkflowTaskCompletionReport) => void;
 }
 
 /** A timer kind fired inside its run's transition, as one line of a feature's `timers`. */

@@ -6,6 +6,7 @@ import type { DeliveryKind, TimerKind } from '../../history/timer-kinds.ts';
 import { runStateOf, type BufferedEvent, type RunState, type StateSlice, type TaskData } from './state.ts';
 import type { FailureInfo } from '../../common/failure.ts';
 import type { TimerRowData } from './timer-data.ts';
+import type { RunningLocalActivity } from '../../protocol/tasks.ts';
 
 /** How a run ends, as the transition ending it would record it (workflow-task/, cancel/, run timeouts). */
 export type RunOutcome =
@@ -37,6 +38,16 @@ export interface RunHooks {
   readonly onRunEnding: readonly ((b: TransitionBuilder, outcome: RunOutcome, workflowTaskCompletedEventId?: number) => boolean)[];
   /** The delay before a new run's first workflow task, when a feature sets one (a cron chain's first fire time). */
   readonly firstTaskBackoffMs: readonly ((run: NewRunView, now: number) => number | undefined)[];
+  /** In the transition that records a workflow task's completion, after its commands: what else the completion reports. */
+  readonly onWorkflowTaskCompleted: readonly ((b: TransitionBuilder, completion: WorkflowTaskCompletionReport) => void)[];
+}
+
+/** What a workflow task's completion reports beside its commands, for the features that keep it. */
+export interface WorkflowTaskCompletionReport {
+  /** The worker that completed the task. */
+  identity: string;
+  /** The local activities still running in that worker (a heartbeating completion); absent when none. */
+  runningLocalActivities?: readonly RunningLocalActivity[] | undefined;
 }
 
 /**

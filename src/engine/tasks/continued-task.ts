@@ -3,7 +3,7 @@ import type { ActivityInfo } from '../activity/activity-state.ts';
 import type { SdkMetadata } from '../../common/sdk-metadata.ts';
 import type { Command } from '../../history/commands.ts';
 import type { EventType, HistoryEvent } from '../../history/events.ts';
-import type { ActivityTask, ContinuedWorkflowTask, RespondWorkflowTaskCompletedResponse } from '../../protocol/index.ts';
+import type { ActivityTask, ContinuedWorkflowTask, RespondWorkflowTaskCompletedResponse, RunningLocalActivity } from '../../protocol/index.ts';
 import { applyCommands } from '../core/commands.ts';
 import type { EngineLimits } from '../core/limits.ts';
 import type { AttributeDefinitions } from '../visibility/search-attributes.ts';
@@ -44,6 +44,8 @@ export interface CompletionOptions {
   eagerActivities: number;
   /** Schedule a new workflow task after this one (RespondWorkflowTaskCompletedRequest.forceCreateNewWorkflowTask). */
   forceCreateNewWorkflowTask?: boolean;
+  /** The local activities still running in the worker (RespondWorkflowTaskCompletedRequest.runningLocalActivities). */
+  runningLocalActivities?: readonly RunningLocalActivity[] | undefined;
   limits: EngineLimits;
   tokens: TaskTokens;
   /** The features' command handlers (FeatureRegistry.commands). */
@@ -63,6 +65,7 @@ export interface CompletionRecord {
 export function recordCompletion(b: TransitionBuilder, wt: WorkflowTaskInfo, o: CompletionOptions): CompletionRecord {
   const startedEventId = wt.startedEventId!;
   applyCommands(b, o.handlers, o.commands, completeWorkflowTask(b, wt, o.identity, o.sdkMetadata), o.limits, o.definitions);
+  for (const hook of b.features.onWorkflowTaskCompleted) hook(b, { identity: o.identity, runningLocalActivities: o.runningLocalActivities });
   if (o.forceCreateNewWorkflowTask) b.needsWorkflowTask = true;
   finishWorkflowTask(b);
   const events = b.events.filter((e) => e.eventId > startedEventId);

@@ -247,7 +247,7 @@ export class TaskService {
     // The commands' names and ids are checked with the commands, so that a bad one fails the task (BadCommand).
     if (typeof input !== 'object' || input === null || Array.isArray(input)) throw new ValidationError('request', 'must be an object', input);
     const { commands: listed, ...envelope } = input;
-    const { taskToken, identity, eagerActivities, forceCreateNewWorkflowTask } = parseRequest(COMPLETION_ENVELOPE, envelope);
+    const { taskToken, identity, eagerActivities, forceCreateNewWorkflowTask, runningLocalActivities } = parseRequest(COMPLETION_ENVELOPE, envelope);
     const token = this.core.tokens.decode(taskToken, 'workflow') as WorkflowToken;
     const sdkMetadata = optionalSdkMetadata(envelope.sdkMetadata);
     this.core.inFlight.delete(wtKey(token));
@@ -264,7 +264,8 @@ export class TaskService {
           }, identity);
           return undefined;
         }
-        return recordCompletion(b, wt, forceCreateNewWorkflowTask === true ? { ...o, forceCreateNewWorkflowTask: true } : o);
+        const extras = { ...(forceCreateNewWorkflowTask === true ? { forceCreateNewWorkflowTask: true } : {}), ...(runningLocalActivities ? { runningLocalActivities } : {}) };
+        return recordCompletion(b, wt, { ...o, ...extras });
       });
       return done ? this.#answer(done) : {};
     } catch (err) {

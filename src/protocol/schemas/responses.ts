@@ -7,7 +7,7 @@ import type { WorkflowTaskFailureInfo } from '../../history/workflow-task-failur
 import type { RetryPolicyData } from '../../retry/policy-data.ts';
 import type { BackoffInfo } from '../../retry/policy-model.ts';
 import type {
-  ListWorkflowExecutionsResponse, PendingActivityInfo, PendingChildInfo, WorkflowExecutionDescription, WorkflowExecutionInfo,
+  ListWorkflowExecutionsResponse, PendingActivityInfo, PendingLocalActivityInfo, PendingChildInfo, WorkflowExecutionDescription, WorkflowExecutionInfo,
 } from '../describe.ts';
 import { PENDING_ACTIVITY_STATES, PENDING_WORKFLOW_TASK_STATES, SCHEDULE_INCIDENT_KINDS, SEARCH_ATTRIBUTE_TYPES, UPDATE_STAGES } from '../enums.ts';
 import type { GetHistoryResponse, ResetWorkflowResponse, StartWorkflowExecutionResponse } from '../executions.ts';
@@ -69,6 +69,12 @@ const pendingActivityInfoSchema = schemaOf<PendingActivityInfo>()(z.strictObject
   expirationTime: iso.optional(), lastWorkerIdentity: str.optional(),
 }));
 
+/** Schema of {@link PendingLocalActivityInfo}. */
+const pendingLocalActivityInfoSchema = schemaOf<PendingLocalActivityInfo>()(z.strictObject({
+  activityId: str, activityType: str, attempt: num, scheduledTime: iso, lastStartedTime: iso.optional(), lastFailure: failure.optional(),
+  reportedTime: iso, lastWorkerIdentity: str,
+}));
+
 /** Schema of {@link PendingChildInfo}. */
 const pendingChildInfoSchema = schemaOf<PendingChildInfo>()(z.strictObject({
   workflowId: str, runId: str.optional(), workflowType: str, initiatedEventId: num, parentClosePolicy: z.enum(PARENT_CLOSE_POLICIES),
@@ -82,6 +88,7 @@ export const workflowExecutionDescriptionSchema = schemaOf<WorkflowExecutionDesc
     retryPolicy: checkedLater<RetryPolicyData>().optional(), cronSchedule: str.optional(),
   }),
   pendingActivities: z.array(pendingActivityInfoSchema),
+  pendingLocalActivities: z.array(pendingLocalActivityInfoSchema).optional(),
   pendingChildren: z.array(pendingChildInfoSchema),
   pendingWorkflowTask: z.strictObject({
     state: z.enum(PENDING_WORKFLOW_TASK_STATES), attempt: num, scheduledTime: iso, startedTime: iso.optional(),

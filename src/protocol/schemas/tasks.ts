@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Command } from '../../history/commands.ts';
 import { WORKFLOW_TASK_FAILED_CAUSES } from '../../history/events.ts';
 import { checkedLater, failure, id, identity, int, namespace, oneOf, optional, payload, text } from '../fields.ts';
-import { DEFAULT_LONG_POLL_MS, MAX_LONG_POLL_MS, MAX_TASKS_PER_POLL_REQUEST } from '../limits.ts';
+import { DEFAULT_LONG_POLL_MS, MAX_LONG_POLL_MS, MAX_RUNNING_LOCAL_ACTIVITIES, MAX_TASKS_PER_POLL_REQUEST } from '../limits.ts';
 import { schemaOf } from '../parse.ts';
 import type { SdkMetadata } from '../../common/sdk-metadata.ts';
 import type {
@@ -48,6 +48,10 @@ export const respondWorkflowTaskCompletedRequestSchema = schemaOf<RespondWorkflo
   sdkMetadata: checkedLater<SdkMetadata>(),
   eagerActivities: optional(int(0, MAX_TASKS_PER_POLL_REQUEST)),
   forceCreateNewWorkflowTask: optional(z.boolean()),
+  runningLocalActivities: optional(z.array(z.object({
+    activityId: text(), activityType: text(), attempt: int(1, Number.MAX_SAFE_INTEGER), originalScheduleTime: int(0, Number.MAX_SAFE_INTEGER),
+    attemptStartedTime: optional(int(0, Number.MAX_SAFE_INTEGER)), lastFailure: optional(failure('lastFailure')),
+  })).max(MAX_RUNNING_LOCAL_ACTIVITIES)),
 }));
 
 /** Schema of {@link RespondWorkflowTaskFailedRequest}. */
