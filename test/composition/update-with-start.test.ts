@@ -8,7 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   Client, WithStartWorkflowOperation, WorkflowExecutionAlreadyStartedError, WorkflowIdConflictPolicy, WorkflowNotFoundError, WorkflowUpdateFailedError,
-  WorkflowUpdateStage, type WorkflowClientInterceptor,
+  WorkflowUpdateStage, type WithStartWorkflowOptions, type WorkflowClientInterceptor,
 } from '../../src/client/index.ts';
 import { ValidationError } from '../../src/common/index.ts';
 import { faults, FaultInjectedError } from '../../src/common/fault-points.ts';
@@ -32,7 +32,7 @@ for (const backend of backends('update_with_start')) {
     let q = 0;
     const queue = (name: string) => `${backend.name}-uws-${name}-${++q}`;
     const worker = (taskQueue: string) => Worker.create({ connection: env.connection, taskQueue, workflowsPath: WORKFLOWS, logger: silentLogger });
-    const cart = (taskQueue: string, workflowId: string, policy: 'USE_EXISTING' | 'FAIL' | 'TERMINATE_EXISTING' = 'USE_EXISTING') =>
+    const cart = (taskQueue: string, workflowId: string, policy: WithStartWorkflowOptions['workflowIdConflictPolicy'] = 'USE_EXISTING') =>
       new WithStartWorkflowOperation(shoppingCart, { workflowId, taskQueue, args: ['ann'], workflowIdConflictPolicy: policy });
     before(async () => {
       if (!skip) env = await backend.env();
