@@ -122,6 +122,8 @@ for (const backend of backends('update_with_start')) {
         assert.deepEqual(items, ['plum'], 'the rejected item was never added');
         await handle.signal(checkout);
         assert.deepEqual(await handle.result(), { owner: 'ann', items: ['plum'] });
+        // A replay validates the admitted update again and refuses it again: the same commands.
+        await Worker.runReplayHistory({ workflowsPath: WORKFLOWS }, await handle.fetchHistory());
       });
     });
 
@@ -208,7 +210,7 @@ for (const backend of backends('update_with_start')) {
       }), field('updateName'));
     });
 
-    test('a client interceptor sees startUpdateWithStart with the start and the update', { skip }, async () => {
+    test('over HTTP, a client interceptor sees startUpdateWithStart with the start and the update', { skip }, async () => {
       const taskQueue = queue('interceptor');
       const workflowId = `cart-${taskQueue}`;
       const seen: string[] = [];
@@ -220,13 +222,15 @@ for (const backend of backends('update_with_start')) {
           return out;
         },
       };
-      const client = new Client({ connection: env.connection, interceptors: { workflow: [interceptor] } });
+      // Over HTTP: the call is a route of the server like its siblings.
+      const client = new Client({ address: env.address, interceptors: { workflow: [interceptor] } });
       const w = await worker(taskQueue);
       await w.runUntil(async () => {
         const op = cart(taskQueue, workflowId);
         assert.deepEqual(await client.workflow.executeUpdateWithStart(addItem, { args: ['yam'], startWorkflowOperation: op }), ['yam']);
         await (await op.workflowHandle()).signal(checkout);
       });
+      client.close();
       assert.deepEqual(seen, [`shoppingCart:${workflowId}:addItem:["yam"]`, 'run known']);
     });
   });
