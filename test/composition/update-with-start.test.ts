@@ -141,6 +141,22 @@ for (const backend of backends('update_with_start')) {
       });
     });
 
+    test('a reset re-applies an admitted update after the reset point; the new run validates and runs it again', { skip }, async () => {
+      const taskQueue = queue('reset');
+      const workflowId = `cart-${taskQueue}`;
+      const w = await worker(taskQueue);
+      await w.runUntil(async () => {
+        assert.deepEqual(await env.client.workflow.executeUpdateWithStart(addItem, { args: ['apple'], startWorkflowOperation: cart(taskQueue, workflowId) }), ['apple']);
+        assert.deepEqual(await env.client.workflow.executeUpdateWithStart(addItem, { args: ['pear'], startWorkflowOperation: cart(taskQueue, workflowId) }),
+          ['apple', 'pear']);
+        const { runId } = await env.connection.resetWorkflowExecution({ workflowId, resetType: 'FirstWorkflowTask', reason: 'redo' });
+        const reset = env.client.workflow.getHandle(workflowId, runId);
+        await reset.signal(checkout);
+        assert.deepEqual(await reset.result(), { owner: 'ann', items: ['apple', 'pear'] });
+        assert.equal(count((await reset.fetchHistory()).events, 'WorkflowExecutionUpdateAdmitted'), 2);
+      });
+    });
+
     test('atomic: a fault between the start and the admission, or in the store commit, leaves neither', { skip }, async () => {
       const taskQueue = queue('atomic');
       const workflowId = `cart-${taskQueue}`;
