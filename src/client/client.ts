@@ -195,8 +195,8 @@ export class WorkflowClient {
 
   /**
    * Update-with-start, returning once the update is accepted (Temporal's `startUpdateWithStart`,
-   * `waitForStage: WorkflowUpdateStage.ACCEPTED`): the handle's `result()` waits for the outcome.
-   * @throws WorkflowUpdateFailedError when the validator rejects the update.
+   * `waitForStage: WorkflowUpdateStage.ACCEPTED`): the handle's `result()` waits for the outcome,
+   * and throws WorkflowUpdateFailedError when the validator rejected the update or its handler failed.
    * @throws WorkflowExecutionAlreadyStartedError when the policies refuse the start; nothing is written then.
    */
   startUpdateWithStart<W extends Workflow, Ret, Args extends unknown[]>(

@@ -10,6 +10,7 @@ import { ValidationError, SteadfastError } from '../errors/index.ts';
 import type { WorkflowIdConflictPolicyOption } from '../history/id-conflict-policy.ts';
 import { MAX_ID_LENGTH, type UpdateWorkflowResponse, type WorkflowService } from '../protocol/index.ts';
 import type { WorkflowClientInterceptor, WorkflowStartUpdateWithStartInput } from './interceptors.ts';
+import { WorkflowUpdateRPCTimeoutOrCancelledError } from './message-errors.ts';
 import { updateHandleOf, WorkflowUpdateStage, type MessageTarget, type StartUpdateStage, type WorkflowUpdateHandle } from './messages.ts';
 import { payloadOf } from './request-limits.ts';
 import { toStartRequest, WORKFLOW_START_OPTION_KEYS, type WorkflowStartOptions } from './start-options.ts';
@@ -153,10 +154,22 @@ export async function updateWithStart(
     });
     const runId = out.workflowExecution.runId;
     op[settle].resolve(new WorkflowHandle(c.service, c.namespace, op.options.workflowId, undefined, c.identity, c.waits, runId, c.interceptors));
-    const answered: UpdateWorkflowResponse = res ?? { updateId: out.updateId, runId, stage: out.updateOutcome ? 'Completed' : 'Accepted' };
-    return updateHandleOf(t(runId), updateName, {
-      ...answered, updateId: out.updateId, runId, ...(out.updateOutcome ? { outcome: out.updateOutcome } : {}),
-    });
+    let answered: UpdateWorkflowResponse = {
+      ...(res ?? { stage: out.updateOutcome ? 'Completed' : 'Accepted' }), updateId: out.updateId, runId,
+      ...(out.updateOutcome ? { outcome: out.updateOutcome } : {}),
+    };
+    // The call's wait for acceptance is bounded on the server; startUpdateWithStart returns at ACCEPTED, so it polls on.
+    while (call === 'startUpdateWithStart' && answered.stage === 'Admitted') {
+      const signal = c.waits.signal;
+      if (signal?.aborted) {
+        throw new WorkflowUpdateRPCTimeoutOrCancelledError(`update "${updateName}" (${answered.updateId}) of workflow ${op.options.workflowId} ` +
+          'was admitted but not accepted before the call\'s deadline or abort signal', op.options.workflowId, answered.updateId, { cause: signal.reason });
+      }
+      answered = await c.service.pollWorkflowExecutionUpdate(
+        { namespace: c.namespace, workflowId: op.options.workflowId, runId, updateId: answered.updateId, waitForStage: 'Accepted' }, signal ? { signal } : undefined,
+      ) ?? answered;
+    }
+    return updateHandleOf(t(runId), updateName, answered);
   } catch (err) {
     op[settle].reject(err);
     throw err;

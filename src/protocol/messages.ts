@@ -137,6 +137,11 @@ export interface UpdateWithStartRequest extends StartWorkflowExecutionRequest {
   updateHeader?: WireHeaders | undefined;
   /** @default "Accepted" */
   waitForStage?: UpdateWaitStage | undefined;
+  /**
+   * How long the call waits for `waitForStage` after the admission, ms; it then answers the stage
+   * reached (Admitted until a worker's workflow task delivered the update). @default 10 000 (the server's queryTimeoutMs)
+   */
+  timeoutMs?: number | undefined;
 }
 
 /** What an update-with-start did: the run it started or used, and where the update is. */
@@ -155,4 +160,6 @@ export interface PollUpdateRequest extends ExecutionRequest {
   updateId: string;
   /** @default 30 000 */
   waitTimeoutMs?: number | undefined;
+  /** The stage to wait for: an admitted update's acceptance, or any update's completion. @default "Completed" */
+  waitForStage?: UpdateWaitStage | undefined;
 }

@@ -92,6 +92,25 @@ for (const backend of backends('update_with_start')) {
       });
     });
 
+    test('no worker yet: the call answers Admitted when its wait ends; polling for ACCEPTED then waits for the first workflow task', { skip }, async () => {
+      const taskQueue = queue('admitted');
+      const workflowId = `cart-${taskQueue}`;
+      const res = await env.connection.updateWithStartWorkflowExecution({
+        workflowId, workflowType: 'shoppingCart', taskQueue, args: ['eve'], workflowIdConflictPolicy: 'UseExisting',
+        updateName: 'addItem', updateArgs: ['lime'], updateId: 'lime-1', timeoutMs: 20,
+      });
+      assert.equal(res.started, true);
+      assert.equal(res.update.stage, 'Admitted', 'no workflow task has delivered the update');
+      const w = await worker(taskQueue);
+      await w.runUntil(async () => {
+        const polled = await env.connection.pollWorkflowExecutionUpdate({ workflowId, updateId: 'lime-1', waitForStage: 'Accepted', waitTimeoutMs: 10_000 });
+        assert.ok(polled.stage === 'Accepted' || polled.stage === 'Completed', `stage ${polled.stage}`);
+        const handle = env.client.workflow.getHandle(workflowId);
+        await handle.signal(checkout);
+        assert.deepEqual(await handle.result(), { owner: 'eve', items: ['lime'] });
+      });
+    });
+
     test('FAIL with a running run: WorkflowExecutionAlreadyStartedError, workflowHandle() rejects, and no update is recorded', { skip }, async () => {
       const taskQueue = queue('fail');
       const workflowId = `cart-${taskQueue}`;

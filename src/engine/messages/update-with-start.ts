@@ -24,9 +24,6 @@ interface AdmittedUpdate {
   header?: WireHeaders;
 }
 
-/** How long the call waits for the stage it asked for before it answers the stage reached, ms. */
-const STAGE_WAIT_MS = 600_000;
-
 /**
  * Admits an update to the run of `b` (WorkflowExecutionUpdateAdmitted, buffered while a workflow
  * task runs) and makes sure a workflow task delivers it; the worker validates it in that task.
@@ -57,7 +54,7 @@ function admitUpdate(b: TransitionBuilder, limits: MessageLimits, u: AdmittedUpd
  */
 export async function updateWithStart(core: EngineCore, limits: MessageLimits, updates: UpdateService,
   input: UpdateWithStartRequest): Promise<UpdateWithStartResponse> {
-  const { updateName, updateArgs: args, updateId: givenUpdateId, updateHeader, waitForStage, ...start } = parseRequest(updateWithStartRequestSchema, input);
+  const { updateName, updateArgs: args, updateId: givenUpdateId, updateHeader, waitForStage, timeoutMs, ...start } = parseRequest(updateWithStartRequestSchema, input);
   const given = start.searchAttributes;
   const s = validStart(start);
   if (s.workflowIdConflictPolicy === undefined) {
@@ -94,6 +91,7 @@ export async function updateWithStart(core: EngineCore, limits: MessageLimits, u
     admitUpdate(fresh, limits, update);
     return attempt;
   });
-  const res = await updates.waitForStage(done.runId, updateId, s.workflowId, waitForStage, core.waitClock.now() + STAGE_WAIT_MS);
+  // Bounded like an update's validation: a caller past it polls (pollWorkflowExecutionUpdate) for the stage.
+  const res = await updates.waitForStage(done.runId, updateId, s.workflowId, waitForStage, core.waitClock.now() + (timeoutMs ?? limits.queryTimeoutMs));
   return { runId: done.runId, started: done.started, update: res };
 }

@@ -120,11 +120,11 @@ export class UpdateService {
     throw new ServiceError('Unavailable', `update "${updateName}" of workflow ${rec.workflowId}: new events kept arriving during ${MAX_VALIDATION_ROUNDS} validations`);
   }
 
-  /** pollWorkflowExecutionUpdate: the update's stage once completed, or Accepted when the wait ends first. */
+  /** pollWorkflowExecutionUpdate: the update's stage once it reached `waitForStage` (completion by default), or the stage it is at when the wait ends first. */
   async poll(input: PollUpdateRequest, opts?: CallOptions): Promise<UpdateWorkflowResponse> {
-    const { updateId, waitTimeoutMs: waitMs, ...ref } = parseRequest(pollUpdateRequestSchema, input);
+    const { updateId, waitTimeoutMs: waitMs, waitForStage, ...ref } = parseRequest(pollUpdateRequestSchema, input);
     const rec = await resolveRun(this.core.store, ref);
-    return this.waitForStage(rec.runId, updateId, rec.workflowId, 'Completed', this.core.waitClock.now() + waitMs, opts?.signal);
+    return this.waitForStage(rec.runId, updateId, rec.workflowId, waitForStage, this.core.waitClock.now() + waitMs, opts?.signal);
   }
 
   /** Waits until the update reaches `stage` (or completes), answering its stage when the wait ends first. */

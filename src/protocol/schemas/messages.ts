@@ -36,6 +36,7 @@ export const updateWithStartRequestSchema = schemaOf<UpdateWithStartRequest>()(s
   updateId: optional(id),
   updateHeader: headers('updateHeader'),
   waitForStage: optional(oneOf(UPDATE_WAIT_STAGES)).default('Accepted'),
+  timeoutMs: optional(int(1, MAX_QUERY_TIMEOUT_MS)),
 }));
 
 /** Schema of {@link QueryWorkflowRequest}; the timeout's default is the server's (queryTimeoutMs). */
@@ -70,4 +71,5 @@ export const updateWorkflowRequestSchema = schemaOf<UpdateWorkflowRequest>()(exe
 export const pollUpdateRequestSchema = schemaOf<PollUpdateRequest>()(executionRequestSchema.extend({
   updateId: id,
   waitTimeoutMs: optional(int(0, MAX_QUERY_TIMEOUT_MS)).default(DEFAULT_LONG_POLL_MS),
+  waitForStage: optional(oneOf(UPDATE_WAIT_STAGES)).default('Completed'),
 }));
