@@ -79,8 +79,10 @@ export async function updateWithStart(core: EngineCore, limits: MessageLimits, u
   };
   const done = await core.transact(`update-with-start of workflow ${s.workflowId}`, async () => {
     const latest = await core.store.getLatestExecution(s.namespace, s.workflowId);
-    // The repeat of this request (the update is on the latest run already): its answer again.
-    if (latest && core.runState(latest).messages.updates[updateId]) {
+    // The repeat of this request, or another with its update id, while the run that took the
+    // update is open (or this request started it): that update's answer again. A closed run's
+    // update id does not stop a new run from taking an update of the same id.
+    if (latest && core.runState(latest).messages.updates[updateId] && (latest.status === 'Running' || latest.requestId === requestId)) {
       return { result: { runId: latest.runId, started: latest.requestId === requestId } };
     }
     if (latest?.status === 'Running' && s.workflowIdConflictPolicy === 'UseExisting') return useExisting(latest);
