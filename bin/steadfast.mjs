@@ -6,7 +6,11 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 const source = fileURLToPath(new URL('../src/cli/main.ts', import.meta.url));
 const built = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
 let entry = built;
-if (existsSync(source)) {
+// The test runner compiles src/ once (scripts/compile-src.mjs) and names the result here.
+const compiled = process.env.STEADFAST_COMPILED_CLI;
+if (compiled && existsSync(compiled)) {
+  entry = compiled;
+} else if (existsSync(source)) {
   try {
     const { register } = await import('tsx/esm/api');
     register();

@@ -4,6 +4,7 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { spawnSync } from 'node:child_process';
+import { compileSrc } from './compile-src.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const filters = process.argv.slice(2).filter((a) => !a.startsWith('--'));
@@ -26,9 +27,12 @@ if (files.length === 0) {
   console.error(`no test files match ${filters.join(', ') || '(all)'}`);
   process.exit(1);
 }
+// The `steadfast` processes the tests spawn run src/ compiled once to JavaScript, not through tsx.
+const compiled = join(root, '.test-dist-cli');
+await compileSrc(root, compiled);
 const result = spawnSync(
   process.execPath,
   ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-reporter=spec', ...passthrough, ...files],
-  { cwd: root, stdio: 'inherit' },
+  { cwd: root, stdio: 'inherit', env: { ...process.env, STEADFAST_COMPILED_CLI: join(compiled, 'cli', 'main.js') } },
 );
 process.exit(result.status ?? 1);

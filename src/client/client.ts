@@ -7,11 +7,12 @@ import { DEFAULT_NAMESPACE } from '../common/ids.ts';
 import { optionalInt, optionalString, requireOneOf } from '../common/validate.ts';
 import type { Workflow, WorkflowResult } from '../common/workflow-types.ts';
 import { WORKFLOW_STATUSES, type WorkflowExecutionStatus } from '../history/events.ts';
-import type { ListWorkflowExecutionsResponse, WorkflowService } from '../protocol/index.ts';
+import type { ListWorkflowExecutionsResponse, StartWorkflowExecutionResponse, WorkflowService } from '../protocol/index.ts';
 import { toExecutionInfo, type WorkflowExecutionInfo } from './describe.ts';
 import { ValidationError } from '../errors/index.ts';
 import { HttpWorkflowService } from './http-service.ts';
 import type { ConnectionOptions } from './connection.ts';
+import { connectionKeyOf, reserveEagerWorker } from './eager-workers.ts';
 import { resolveCallRetry, type ClientRetryOptions } from './call-retry.ts';
 import { messageNameOf, type SignalDefinition, type UpdateDefinition } from '../common/message-definitions.ts';
 import type { WorkflowUpdateHandle } from './messages.ts';
@@ -138,6 +139,8 @@ export class WorkflowClient {
     private readonly waits: Waits,
     /** The user's workflow interceptors, then the built-in tracing. */
     private readonly interceptors: readonly WorkflowClientInterceptor[] = [],
+    /** The client's connection, as eager starts find the workers of this process that share it. */
+    private readonly connectionKey?: string,
   ) {}
 
   /** Starts a workflow and returns a handle to it without waiting for the result. */
@@ -145,12 +148,29 @@ export class WorkflowClient {
     const type = workflowTypeOf(workflow);
     const req = toStartRequest(type, options as WorkflowStartOptions, this.namespace, this.identity);
     const { workflowType: _type, ...startOptions } = req;
+    let eagerlyStarted = false;
     const start = composeInterceptors(this.interceptors, 'start', async (input) => {
       const header = headersToWire(input.headers);
-      return (await this.service.startWorkflowExecution({ ...input.options, workflowType: input.workflowType, ...(header ? { header } : {}) })).runId;
+      const request = { ...input.options, workflowType: input.workflowType, ...(header ? { header } : {}) };
+      const worker = options.requestEagerStart === true ? reserveEagerWorker(this.connectionKey, this.namespace, input.options.taskQueue) : undefined;
+      if (!worker) return (await this.service.startWorkflowExecution(request)).runId;
+      let answer: StartWorkflowExecutionResponse;
+      try {
+        answer = await this.service.startWorkflowExecution({ ...request, requestEagerExecution: true });
+      } catch (err) {
+        worker.release();
+        throw err;
+      }
+      if (answer.eagerWorkflowTask) {
+        eagerlyStarted = true;
+        worker.run(answer.eagerWorkflowTask);
+      } else {
+        worker.release();
+      }
+      return answer.runId;
     });
     const runId = await start({ workflowType: type, headers: {}, options: startOptions });
-    return new WorkflowHandle<W>(this.service, this.namespace, req.workflowId, undefined, this.identity, this.waits, runId, this.interceptors);
+    return new WorkflowHandle<W>(this.service, this.namespace, req.workflowId, undefined, this.identity, this.waits, runId, this.interceptors, eagerlyStarted);
   }
 
   /**
@@ -162,6 +182,9 @@ export class WorkflowClient {
   ): Promise<WorkflowHandle<W>> {
     const type = workflowTypeOf(workflow);
     const { signal, signalArgs, ...start } = options;
+    if ((start as { requestEagerStart?: unknown }).requestEagerStart !== undefined) {
+      throw new ValidationError('requestEagerStart', 'is not supported by signalWithStart: only start() starts a run eagerly', start.requestEagerStart);
+    }
     const signalName = messageNameOf('signal', signal, 'signal');
     if (signalArgs !== undefined && !Array.isArray(signalArgs)) throw new ValidationError('signalArgs', 'must be an array', signalArgs);
     const req = toStartRequest(type, start as WorkflowStartOptions, this.namespace, this.identity, 'signalWithStart', SIGNAL_WITH_START_OPTION_KEYS);
@@ -351,7 +374,7 @@ export class Client {
     this.#waits = new Waits(service, logger === false ? undefined : logger ?? stderrWaitLogger);
     this.namespace = new NamespaceClient(this.connection, namespace);
     const interceptors = [...workflowClientInterceptorsOf(options.interceptors), tracingClientInterceptor(namespace)];
-    this.workflow = new WorkflowClient(service, namespace, identity, this.#waits, interceptors);
+    this.workflow = new WorkflowClient(service, namespace, identity, this.#waits, interceptors, connectionKeyOf(options));
     this.schedule = new ScheduleClient(service, namespace);
     this.searchAttributes = new SearchAttributeClient(this.connection, namespace);
     this.taskQueue = new TaskQueueClient(this.connection, namespace);

@@ -7,7 +7,7 @@ import type { TemporalRetryPolicy } from '../retry/index.ts';
 import { resolveRetryPolicy } from '../retry/index.ts';
 import { newUuid } from '../common/ids.ts';
 import {
-  optionalPositiveDuration, optionalRecord, optionalString, requireString,
+  optionalBoolean, optionalPositiveDuration, optionalRecord, optionalString, requireString,
 } from '../common/validate.ts';
 import { ValidationError } from '../errors/index.ts';
 import { payloadOf } from './request-limits.ts';
@@ -18,6 +18,7 @@ import { parseCronSchedule } from '../schedule/index.ts';
 export const WORKFLOW_START_OPTION_KEYS = optionKeys<BaseStartOptions & { args?: unknown[] }>({
   taskQueue: true, workflowId: true, args: true, retry: true, workflowExecutionTimeout: true, workflowRunTimeout: true, workflowTaskTimeout: true,
   workflowIdReusePolicy: true, workflowIdConflictPolicy: true, startDelay: true, memo: true, requestId: true, cronSchedule: true, searchAttributes: true,
+  requestEagerStart: true,
 });
 
 /** Options for starting a workflow; `args` is typed by the workflow function. */
@@ -66,6 +67,14 @@ export interface BaseStartOptions {
    * name: strings, numbers, booleans, Dates (Datetime) and string arrays (KeywordList).
    */
   searchAttributes?: SearchAttributesOption;
+  /**
+   * Eager workflow start (Temporal's option): when a worker of this process polls the task queue
+   * over the same connection (the same server address, or the same in-process engine) and has a
+   * free workflow task slot, the run's first workflow task comes back with the start's answer and
+   * that worker runs it at once, with no poll between. Otherwise the start is an ordinary one.
+   * The handle's `eagerlyStarted` says which. Not with signal-with-start. @default false
+   */
+  requestEagerStart?: boolean;
 }
 
 /**
@@ -115,6 +124,7 @@ export function toStartRequest(
     req.workflowIdConflictPolicy = resolveWorkflowIdConflictPolicy('workflowIdConflictPolicy', options.workflowIdConflictPolicy);
   }
   checkPolicyPair('workflowIdConflictPolicy', req.workflowIdReusePolicy, req.workflowIdConflictPolicy);
+  optionalBoolean('requestEagerStart', options.requestEagerStart);
   const delay = optionalPositiveDuration('startDelay', options.startDelay);
   if (delay !== undefined) {
     if (req.cronSchedule !== undefined) throw new ValidationError('startDelay', 'cannot be given with cronSchedule (a cron job\'s first run waits for its first fire time)', options.startDelay);

@@ -39,6 +39,11 @@ export class WorkflowHandle<W extends Workflow = Workflow> {
     readonly firstExecutionRunId?: string,
     /** The client's workflow interceptors (interceptors.ts). */
     private readonly interceptors: readonly WorkflowClientInterceptor[] = [],
+    /**
+     * True when `start()` with `requestEagerStart` handed the run's first workflow task to a
+     * worker of this process with the start's answer (Temporal's `eagerlyStarted`).
+     */
+    readonly eagerlyStarted = false,
   ) {}
 
   /**

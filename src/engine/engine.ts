@@ -25,7 +25,7 @@ import { NamespaceRegistry } from './namespaces/namespaces.ts';
 import { DEFAULT_RETENTION_SWEEP_INTERVAL_MS, RetentionSweeper } from './namespaces/retention.ts';
 import { resetWorkflowExecution } from './reset/index.ts';
 import { ScheduleOps } from './schedules/index.ts';
-import { eagerDispatch } from './tasks/eager-dispatch.ts';
+import { eagerDispatch, startEagerly } from './tasks/eager-dispatch.ts';
 import { TaskService } from './tasks/task-service.ts';
 import { taskQueuesOf, type TaskQueues } from './task-queues/task-queues.ts';
 import type { UndeliveredTask, UndeliveredTaskReturn } from './tasks/undelivered-tasks.ts';
@@ -96,6 +96,7 @@ function serviceCalls({ core, tasks, messages, schedules, namespaces, queues }: 
       const s = validateStart(req);
       const searchAttributes = await validateStartAttributes(core.store, s.namespace, req.searchAttributes);
       if (searchAttributes) s.searchAttributes = searchAttributes;
+      if (req.requestEagerExecution === true) return startEagerly(core, s, s.identity ?? 'eager-start', (h) => tasks.eagerWorkflowTask(h));
       return startWorkflow(core, s);
     },
     describeWorkflowExecution: async (req) =>

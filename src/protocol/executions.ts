@@ -5,6 +5,7 @@ import type { WorkflowIdConflictPolicy } from '../history/id-conflict-policy.ts'
 import type { RetryPolicyData } from '../retry/policy-data.ts';
 import type { ResetType } from './enums.ts';
 import type { SearchAttributeWireValue } from './visibility.ts';
+import type { WorkflowTask } from './tasks.ts';
 
 /* Starting, reading, listing and ending workflow executions. */
 
@@ -59,6 +60,12 @@ export interface StartWorkflowExecutionRequest {
   header?: WireHeaders | undefined;
   /** Custom search attributes registered in the namespace, by name (Datetime as ISO 8601). */
   searchAttributes?: Record<string, SearchAttributeWireValue> | undefined;
+  /**
+   * Eager start (Temporal's `requestEagerExecution`): a new run's first workflow task is started
+   * in the start's own transaction, for `identity`, and comes back in the answer instead of going
+   * to a poll. Ignored when the task cannot run now (a start delay, a cron wait, no new run).
+   */
+  requestEagerExecution?: boolean | undefined;
 }
 
 /** The answer to a start. */
@@ -67,6 +74,8 @@ export interface StartWorkflowExecutionResponse {
   runId: string;
   /** False when the request id matched an earlier start and no new run was made. */
   started: boolean;
+  /** With `requestEagerExecution`: the new run's first workflow task, started for the caller's worker. */
+  eagerWorkflowTask?: WorkflowTask | undefined;
 }
 
 /** Names a workflow execution: its latest run, or the run given. */

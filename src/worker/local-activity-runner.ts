@@ -38,6 +38,7 @@ export interface LocalActivityRunnerDeps {
 interface Running {
   readonly outcome: Promise<LocalActivityOutcome>;
   readonly controller: AbortController;
+  readonly request: LocalActivityRequest;
 }
 
 /**
@@ -70,17 +71,23 @@ export class LocalActivityRunner {
     if (!running) {
       const controller = new AbortController();
       const outcome = this.#runCall(run, request, controller.signal).finally(() => this.#running.delete(key));
-      running = { outcome, controller };
+      running = { outcome, controller, request };
       this.#running.set(key, running);
     }
     return running.outcome;
   }
 
-  /** Cancels the calls of `run` the workflow no longer waits on (a cancelled scope, a closed run). */
-  cancelExcept(run: LocalActivityRun, waited: ReadonlySet<number>): void {
+  /**
+   * Cancels the calls of `run` the workflow no longer waits on (a cancelled scope, a closed run)
+   * and those in `cancelRequested`, whose outcome it still waits for; calls in `spared` (abandoned)
+   * run on.
+   */
+  cancelExcept(run: LocalActivityRun, waited: ReadonlySet<number>, spared: ReadonlySet<number> = NONE, cancelRequested: ReadonlySet<number> = NONE): void {
     const prefix = callKey(run, 0).replace(/#0$/, '#');
     for (const [key, running] of this.#running) {
-      if (key.startsWith(prefix) && !waited.has(Number(key.slice(prefix.length)))) {
+      if (!key.startsWith(prefix) || running.controller.signal.aborted) continue;
+      const seq = Number(key.slice(prefix.length));
+      if ((!waited.has(seq) && !spared.has(seq)) || cancelRequested.has(seq)) {
         running.controller.abort(new CancelledFailure('Local activity cancelled by the workflow'));
       }
     }
@@ -95,9 +102,19 @@ export class LocalActivityRunner {
     const { clock } = this.#deps;
     const s2c = request.scheduleToCloseTimeoutMs;
     const deadline = s2c !== undefined ? request.originalScheduleTime + s2c : undefined;
+    const received = clock.now();
     for (let attempt = request.attempt; ; attempt++) {
       let failure: FailureInfo;
-      await this.#acquire();
+      const slot = await this.#acquire(signal, attempt === request.attempt ? request.scheduleToStartTimeoutMs : undefined, received);
+      if (slot === 'cancelled') {
+        return { seq: request.seq, attempt, failure: finalFailure(request, 'cancelled', 'CancelRequested', toCancelled(signal.reason)) };
+      }
+      if (slot === 'timed out') {
+        const timeout: FailureInfo = {
+          kind: 'Timeout', message: 'Local activity schedule-to-start timeout passed', type: 'ScheduleToStartTimeout', timeoutType: 'ScheduleToStart',
+        };
+        return { seq: request.seq, attempt, failure: finalFailure(request, 'timed out', 'Timeout', timeout) };
+      }
       try {
         const result = await this.#attempt(run, request, attempt, signal, deadline);
         return { seq: request.seq, attempt, result };
@@ -106,6 +123,8 @@ export class LocalActivityRunner {
           return { seq: request.seq, attempt, failure: finalFailure(request, 'cancelled', 'CancelRequested', toCancelled(signal.reason)) };
         }
         failure = activityFailureInfo(err, errorCodeConfigOf(request.retryPolicy.errorCodes), this.#deps.errorCodes);
+        // Cancelled while it ran and failed otherwise: the failure ends the call, with no retry.
+        if (signal.aborted) return { seq: request.seq, attempt, failure: finalFailure(request, 'failed', 'CancelRequested', failure) };
         if (err instanceof TimeoutFailure && err.timeoutType === 'ScheduleToClose') {
           return { seq: request.seq, attempt, failure: finalFailure(request, 'timed out', 'Timeout', failure) };
         }
@@ -160,10 +179,13 @@ export class LocalActivityRunner {
           throw timeout;
         }));
       }
-      races.push(new Promise((_, reject) => {
-        if (signal.aborted) reject(signal.reason);
-        signal.addEventListener('abort', () => reject(signal.reason), { once: true });
-      }));
+      // WAIT_CANCELLATION_COMPLETED: an abort reaches the activity, and the attempt ends when it does.
+      if (request.cancellationType !== 'WAIT_CANCELLATION_COMPLETED') {
+        races.push(new Promise((_, reject) => {
+          if (signal.aborted) reject(signal.reason);
+          signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+        }));
+      }
       const result = await Promise.race(races);
       try {
         return toPayload(`result of activity ${request.activityType}`, result) ?? null;
@@ -176,10 +198,32 @@ export class LocalActivityRunner {
     }
   }
 
-  async #acquire(): Promise<void> {
-    while (this.#used >= this.#deps.maxConcurrent) await new Promise<void>((resolve) => this.#waiting.push(resolve));
+  /**
+   * Takes an execution slot, waiting while all are used: until one frees, the call is cancelled,
+   * or `limitMs` after `since` passes (a schedule-to-start timeout).
+   */
+  async #acquire(signal: AbortSignal, limitMs: number | undefined, since: number): Promise<'ok' | 'cancelled' | 'timed out'> {
+    while (this.#used >= this.#deps.maxConcurrent) {
+      if (signal.aborted) return 'cancelled';
+      const left = limitMs === undefined ? undefined : since + limitMs - this.#deps.clock.now();
+      if (left !== undefined && left <= 0) return 'timed out';
+      const stop = new AbortController();
+      await new Promise<void>((resolve) => {
+        const wake = () => {
+          stop.abort();
+          const at = this.#waiting.indexOf(wake);
+          if (at >= 0) this.#waiting.splice(at, 1);
+          resolve();
+        };
+        this.#waiting.push(wake);
+        signal.addEventListener('abort', wake, { once: true, signal: stop.signal });
+        if (left !== undefined) this.#deps.clock.sleep(left, stop.signal).then(wake, () => undefined);
+      });
+    }
+    if (signal.aborted) return 'cancelled';
     this.#used++;
     if (this.#used > this.stats.peak) this.stats.peak = this.#used;
+    return 'ok';
   }
 
   #release(): void {
@@ -187,6 +231,8 @@ export class LocalActivityRunner {
     this.#waiting.shift()?.();
   }
 }
+
+const NONE: ReadonlySet<number> = new Set();
 
 function callKey(run: LocalActivityRun, seq: number): string {
   return `${run.namespace}/${run.workflowId}/${run.runId}#${seq}`;
@@ -225,6 +271,8 @@ function localInfo(run: LocalActivityRun, request: LocalActivityRequest, attempt
 interface RunWithLocalActivities {
   readonly closed: boolean;
   readonly pendingLocalActivities: LocalActivityRequest[];
+  readonly abandonedLocalActivities: ReadonlySet<number>;
+  readonly cancelRequestedLocalActivities: ReadonlySet<number>;
   resolveLocalActivities(outcomes: readonly LocalActivityOutcome[]): Promise<Command[]>;
 }
 
@@ -240,7 +288,8 @@ export async function runLocalActivities(
 ): Promise<boolean> {
   for (;;) {
     const pending = run.pendingLocalActivities;
-    runner.cancelExcept(info, new Set(run.closed ? [] : pending.map((r) => r.seq)));
+    if (run.closed) runner.cancelExcept(info, NONE);
+    else runner.cancelExcept(info, new Set(pending.map((r) => r.seq)), run.abandonedLocalActivities, run.cancelRequestedLocalActivities);
     if (pending.length === 0 || run.closed) return false;
     const done: LocalActivityOutcome[] = [];
     const settled = Promise.race(pending.map((r) => runner.start(info, r).then((o) => {

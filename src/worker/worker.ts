@@ -7,6 +7,7 @@ import { IllegalStateError } from '../common/errors.ts';
 import { CancelledFailure } from '../common/failure.ts';
 import type { ActivityTask, CallOptions, WorkflowService, WorkflowTask } from '../protocol/index.ts';
 import { HttpWorkflowService } from '../client/http-service.ts';
+import { offerToEagerStarts } from './eager-start.ts';
 import { withPayloadCodecs } from '../codec/codec-service.ts';
 import { runActivityTask, type RunningActivity } from './activity-executor.ts';
 import { bundleWorkflows, type WorkflowBundle } from './bundler.ts';
@@ -59,6 +60,8 @@ export class Worker {
   readonly #workflowTasks = new Set<Promise<void>>();
   readonly #activities = new Set<RunningActivity>();
   #state: WorkerState = 'created';
+  /** Ends this worker's offer to eager starts (see client/eager-workers.ts). */
+  #withdrawEager: () => void = () => undefined;
   #running: Promise<void> | undefined;
   readonly #telemetry: WorkerTelemetry;
 
@@ -173,15 +176,16 @@ export class Worker {
     if (this.#workflows) {
       const handler = this.#workflows;
       const slots = new Slots(maxConcurrentWorkflowTaskExecutions);
+      const runTask = (task: WorkflowTask) => {
+        const p = this.#telemetry.workflowTask(task, () => handler.handle(task)).finally(() => this.#workflowTasks.delete(p));
+        this.#workflowTasks.add(p);
+        return p;
+      };
       for (let i = 0; i < Math.min(maxConcurrentWorkflowTaskPolls, maxConcurrentWorkflowTaskExecutions); i++) {
         loops.push(this.#pollLoop<WorkflowTask>(`workflow-${i}`, slots,
-          (opts, maxTasks) => this.#service.pollWorkflowTaskQueue({ ...req, maxTasks }, opts),
-          (task) => {
-            const p = this.#telemetry.workflowTask(task, () => handler.handle(task)).finally(() => this.#workflowTasks.delete(p));
-            this.#workflowTasks.add(p);
-            return p;
-          }));
+          (opts, maxTasks) => this.#service.pollWorkflowTaskQueue({ ...req, maxTasks }, opts), runTask));
       }
+      this.#withdrawEager = offerToEagerStarts(this.options, slots, this.#drain.signal, runTask);
     }
     if (this.#queries) {
       const handler = this.#queries;
@@ -258,6 +262,7 @@ export class Worker {
     }
     if (!this.#drain.signal.aborted) {
       this.#drain.abort(new CancelledFailure('Worker shutting down'));
+      this.#withdrawEager();
       // Graceful poll shutdown: the service answers this worker's open polls (empty, or with a
       // task handed out meanwhile, which still runs), so no task is lost in a cut connection.
       // Bounded, for a service that is unreachable or does not answer.

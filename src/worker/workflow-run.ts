@@ -81,6 +81,10 @@ export class WorkflowRun {
   #reuseV8Context = true;
   /** Local activity calls the code made and no outcome reached yet, by call number. */
   readonly #pendingLocal = new Map<number, LocalActivityRequest>();
+  /** Calls the code stopped waiting on with ABANDON: left to run in the worker. */
+  readonly #abandonedLocal = new Set<number>();
+  /** Calls the code cancelled with WAIT_CANCELLATION_COMPLETED: aborted, still waited on. */
+  readonly #cancelRequestedLocal = new Set<number>();
   /** Outcomes the markers of the task being replayed recorded, by call number. */
   #recordedLocal = new Map<number, LocalActivityOutcome>();
   /** The last activation, whose time and history figures the local activity activations of its task reuse. */
@@ -254,6 +258,16 @@ export class WorkflowRun {
     return [...this.#pendingLocal.values()];
   }
 
+  /** Calls the worker leaves running though the code no longer waits on them (ABANDON). */
+  get abandonedLocalActivities(): ReadonlySet<number> {
+    return this.#abandonedLocal;
+  }
+
+  /** Calls the code waits on whose cancellation it asked for (WAIT_CANCELLATION_COMPLETED). */
+  get cancelRequestedLocalActivities(): ReadonlySet<number> {
+    return this.#cancelRequestedLocal;
+  }
+
   /**
    * Hands the outcomes of local activities the worker ran to the code, within the task being
    * worked on; returns the commands that follow (the calls' markers first).
@@ -266,7 +280,11 @@ export class WorkflowRun {
   }
 
   async #runActivation(jobs: ActivationJob[]): Promise<Command[]> {
-    for (const job of jobs) if (job.type === 'resolveLocalActivity') this.#pendingLocal.delete(job.outcome.seq);
+    for (const job of jobs) {
+      if (job.type !== 'resolveLocalActivity') continue;
+      this.#pendingLocal.delete(job.outcome.seq);
+      this.#cancelRequestedLocal.delete(job.outcome.seq);
+    }
     const result: ActivationResult = await this.#sandbox!.activate({ ...this.#lastActivation!, jobs });
     if (result.usedFlags) this.#usedFlags.push(...result.usedFlags);
     if (result.taskFailure) {
@@ -274,6 +292,11 @@ export class WorkflowRun {
     }
     for (const r of result.localActivities ?? []) this.#pendingLocal.set(r.seq, r);
     for (const seq of result.cancelledLocalActivities ?? []) this.#pendingLocal.delete(seq);
+    for (const seq of result.abandonedLocalActivities ?? []) {
+      this.#pendingLocal.delete(seq);
+      this.#abandonedLocal.add(seq);
+    }
+    for (const seq of result.cancelRequestedLocalActivities ?? []) if (this.#pendingLocal.has(seq)) this.#cancelRequestedLocal.add(seq);
     return result.commands.map((c) => this.#toWire(c));
   }
 

@@ -179,8 +179,12 @@ export interface ActivationResult {
   taskFailure?: FailureInfo;
   /** Local activities the code called in this activation, for the worker to run. */
   localActivities?: LocalActivityRequest[];
-  /** Local activity calls (by seq) asked for earlier and cancelled by the code in this activation. */
+  /** Local activity calls (by seq) asked for earlier and cancelled by the code in this activation (TRY_CANCEL): the worker aborts them. */
   cancelledLocalActivities?: number[];
+  /** Calls cancelled with ABANDON: settled in the code, left running in the worker. */
+  abandonedLocalActivities?: number[];
+  /** Calls cancelled with WAIT_CANCELLATION_COMPLETED: the worker aborts them and still reports how they end. */
+  cancelRequestedLocalActivities?: number[];
 }
 
 /** One run's runtime inside a realm; the host reaches it only through the realm's {@link RealmMailbox}. */

@@ -1,6 +1,6 @@
 import { ActivityFailure, CancelledFailure, fromFailureInfo, toFailureInfo } from '../common/failure.ts';
 import { CancellationScope } from './cancellation-scope.ts';
-import type { SandboxCommand } from './activation.ts';
+import type { ActivationResult, SandboxCommand } from './activation.ts';
 import {
   LOCAL_ACTIVITY_MARKER, type LocalActivityMarkerDetails, type LocalActivityOutcome, type LocalActivityRequest,
 } from './local-activity-types.ts';
@@ -19,6 +19,10 @@ interface Pending {
   reject(reason: unknown): void;
 }
 
+/** What an activation changed about the run's local activity calls. */
+export type LocalActivityChanges = Pick<ActivationResult,
+  'localActivities' | 'cancelledLocalActivities' | 'abandonedLocalActivities' | 'cancelRequestedLocalActivities'>;
+
 /** A local activity call's options as the request carries them. */
 export type LocalActivityCallInput = Omit<LocalActivityRequest, 'seq' | 'attempt' | 'originalScheduleTime' | 'activityId'> & { activityId?: string };
 
@@ -35,6 +39,8 @@ export class LocalActivityState {
   readonly #pending = new Map<number, Pending>();
   #requests: LocalActivityRequest[] = [];
   #cancels: number[] = [];
+  #abandons: number[] = [];
+  #cancelRequests: number[] = [];
   readonly #host: LocalActivityHost;
 
   constructor(host: LocalActivityHost) {
@@ -74,10 +80,16 @@ export class LocalActivityState {
       if (!scope.cancellable) return;
       scope.cancelRequested.catch((reason: unknown) => {
         if (!this.#pending.has(seq)) return;
+        const type = request.cancellationType ?? 'TRY_CANCEL';
+        if (type === 'WAIT_CANCELLATION_COMPLETED') {
+          // The worker aborts the call and reports how it ended; the marker records that outcome.
+          this.#cancelRequests.push(seq);
+          return;
+        }
         const failure = cancelled(reason);
         // Recorded like any outcome: a replay takes the same path without asking the worker again.
         this.resolve({ seq, attempt: request.attempt, failure: toFailureInfo(failure) });
-        this.#cancels.push(seq);
+        (type === 'ABANDON' ? this.#abandons : this.#cancels).push(seq);
       });
     });
   }
@@ -103,13 +115,18 @@ export class LocalActivityState {
   }
 
   /** The requests and cancellations made since the last call, for the activation's result. */
-  take(): { localActivities?: LocalActivityRequest[]; cancelledLocalActivities?: number[] } {
-    const out: { localActivities?: LocalActivityRequest[]; cancelledLocalActivities?: number[] } = {};
+  take(): LocalActivityChanges {
+    const out: LocalActivityChanges = {};
     const requests = this.#requests.filter((r) => this.#pending.has(r.seq));
     if (requests.length) out.localActivities = requests;
     if (this.#cancels.length) out.cancelledLocalActivities = this.#cancels;
+    if (this.#abandons.length) out.abandonedLocalActivities = this.#abandons;
+    const waited = this.#cancelRequests.filter((seq) => this.#pending.has(seq));
+    if (waited.length) out.cancelRequestedLocalActivities = waited;
     this.#requests = [];
     this.#cancels = [];
+    this.#abandons = [];
+    this.#cancelRequests = [];
     return out;
   }
 }

@@ -1,6 +1,7 @@
 import type { FailureInfo } from '../common/failure.ts';
 import type { PolicyData } from '../retry/policy-data.ts';
 import type { WireHeaders } from '../common/headers.ts';
+import type { ActivityCancellationType } from './activity-cancellation.ts';
 
 /** Marker name of a local activity's recorded outcome (Temporal's name). */
 export const LOCAL_ACTIVITY_MARKER = 'core_local_activity';
@@ -18,6 +19,10 @@ export interface LocalActivityRequest {
   originalScheduleTime: number;
   startToCloseTimeoutMs?: number;
   scheduleToCloseTimeoutMs?: number;
+  /** Limit on the wait for a free execution slot in the worker, ms; the call then fails with a ScheduleToStart timeout, not retried. */
+  scheduleToStartTimeoutMs?: number;
+  /** What cancelling the call's scope does. @default "TRY_CANCEL" */
+  cancellationType?: ActivityCancellationType;
   retryPolicy: PolicyData;
   /** Headers the run's outbound interceptors set (scheduleLocalActivity), for the activity's inbound interceptors. */
   header?: WireHeaders;

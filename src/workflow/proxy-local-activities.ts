@@ -2,7 +2,8 @@ import { ValidationError } from '../errors/index.ts';
 import type { Duration } from '../retry/duration.ts';
 import { resolvePolicyData, type RetryPolicyInput } from '../retry/policy-model.ts';
 import type { ActivityFunction } from '../common/workflow-types.ts';
-import { optionalPositiveDuration, optionalRecord, optionalString } from '../common/validate.ts';
+import { optionalPositiveDuration, optionalRecord, optionalString, requireOneOf } from '../common/validate.ts';
+import { ACTIVITY_CANCELLATION_TYPES, type ActivityCancellationType } from './activity-cancellation.ts';
 import { optionKeys, refuseUnknownKeys } from '../common/option-keys.ts';
 import { checkPolicyDurations } from '../common/max-duration.ts';
 import { activator } from './activator.ts';
@@ -23,12 +24,27 @@ export interface LocalActivityOptions {
    * wait goes through a durable timer, and the next attempt is a new call after it. @default 1 minute
    */
   localRetryThreshold?: Duration;
+  /**
+   * Limit on the time the call waits in the worker for a free slot (the worker runs at most
+   * `maxConcurrentLocalActivityExecutions` at once). Passing it fails the call with a
+   * ScheduleToStart timeout that is not retried: a retry would wait in the same queue.
+   * Clamped to scheduleToCloseTimeout. @default scheduleToCloseTimeout, else no limit
+   */
+  scheduleToStartTimeout?: Duration;
   /** The call's id. @default its sequence number among the run's local activity calls */
   activityId?: string;
+  /**
+   * What cancelling the call's scope does (`ActivityCancellationType`): `TRY_CANCEL` rejects the
+   * call at once and aborts the running attempt; `WAIT_CANCELLATION_COMPLETED` aborts it and
+   * settles when the attempt ends (with its result, if it completes anyway); `ABANDON` rejects at
+   * once and lets the attempt run on. @default "TRY_CANCEL"
+   */
+  cancellationType?: ActivityCancellationType;
 }
 
 const OPTION_KEYS = optionKeys<LocalActivityOptions>({
-  startToCloseTimeout: true, scheduleToCloseTimeout: true, retry: true, localRetryThreshold: true, activityId: true,
+  startToCloseTimeout: true, scheduleToCloseTimeout: true, scheduleToStartTimeout: true, retry: true, localRetryThreshold: true,
+  activityId: true, cancellationType: true,
 });
 
 /** Temporal's default localRetryThreshold, ms. */
@@ -57,6 +73,11 @@ export function resolveLocalActivityOptions(options: LocalActivityOptions): Omit
   };
   if (startToClose !== undefined) out.startToCloseTimeoutMs = startToClose;
   if (scheduleToClose !== undefined) out.scheduleToCloseTimeoutMs = scheduleToClose;
+  const scheduleToStart = optionalPositiveDuration('scheduleToStartTimeout', options.scheduleToStartTimeout) ?? scheduleToClose;
+  if (scheduleToStart !== undefined) out.scheduleToStartTimeoutMs = Math.min(scheduleToStart, scheduleToClose ?? scheduleToStart);
+  if (options.cancellationType !== undefined) {
+    out.cancellationType = requireOneOf('cancellationType', options.cancellationType, ACTIVITY_CANCELLATION_TYPES);
+  }
   const activityId = optionalString('activityId', options.activityId, 1000);
   if (activityId !== undefined) {
     if (activityId.length === 0) throw new ValidationError('activityId', 'must be a non-empty string', activityId);

@@ -188,3 +188,74 @@ test('proxyLocalActivities validates its options, naming the field', async () =>
   assert.throws(() => resolveLocalActivityOptions({ startToCloseTimeout: '1s', taskQueue: 'x' } as never), /taskQueue/);
   assert.equal(resolveLocalActivityOptions({ startToCloseTimeout: '1s' }).localRetryThresholdMs, 60_000);
 });
+
+/**
+ * Starts cancelledLocal with `type`, sends `stop` once the activity runs, waits until the call
+ * settled in the workflow, runs `settled` then, and returns the run's result and history.
+ */
+async function cancelWith(
+  client: Client, engine: Engine, key: string, type: string, settled: () => void = () => undefined,
+): Promise<{ result: string; events: HistoryEvent[] }> {
+  const handle = await client.workflow.start('cancelledLocal', { workflowId: key, taskQueue: 'local', args: [key, type], workflowTaskTimeout: '1s' });
+  for (let i = 0; i < 1000 && !activities.calls.get(key); i++) await new Promise((r) => setTimeout(r, 10));
+  assert.equal(activities.calls.get(key), 1, 'the local activity runs');
+  await handle.signal('stop');
+  for (let i = 0; i < 1000 && await handle.query('settled') === ''; i++) await new Promise((r) => setTimeout(r, 10));
+  settled();
+  await handle.signal('release');
+  const result = await handle.result() as string;
+  const events = await historyOf(engine, key);
+  await Replayer.replayHistory(events, { workflowsPath: WORKFLOWS });
+  return { result, events };
+}
+
+test('cancellationType TRY_CANCEL (the default) settles the call at once and aborts the running local activity', async () => {
+  await withWorker('sqlite', async (client, engine) => {
+    const { result, events } = await cancelWith(client, engine, 'la-try', 'TRY_CANCEL');
+    assert.equal(result, 'cancelled');
+    for (let i = 0; i < 500 && !activities.cancelled.has('la-try'); i++) await new Promise((r) => setTimeout(r, 10));
+    assert.ok(activities.cancelled.has('la-try'), 'the activity saw its cancellation signal');
+    const [marker] = markers(events);
+    assert.ok(marker?.eventType === 'MarkerRecorded' && marker.attributes.failure?.kind === 'Activity');
+  });
+});
+
+test('cancellationType WAIT_CANCELLATION_COMPLETED aborts the local activity and settles with how it ended', async () => {
+  await withWorker('sqlite', async (client, engine) => {
+    const { result, events } = await cancelWith(client, engine, 'la-wait', 'WAIT_CANCELLATION_COMPLETED');
+    // The activity saw the abort and finished anyway: the call settles with its result.
+    assert.equal(result, 'completed: after cancel');
+    assert.ok(activities.cancelled.has('la-wait'));
+    assert.ok(activities.finished.has('la-wait'));
+    const [marker] = markers(events);
+    assert.ok(marker?.eventType === 'MarkerRecorded' && marker.attributes.details.result === 'after cancel');
+  });
+});
+
+test('cancellationType ABANDON settles the call at once and leaves the local activity running', async () => {
+  await withWorker('sqlite', async (client, engine) => {
+    const { result, events } = await cancelWith(client, engine, 'la-abandon', 'ABANDON', () => {
+      assert.ok(!activities.cancelled.has('la-abandon'), 'no cancellation reached the activity');
+    });
+    assert.equal(result, 'cancelled');
+    const [marker] = markers(events);
+    assert.ok(marker?.eventType === 'MarkerRecorded' && marker.attributes.failure?.kind === 'Activity');
+  });
+});
+
+test('a local activity that waits longer than scheduleToStartTimeout for a slot fails with a ScheduleToStart timeout, not retried', async () => {
+  await withWorker('sqlite', async (client, engine) => {
+    assert.equal(await client.workflow.execute('queuedLocal', { workflowId: 'queued', taskQueue: 'local' }), 'slept 1000; second: Timeout/ScheduleToStart');
+    assert.equal(activities.calls.get('queued-second'), undefined, 'the second call never ran');
+    await Replayer.replayHistory(await historyOf(engine, 'queued'), { workflowsPath: WORKFLOWS });
+  }, { maxConcurrentLocalActivityExecutions: 1 });
+});
+
+test('local activity options: scheduleToStartTimeout is clamped to scheduleToCloseTimeout and cancellationType is checked', async () => {
+  const { resolveLocalActivityOptions } = await import('../../src/workflow/proxy-local-activities.ts');
+  assert.equal(resolveLocalActivityOptions({ scheduleToCloseTimeout: '2s', scheduleToStartTimeout: '5s' }).scheduleToStartTimeoutMs, 2000);
+  assert.equal(resolveLocalActivityOptions({ scheduleToCloseTimeout: '2s' }).scheduleToStartTimeoutMs, 2000);
+  assert.equal(resolveLocalActivityOptions({ startToCloseTimeout: '2s' }).scheduleToStartTimeoutMs, undefined);
+  assert.throws(() => resolveLocalActivityOptions({ startToCloseTimeout: '1s', scheduleToStartTimeout: 0 }), /scheduleToStartTimeout/);
+  assert.throws(() => resolveLocalActivityOptions({ startToCloseTimeout: '1s', cancellationType: 'NOPE' as never }), /cancellationType/);
+});

@@ -57,21 +57,30 @@ export function startBeside(
 
 /**
  * startWorkflowExecution after validation: a repeated request id answers the run it started.
+ * `prepare` sees each new run's first transition before it is committed (an eager start starts
+ * its first workflow task there).
  * The first attempt reads nothing: it starts the run as the workflow id's first, which every id
  * reuse policy allows and no earlier request can have made, and the store refuses it
  * (`workflowIdUsed`) if the id has any run; then the runs are read and the policy decides.
  */
-export function startWorkflow(core: EngineCore, s: ValidStart): Promise<StartWorkflowExecutionResponse> {
+export function startWorkflow(
+  core: EngineCore, s: ValidStart, prepare: (fresh: TransitionBuilder) => void = () => undefined,
+): Promise<StartWorkflowExecutionResponse> {
   let first = true;
+  const fresh = () => {
+    const b = freshRun(core, s);
+    prepare(b);
+    return b;
+  };
   return core.transact(`starting workflow ${s.workflowId}`, async () => {
     if (first) {
       first = false;
-      const fresh = freshRun(core, s);
-      fresh.firstOfWorkflowId = true;
-      return { result: { runId: fresh.record.runId, started: true }, commit: fresh };
+      const b = fresh();
+      b.firstOfWorkflowId = true;
+      return { result: { runId: b.record.runId, started: true }, commit: b };
     }
     const { byRequestId: prev, latest } = await core.store.findStartRuns(s.namespace, s.workflowId, s.requestId);
     if (prev) return { result: { runId: prev.runId, started: false } };
-    return startBeside(core, s, latest, freshRun(core, s));
+    return startBeside(core, s, latest, fresh());
   });
 }

@@ -5,7 +5,10 @@ import type { TaskTokens } from '../core/task-token.ts';
 import { activityTask, startActivity } from '../activity/activities.ts';
 import { type EngineCore, type EagerHandoff } from '../core/engine-core.ts';
 import { atKey, queueKey, TASK_LEASE_MS, wtKey } from '../core/queue-book.ts';
-import type { HandedTask, Reservation } from '../core/handoffs.ts';
+import type { HandedTask, HandedWorkflowTask, Reservation } from '../core/handoffs.ts';
+import type { StartWorkflowExecutionResponse, WorkflowTask } from '../../protocol/index.ts';
+import type { ValidStart } from '../core/requests.ts';
+import { startWorkflow } from '../core/start.ts';
 import type { TransitionBuilder } from '../core/transition.ts';
 import { startWorkflowTask } from '../workflow-task/workflow-tasks.ts';
 
@@ -72,6 +75,33 @@ export function reserveEager(core: EngineCore, b: TransitionBuilder, onDeliver: 
       }
     },
   };
+}
+
+/**
+ * Eager start (Temporal's `requestEagerExecution`): the new run's first workflow task is started
+ * in the start's own transaction, for `identity`, and handed back with the answer; the worker in
+ * the caller's process runs it, with no poll between. Nothing is handed when the task cannot run
+ * now (a start delay, a cron wait) or no run was started (a repeated request id, UseExisting):
+ * the task then goes to a poll as usual.
+ */
+export async function startEagerly(
+  core: EngineCore, s: ValidStart, identity: string, hand: (h: HandedWorkflowTask) => Promise<WorkflowTask>,
+): Promise<StartWorkflowExecutionResponse> {
+  let handed: HandedWorkflowTask | undefined;
+  const res = await startWorkflow(core, s, (fresh) => {
+    handed = undefined;
+    const wt = fresh.state.wt;
+    const row = wt?.taskId !== undefined && wt.startedTime === undefined ? visibleRow(fresh, wt.taskId) : undefined;
+    const started = wt && row && startWorkflowTask(fresh, wt.seq, identity, core.limits);
+    if (!row || !started) return;
+    fresh.discardTask(row.id);
+    handed = {
+      kind: 'workflow', wt: started, rec: fresh.record, previousStartedEventId: fresh.state.previousStartedEventId,
+      timeoutMs: fresh.state.cfg.workflowTaskTimeoutMs, firstEventId: fresh.record.nextEventId - fresh.events.length, events: fresh.events,
+    };
+  });
+  if (!handed || !res.started || handed.rec.runId !== res.runId) return res;
+  return { ...res, eagerWorkflowTask: await hand(handed) };
 }
 
 /** The task row this transition creates with that id, when it is visible now. */

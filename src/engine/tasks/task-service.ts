@@ -197,6 +197,11 @@ export class TaskService {
     return this.#workflowTask({ kind: 'workflow', ...started, firstEventId: started.rec.nextEventId, events: [] });
   }
 
+  /** A workflow task started for an eager start, as a poll would have answered it. */
+  eagerWorkflowTask(h: HandedWorkflowTask): Promise<WorkflowTask> {
+    return this.#workflowTask(h);
+  }
+
   /** The answer to a poll for a started workflow task: the history since the previous started task. */
   async #workflowTask(h: HandedWorkflowTask): Promise<WorkflowTask> {
     const { core } = this;

@@ -39,6 +39,7 @@ export const startWorkflowExecutionRequestSchema = schemaOf<StartWorkflowExecuti
   header: headers('header'),
   cronSchedule: optional(checkedLater<string>()),
   searchAttributes: checkedLater<Record<string, SearchAttributeWireValue>>(),
+  requestEagerExecution: optional(z.boolean()),
 }));
 
 /** Schema of {@link ExecutionRequest}. */

@@ -37,7 +37,9 @@ const failure = checkedLater<FailureInfo>();
 const attributes = z.record(z.string(), z.union([str, num, z.boolean(), z.array(str).readonly()])) as z.ZodType<Record<string, SearchAttributeWireValue>>;
 
 /** Schema of {@link StartWorkflowExecutionResponse}. */
-export const startWorkflowExecutionResponseSchema = schemaOf<StartWorkflowExecutionResponse>()(z.strictObject({ runId: str, started: z.boolean() }));
+export const startWorkflowExecutionResponseSchema = schemaOf<StartWorkflowExecutionResponse>()(z.strictObject({
+  runId: str, started: z.boolean(), get eagerWorkflowTask() { return workflowTaskSchema.optional(); },
+}));
 
 /** Schema of {@link ResetWorkflowResponse}. */
 export const resetWorkflowResponseSchema = schemaOf<ResetWorkflowResponse>()(z.strictObject({ runId: str }));
