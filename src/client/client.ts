@@ -14,7 +14,11 @@ import { HttpWorkflowService } from './http-service.ts';
 import type { ConnectionOptions } from './connection.ts';
 import { connectionKeyOf, reserveEagerWorker } from './eager-workers.ts';
 import { resolveCallRetry, type ClientRetryOptions } from './call-retry.ts';
-import { messageNameOf, type SignalDefinition } from '../common/message-definitions.ts';
+import { messageNameOf, type SignalDefinition, type UpdateDefinition } from '../common/message-definitions.ts';
+import type { WorkflowUpdateHandle } from './messages.ts';
+import {
+  updateWithStart, type StartUpdateWithStartOptions, type UpdateWithStartContext, type UpdateWithStartOptions,
+} from './update-with-start.ts';
 import { toStartRequest, WORKFLOW_START_OPTION_KEYS, type WorkflowStartOptions } from './start-options.ts';
 import { payloadOf } from './request-limits.ts';
 import {
@@ -194,6 +198,39 @@ export class WorkflowClient {
     });
     const runId = await signalWithStart({ workflowType: type, signalName, signalArgs: sent, headers: {}, options: startOptions });
     return new WorkflowHandle<W>(this.service, this.namespace, req.workflowId, undefined, this.identity, this.waits, runId, this.interceptors);
+  }
+
+  /**
+   * Update-with-start, then the update's result (Temporal's `executeUpdateWithStart`): one call
+   * that, atomically, starts the operation's workflow (or, with USE_EXISTING, takes its running
+   * run) and admits the update, which the run's next workflow task validates and runs. The
+   * workflow's handle is `startWorkflowOperation.workflowHandle()`, whether or not the update succeeds.
+   * @throws WorkflowUpdateFailedError when the validator rejects the update or its handler fails (the run stays started).
+   * @throws WorkflowExecutionAlreadyStartedError when the policies refuse the start (FAIL and a running run); nothing is written then.
+   */
+  async executeUpdateWithStart<W extends Workflow, Ret, Args extends unknown[]>(
+    update: UpdateDefinition<Ret, Args> | string, options: UpdateWithStartOptions<W, Args>,
+  ): Promise<Ret> {
+    const handle = await updateWithStart(this.#updateContext(), update as UpdateDefinition<unknown, unknown[]>,
+      options as unknown as UpdateWithStartOptions, 'executeUpdateWithStart');
+    return handle.result() as Promise<Ret>;
+  }
+
+  /**
+   * Update-with-start, returning once the update is accepted (Temporal's `startUpdateWithStart`,
+   * `waitForStage: WorkflowUpdateStage.ACCEPTED`): the handle's `result()` waits for the outcome,
+   * and throws WorkflowUpdateFailedError when the validator rejected the update or its handler failed.
+   * @throws WorkflowExecutionAlreadyStartedError when the policies refuse the start; nothing is written then.
+   */
+  startUpdateWithStart<W extends Workflow, Ret, Args extends unknown[]>(
+    update: UpdateDefinition<Ret, Args> | string, options: StartUpdateWithStartOptions<W, Args>,
+  ): Promise<WorkflowUpdateHandle<Ret>> {
+    return updateWithStart(this.#updateContext(), update as UpdateDefinition<unknown, unknown[]>,
+      options as unknown as StartUpdateWithStartOptions, 'startUpdateWithStart') as Promise<WorkflowUpdateHandle<Ret>>;
+  }
+
+  #updateContext(): UpdateWithStartContext {
+    return { service: this.service, namespace: this.namespace, identity: this.identity, waits: this.waits, interceptors: this.interceptors };
   }
 
   /** Starts a workflow and waits for its result (following retries and continue-as-new). */

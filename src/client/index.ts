@@ -46,6 +46,7 @@ export {
 export type { DataConverter, PayloadCodec, Payload } from '../codec/payload-codec.ts';
 export type {
   WorkflowClientInterceptor, ClientInterceptors, WorkflowStartInput, WorkflowSignalInput, WorkflowSignalWithStartInput, WorkflowQueryInput,
-  WorkflowStartUpdateInput, WorkflowStartUpdateOutput, WorkflowTerminateInput, WorkflowCancelInput, WorkflowDescribeInput, WorkflowExecution,
+  WorkflowStartUpdateInput, WorkflowStartUpdateOutput, WorkflowStartUpdateWithStartInput, WorkflowStartUpdateWithStartOutput, WorkflowTerminateInput, WorkflowCancelInput, WorkflowDescribeInput, WorkflowExecution,
   Headers, Next,
 } from './interceptors.ts';
+export { WithStartWorkflowOperation, type WithStartWorkflowOptions, type UpdateWithStartOptions, type StartUpdateWithStartOptions } from './update-with-start.ts';

@@ -66,6 +66,29 @@ export interface WorkflowStartUpdateOutput {
   readonly outcome?: UpdateOutcome;
 }
 
+/**
+ * Input of {@link WorkflowClientInterceptor.startUpdateWithStart} (Temporal's
+ * `WorkflowStartUpdateWithStartInput`): the start (as {@link WorkflowStartInput}'s `options`)
+ * with its headers, and the update with its own.
+ */
+export interface WorkflowStartUpdateWithStartInput {
+  readonly workflowType: string;
+  readonly workflowStartOptions: Omit<StartWorkflowExecutionRequest, 'header' | 'workflowType'>;
+  readonly workflowStartHeaders: Headers;
+  readonly updateName: string;
+  readonly updateArgs: unknown[];
+  readonly updateOptions: { updateId: string; waitForStage: 'Accepted' | 'Completed' };
+  readonly updateHeaders: Headers;
+}
+
+/** Output of {@link WorkflowClientInterceptor.startUpdateWithStart}: the run that took the update, and its outcome once known. */
+export interface WorkflowStartUpdateWithStartOutput {
+  readonly workflowExecution: { workflowId: string; runId: string };
+  readonly updateId: string;
+  /** Set when the update completed (or its validator rejected it) before the call returned. */
+  readonly updateOutcome?: UpdateOutcome;
+}
+
 /** Input of {@link WorkflowClientInterceptor.terminate}. */
 export interface WorkflowTerminateInput {
   readonly workflowExecution: WorkflowExecution;
@@ -103,6 +126,9 @@ export interface WorkflowClientInterceptor {
   query?: (input: WorkflowQueryInput, next: (input: WorkflowQueryInput) => Promise<unknown>) => Promise<unknown>;
   /** Sending an update (startUpdate and executeUpdate), until it is accepted or rejected. */
   startUpdate?: (input: WorkflowStartUpdateInput, next: (input: WorkflowStartUpdateInput) => Promise<WorkflowStartUpdateOutput>) => Promise<WorkflowStartUpdateOutput>;
+  /** Update-with-start (startUpdateWithStart and executeUpdateWithStart): the one call that starts and admits. */
+  startUpdateWithStart?: (input: WorkflowStartUpdateWithStartInput,
+    next: (input: WorkflowStartUpdateWithStartInput) => Promise<WorkflowStartUpdateWithStartOutput>) => Promise<WorkflowStartUpdateWithStartOutput>;
   /** Terminating the workflow. */
   terminate?: (input: WorkflowTerminateInput, next: (input: WorkflowTerminateInput) => Promise<void>) => Promise<void>;
   /** Asking the workflow to cancel. */
@@ -116,7 +142,7 @@ export interface ClientInterceptors {
   workflow?: WorkflowClientInterceptor[];
 }
 
-const METHODS = ['start', 'signal', 'signalWithStart', 'query', 'startUpdate', 'terminate', 'cancel', 'describe'] as const;
+const METHODS = ['start', 'signal', 'signalWithStart', 'query', 'startUpdate', 'startUpdateWithStart', 'terminate', 'cancel', 'describe'] as const;
 
 /**
  * The workflow interceptors of a `ClientOptions.interceptors`, checked.

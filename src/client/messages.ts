@@ -239,6 +239,14 @@ export async function startUpdate(
     updateId: out.updateId, runId: out.workflowRunId, stage: out.outcome?.failure ? 'Rejected' : 'Accepted', ...(out.outcome ? { outcome: out.outcome } : {}),
   };
   if (res.stage === 'Rejected') outcomeOf(t, res, updateName);
+  return updateHandleOf(t, updateName, res);
+}
+
+/**
+ * The handle of an update the service answered `res` for: `result()` polls until it completes.
+ * @throws WorkflowUpdateFailedError (from `result()`) when it was rejected or failed.
+ */
+export function updateHandleOf(t: MessageTarget, updateName: string, res: UpdateWorkflowResponse): WorkflowUpdateHandle<unknown> {
   let done: Promise<unknown> | undefined;
   return {
     updateId: res.updateId,
@@ -252,7 +260,7 @@ export async function startUpdate(
         const signal = t.waits.signal;
         const watch = t.waits.watch(() => ({ namespace: t.namespace, workflowId: t.workflowId, runId: res.runId }), what);
         try {
-          while (r.stage !== 'Completed') {
+          while (r.stage !== 'Completed' && !r.outcome?.failure) {
             if (signal?.aborted) {
               const why = await watch.why();
               throw new WorkflowUpdateRPCTimeoutOrCancelledError(

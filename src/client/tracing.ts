@@ -61,5 +61,8 @@ export function tracingClientInterceptor(namespace: string): WorkflowClientInter
       () => next({ ...input, headers: withTraceHeader(input.headers) })),
     query: (input, next) => next({ ...input, headers: withTraceHeader(input.headers) }),
     startUpdate: (input, next) => next({ ...input, headers: withTraceHeader(input.headers) }),
+    startUpdateWithStart: (input, next) => inClientSpan(`UpdateWithStartWorkflow:${input.workflowType}`,
+      ids(input.workflowStartOptions.workflowId, input.workflowType),
+      () => next({ ...input, workflowStartHeaders: withTraceHeader(input.workflowStartHeaders), updateHeaders: withTraceHeader(input.updateHeaders) })),
   };
 }

@@ -73,6 +73,10 @@ export function withPayloadCodecs(service: WorkflowService, chain: CodecChain): 
       const res = await s.updateWorkflowExecution(await c.encode(req, (r, f) => withFields(r, f, ['args'])));
       return c.decode(res, walkOptOutcome);
     },
+    updateWithStartWorkflowExecution: async (req) => {
+      const res = await s.updateWithStartWorkflowExecution(await c.encode(req, (r, f) => withFields(r, f, ['args', 'updateArgs'], [], ['memo'])));
+      return { ...res, update: await c.decode(res.update, walkOptOutcome) };
+    },
     pollWorkflowExecutionUpdate: async (req, opts) => c.decode(await s.pollWorkflowExecutionUpdate(req, opts), walkOptOutcome),
     createSchedule: async (req) => s.createSchedule(await c.encode(req, (r, f) => ({ ...r, action: walkAction(r.action, f) }))),
     describeSchedule: async (req) => c.decode(await s.describeSchedule(req), (d, f) => ({

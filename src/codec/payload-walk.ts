@@ -102,6 +102,7 @@ const EVENT_WALKS: { [K in EventType]: Walk<EventAttributes[K]> } = {
   ExternalWorkflowExecutionSignaled: null,
   SignalExternalWorkflowExecutionFailed: null,
   WorkflowExecutionUpdateAccepted: spec({ args: ['args'] }),
+  WorkflowExecutionUpdateAdmitted: spec({ args: ['args'] }),
   WorkflowExecutionUpdateCompleted: (a, f) => ({ ...a, outcome: walkOutcome(a.outcome, f) }),
   // Search attributes are indexed by the server, so they are never encoded.
   UpsertWorkflowSearchAttributes: null,

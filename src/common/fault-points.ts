@@ -18,6 +18,8 @@ const FAULT_POINT_NAMES = [
   'engine.conflict',
   /** Inside the store's write transaction, after the rows are written and before COMMIT. */
   'store.commit',
+  /** An update-with-start built its start (or chose the running run) and is about to admit the update in the same transition. */
+  'engine.start.admit',
 ] as const;
 
 /** One of {@link FAULT_POINT_NAMES}. */

@@ -124,6 +124,7 @@ function serviceCalls({ core, tasks, messages, schedules, namespaces, queues }: 
     listTaskQueues: (req) => queues.list(req),
     signalWorkflowExecution: (req) => messages.signal(req),
     signalWithStartWorkflowExecution: (req) => messages.signalWithStart(req),
+    updateWithStartWorkflowExecution: (req) => messages.updateWithStart(req),
     queryWorkflow: (req) => messages.query(req),
     pollQueryTaskQueue: (req, o?) => tasks.withPoll(validatePoll(req), o?.signal, (signal) => messages.pollQuery(req, { signal })),
     respondQueryTaskCompleted: (req) => messages.respondQuery(req),

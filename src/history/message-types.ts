@@ -53,6 +53,12 @@ export interface MessageEventAttributes {
   };
   /** An update passed admission and validation; its handler runs in the next workflow task. */
   WorkflowExecutionUpdateAccepted: { updateId: string; updateName: string; args: unknown[]; identity?: string; header?: WireHeaders };
+  /**
+   * An update-with-start admitted the update in the same transition that started (or chose) the
+   * run: the workflow task that delivers it runs the validator, then the handler; a rejection is
+   * the update's CompleteWorkflowExecutionUpdate with the validator's failure.
+   */
+  WorkflowExecutionUpdateAdmitted: { updateId: string; updateName: string; args: unknown[]; identity?: string; header?: WireHeaders };
   /** An update's handler finished (CompleteWorkflowExecutionUpdate command). */
   WorkflowExecutionUpdateCompleted: {
     updateId: string;

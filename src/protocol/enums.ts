@@ -16,7 +16,7 @@ export const QUERY_REJECT_CONDITIONS = ['None', 'NotOpen', 'NotCompletedCleanly'
 export type QueryRejectCondition = (typeof QUERY_REJECT_CONDITIONS)[number];
 
 /** Stages an update goes through, as callers see them. */
-export const UPDATE_STAGES = ['Rejected', 'Accepted', 'Completed'] as const;
+export const UPDATE_STAGES = ['Rejected', 'Admitted', 'Accepted', 'Completed'] as const;
 /** One of {@link UPDATE_STAGES}. */
 export type UpdateStage = (typeof UPDATE_STAGES)[number];
 

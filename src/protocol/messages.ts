@@ -120,10 +120,46 @@ export interface UpdateWorkflowResponse {
   outcome?: UpdateOutcome | undefined;
 }
 
+/**
+ * Update-with-start: in one transaction, starts a run under the request's id conflict and reuse
+ * policies (or, with UseExisting, takes the running run) and admits the update to it
+ * (WorkflowExecutionUpdateAdmitted), or writes nothing. The workflow task that delivers the
+ * update runs its validator and handler; a rejection leaves the run started.
+ */
+export interface UpdateWithStartRequest extends StartWorkflowExecutionRequest {
+  /** The update handler's name. */
+  updateName: string;
+  /** The update handler's arguments. @default [] */
+  updateArgs?: unknown[] | undefined;
+  /** Deduplicates: a repeated id answers the first update. @default a random UUID */
+  updateId?: string | undefined;
+  /** Headers of the update (Temporal's `Headers`, in wire form); `header` is the start's. */
+  updateHeader?: WireHeaders | undefined;
+  /** @default "Accepted" */
+  waitForStage?: UpdateWaitStage | undefined;
+  /**
+   * How long the call waits for `waitForStage` after the admission, ms; it then answers the stage
+   * reached (Admitted until a worker's workflow task delivered the update). @default 10 000 (the server's queryTimeoutMs)
+   */
+  timeoutMs?: number | undefined;
+}
+
+/** What an update-with-start did: the run it started or used, and where the update is. */
+export interface UpdateWithStartResponse {
+  /** The run that took the update. */
+  runId: string;
+  /** True when this request started the run. */
+  started: boolean;
+  /** The update: Admitted when the wait ended before a workflow task delivered it, else Accepted or Completed. */
+  update: UpdateWorkflowResponse;
+}
+
 /** Waits for an accepted update's outcome. */
 export interface PollUpdateRequest extends ExecutionRequest {
   /** The update's id. */
   updateId: string;
   /** @default 30 000 */
   waitTimeoutMs?: number | undefined;
+  /** The stage to wait for: an admitted update's acceptance, or any update's completion. @default "Completed" */
+  waitForStage?: UpdateWaitStage | undefined;
 }

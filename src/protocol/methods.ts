@@ -91,6 +91,7 @@ export const METHODS = {
   pollQueryTaskQueue: { role: 'worker', longPoll: true, retriedByClient: false, tokenScoped: false, inNamespace: true, audited: false, rateBuckets: [] },
   respondQueryTaskCompleted: { role: 'worker', longPoll: false, retriedByClient: false, tokenScoped: true, inNamespace: false, audited: false, rateBuckets: [] },
   updateWorkflowExecution: { role: 'writer', longPoll: false, retriedByClient: true, tokenScoped: false, inNamespace: true, audited: true, rateBuckets: [] },
+  updateWithStartWorkflowExecution: { role: 'writer', longPoll: false, retriedByClient: true, tokenScoped: false, inNamespace: true, audited: true, rateBuckets: ['starts'] },
   pollWorkflowExecutionUpdate: { role: 'reader', longPoll: true, retriedByClient: true, tokenScoped: false, inNamespace: true, audited: false, rateBuckets: [] },
   createSchedule: { role: 'writer', longPoll: false, retriedByClient: false, tokenScoped: false, inNamespace: true, audited: false, rateBuckets: [] },
   describeSchedule: { role: 'reader', longPoll: false, retriedByClient: true, tokenScoped: false, inNamespace: true, audited: false, rateBuckets: [] },

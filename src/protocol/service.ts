@@ -5,7 +5,7 @@ import type {
 import type { ListWorkflowExecutionsResponse, WorkflowExecutionDescription } from './describe.ts';
 import type {
   PollUpdateRequest, QueryTask, QueryWorkflowRequest, QueryWorkflowResponse, RespondQueryTaskCompletedRequest, SignalWithStartRequest,
-  SignalWorkflowRequest, UpdateWorkflowRequest, UpdateWorkflowResponse,
+  SignalWorkflowRequest, UpdateWithStartRequest, UpdateWithStartResponse, UpdateWorkflowRequest, UpdateWorkflowResponse,
 } from './messages.ts';
 import type {
   CreateScheduleRequest, ListSchedulesRequest, ListSchedulesResponse, PatchScheduleRequest, ScheduleDescription, ScheduleRef,
@@ -47,6 +47,8 @@ export interface MessageService {
   respondQueryTaskCompleted(req: RespondQueryTaskCompletedRequest): Promise<void>;
   /** Admits, validates and accepts an update; with `waitForStage: "Completed"` also waits for its outcome. */
   updateWorkflowExecution(req: UpdateWorkflowRequest): Promise<UpdateWorkflowResponse>;
+  /** Starts a run (or takes the running one) and admits an update to it, in one transaction; then waits for `waitForStage`. */
+  updateWithStartWorkflowExecution(req: UpdateWithStartRequest): Promise<UpdateWithStartResponse>;
   /** Long-polls until an accepted update completes (or the wait ends). */
   pollWorkflowExecutionUpdate(req: PollUpdateRequest, opts?: CallOptions): Promise<UpdateWorkflowResponse>;
 }
@@ -149,7 +151,7 @@ export interface WorkflowService extends MessageService, ScheduleService, Visibi
 /** Calls of {@link MessageService}, listed in WORKFLOW_SERVICE_METHODS. */
 export const MESSAGE_SERVICE_METHODS = [
   'signalWorkflowExecution', 'signalWithStartWorkflowExecution', 'queryWorkflow', 'pollQueryTaskQueue',
-  'respondQueryTaskCompleted', 'updateWorkflowExecution', 'pollWorkflowExecutionUpdate',
+  'respondQueryTaskCompleted', 'updateWorkflowExecution', 'updateWithStartWorkflowExecution', 'pollWorkflowExecutionUpdate',
 ] as const satisfies readonly (keyof MessageService)[];
 
 /** Calls of {@link ScheduleService}, listed in WORKFLOW_SERVICE_METHODS. */

@@ -74,6 +74,7 @@ export function compactHistory(events: readonly HistoryEvent[]): CompactRow[] {
         byScheduled.set(e.eventId, row);
         break;
       }
+      case 'WorkflowExecutionUpdateAdmitted':
       case 'WorkflowExecutionUpdateAccepted': {
         const row: CompactRow = { ...base, kind: 'Update', name: String(a.updateName), detail: String(a.updateId) };
         rows.push(row);

@@ -125,7 +125,15 @@ export type ActivationJob =
   | { type: 'resolveChildStart'; seq: number; runId?: string; failure?: FailureInfo }
   | { type: 'resolveChild'; seq: number; result?: unknown; failure?: FailureInfo }
   /** An accepted update (WorkflowExecutionUpdateAccepted): run its handler. */
-  | { type: 'doUpdate'; updateId: string; updateName: string; args: unknown[]; acceptedEventId: number; header?: WireHeaders }
+  | {
+    type: 'doUpdate'; updateId: string; updateName: string; args: unknown[]; acceptedEventId: number; header?: WireHeaders;
+    /**
+     * An admitted update (WorkflowExecutionUpdateAdmitted, from an update-with-start): run its
+     * validator first, and reject it (complete it with the validator's failure) when the
+     * validator throws or no handler is set by the end of the activation.
+     */
+    validate?: boolean;
+  }
   /** A SignalExternalWorkflowExecution reached its target, or failed. */
   | { type: 'resolveSignalExternal'; signalId: string; failure?: FailureInfo }
   /** A cancel request to another workflow (getExternalWorkflowHandle().cancel()) reached it, or failed. */

@@ -202,6 +202,7 @@ export class Activator implements SandboxRuntime {
   }
 
   conclude(): string {
+    this.messages.rejectUnhandledAdmitted();
     const result: ActivationResult = { commands: this.#closing ? [...this.#commands, this.#closing] : this.#commands, ...this.local.take() };
     if (this.#taskFailure) result.taskFailure = this.#taskFailure;
     if (this.#closing) this.#closed = true;

@@ -170,6 +170,13 @@ export class MessageRegistry {
   }
 
   #runUpdate(entry: UpdateHandlerEntry, job: Job<'doUpdate'>, byDefault = false): void {
+    if (job.validate) {
+      const verdict = this.answer({ kind: 'validateUpdate', updateName: job.updateName, updateId: job.updateId, args: job.args, ...(job.header ? { header: job.header } : {}) });
+      if (verdict.failure) {
+        this.#reject(job, verdict.failure);
+        return;
+      }
+    }
     const finished = this.#started({
       kind: 'update', name: job.updateName, id: job.updateId, policy: entry.policy ?? HandlerUnfinishedPolicy.WARN_AND_ABANDON,
     });
@@ -195,6 +202,24 @@ export class MessageRegistry {
         .then((result) => complete({ result: result ?? null }), threw);
     } catch (err) {
       threw(err);
+    }
+  }
+
+  /** Ends an admitted update its validator refused: its outcome is the validator's failure. */
+  #reject(job: Job<'doUpdate'>, failure: FailureInfo): void {
+    this.activator.pushOrFailTask({
+      commandType: 'CompleteWorkflowExecutionUpdate', attributes: { updateId: job.updateId, acceptedEventId: job.acceptedEventId, outcome: { failure } },
+    });
+  }
+
+  /**
+   * At the end of an activation, rejects the admitted updates still waiting for a handler, as
+   * Temporal rejects an update no handler took in the activation that delivered it: an admitted
+   * update is accepted or rejected by the workflow task that delivers it.
+   */
+  rejectUnhandledAdmitted(): void {
+    for (const job of this.#takeBuffered(this.#bufferedUpdates, (j) => j.validate === true)) {
+      this.#reject(job, unknown('update', job.updateName, [...this.updates.keys()]));
     }
   }
 

@@ -28,7 +28,7 @@ test('the client retries only the calls that are safe to repeat', () => {
   assert.deepEqual(sorted(RETRIED_METHODS), sorted([
     'startWorkflowExecution', 'describeWorkflowExecution', 'getWorkflowExecutionHistory', 'listWorkflowExecutions',
     'requestCancelWorkflowExecution', 'terminateWorkflowExecution', 'signalWorkflowExecution', 'signalWithStartWorkflowExecution',
-    'queryWorkflow', 'updateWorkflowExecution', 'pollWorkflowExecutionUpdate', 'countWorkflowExecutions', 'listSearchAttributes',
+    'queryWorkflow', 'updateWorkflowExecution', 'updateWithStartWorkflowExecution', 'pollWorkflowExecutionUpdate', 'countWorkflowExecutions', 'listSearchAttributes',
     'describeSchedule', 'listSchedules', 'describeTaskQueue', 'listTaskQueues',
   ]));
 });
@@ -36,7 +36,7 @@ test('the client retries only the calls that are safe to repeat', () => {
 test('the audited calls take the credential\'s identity', () => {
   assert.deepEqual(sorted(AUDITED_METHODS), sorted([
     'startWorkflowExecution', 'signalWorkflowExecution', 'signalWithStartWorkflowExecution', 'updateWorkflowExecution',
-    'requestCancelWorkflowExecution', 'terminateWorkflowExecution', 'resetWorkflowExecution',
+    'updateWithStartWorkflowExecution', 'requestCancelWorkflowExecution', 'terminateWorkflowExecution', 'resetWorkflowExecution',
   ]));
 });
 
@@ -46,8 +46,8 @@ test('the long polls, in the order the contract lists them', () => {
   ]);
 });
 
-test('starts and signals draw from their per-namespace rates; signal-with-start from both', () => {
-  assert.deepEqual(sorted(RATE_BUCKET_METHODS.starts), ['signalWithStartWorkflowExecution', 'startWorkflowExecution']);
+test('starts and signals draw from their per-namespace rates; signal-with-start from both; update-with-start from starts', () => {
+  assert.deepEqual(sorted(RATE_BUCKET_METHODS.starts), ['signalWithStartWorkflowExecution', 'startWorkflowExecution', 'updateWithStartWorkflowExecution']);
   assert.deepEqual(sorted(RATE_BUCKET_METHODS.signals), ['signalWithStartWorkflowExecution', 'signalWorkflowExecution']);
 });
 
@@ -78,6 +78,7 @@ test('the role each call needs', () => {
     signalWorkflowExecution: 'writer',
     signalWithStartWorkflowExecution: 'writer',
     updateWorkflowExecution: 'writer',
+    updateWithStartWorkflowExecution: 'writer',
     requestCancelWorkflowExecution: 'writer',
     terminateWorkflowExecution: 'writer',
     resetWorkflowExecution: 'admin',

@@ -41,11 +41,26 @@ export const SIGNAL_DEDUP_WINDOW = 1_000;
 export type PendingExternalSignal =
   Omit<EventAttributes['SignalExternalWorkflowExecutionInitiated'], 'workflowTaskCompletedEventId'> & { initiatedEventId: number };
 
-/** An accepted update; `outcome` once its handler finished. */
+/**
+ * An update the run took; `outcome` once its handler finished (or, for an admitted one, its
+ * validator rejected it). An update-with-start's is `Admitted` until a workflow task delivers it.
+ */
 export interface UpdateRecord {
   updateName: string;
-  stage: 'Accepted' | 'Completed';
+  stage: 'Admitted' | 'Accepted' | 'Completed';
   outcome?: UpdateOutcome;
+  /**
+   * For an admitted update: the run's nextEventId when it was admitted. Its Admitted event has
+   * this id or a later one (buffered during a workflow task), and the workflow task in flight
+   * then started before it; so a completed workflow task that started at or after it delivered
+   * the update, whose validator then passed (a rejection completes it).
+   */
+  admittedFrom?: number;
+}
+
+/** The stage a caller sees: an admitted update is accepted once a completed workflow task delivered it. */
+export function updateStageOf(u: UpdateRecord, previousStartedEventId: number): UpdateRecord['stage'] {
+  return u.stage === 'Admitted' && previousStartedEventId >= (u.admittedFrom ?? Infinity) ? 'Accepted' : u.stage;
 }
 
 /** The part of a run's state that signals and updates keep. */

@@ -1,6 +1,6 @@
 import type {
   PollUpdateRequest, QueryTask, QueryWorkflowRequest, QueryWorkflowResponse, RespondQueryTaskCompletedRequest,
-  SignalWithStartRequest, SignalWorkflowRequest, UpdateWorkflowRequest, UpdateWorkflowResponse,
+  SignalWithStartRequest, SignalWorkflowRequest, UpdateWithStartRequest, UpdateWithStartResponse, UpdateWorkflowRequest, UpdateWorkflowResponse,
   CallOptions, PollRequest, StartWorkflowExecutionResponse,
 } from '../../protocol/index.ts';
 import type { EngineCore } from '../core/engine-core.ts';
@@ -9,6 +9,7 @@ import { QueryRouter } from './queries.ts';
 import { SignalBatcher, signalWorkflow } from './signal-batch.ts';
 import { signalWithStart } from './signals.ts';
 import { UpdateService } from './updates.ts';
+import { updateWithStart } from './update-with-start.ts';
 
 /** The engine's service calls of signals, queries and updates. */
 export class Messages {
@@ -49,6 +50,10 @@ export class Messages {
 
   update(req: UpdateWorkflowRequest): Promise<UpdateWorkflowResponse> {
     return this.#updates.update(req);
+  }
+
+  updateWithStart(req: UpdateWithStartRequest): Promise<UpdateWithStartResponse> {
+    return updateWithStart(this.#core, this.limits, this.#updates, req);
   }
 
   pollUpdate(req: PollUpdateRequest, opts?: CallOptions): Promise<UpdateWorkflowResponse> {

@@ -11,7 +11,7 @@ import { ValidationError } from '../../errors/index.ts';
 import type { ExecutionRecord } from '../../store/types.ts';
 import type { CommandContext } from '../core/commands.ts';
 import type { EngineCore } from '../core/engine-core.ts';
-import type { MessageLimits, UpdateRecord } from './message-state.ts';
+import { updateStageOf, type MessageLimits, type UpdateRecord } from './message-state.ts';
 import type { QueryRouter } from './queries.ts';
 import { requireFailure, requireObject } from '../core/requests.ts';
 import { parseRequest } from '../../protocol/parse.ts';
@@ -67,8 +67,8 @@ export class UpdateService {
       });
     }
     const res = await accepted;
-    if (res.stage !== 'Accepted' || waitForStage === 'Accepted') return res;
-    return this.#waitForCompletion(rec.runId, updateId, rec.workflowId, this.core.waitClock.now() + 600_000);
+    if (res.stage === 'Rejected' || res.stage === 'Completed' || (res.stage === 'Accepted' && waitForStage === 'Accepted')) return res;
+    return this.waitForStage(rec.runId, updateId, rec.workflowId, waitForStage, this.core.waitClock.now() + 600_000);
   }
 
   async #admitAndAccept(rec: ExecutionRecord, request: NonNullable<QueryTask['updateValidation']>, identity: string | undefined,
@@ -77,12 +77,13 @@ export class UpdateService {
     const { updateId, updateName, args, header } = request;
     for (let round = 0; round < MAX_VALIDATION_ROUNDS; round++) {
       const current = (await core.store.getExecution(rec.runId))!;
-      const known = core.runState(current).messages.updates[updateId];
-      if (known) return respond(updateId, current.runId, known);
+      const state = core.runState(current);
+      const known = state.messages.updates[updateId];
+      if (known) return respond(updateId, current.runId, known, state.previousStartedEventId);
       if (current.status !== 'Running') {
         throw new ServiceError('FailedPrecondition', `cannot update workflow ${rec.workflowId} run ${rec.runId}: it is already ${current.status}`);
       }
-      const open = Object.values(core.runState(current).messages.updates).filter((u) => u.stage === 'Accepted').length;
+      const open = Object.values(state.messages.updates).filter((u) => u.stage !== 'Completed').length;
       const validating = this.#validating.get(rec.runId)?.size ?? 1;
       if (open + validating > this.limits.maxInFlightUpdatesPerRun) {
         throw new ServiceError('ResourceExhausted', `workflow ${rec.workflowId} run ${rec.runId} already has ${open + validating - 1} updates in flight, ` +
@@ -99,7 +100,7 @@ export class UpdateService {
       const outcome = await core.mutate(rec.runId, (b) => {
         const m = b.state.messages;
         const again = m.updates[updateId];
-        if (again) return again;
+        if (again) return { ...again, stage: updateStageOf(again, b.state.previousStartedEventId) };
         if (b.closed) return 'closed' as const;
         if (b.record.nextEventId !== latest.nextEventId || b.state.buffered.some(wakes)) return 'stale' as const;
         const u: UpdateRecord = { updateName, stage: 'Accepted' };
@@ -119,32 +120,37 @@ export class UpdateService {
     throw new ServiceError('Unavailable', `update "${updateName}" of workflow ${rec.workflowId}: new events kept arriving during ${MAX_VALIDATION_ROUNDS} validations`);
   }
 
-  /** pollWorkflowExecutionUpdate: the update's stage once completed, or Accepted when the wait ends first. */
+  /** pollWorkflowExecutionUpdate: the update's stage once it reached `waitForStage` (completion by default), or the stage it is at when the wait ends first. */
   async poll(input: PollUpdateRequest, opts?: CallOptions): Promise<UpdateWorkflowResponse> {
-    const { updateId, waitTimeoutMs: waitMs, ...ref } = parseRequest(pollUpdateRequestSchema, input);
+    const { updateId, waitTimeoutMs: waitMs, waitForStage, ...ref } = parseRequest(pollUpdateRequestSchema, input);
     const rec = await resolveRun(this.core.store, ref);
-    return this.#waitForCompletion(rec.runId, updateId, rec.workflowId, this.core.waitClock.now() + waitMs, opts?.signal);
+    return this.waitForStage(rec.runId, updateId, rec.workflowId, waitForStage, this.core.waitClock.now() + waitMs, opts?.signal);
   }
 
-  async #waitForCompletion(runId: string, updateId: string, workflowId: string, deadline: number, signal?: AbortSignal): Promise<UpdateWorkflowResponse> {
+  /** Waits until the update reaches `stage` (or completes), answering its stage when the wait ends first. */
+  async waitForStage(runId: string, updateId: string, workflowId: string, stage: 'Accepted' | 'Completed', deadline: number,
+    signal?: AbortSignal): Promise<UpdateWorkflowResponse> {
     // Completion is written by whichever server takes the workflow task, so this re-reads the
     // row: every 5 ms at first, backing off to 100 ms.
     for (let pause = 5; ; pause = Math.min(pause * 2, 100)) {
       const rec = await this.core.store.getExecution(runId);
-      const u = (rec && this.core.runState(rec).messages.updates[updateId]);
-      if (!rec || !u) throw new ServiceError('NotFound', `workflow ${workflowId} run ${runId} has no update with id ${updateId}`);
-      if (u.stage === 'Completed') return respond(updateId, runId, u);
+      const state = rec && this.core.runState(rec);
+      const u = state?.messages.updates[updateId];
+      if (!rec || !state || !u) throw new ServiceError('NotFound', `workflow ${workflowId} run ${runId} has no update with id ${updateId}`);
+      const now = updateStageOf(u, state.previousStartedEventId);
+      if (now === 'Completed' || (stage === 'Accepted' && now === 'Accepted')) return respond(updateId, runId, u, state.previousStartedEventId);
       if (rec.status !== 'Running') {
         throw new ServiceError('FailedPrecondition', `workflow ${workflowId} run ${runId} closed (${rec.status}) before update ${updateId} completed`);
       }
-      if (this.core.waitClock.now() >= deadline || signal?.aborted || this.core.shutdown.signal.aborted) return respond(updateId, runId, u);
+      if (this.core.waitClock.now() >= deadline || signal?.aborted || this.core.shutdown.signal.aborted) return respond(updateId, runId, u, state.previousStartedEventId);
       await new Promise((r) => setTimeout(r, pause));
     }
   }
 }
 
-function respond(updateId: string, runId: string, u: UpdateRecord): UpdateWorkflowResponse {
-  return { updateId, runId, stage: u.stage, ...(u.outcome ? { outcome: u.outcome } : {}) };
+/** The answer about an update; `previousStartedEventId` (the run's) tells whether an admitted one was delivered. */
+export function respond(updateId: string, runId: string, u: UpdateRecord, previousStartedEventId = 0): UpdateWorkflowResponse {
+  return { updateId, runId, stage: updateStageOf(u, previousStartedEventId), ...(u.outcome ? { outcome: u.outcome } : {}) };
 }
 
 /** CompleteWorkflowExecutionUpdate: the accepted update's outcome, written once. */
@@ -159,16 +165,18 @@ export function applyCompleteUpdateCommand({ b, completedEventId, field }: Comma
     outcome = { result: o.result === undefined ? null : o.result };
   }
   const u = b.state.messages.updates[updateId];
-  if (!u || u.stage !== 'Accepted') {
-    throw new ValidationError(`${field}.updateId`, u ? 'must name an update that has not completed' : 'must name an accepted update', updateId);
+  if (!u || u.stage === 'Completed') {
+    throw new ValidationError(`${field}.updateId`, u ? 'must name an update that has not completed' : 'must name an accepted or admitted update', updateId);
   }
   u.stage = 'Completed';
   u.outcome = outcome;
+  delete u.admittedFrom;
   b.append('WorkflowExecutionUpdateCompleted', { updateId, acceptedEventId, outcome, workflowTaskCompletedEventId: completedEventId });
 }
 
 /**
- * The updates a history implies: each WorkflowExecutionUpdateAccepted is accepted, and completed
+ * The updates a history implies: each WorkflowExecutionUpdateAccepted is accepted (each
+ * WorkflowExecutionUpdateAdmitted admitted), and completed
  * with its outcome once WorkflowExecutionUpdateCompleted follows. The handler of one accepted and
  * not completed runs when the workflow replays, and its CompleteWorkflowExecutionUpdate finds it.
  */
@@ -176,7 +184,9 @@ export function rebuildUpdates(b: TransitionBuilder, events: readonly HistoryEve
   const updates = b.state.messages.updates;
   for (const e of events) {
     if (e.eventType === 'WorkflowExecutionUpdateAccepted') updates[e.attributes.updateId] = { updateName: e.attributes.updateName, stage: 'Accepted' };
-    else if (e.eventType === 'WorkflowExecutionUpdateCompleted') {
+    else if (e.eventType === 'WorkflowExecutionUpdateAdmitted') {
+      updates[e.attributes.updateId] = { updateName: e.attributes.updateName, stage: 'Admitted', admittedFrom: e.eventId };
+    } else if (e.eventType === 'WorkflowExecutionUpdateCompleted') {
       const u = updates[e.attributes.updateId];
       if (!u) continue;
       u.stage = 'Completed';

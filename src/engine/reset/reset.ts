@@ -20,9 +20,10 @@ import { resolveRun } from '../core/resolve-run.ts';
  * after the reset point (Temporal's default, ResetReapplyType ALL_ELIGIBLE: signals and
  * updates). Every type listed that a history holds is copied, so a new kind of external event is
  * one entry. A re-applied update runs its handler again in the new run (its validator accepted it
- * once), as Temporal's re-applied updates do.
+ * once), as Temporal's re-applied updates do; an update-with-start's admitted update is validated
+ * again by the task that delivers it.
  */
-export const REAPPLIED_EVENT_TYPES: readonly string[] = ['WorkflowExecutionSignaled', 'WorkflowExecutionUpdateAccepted'];
+export const REAPPLIED_EVENT_TYPES: readonly string[] = ['WorkflowExecutionSignaled', 'WorkflowExecutionUpdateAccepted', 'WorkflowExecutionUpdateAdmitted'];
 
 function validate(input: ResetWorkflowRequest) {
   const { eventId, resetType, reason, identity, reapplySignals: reapply, ...ref } = parseRequest(resetWorkflowRequestSchema, input);

@@ -4,7 +4,7 @@ import { checkedLater, failure, headers, id, identity, int, oneOf, optional, pay
 import { DEFAULT_LONG_POLL_MS, MAX_IDENTITY_LENGTH, MAX_QUERY_TIMEOUT_MS } from '../limits.ts';
 import type {
   PollUpdateRequest, QueryWorkflowRequest, RespondQueryTaskCompletedRequest, SignalWithStartRequest, SignalWorkflowRequest,
-  UpdateWorkflowRequest,
+  UpdateWithStartRequest, UpdateWorkflowRequest,
 } from '../messages.ts';
 import { schemaOf } from '../parse.ts';
 import { executionRequestSchema, startWorkflowExecutionRequestSchema } from './executions.ts';
@@ -27,6 +27,16 @@ export const signalWorkflowRequestSchema = schemaOf<SignalWorkflowRequest>()(exe
 export const signalWithStartRequestSchema = schemaOf<SignalWithStartRequest>()(startWorkflowExecutionRequestSchema.extend({
   signalName: handlerName,
   signalArgs: payloadArray('signalArgs'),
+}));
+
+/** Schema of {@link UpdateWithStartRequest}. */
+export const updateWithStartRequestSchema = schemaOf<UpdateWithStartRequest>()(startWorkflowExecutionRequestSchema.extend({
+  updateName: handlerName,
+  updateArgs: payloadArray('updateArgs'),
+  updateId: optional(id),
+  updateHeader: headers('updateHeader'),
+  waitForStage: optional(oneOf(UPDATE_WAIT_STAGES)).default('Accepted'),
+  timeoutMs: optional(int(1, MAX_QUERY_TIMEOUT_MS)),
 }));
 
 /** Schema of {@link QueryWorkflowRequest}; the timeout's default is the server's (queryTimeoutMs). */
@@ -61,4 +71,5 @@ export const updateWorkflowRequestSchema = schemaOf<UpdateWorkflowRequest>()(exe
 export const pollUpdateRequestSchema = schemaOf<PollUpdateRequest>()(executionRequestSchema.extend({
   updateId: id,
   waitTimeoutMs: optional(int(0, MAX_QUERY_TIMEOUT_MS)).default(DEFAULT_LONG_POLL_MS),
+  waitForStage: optional(oneOf(UPDATE_WAIT_STAGES)).default('Completed'),
 }));
