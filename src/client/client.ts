@@ -7,12 +7,12 @@ import { DEFAULT_NAMESPACE } from '../common/ids.ts';
 import { optionalInt, optionalString, requireOneOf } from '../common/validate.ts';
 import type { Workflow, WorkflowResult } from '../common/workflow-types.ts';
 import { WORKFLOW_STATUSES, type WorkflowExecutionStatus } from '../history/events.ts';
-import type { ListWorkflowExecutionsResponse, StartWorkflowExecutionResponse, WorkflowService } from '../protocol/index.ts';
+import type { ListWorkflowExecutionsResponse, WorkflowService } from '../protocol/index.ts';
 import { toExecutionInfo, type WorkflowExecutionInfo } from './describe.ts';
 import { ValidationError } from '../errors/index.ts';
 import { HttpWorkflowService } from './http-service.ts';
 import type { ConnectionOptions } from './connection.ts';
-import { connectionKeyOf, reserveEagerWorker } from './eager-workers.ts';
+import { connectionKeyOf, reserveEagerWorker, startWithEagerWorker } from './eager-workers.ts';
 import { resolveCallRetry, type ClientRetryOptions } from './call-retry.ts';
 import { messageNameOf, type SignalDefinition, type UpdateDefinition } from '../common/message-definitions.ts';
 import type { WorkflowUpdateHandle } from './messages.ts';
@@ -153,20 +153,8 @@ export class WorkflowClient {
       const header = headersToWire(input.headers);
       const request = { ...input.options, workflowType: input.workflowType, ...(header ? { header } : {}) };
       const worker = options.requestEagerStart === true ? reserveEagerWorker(this.connectionKey, this.namespace, input.options.taskQueue) : undefined;
-      if (!worker) return (await this.service.startWorkflowExecution(request)).runId;
-      let answer: StartWorkflowExecutionResponse;
-      try {
-        answer = await this.service.startWorkflowExecution({ ...request, requestEagerExecution: true });
-      } catch (err) {
-        worker.release();
-        throw err;
-      }
-      if (answer.eagerWorkflowTask) {
-        eagerlyStarted = true;
-        worker.run(answer.eagerWorkflowTask);
-      } else {
-        worker.release();
-      }
+      const answer = await startWithEagerWorker(this.service, request, worker);
+      eagerlyStarted = answer.eagerlyStarted;
       return answer.runId;
     });
     const runId = await start({ workflowType: type, headers: {}, options: startOptions });

@@ -1,4 +1,4 @@
-import type { WorkflowService, WorkflowTask } from '../protocol/index.ts';
+import type { StartWorkflowExecutionRequest, WorkflowService, WorkflowTask } from '../protocol/index.ts';
 
 /**
  * A worker of this process that takes workflow tasks handed to it by an eager start (Temporal's
@@ -57,4 +57,27 @@ export function reserveEagerWorker(connectionKey: string | undefined, namespace:
   if (connectionKey === undefined) return undefined;
   for (const worker of byKey.get(keyOf(connectionKey, namespace, taskQueue)) ?? []) if (worker.reserve()) return worker;
   return undefined;
+}
+
+/**
+ * Starts the run; with `worker` (a slot reserved), asks for its first workflow task in the answer
+ * and hands it to that worker, or gives the slot back when none came.
+ */
+export async function startWithEagerWorker(
+  service: WorkflowService, request: StartWorkflowExecutionRequest, worker: EagerWorkflowWorker | undefined,
+): Promise<{ runId: string; eagerlyStarted: boolean }> {
+  if (!worker) return { runId: (await service.startWorkflowExecution(request)).runId, eagerlyStarted: false };
+  let answer;
+  try {
+    answer = await service.startWorkflowExecution({ ...request, requestEagerExecution: true });
+  } catch (err) {
+    worker.release();
+    throw err;
+  }
+  if (!answer.eagerWorkflowTask) {
+    worker.release();
+    return { runId: answer.runId, eagerlyStarted: false };
+  }
+  worker.run(answer.eagerWorkflowTask);
+  return { runId: answer.runId, eagerlyStarted: true };
 }
