@@ -48,9 +48,13 @@ export interface ActivityInfo {
   startToCloseTimeoutMs: number | undefined;
   /** Schedule-to-close timeout, ms; undefined when the activity has none. */
   scheduleToCloseTimeoutMs: number | undefined;
-  /** Identifies this attempt to the service. */
-  taskToken: string;
-  /** The same token (Temporal's name for its text form). */
+  /**
+   * Identifies this attempt to the service (Temporal's type): what `client.activity.complete()`
+   * and its siblings take to complete the attempt from elsewhere after the activity throws
+   * CompleteAsyncError.
+   */
+  taskToken: Uint8Array;
+  /** {@link taskToken} in base64 (Temporal's field); `Buffer.from(base64TaskToken, 'base64')` is the token again. */
   base64TaskToken: string;
 }
 

@@ -1,4 +1,5 @@
 import type { CommandSpec } from './command-spec.ts';
+import { activityCommand } from './activity.ts';
 import { apiKeyCreateCommand } from './api-key.ts';
 import { codecServerCommand } from './codec-server.ts';
 import { devCommand } from './dev.ts';
@@ -24,5 +25,6 @@ export const COMMANDS: readonly CommandSpec[] = [
   searchAttributeCommand,
   namespaceCommand,
   taskQueueCommand,
+  activityCommand,
   codecServerCommand,
 ];

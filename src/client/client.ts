@@ -30,6 +30,7 @@ import { parseQuery } from '../visibility/parser.ts';
 import { SearchAttributeClient } from './search-attribute-client.ts';
 import { NamespaceClient } from './namespace-client.ts';
 import { TaskQueueClient } from './task-queue-client.ts';
+import { AsyncCompletionClient } from './async-completion-client.ts';
 import { runBulk, type BulkOptions, type BulkResult } from './bulk.ts';
 import { codecChainOf } from '../codec/codec-chain.ts';
 import { withPayloadCodecs } from '../codec/codec-service.ts';
@@ -329,6 +330,8 @@ export class Client {
   readonly searchAttributes: SearchAttributeClient;
   /** Task queues: describe (pollers, backlog, schedule-to-start) and list. */
   readonly taskQueue: TaskQueueClient;
+  /** Completes, fails, cancels and heartbeats activities that throw CompleteAsyncError (Temporal's `client.activity`). */
+  readonly activity: AsyncCompletionClient;
   /** The service calls go to; an HttpWorkflowService when made from an address. */
   readonly connection: WorkflowService;
   readonly #ownsConnection: boolean;
@@ -366,6 +369,7 @@ export class Client {
     this.schedule = new ScheduleClient(service, namespace);
     this.searchAttributes = new SearchAttributeClient(this.connection, namespace);
     this.taskQueue = new TaskQueueClient(this.connection, namespace);
+    this.activity = new AsyncCompletionClient(service, namespace, identity);
   }
 
   /**

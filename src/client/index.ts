@@ -8,6 +8,9 @@ export {
 export type { WorkflowExecutionDescription, WorkflowExecutionInfo } from './describe.ts';
 export { SearchAttributeClient } from './search-attribute-client.ts';
 export { TaskQueueClient } from './task-queue-client.ts';
+export {
+  AsyncCompletionClient, ActivityNotFoundError, ActivityCompletionError, ActivityCancelledError, type FullActivityId,
+} from './async-completion-client.ts';
 export { NamespaceClient, type NamespaceCreateOptions, type NamespaceUpdateOptions } from './namespace-client.ts';
 export { HttpWorkflowService, parseAddress, type HttpServiceOptions } from './http-service.ts';
 export { RETRIED_METHODS, DEFAULT_CALL_RETRY_TIMEOUT_MS, type ClientRetryOptions } from './call-retry.ts';

@@ -59,6 +59,11 @@ export function withPayloadCodecs(service: WorkflowService, chain: CodecChain): 
     respondActivityTaskFailed: async (req) =>
       s.respondActivityTaskFailed(await c.encode(req, (r, f) => withFields(r, f, [], ['lastHeartbeatDetails'], [], ['failure']))),
     respondActivityTaskCanceled: async (req) => s.respondActivityTaskCanceled(await c.encode(req, (r, f) => withFields(r, f, [], ['details']))),
+    recordActivityTaskHeartbeatById: async (req) => s.recordActivityTaskHeartbeatById(await c.encode(req, (r, f) => withFields(r, f, [], ['details']))),
+    respondActivityTaskCompletedById: async (req) => s.respondActivityTaskCompletedById(await c.encode(req, (r, f) => withFields(r, f, [], ['result']))),
+    respondActivityTaskFailedById: async (req) =>
+      s.respondActivityTaskFailedById(await c.encode(req, (r, f) => withFields(r, f, [], ['lastHeartbeatDetails'], [], ['failure']))),
+    respondActivityTaskCanceledById: async (req) => s.respondActivityTaskCanceledById(await c.encode(req, (r, f) => withFields(r, f, [], ['details']))),
     describeTaskQueue: (req) => s.describeTaskQueue(req),
     listTaskQueues: (req) => s.listTaskQueues(req),
     signalWorkflowExecution: async (req) => s.signalWorkflowExecution(await c.encode(req, (r, f) => withFields(r, f, ['args']))),

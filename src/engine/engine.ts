@@ -7,6 +7,7 @@ import { METHODS } from '../protocol/methods.ts';
 import { WORKFLOW_SERVICE_METHODS, type WorkflowService } from '../protocol/index.ts';
 import { systemClock, type Clock } from '../retry/clock.ts';
 import type { Store, StoreNotification } from '../store/types.ts';
+import { ActivitiesById } from './activity/by-id.ts';
 import { requestCancel, terminate } from './cancel/cancel-requests.ts';
 import { EngineCore } from './core/engine-core.ts';
 import { resolveLimits, type EngineLimits } from './core/limits.ts';
@@ -83,6 +84,7 @@ const ENGINE_OPTION_KEYS = optionKeys<EngineOptions>({
 interface Services {
   core: EngineCore;
   tasks: TaskService;
+  byId: ActivitiesById;
   messages: Messages;
   schedules: ScheduleOps;
   namespaces: NamespaceRegistry;
@@ -90,7 +92,7 @@ interface Services {
 }
 
 /** Every service call, and the feature that serves it. */
-function serviceCalls({ core, tasks, messages, schedules, namespaces, queues }: Services) {
+function serviceCalls({ core, tasks, byId, messages, schedules, namespaces, queues }: Services) {
   return {
     startWorkflowExecution: async (req) => {
       const s = validateStart(req);
@@ -119,6 +121,10 @@ function serviceCalls({ core, tasks, messages, schedules, namespaces, queues }: 
     respondActivityTaskCompleted: (req) => tasks.respondActivityTaskCompleted(req),
     respondActivityTaskFailed: (req) => tasks.respondActivityTaskFailed(req),
     respondActivityTaskCanceled: (req) => tasks.respondActivityTaskCanceled(req),
+    recordActivityTaskHeartbeatById: (req) => byId.recordActivityTaskHeartbeatById(req),
+    respondActivityTaskCompletedById: (req) => byId.respondActivityTaskCompletedById(req),
+    respondActivityTaskFailedById: (req) => byId.respondActivityTaskFailedById(req),
+    respondActivityTaskCanceledById: (req) => byId.respondActivityTaskCanceledById(req),
     shutdownWorker: (req) => tasks.shutdownWorker(req),
     describeTaskQueue: (req) => queues.describe(req),
     listTaskQueues: (req) => queues.list(req),
@@ -187,7 +193,7 @@ export class Engine implements UndeliveredTaskReturn {
       (q) => this.#taskReady(queueKey(q.namespace, q.taskQueue, q.kind), q.count, false),
       (err) => core.logger.error('timer loop failed; retrying in 1s', { err: String(err) }));
     this.#unsubscribe = opts.store.subscribe((n) => this.#onNotification(n));
-    const calls = serviceCalls({ core, tasks: this.#tasks, messages: this.#messages, schedules: this.#schedules, namespaces: this.#namespaces,
+    const calls = serviceCalls({ core, tasks: this.#tasks, byId: new ActivitiesById(core), messages: this.#messages, schedules: this.#schedules, namespaces: this.#namespaces,
       queues: taskQueuesOf(core) });
     for (const method of WORKFLOW_SERVICE_METHODS) {
       const call = calls[method] as (req: unknown, opts?: unknown) => Promise<unknown>;

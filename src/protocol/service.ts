@@ -12,9 +12,9 @@ import type {
   UpdateScheduleRequest,
 } from './schedules.ts';
 import type {
-  ActivityTask, PollRequest, RecordHeartbeatRequest, RecordHeartbeatResponse, RespondActivityTaskCanceledRequest,
-  RespondActivityTaskCompletedRequest, RespondActivityTaskCompletedResponse, RespondActivityTaskFailedRequest,
-  RespondWorkflowTaskCompletedRequest, RespondWorkflowTaskCompletedResponse, RespondWorkflowTaskFailedRequest, ShutdownWorkerRequest,
+  ActivityTask, PollRequest, RecordHeartbeatByIdRequest, RecordHeartbeatRequest, RecordHeartbeatResponse, RespondActivityTaskCanceledByIdRequest,
+  RespondActivityTaskCanceledRequest, RespondActivityTaskCompletedByIdRequest, RespondActivityTaskCompletedRequest,
+  RespondActivityTaskCompletedResponse, RespondActivityTaskFailedByIdRequest, RespondActivityTaskFailedRequest, RespondWorkflowTaskCompletedRequest, RespondWorkflowTaskCompletedResponse, RespondWorkflowTaskFailedRequest, ShutdownWorkerRequest,
   WorkflowTask,
 } from './tasks.ts';
 import type {
@@ -141,6 +141,14 @@ export interface WorkflowService extends MessageService, ScheduleService, Visibi
   respondActivityTaskFailed(req: RespondActivityTaskFailedRequest): Promise<void>;
   /** An activity attempt ended on the cancellation asked for. */
   respondActivityTaskCanceled(req: RespondActivityTaskCanceledRequest): Promise<void>;
+  /** {@link recordActivityTaskHeartbeat} for the started attempt of an activity named by workflow id, run id and activity id. */
+  recordActivityTaskHeartbeatById(req: RecordHeartbeatByIdRequest): Promise<RecordHeartbeatResponse>;
+  /** {@link respondActivityTaskCompleted} for an activity named by id. */
+  respondActivityTaskCompletedById(req: RespondActivityTaskCompletedByIdRequest): Promise<void>;
+  /** {@link respondActivityTaskFailed} for an activity named by id. */
+  respondActivityTaskFailedById(req: RespondActivityTaskFailedByIdRequest): Promise<void>;
+  /** {@link respondActivityTaskCanceled} for an activity named by id. */
+  respondActivityTaskCanceledById(req: RespondActivityTaskCanceledByIdRequest): Promise<void>;
 
   /** A task queue's pollers, backlog and schedule-to-start latency. */
   describeTaskQueue(req: DescribeTaskQueueRequest): Promise<DescribeTaskQueueResponse>;
@@ -187,6 +195,10 @@ export const WORKFLOW_SERVICE_METHODS = [
   'respondActivityTaskCompleted',
   'respondActivityTaskFailed',
   'respondActivityTaskCanceled',
+  'recordActivityTaskHeartbeatById',
+  'respondActivityTaskCompletedById',
+  'respondActivityTaskFailedById',
+  'respondActivityTaskCanceledById',
   'describeTaskQueue',
   'listTaskQueues',
   ...MESSAGE_SERVICE_METHODS,

@@ -279,3 +279,51 @@ export interface RespondActivityTaskCanceledRequest {
   /** The worker. */
   identity: string;
 }
+
+/**
+ * An activity named by its run and id instead of a task token, as Temporal's `…ById` calls name
+ * it: the call acts on the current attempt of the run's pending activity with that id, which must
+ * have started. For a process that completes an activity without the token the worker handed out.
+ */
+export interface ActivityByIdRequest {
+  namespace: string;
+  workflowId: string;
+  /** The run; the workflow id's latest run when absent. */
+  runId?: string | undefined;
+  /** The activity's id, as describe's `pendingActivities[].activityId` shows it. */
+  activityId: string;
+}
+
+/** {@link RecordHeartbeatRequest} for an activity named by id. */
+export interface RecordHeartbeatByIdRequest extends ActivityByIdRequest {
+  /** Progress the next attempt receives. */
+  details?: unknown | undefined;
+  /** Who heartbeats. */
+  identity?: string | undefined;
+}
+
+/** {@link RespondActivityTaskCompletedRequest} for an activity named by id. */
+export interface RespondActivityTaskCompletedByIdRequest extends ActivityByIdRequest {
+  /** The activity's result. */
+  result?: unknown | undefined;
+  /** Who completes it. */
+  identity: string;
+}
+
+/** {@link RespondActivityTaskFailedRequest} for an activity named by id. */
+export interface RespondActivityTaskFailedByIdRequest extends ActivityByIdRequest {
+  /** The error. */
+  failure: FailureInfo;
+  /** Who fails it. */
+  identity: string;
+  /** Progress the next attempt receives. */
+  lastHeartbeatDetails?: unknown | undefined;
+}
+
+/** {@link RespondActivityTaskCanceledRequest} for an activity named by id. */
+export interface RespondActivityTaskCanceledByIdRequest extends ActivityByIdRequest {
+  /** Recorded in ActivityTaskCanceled. */
+  details?: unknown | undefined;
+  /** Who reports the cancellation. */
+  identity: string;
+}

@@ -20,7 +20,7 @@ export function defaultActivityInfo(now = Date.now()): ActivityInfo {
     attempt: 1, isLocal: false, scheduledTime: at, scheduledTimestampMs: now, currentAttemptScheduledTime: at,
     currentAttemptScheduledTimestampMs: now, startedTime: at, heartbeatDetails: undefined,
     heartbeatTimeoutMs: undefined, startToCloseTimeoutMs: 1000, scheduleToCloseTimeoutMs: 1000,
-    taskToken: 'test', base64TaskToken: 'test',
+    taskToken: Buffer.from('test'), base64TaskToken: Buffer.from('test').toString('base64'),
   };
 }
 

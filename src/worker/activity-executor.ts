@@ -7,6 +7,7 @@ import type { ActivityFunction } from '../common/workflow-types.ts';
 import type { ActivityTask, WorkflowService } from '../protocol/index.ts';
 import { activityLogAttributes, executeActivity, type ActivityInterceptorsFactory } from './interceptors.ts';
 import { Context, runInActivityContext, type ActivityInfo, type ActivityLogger } from '../activity/context.ts';
+import { CompleteAsyncError } from '../activity/complete-async-error.ts';
 import { logAt } from './runtime.ts';
 import { Heartbeater, heartbeatThrottleMs } from './heartbeater.ts';
 import { guardSignalListeners } from './activity-signal.ts';
@@ -68,8 +69,8 @@ function infoOf(task: ActivityTask, clockNow: number): ActivityInfo {
     heartbeatTimeoutMs: task.heartbeatTimeoutMs,
     startToCloseTimeoutMs: task.startToCloseTimeoutMs,
     scheduleToCloseTimeoutMs: task.scheduleToCloseTimeoutMs,
-    taskToken: task.taskToken,
-    base64TaskToken: task.taskToken,
+    taskToken: Buffer.from(task.taskToken, 'utf8'),
+    base64TaskToken: Buffer.from(task.taskToken, 'utf8').toString('base64'),
   };
 }
 
@@ -198,6 +199,11 @@ export function runActivityTask(task: ActivityTask, deps: ActivityExecutorDeps):
       result = checkResult(task.activityType, await run()) ?? null;
       deps.onOutcome?.('completed');
     } catch (err) {
+      if (err instanceof CompleteAsyncError) {
+        // The attempt stays open for a client to complete; the worker's part of it ended without error.
+        deps.onOutcome?.('completed');
+        return;
+      }
       const reason = controller.signal.reason as unknown;
       const cancelled = cancelRequested
         && (isCancellation(err) || err === reason || (err as Error)?.name === 'AbortError');

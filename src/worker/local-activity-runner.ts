@@ -294,7 +294,7 @@ function localInfo(run: LocalActivityRun, request: LocalActivityRequest, attempt
     currentAttemptScheduledTime: new Date(now), currentAttemptScheduledTimestampMs: now, startedTime: new Date(now),
     heartbeatDetails: undefined, heartbeatTimeoutMs: undefined,
     startToCloseTimeoutMs: request.startToCloseTimeoutMs, scheduleToCloseTimeoutMs: request.scheduleToCloseTimeoutMs,
-    taskToken: '', base64TaskToken: '',
+    taskToken: new Uint8Array(0), base64TaskToken: '',
   };
 }
 

@@ -52,7 +52,7 @@ test('abort listeners of an activity see its activityInfo(), and one that throws
         return {
           workflowExecution: i.workflowExecution, activityType: i.activityType, heartbeatDetails: i.heartbeatDetails,
           currentAttemptScheduledTimestampMs: i.currentAttemptScheduledTimestampMs, scheduledTimestampMs: i.scheduledTimestampMs,
-          namespaces: [i.activityNamespace, i.workflowNamespace], isLocal: i.isLocal, token: i.base64TaskToken === i.taskToken,
+          namespaces: [i.activityNamespace, i.workflowNamespace], isLocal: i.isLocal, token: i.taskToken instanceof Uint8Array && Buffer.from(i.base64TaskToken, 'base64').equals(i.taskToken),
         };
       },
     },

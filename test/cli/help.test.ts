@@ -9,7 +9,7 @@ test('every command and every workflow action answers --help with exit 0 and an 
   assert.equal(top.code, 0);
   assert.match(top.stdout, /^Example:\n {2}steadfast /m);
   const commands = [...top.stdout.matchAll(/^ {2}([a-z][a-z-]*(?: [a-z][a-z-]*)?)\s{2,}\S/gm)].map((m) => m[1]!);
-  assert.deepEqual(new Set(commands), new Set(['dev', 'server', 'api-key create', 'workflow', 'retry simulate', 'schedule', 'search-attribute', 'namespace', 'task-queue', 'codec-server']));
+  assert.deepEqual(new Set(commands), new Set(['dev', 'server', 'api-key create', 'workflow', 'retry simulate', 'schedule', 'search-attribute', 'namespace', 'task-queue', 'activity', 'codec-server']));
   const workflowActions = Object.keys(ACTIONS).map((a) => `workflow ${a}`);
   assert.deepEqual(Object.keys(ACTIONS), ['start', 'execute', 'list', 'count', 'describe', 'history', 'show', 'result', 'signal', 'query', 'stack', 'update', 'cancel', 'delete', 'terminate', 'reset']);
   await inTwoLanes([...commands, ...workflowActions], async (command) => {

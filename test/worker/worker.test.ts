@@ -2,7 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import { ManualClock } from '../../src/retry/clock.ts';
-import { activityInfo, cancellationSignal, heartbeat } from '../../src/activity/index.ts';
+import { activityInfo, cancellationSignal, CompleteAsyncError, heartbeat } from '../../src/activity/index.ts';
 import type { Logger } from '../../src/worker/logger.ts';
 import { silentLogger } from '../helpers/logger.ts';
 import { Worker } from '../../src/worker/index.ts';
@@ -134,6 +134,35 @@ describe('activities', () => {
     assert.equal((failed.req as { failure: { message: string } }).failure.message, 'lost at 8');
     await worker.shutdown();
     await running;
+  });
+
+  test('an activity that throws CompleteAsyncError is reported neither completed nor failed, and frees its slot', async () => {
+    const service = new FakeService();
+    const { logger, lines } = recordingLogger();
+    const tokens: Uint8Array[] = [];
+    const worker = await Worker.create({
+      connection: service.asService(), logger, taskQueue: 'q', maxConcurrentActivityTaskExecutions: 1, activities: {
+        async later() {
+          tokens.push(activityInfo().taskToken);
+          throw new CompleteAsyncError();
+        },
+        async now() {
+          return 'done';
+        },
+      },
+    });
+    const running = worker.run();
+    const task = activityTask('later', []);
+    service.activityTasks.push(task);
+    service.activityTasks.push(activityTask('now', []));
+    // The one slot serves the second task only once the first one's is free.
+    await service.responsesReach(1);
+    assert.deepEqual(service.responses.map((r) => r.method), ['respondActivityTaskCompleted']);
+    assert.deepEqual(tokens.map((t) => Buffer.from(t).toString('utf8')), [task.taskToken]);
+    assert.deepEqual(lines.filter((l) => l.level === 'error' || l.level === 'warn'), []);
+    await worker.shutdown();
+    await running;
+    assert.equal(service.responses.length, 1, 'nothing was reported for the attempt left open');
   });
 
   test('a cancel request in a heartbeat response aborts the cancellation signal and reports Canceled', async () => {

@@ -1,13 +1,15 @@
 import { z } from 'zod';
 import type { Command } from '../../history/commands.ts';
 import { WORKFLOW_TASK_FAILED_CAUSES } from '../../history/events.ts';
-import { checkedLater, failure, id, identity, int, namespace, oneOf, optional, payload, text } from '../fields.ts';
+import { checkedLater, failure, id, identity, int, namespace, oneOf, optional, payload, runId, text } from '../fields.ts';
 import { DEFAULT_LONG_POLL_MS, MAX_LONG_POLL_MS, MAX_RUNNING_LOCAL_ACTIVITIES, MAX_TASKS_PER_POLL_REQUEST } from '../limits.ts';
 import { schemaOf } from '../parse.ts';
 import type { SdkMetadata } from '../../common/sdk-metadata.ts';
 import type {
-  ContinuedWorkflowTask, PollRequest, RecordHeartbeatRequest, RespondActivityTaskCanceledRequest, RespondActivityTaskCompletedRequest,
-  RespondActivityTaskFailedRequest, RespondWorkflowTaskCompletedRequest, RespondWorkflowTaskFailedRequest, ShutdownWorkerRequest,
+  ContinuedWorkflowTask, PollRequest, RecordHeartbeatByIdRequest, RecordHeartbeatRequest, RespondActivityTaskCanceledByIdRequest,
+  RespondActivityTaskCanceledRequest, RespondActivityTaskCompletedByIdRequest, RespondActivityTaskCompletedRequest,
+  RespondActivityTaskFailedByIdRequest, RespondActivityTaskFailedRequest, RespondWorkflowTaskCompletedRequest, RespondWorkflowTaskFailedRequest,
+  ShutdownWorkerRequest,
 } from '../tasks.ts';
 
 /* The schemas of the task calls' requests (tasks.ts). Polls and completions are validated for every
@@ -99,6 +101,38 @@ export const respondActivityTaskFailedRequestSchema = schemaOf<RespondActivityTa
 /** Schema of {@link RespondActivityTaskCanceledRequest}. */
 export const respondActivityTaskCanceledRequestSchema = schemaOf<RespondActivityTaskCanceledRequest>()(z.object({
   taskToken,
+  identity,
+  details: payload('details'),
+}));
+
+/** The fields that name an activity by id (ActivityByIdRequest). */
+const activityById = { namespace, workflowId: text(), runId: optional(runId), activityId: text() };
+
+/** Schema of {@link RecordHeartbeatByIdRequest}. */
+export const recordHeartbeatByIdRequestSchema = schemaOf<RecordHeartbeatByIdRequest>()(z.object({
+  ...activityById,
+  identity: optional(identity),
+  details: payload('details'),
+}));
+
+/** Schema of {@link RespondActivityTaskCompletedByIdRequest}. */
+export const respondActivityTaskCompletedByIdRequestSchema = schemaOf<RespondActivityTaskCompletedByIdRequest>()(z.object({
+  ...activityById,
+  identity,
+  result: payload('result'),
+}));
+
+/** Schema of {@link RespondActivityTaskFailedByIdRequest}. */
+export const respondActivityTaskFailedByIdRequestSchema = schemaOf<RespondActivityTaskFailedByIdRequest>()(z.object({
+  ...activityById,
+  failure: failure('failure'),
+  identity,
+  lastHeartbeatDetails: payload('lastHeartbeatDetails'),
+}));
+
+/** Schema of {@link RespondActivityTaskCanceledByIdRequest}. */
+export const respondActivityTaskCanceledByIdRequestSchema = schemaOf<RespondActivityTaskCanceledByIdRequest>()(z.object({
+  ...activityById,
   identity,
   details: payload('details'),
 }));
