@@ -36,7 +36,7 @@ test('the client retries only the calls that are safe to repeat', () => {
 test('the audited calls take the credential\'s identity', () => {
   assert.deepEqual(sorted(AUDITED_METHODS), sorted([
     'startWorkflowExecution', 'signalWorkflowExecution', 'signalWithStartWorkflowExecution', 'updateWorkflowExecution',
-    'requestCancelWorkflowExecution', 'terminateWorkflowExecution', 'resetWorkflowExecution',
+    'requestCancelWorkflowExecution', 'terminateWorkflowExecution', 'resetWorkflowExecution', 'queryWorkflow',
   ]));
 });
 
