@@ -110,6 +110,7 @@ export const METHODS = {
   describeNamespace: { role: 'reader', longPoll: false, retriedByClient: false, tokenScoped: false, inNamespace: false, audited: false, rateBuckets: [] },
   listNamespaces: { role: { scope: 'each', role: 'reader' }, longPoll: false, retriedByClient: false, tokenScoped: false, inNamespace: false, audited: false, rateBuckets: [] },
   updateNamespace: { role: { scope: 'system', role: 'admin' }, longPoll: false, retriedByClient: false, tokenScoped: false, inNamespace: false, audited: false, rateBuckets: [] },
+  deleteNamespace: { role: { scope: 'system', role: 'admin' }, longPoll: false, retriedByClient: false, tokenScoped: false, inNamespace: false, audited: false, rateBuckets: [] },
 } as const satisfies MethodTable;
 
 /** The methods whose row passes `test`, in the order of WORKFLOW_SERVICE_METHODS. */

@@ -55,6 +55,7 @@ test('the role each call needs', () => {
   assert.deepEqual(CROSS_NAMESPACE_ROLES, {
     registerNamespace: { scope: 'system', role: 'admin' },
     updateNamespace: { scope: 'system', role: 'admin' },
+    deleteNamespace: { scope: 'system', role: 'admin' },
     listNamespaces: { scope: 'each', role: 'reader' },
   });
   assert.deepEqual(METHOD_ROLES, {

@@ -25,7 +25,7 @@ import type { SearchAttributeDefinition } from '../../visibility/types.ts';
 import type { VisibilityCount } from '../visibility/compile.ts';
 import { faults } from '../../common/fault-points.ts';
 import { EXECUTION_CACHE_SIZE, ExecutionCache } from '../execution-cache.ts';
-import { SCHEDULE_CACHE_SIZE, ScheduleCache } from '../schedule-cache.ts';
+import { SCHEDULE_CACHE_SIZE, ScheduleCache, scheduleKey } from '../schedule-cache.ts';
 import { resolveCacheMaxBytes, type StoreCacheOptions } from '../byte-bounded-map.ts';
 
 type Row = Record<string, unknown>;
@@ -222,6 +222,30 @@ export class PostgresStore implements Store {
 
   updateNamespace(name: string, changes: NamespaceChanges, updateTime: number): Promise<NamespaceRecord | undefined> {
     return ns.updateNamespace((sql, params) => this.#query(sql, params), name, changes, updateTime);
+  }
+
+  async markNamespaceDeleted(name: string, updateTime: number): Promise<NamespaceRecord | undefined> {
+    let marked: NamespaceRecord | undefined;
+    const note: StoreNotification = { type: 'namespaceDeleted', name };
+    await this.#transaction(async (c) => {
+      marked = await ns.markNamespaceDeleted(c, name, updateTime);
+      // Every other server stops accepting the namespace when this commits.
+      if (marked) for (const p of noticePayloads(this.#origin, [], [note])) await c.query(PQ.notify, [this.#listener.channel, p]);
+    });
+    if (marked) this.#listeners.emit([note]);
+    return marked;
+  }
+
+  async purgeNamespace(name: string, limit: number): Promise<{ runIds: string[]; done: boolean }> {
+    let batch: { runIds: string[]; scheduleIds: string[]; done: boolean } = { runIds: [], scheduleIds: [], done: false };
+    await this.#transaction(async (c) => {
+      batch = await ns.purgeNamespace(c, name, limit);
+      const schedules = batch.scheduleIds.map((id) => scheduleKey(name, id));
+      for (const p of noticePayloads(this.#origin, batch.runIds, [], schedules)) await c.query(PQ.notify, [this.#listener.channel, p]);
+    });
+    for (const runId of batch.runIds) this.#rows.delete(runId);
+    for (const id of batch.scheduleIds) this.#schedules.delete(scheduleKey(name, id));
+    return { runIds: batch.runIds, done: batch.done };
   }
 
   async deleteClosedRuns(namespace: string, closedBefore: number, limit: number, runId?: string): Promise<string[]> {
