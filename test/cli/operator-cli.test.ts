@@ -102,6 +102,12 @@ describe('steadfast against a real server and worker, as an operator uses it', {
     assert.equal(await resignaled('--reapply-exclude', 'Signal,Update'), false);
     assert.equal(await resignaled('--reapply-exclude', 'update', '--reapply-exclude', 'signal'), false, 'the flag repeats');
     assert.equal(await resignaled(), true, 'both are re-applied by default');
+    // The bulk form takes the flag too, here on the signaled run.
+    assertExit(await cli('workflow', 'reset', '--query', `RunId = '${signaled}'`, '--type', 'FirstWorkflowTask',
+      '--reapply-exclude', 'Signal', '--yes'), 0, 'bulk reset --reapply-exclude Signal');
+    const current = JSON.parse((await cli('workflow', 'show', 'stack-1', '-o', 'json')).stdout) as { events: { eventType: string; attributes: { cause?: string } }[] };
+    assert.ok(current.events.some((e) => e.eventType === 'WorkflowTaskFailed' && e.attributes.cause === 'ResetWorkflow'), 'the current run is the bulk reset\'s');
+    assert.ok(!current.events.some((e) => e.eventType === 'WorkflowExecutionSignaled'), 'the bulk reset left the signal out');
     assertOneLine(await cli('workflow', 'reset', 'stack-1', '--type', 'LastWorkflowTask', '--reapply-exclude', 'Signals'), 2,
       /^--reapply-exclude must be one of All, Signal, Update, got "Signals"$/, 'bad --reapply-exclude');
     assertOneLine(await cli('workflow', 'reset', 'stack-1', '--type', 'Middle'), 2,
