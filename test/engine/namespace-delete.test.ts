@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import pg from 'pg';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -156,3 +157,27 @@ twoServerTest('two servers on one PostgreSQL: a namespace deleted on one is refu
   const { runId } = await b.start('on-b', { namespace: 'shared' });
   assert.deepEqual((await a.engine.listWorkflowExecutions({ namespace: 'shared' })).executions.map((e) => e.runId), [runId]);
 });
+
+twoServerTest('two servers on one PostgreSQL: a deletion made while the other\'s LISTEN connection is down is refused there once it is back',
+  pgSkip, 'sf_nsdel3', async ({ a, b, schema }) => {
+    await a.registerNamespaces('lost');
+    await b.start('on-b', { namespace: 'lost' });
+    const admin = new pg.Client({ connectionString: PG_URL });
+    await admin.connect();
+    try {
+      // Both servers' LISTEN sessions of this schema end; the deletion's NOTIFY goes out before they
+      // listen again (they reopen after 100 ms), so B can only learn of it from the resync.
+      const killed = await admin.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+        WHERE application_name = 'steadfast-listener' AND query LIKE $1`, [`%${`steadfast_${schema}`.replace(/[^a-zA-Z0-9_]/g, '_').slice(0, 63)}%`]);
+      assert.ok(killed.rowCount! >= 1, 'the LISTEN sessions were found');
+      await a.engine.deleteNamespace({ namespace: 'lost' });
+    } finally {
+      await admin.end();
+    }
+    await waitUntil('server b to refuse the namespace deleted while it was not listening', () => b.engine.listWorkflowExecutions({ namespace: 'lost' })
+      .then(() => false, (err: unknown) => {
+        if (notFound('lost')(err)) return true;
+        throw err;
+      }));
+    await assert.rejects(b.start('late', { namespace: 'lost' }), notFound('lost'));
+  });
