@@ -7,6 +7,8 @@ import { connectionFlags, refuseFastOnLoopback } from './connection-flags.ts';
 import type { CommandSpec } from './command-spec.ts';
 import { renderTable } from './table.ts';
 import { retryWindow } from './workflow.ts';
+import { confirm } from './workflow-bulk.ts';
+import { DEFAULT_NAMESPACE } from '../common/ids.ts';
 
 const HELP = `Usage: steadfast namespace <action> [options]
 
@@ -20,9 +22,13 @@ Actions:
   list                 every registered namespace (with authentication on: those you may read)
   update --name <ns> [--retention <dur>] [--description <text>] [--owner-email <email>]
                        change what is given; a new retention applies to runs already closed too
+  delete --name <ns> [--yes]
+                       delete the namespace: it is refused at once on every server, and its
+                       workflows (running ones too), histories and schedules are deleted in the
+                       background; asks to confirm unless --yes ("default" cannot be deleted)
 
 Closed runs older than their namespace's retention are deleted with their history.
-With authentication on, create and update need system:admin; describe needs the reader role.
+With authentication on, create, update and delete need system:admin; describe needs the reader role.
 
 Options:
   --address <url>      server address (default $STEADFAST_ADDRESS or http://127.0.0.1:7233)
@@ -31,16 +37,19 @@ Options:
   --retry-for <dur>    how long to keep retrying while the server is unavailable (default 10s)
   --json, -o json|jsonl|table
                        print JSON (pretty, or one line per item) for scripts instead of a table
+  -y, --yes            delete without asking (required when stdin is not a terminal)
   -h, --help           show this help
 
 Example:
   steadfast namespace create --name orders --retention 30d --description "order workflows"
-  steadfast workflow start order --namespace orders --task-queue orders --input '"o-1"'`;
+  steadfast workflow start order --namespace orders --task-queue orders --input '"o-1"'
+  steadfast namespace delete --name orders --yes`;
 
 const FLAGS = {
   address: { type: 'string' }, 'api-key': { type: 'string' }, 'ca-file': { type: 'string' }, 'retry-for': { type: 'string' },
   json: { type: 'boolean' }, ...OUTPUT_FLAG, help: { type: 'boolean', short: 'h' },
   name: { type: 'string' }, retention: { type: 'string' }, description: { type: 'string' }, 'owner-email': { type: 'string' },
+  yes: { type: 'boolean', short: 'y' },
 } as const;
 
 type Values = ReturnType<typeof parseFlags<typeof FLAGS>>['values'];
@@ -70,7 +79,7 @@ function describeText(d: NamespaceDescription): string {
 /** `steadfast namespace`. */
 export const namespaceCommand = {
   name: 'namespace',
-  summary: 'Create, describe, list or update namespaces (each with its retention)',
+  summary: 'Create, describe, list, update or delete namespaces (each with its retention)',
   async run(argv) {
     const { values: v, positionals } = parseFlags('namespace', argv, FLAGS, true);
     const [action, positional, extra] = positionals;
@@ -118,6 +127,21 @@ export const namespaceCommand = {
           }
           const d = await client.namespace.update(need(), changes);
           out(d, `updated namespace ${d.name} (retention ${formatMs(d.workflowExecutionRetentionPeriodMs)})`);
+          return 0;
+        }
+        case 'delete': {
+          const target = need();
+          if (target === DEFAULT_NAMESPACE) throw new UsageError('steadfast namespace delete: the default namespace cannot be deleted');
+          if (!v.yes) {
+            const what = `namespace ${target} with all its workflows, histories and schedules`;
+            if (!process.stdin.isTTY) throw new UsageError(`steadfast namespace delete: would delete ${what}; stdin is not a terminal to confirm it, so add --yes`);
+            if (!(await confirm(`Delete ${what}? [y/N] `))) {
+              console.error('steadfast namespace delete: not confirmed; nothing was done');
+              return 1;
+            }
+          }
+          await client.namespace.delete(target);
+          out({ deletedNamespace: target }, `deleted namespace ${target}; its data is being removed`);
           return 0;
         }
         default:

@@ -24,7 +24,7 @@ const SHOWN_ERRORS = 10;
 const VERB: Record<BulkCommand['action'], string> = { cancel: 'Cancel', terminate: 'Terminate', signal: 'Signal', reset: 'Reset' };
 
 /** Asks on stderr and reads one line of stdin; true for y or yes. */
-async function confirm(question: string): Promise<boolean> {
+export async function confirm(question: string): Promise<boolean> {
   const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: false });
   try {
     process.stderr.write(question);

@@ -125,11 +125,12 @@ export const ACTIONS: Record<string, ActionHelp> = {
   steadfast workflow terminate --query "WorkflowType = 'order' AND StartTime < '2026-01-01T00:00:00Z'" --yes --json`,
   },
   reset: {
-    usage: "reset (<workflowId> (--event-id <n> | --type <t>) [--run <runId>] | --query '<filter>' --type <t>) [--reason <text>] [--reapply-exclude All]",
+    usage: "reset (<workflowId> (--event-id <n> | --type <t>) [--run <runId>] | --query '<filter>' --type <t>) [--reason <text>] [--reapply-exclude Signal|Update|All]...",
     summary: 'terminate the open run; a new run replays up to that workflow task and carries on',
     options: `  --event-id <n>          a WorkflowTaskCompleted event of the run
   --type <t>              FirstWorkflowTask | LastWorkflowTask (alias --to first|last)
-  --reapply-exclude All   do not re-apply the signals and updates after the reset point (default: re-apply them)
+  --reapply-exclude <k>   do not re-apply these events after the reset point: Signal, Update, or All (both);
+                          repeat the flag or separate by commas (default: re-apply signals and updates)
 ${BULK_OPTIONS}`,
     example: `steadfast workflow reset order-1 --type LastWorkflowTask
   steadfast workflow reset --query "WorkflowType = 'order' AND ExecutionStatus = 'Failed'" --to last --yes`,

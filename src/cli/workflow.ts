@@ -2,6 +2,7 @@ import { Client, WorkflowFailedError, workflowTaskFailing, type WorkflowHandle }
 import { toMs, type Duration } from '../retry/duration.ts';
 import { enumFlag, parseFlags, parseIntFlag, refuseTogether, UsageError } from './args.ts';
 import { WORKFLOW_STATUSES } from '../history/events.ts';
+import { RESET_REAPPLY_EXCLUDE_TYPES, type ResetReapplyExcludeType } from '../protocol/index.ts';
 import type { CommandSpec } from './command-spec.ts';
 import { connectionFlags, refuseFastOnLoopback } from './connection-flags.ts';
 import { renderTable } from './table.ts';
@@ -17,7 +18,7 @@ const FLAGS = {
   address: { type: 'string' }, namespace: { type: 'string' }, 'api-key': { type: 'string' }, 'ca-file': { type: 'string' }, json: { type: 'boolean' }, ...OUTPUT_FLAG, help: { type: 'boolean', short: 'h' },
   'retry-for': { type: 'string' }, ...START_FLAGS,
   wait: { type: 'boolean' }, type: { type: 'string' }, status: { type: 'string' }, 'id-prefix': { type: 'string' },
-  query: { type: 'string', short: 'q' }, limit: { type: 'string' }, run: { type: 'string' }, 'run-id': { type: 'string', short: 'r' }, reason: { type: 'string' }, 'event-id': { type: 'string' }, to: { type: 'string' }, 'reapply-exclude': { type: 'string' },
+  query: { type: 'string', short: 'q' }, limit: { type: 'string' }, run: { type: 'string' }, 'run-id': { type: 'string', short: 'r' }, reason: { type: 'string' }, 'event-id': { type: 'string' }, to: { type: 'string' }, 'reapply-exclude': { type: 'string', multiple: true },
   'codec-endpoint': { type: 'string' }, 'command-timeout': { type: 'string' }, follow: { type: 'boolean', short: 'f' }, yes: { type: 'boolean', short: 'y' }, name: { type: 'string' }, concurrency: { type: 'string' },
 } as const;
 
@@ -98,16 +99,18 @@ function resetTo(values: Values): 'FirstWorkflowTask' | 'LastWorkflowTask' | und
 }
 
 /**
- * `--reapply-exclude` (Temporal's flag): `All` re-applies nothing after the reset point. Signals
- * and updates are re-applied together, so neither can be left out alone.
+ * `--reapply-exclude` (Temporal's flag, repeatable or comma-separated): `Signal` and `Update`
+ * leave those events after the reset point out of the new run; `All` leaves out both.
  */
-function reapplyOf(values: Values): { reapplySignals?: boolean } {
-  const exclude = enumFlag('reapply-exclude', values['reapply-exclude'], ['All', 'Signal', 'Update'] as const);
-  if (exclude === undefined) return {};
-  if (exclude !== 'All') {
-    throw new UsageError(`--reapply-exclude must be All, got "${values['reapply-exclude']}": signals and updates are re-applied together, so neither can be excluded alone`);
+function reapplyOf(values: Values): { resetReapplyExcludeTypes?: ResetReapplyExcludeType[] } {
+  const given = (values['reapply-exclude'] ?? []).flatMap((v) => v.split(',')).filter((v) => v.trim() !== '');
+  if (given.length === 0) return {};
+  const kinds = new Set<ResetReapplyExcludeType>();
+  for (const v of given) {
+    const kind = enumFlag('reapply-exclude', v, ['All', ...RESET_REAPPLY_EXCLUDE_TYPES] as const);
+    for (const k of kind === 'All' ? RESET_REAPPLY_EXCLUDE_TYPES : [kind]) kinds.add(k);
   }
-  return { reapplySignals: false };
+  return { resetReapplyExcludeTypes: [...kinds] };
 }
 
 /**

@@ -5,6 +5,8 @@ import { optionalInt, optionalString, requireOneOf, requireString } from '../com
 import { ValidationError } from '../errors/index.ts';
 import type { WorkflowClient } from './client.ts';
 import type { WorkflowHandle } from './workflow-handle.ts';
+import { optionalReapplyExcludeTypes } from './reset-options.ts';
+import type { ResetReapplyExcludeType } from '../protocol/index.ts';
 
 /** Asks every matched run to cancel (`handle.cancel(reason)`). */
 export interface BulkCancel {
@@ -34,6 +36,8 @@ export interface BulkReset {
   reason?: string;
   /** false: re-apply no signal or update after the reset point (`handle.reset`'s option). @default true */
   reapplySignals?: boolean;
+  /** Kinds of events after the reset point not re-applied: `Signal`, `Update` (`handle.reset`'s option). @default [] */
+  resetReapplyExcludeTypes?: ResetReapplyExcludeType[];
 }
 
 /** What {@link WorkflowClient.bulk} does to each run its query matches. */
@@ -121,7 +125,7 @@ const OPERATIONS: { [K in OperationType]: OperationSpec<K> } = {
     apply: (h, op) => h.signal(op.signalName, ...(op.args ?? [])),
   },
   reset: {
-    keys: { type: true, resetType: true, reason: true, reapplySignals: true },
+    keys: { type: true, resetType: true, reason: true, reapplySignals: true, resetReapplyExcludeTypes: true },
     skipsClosed: false,
     validate: (op) => {
       requireOneOf('operation.resetType', op.resetType, ['FirstWorkflowTask', 'LastWorkflowTask'] as const);
@@ -129,9 +133,11 @@ const OPERATIONS: { [K in OperationType]: OperationSpec<K> } = {
       if (op.reapplySignals !== undefined && typeof op.reapplySignals !== 'boolean') {
         throw new ValidationError('operation.reapplySignals', 'must be a boolean', op.reapplySignals);
       }
+      optionalReapplyExcludeTypes('operation.resetReapplyExcludeTypes', op.resetReapplyExcludeTypes);
     },
     apply: (h, op) => h.reset({
       type: op.resetType, ...(op.reason !== undefined ? { reason: op.reason } : {}), ...(op.reapplySignals !== undefined ? { reapplySignals: op.reapplySignals } : {}),
+      ...(op.resetReapplyExcludeTypes !== undefined ? { resetReapplyExcludeTypes: op.resetReapplyExcludeTypes } : {}),
     }),
   },
 };

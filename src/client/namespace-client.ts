@@ -7,6 +7,7 @@ import {
   MAX_NAMESPACE_DESCRIPTION_LENGTH, validateNamespaceName, validateRetentionMs, type NamespaceDescription,
 } from '../protocol/namespaces.ts';
 import type { WorkflowService } from '../protocol/index.ts';
+import { DEFAULT_NAMESPACE } from '../common/ids.ts';
 
 /** What {@link NamespaceClient.update} may change; a field left out keeps its value. */
 export interface NamespaceUpdateOptions {
@@ -60,10 +61,10 @@ function toWire(kind: string, o: NamespaceUpdateOptions, keys: readonly string[]
 }
 
 /**
- * Registers, describes, lists and changes namespaces (`client.namespace`). Every other call
- * names a registered namespace; `default` always exists. With authentication on, create and
- * update need `system:admin`, describe needs the reader role on the namespace, and list answers
- * the namespaces the caller may read.
+ * Registers, describes, lists, changes and deletes namespaces (`client.namespace`). Every other
+ * call names a registered namespace; `default` always exists. With authentication on, create,
+ * update and delete need `system:admin`, describe needs the reader role on the namespace, and
+ * list answers the namespaces the caller may read.
  */
 export class NamespaceClient {
   /** @internal */
@@ -110,5 +111,20 @@ export class NamespaceClient {
   update(name: string, options: NamespaceUpdateOptions): Promise<NamespaceDescription> {
     const namespace = requireString('name', name, MAX_ID_LENGTH);
     return this.service.updateNamespace({ namespace, ...toWire('namespace update', options, UPDATE_KEYS) });
+  }
+
+  /**
+   * Deletes a namespace (Temporal's DeleteNamespace): it is `Deleted` at once and every call inside
+   * it, on every server of the store, is refused with NamespaceNotFoundError; its runs (running
+   * ones too, without a close event), histories, schedules and search attributes are deleted in
+   * the background, after which the name may be registered again.
+   * @throws ValidationError for `default`, which cannot be deleted; NamespaceNotFoundError when it is not registered.
+   */
+  async delete(name: string): Promise<void> {
+    const namespace = requireString('name', name, MAX_ID_LENGTH);
+    if (namespace === DEFAULT_NAMESPACE) {
+      throw new ValidationError('name', `must not be "${DEFAULT_NAMESPACE}": the default namespace cannot be deleted`, namespace);
+    }
+    await this.service.deleteNamespace({ namespace });
   }
 }

@@ -5,7 +5,7 @@ import { fromFailureInfo } from '../common/failure.ts';
 import { newUuid } from '../common/ids.ts';
 import type { Workflow, WorkflowResult } from '../common/workflow-types.ts';
 import { isCloseEvent, type HistoryEvent, type WorkflowHistory } from '../history/events.ts';
-import type { WorkflowService } from '../protocol/index.ts';
+import type { ResetReapplyExcludeType, WorkflowService } from '../protocol/index.ts';
 import { toDescription, type WorkflowExecutionDescription } from './describe.ts';
 import type { QueryDefinition, SignalDefinition, UpdateDefinition } from '../common/message-definitions.ts';
 import {
@@ -13,15 +13,20 @@ import {
   type WorkflowUpdateHandle,
 } from './messages.ts';
 import { payloadOf } from './request-limits.ts';
+import { optionalReapplyExcludeTypes } from './reset-options.ts';
 import { optionKeys, refuseUnknownKeys } from '../common/option-keys.ts';
 import { ValidationError } from '../errors/index.ts';
 import { followRunHistory, type FollowHistoryOptions } from './follow-history.ts';
 import type { Waits } from './waits.ts';
 
 /** Options of `handle.reset()`. */
-type ResetOptions = { eventId?: number; type?: 'FirstWorkflowTask' | 'LastWorkflowTask'; reason?: string; reapplySignals?: boolean };
+type ResetOptions = {
+  eventId?: number; type?: 'FirstWorkflowTask' | 'LastWorkflowTask'; reason?: string; reapplySignals?: boolean;
+  /** Kinds of events after the reset point not re-applied (Temporal's `resetReapplyExcludeTypes`). @default [] */
+  resetReapplyExcludeTypes?: ResetReapplyExcludeType[];
+};
 
-const RESET_OPTION_KEYS = optionKeys<ResetOptions>({ eventId: true, type: true, reason: true, reapplySignals: true });
+const RESET_OPTION_KEYS = optionKeys<ResetOptions>({ eventId: true, type: true, reason: true, reapplySignals: true, resetReapplyExcludeTypes: true });
 
 /** Talks to one workflow execution (a chain of runs sharing a workflow id). */
 export class WorkflowHandle<W extends Workflow = Workflow> {
@@ -191,17 +196,20 @@ export class WorkflowHandle<W extends Workflow = Workflow> {
    * Resets the run to a WorkflowTaskCompleted event (`eventId`), or to its first or last
    * workflow task: the workflow's open run is terminated and a new run replays the history up
    * to that point and continues. Signals and accepted updates received after the point are
-   * re-applied (an update's handler runs again in the new run), unless `reapplySignals` is false.
+   * re-applied (an update's handler runs again in the new run), except the kinds named in
+   * `resetReapplyExcludeTypes` (`Signal`, `Update`); `reapplySignals: false` leaves out both.
    * Resolves with the new run's id.
    */
   async reset(options: ResetOptions): Promise<string> {
     if (typeof options !== 'object' || options === null) throw new ValidationError('reset options', 'must be an object with eventId or type', options);
     refuseUnknownKeys('reset', options, RESET_OPTION_KEYS);
     const o = options;
+    const exclude = optionalReapplyExcludeTypes('resetReapplyExcludeTypes', o.resetReapplyExcludeTypes);
     const { runId } = await this.service.resetWorkflowExecution({
       ...this.#ref(), identity: this.identity,
       ...(o.eventId !== undefined ? { eventId: o.eventId } : {}), ...(o.type !== undefined ? { resetType: o.type } : {}),
       ...(o.reason !== undefined ? { reason: o.reason } : {}), ...(o.reapplySignals !== undefined ? { reapplySignals: o.reapplySignals } : {}),
+      ...(exclude !== undefined ? { resetReapplyExcludeTypes: exclude } : {}),
     });
     return runId;
   }

@@ -100,6 +100,7 @@ export function withPayloadCodecs(service: WorkflowService, chain: CodecChain): 
     describeNamespace: (req) => s.describeNamespace(req),
     listNamespaces: (req) => s.listNamespaces(req),
     updateNamespace: (req) => s.updateNamespace(req),
+    deleteNamespace: (req) => s.deleteNamespace(req),
   };
   if (s.shutdownWorker) wrapped.shutdownWorker = (req: Req<'shutdownWorker'>) => s.shutdownWorker!(req);
   return wrapped;

@@ -146,6 +146,7 @@ function serviceCalls({ core, tasks, byId, messages, schedules, namespaces, queu
     describeNamespace: (req) => namespaces.describe(req),
     listNamespaces: (req) => namespaces.list(req),
     updateNamespace: (req) => namespaces.update(req),
+    deleteNamespace: (req) => namespaces.delete(req),
   } satisfies WorkflowService;
 }
 
@@ -186,7 +187,7 @@ export class Engine implements UndeliveredTaskReturn {
     this.#messages = new Messages(core, messageLimits);
     this.#schedules = new ScheduleOps(core);
     this.#ownsStore = opts.ownsStore ?? false;
-    this.#namespaces = new NamespaceRegistry(opts.store, core.clock);
+    this.#namespaces = new NamespaceRegistry(opts.store, core.clock, (name) => this.#retention.purge(name));
     this.#retention = new RetentionSweeper(opts.store, core.clock, core.waitClock,
       opts.retentionSweepIntervalMs ?? DEFAULT_RETENTION_SWEEP_INTERVAL_MS, core.logger);
     this.#loop = new TimerLoop(opts.store, core.clock, identity, (t) => fireTimer(core, t),
@@ -279,9 +280,13 @@ export class Engine implements UndeliveredTaskReturn {
       else this.#loop.poke(n.visibleAt);
     } else if (n.type === 'timer') {
       this.#loop.poke(n.dueAt);
+    } else if (n.type === 'namespaceDeleted') {
+      this.#namespaces.forget(n.name);
     } else if (n.type === 'resync') {
       // Closes and timers committed by other servers meanwhile went unannounced: waiting
       // result() polls re-read their runs and the timer loop re-scans, instead of waiting out their timeouts.
+      // A namespace deleted meanwhile too: names are looked up again.
+      this.#namespaces.forget();
       this.#loop.poke(0);
       this.#core.forgetEmpty();
       this.#core.closeWaiters.notifyAll();

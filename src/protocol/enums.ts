@@ -30,6 +30,14 @@ export const RESET_TYPES = ['FirstWorkflowTask', 'LastWorkflowTask'] as const;
 /** One of {@link RESET_TYPES}. */
 export type ResetType = (typeof RESET_TYPES)[number];
 
+/**
+ * Kinds of events after the reset point a reset may leave out of the new run (Temporal's
+ * ResetReapplyExcludeType: SIGNAL, UPDATE): signals, and accepted updates.
+ */
+export const RESET_REAPPLY_EXCLUDE_TYPES = ['Signal', 'Update'] as const;
+/** One of {@link RESET_REAPPLY_EXCLUDE_TYPES}. */
+export type ResetReapplyExcludeType = (typeof RESET_REAPPLY_EXCLUDE_TYPES)[number];
+
 /** What a schedule does when an action is due while a workflow it started still runs (the seed's six policies). */
 export const SCHEDULE_OVERLAP_POLICIES = ['Skip', 'BufferOne', 'BufferAll', 'CancelOther', 'TerminateOther', 'AllowAll'] as const;
 /** One of {@link SCHEDULE_OVERLAP_POLICIES}. @default "Skip" */

@@ -3,7 +3,7 @@ import type { HistoryEvent, WorkflowExecutionStatus } from '../history/events.ts
 import type { WorkflowIdReusePolicy } from '../history/id-reuse-policy.ts';
 import type { WorkflowIdConflictPolicy } from '../history/id-conflict-policy.ts';
 import type { RetryPolicyData } from '../retry/policy-data.ts';
-import type { ResetType } from './enums.ts';
+import type { ResetReapplyExcludeType, ResetType } from './enums.ts';
 import type { SearchAttributeWireValue } from './visibility.ts';
 import type { WorkflowTask } from './tasks.ts';
 
@@ -177,9 +177,16 @@ export interface ResetWorkflowRequest extends ExecutionRequest {
   identity?: string | undefined;
   /**
    * Re-apply the signals and the accepted updates received after the reset point to the new run
-   * (Temporal's ResetReapplyType ALL_ELIGIBLE); false re-applies neither (NONE). @default true
+   * (Temporal's ResetReapplyType ALL_ELIGIBLE); false re-applies neither (NONE), as
+   * `resetReapplyExcludeTypes: ['Signal', 'Update']` does. @default true
    */
   reapplySignals?: boolean | undefined;
+  /**
+   * Kinds of events after the reset point not re-applied to the new run (Temporal's
+   * `resetReapplyExcludeTypes`): `Signal` leaves out the signals, `Update` the accepted updates;
+   * each kind at most once. @default [] (both re-applied)
+   */
+  resetReapplyExcludeTypes?: ResetReapplyExcludeType[] | undefined;
 }
 
 /** The answer to a reset. */

@@ -41,6 +41,12 @@ export interface QueryWorkflowRequest extends ExecutionRequest {
   queryRejectCondition?: QueryRejectCondition | undefined;
   /** Headers of the call (Temporal's `Headers`, in wire form), handed to the workflow's inbound interceptors. */
   header?: WireHeaders | undefined;
+  /**
+   * Who asked. A query writes no history event (Temporal's QueryWorkflowRequest has no identity):
+   * a query that names one is written to the engine's log as an audit line (`query … by <identity>`),
+   * and with authentication on the server sets it to the credential's identity (an audited method).
+   */
+  identity?: string | undefined;
 }
 
 /** A query's answer: the handler's result, the failure the worker reported, or the rejection. */

@@ -46,7 +46,10 @@ export interface MethodFacts {
    * the run) and for calls on namespaces themselves.
    */
   inNamespace: boolean;
-  /** The call's history event records who made it: with authentication on, its `identity` is the credential's. */
+  /**
+   * The call records who made it, in its history event (or, for a query, which writes none, in the
+   * engine's audit log line): with authentication on, its `identity` is the credential's.
+   */
   audited: boolean;
   /** The per-namespace rates the call draws from; empty when it is not rate-limited. */
   rateBuckets: readonly RateBucket[];
@@ -91,7 +94,7 @@ export const METHODS = {
   listTaskQueues: { role: 'reader', longPoll: false, retriedByClient: true, tokenScoped: false, inNamespace: true, audited: false, rateBuckets: [] },
   signalWorkflowExecution: { role: 'writer', longPoll: false, retriedByClient: true, tokenScoped: false, inNamespace: true, audited: true, rateBuckets: ['signals'] },
   signalWithStartWorkflowExecution: { role: 'writer', longPoll: false, retriedByClient: true, tokenScoped: false, inNamespace: true, audited: true, rateBuckets: ['starts', 'signals'] },
-  queryWorkflow: { role: 'reader', longPoll: false, retriedByClient: true, tokenScoped: false, inNamespace: true, audited: false, rateBuckets: [] },
+  queryWorkflow: { role: 'reader', longPoll: false, retriedByClient: true, tokenScoped: false, inNamespace: true, audited: true, rateBuckets: [] },
   pollQueryTaskQueue: { role: 'worker', longPoll: true, retriedByClient: false, tokenScoped: false, inNamespace: true, audited: false, rateBuckets: [] },
   respondQueryTaskCompleted: { role: 'worker', longPoll: false, retriedByClient: false, tokenScoped: true, inNamespace: false, audited: false, rateBuckets: [] },
   updateWorkflowExecution: { role: 'writer', longPoll: false, retriedByClient: true, tokenScoped: false, inNamespace: true, audited: true, rateBuckets: [] },
@@ -112,6 +115,7 @@ export const METHODS = {
   describeNamespace: { role: 'reader', longPoll: false, retriedByClient: false, tokenScoped: false, inNamespace: false, audited: false, rateBuckets: [] },
   listNamespaces: { role: { scope: 'each', role: 'reader' }, longPoll: false, retriedByClient: false, tokenScoped: false, inNamespace: false, audited: false, rateBuckets: [] },
   updateNamespace: { role: { scope: 'system', role: 'admin' }, longPoll: false, retriedByClient: false, tokenScoped: false, inNamespace: false, audited: false, rateBuckets: [] },
+  deleteNamespace: { role: { scope: 'system', role: 'admin' }, longPoll: false, retriedByClient: false, tokenScoped: false, inNamespace: false, audited: false, rateBuckets: [] },
 } as const satisfies MethodTable;
 
 /** The methods whose row passes `test`, in the order of WORKFLOW_SERVICE_METHODS. */

@@ -5,8 +5,12 @@ import { MAX_ID_LENGTH } from './limits.ts';
 /* The namespace calls' requests and answers (Temporal's RegisterNamespace, DescribeNamespace,
  * ListNamespaces and UpdateNamespace), and the rules of a namespace's name and retention. */
 
-/** The states of a namespace; every registered namespace is `Registered` (Temporal's first state). */
-export const NAMESPACE_STATES = ['Registered'] as const;
+/**
+ * The states of a namespace (Temporal's): `Registered` from its registration; `Deleted` once
+ * DeleteNamespace was called, while its runs and other data are being removed (calls inside it
+ * are refused with NamespaceNotFound meanwhile), after which it is gone and its name free again.
+ */
+export const NAMESPACE_STATES = ['Registered', 'Deleted'] as const;
 /** One of {@link NAMESPACE_STATES}. */
 export type NamespaceState = (typeof NAMESPACE_STATES)[number];
 
@@ -96,6 +100,22 @@ export interface ListNamespacesResponse {
   namespaces: NamespaceDescription[];
   /** Present when more namespaces follow. */
   nextPageToken?: string | undefined;
+}
+
+/**
+ * Deletes a namespace (Temporal's DeleteNamespace): it turns `Deleted` at once, every call inside it
+ * is refused with NamespaceNotFound, and its runs (running ones too, without a close event), their
+ * histories, tasks, timers, schedules, search attributes and pollers are deleted in the background.
+ * `default` cannot be deleted.
+ */
+export interface DeleteNamespaceRequest {
+  namespace: string;
+}
+
+/** The answer to a delete. */
+export interface DeleteNamespaceResponse {
+  /** The namespace marked deleted (Temporal's `deletedNamespace`; steadfast keeps its name). */
+  deletedNamespace: string;
 }
 
 /** Changes a namespace's description, owner or retention; a field left out keeps its value. */

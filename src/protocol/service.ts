@@ -19,7 +19,7 @@ import type {
 } from './tasks.ts';
 import type {
   DescribeNamespaceRequest, ListNamespacesRequest, ListNamespacesResponse, NamespaceDescription, RegisterNamespaceRequest,
-  UpdateNamespaceRequest,
+  UpdateNamespaceRequest, DeleteNamespaceRequest, DeleteNamespaceResponse,
 } from './namespaces.ts';
 import type { DescribeTaskQueueRequest, DescribeTaskQueueResponse, ListTaskQueuesRequest, ListTaskQueuesResponse } from './task-queues.ts';
 import type {
@@ -93,6 +93,8 @@ export interface NamespaceService {
   listNamespaces(req: ListNamespacesRequest): Promise<ListNamespacesResponse>;
   /** Changes a namespace's description, owner or retention. */
   updateNamespace(req: UpdateNamespaceRequest): Promise<NamespaceDescription>;
+  /** Marks a namespace deleted and removes its data in the background; NotFound when it is not registered. */
+  deleteNamespace(req: DeleteNamespaceRequest): Promise<DeleteNamespaceResponse>;
 }
 
 /**
@@ -174,7 +176,7 @@ export const VISIBILITY_SERVICE_METHODS = [
 
 /** Calls of {@link NamespaceService}, listed in WORKFLOW_SERVICE_METHODS. */
 export const NAMESPACE_SERVICE_METHODS = [
-  'registerNamespace', 'describeNamespace', 'listNamespaces', 'updateNamespace',
+  'registerNamespace', 'describeNamespace', 'listNamespaces', 'updateNamespace', 'deleteNamespace',
 ] as const satisfies readonly (keyof NamespaceService)[];
 
 /** Every call of the contract, in the order the HTTP API lists them. */

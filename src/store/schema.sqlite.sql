@@ -54,12 +54,12 @@ CREATE TABLE history_events (
   PRIMARY KEY (run_id, event_id)
 ) WITHOUT ROWID;
 
-CREATE TABLE namespaces (
+CREATE TABLE "namespaces" (
   name TEXT PRIMARY KEY,
   description TEXT NOT NULL,
   owner_email TEXT,
   retention_ms INTEGER NOT NULL CHECK (retention_ms > 0),
-  state TEXT NOT NULL CHECK (state IN ('Registered')),
+  state TEXT NOT NULL CHECK (state IN ('Registered', 'Deleted')),
   create_time INTEGER NOT NULL,
   update_time INTEGER NOT NULL
 ) WITHOUT ROWID;

@@ -226,6 +226,8 @@ export type StoreNotification =
   | ({ type: 'task'; visibleAt: number; count: number } & QueueRef)
   | { type: 'timer'; dueAt: number }
   | { type: 'closed'; runId: string }
+  /** The namespace was marked deleted: servers stop accepting calls inside it. */
+  | { type: 'namespaceDeleted'; name: string }
   /** Notifications may have been missed (the PostgreSQL LISTEN connection was lost): re-check everything waited on. */
   | { type: 'resync' };
 
@@ -337,6 +339,19 @@ export interface Store {
   listNamespaces(afterName: string | undefined, limit: number): Promise<NamespaceRecord[]>;
   /** Applies `changes` and sets `updateTime`; the updated row, or undefined when there is no such namespace. */
   updateNamespace(name: string, changes: NamespaceChanges, updateTime: number): Promise<NamespaceRecord | undefined>;
+  /**
+   * Turns a `Registered` namespace `Deleted` and announces it to every server on the store (a
+   * `namespaceDeleted` notification); the row, or undefined when there is no registered namespace
+   * of that name.
+   */
+  markNamespaceDeleted(name: string, updateTime: number): Promise<NamespaceRecord | undefined>;
+  /**
+   * Removes, in one transaction, up to `limit` runs (any status) of a `Deleted` namespace with
+   * every row keyed by them; once a batch comes back short, also the namespace's schedules,
+   * search attributes, pollers, remaining tasks and timers, and its row, which frees the name
+   * (`done`). Does nothing to a namespace that is not `Deleted`.
+   */
+  purgeNamespace(name: string, limit: number): Promise<{ runIds: string[]; done: boolean }>;
   /**
    * Deletes, in one transaction, up to `limit` closed runs of `namespace` whose close time is
    * before `closedBefore` (oldest first), with their history, visibility row, tasks and timers.

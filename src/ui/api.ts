@@ -52,7 +52,7 @@ export const api = {
   signal: (namespace: string, workflowId: string, runId: string, signalName: string, args: unknown[]) =>
     call<unknown>('signalWorkflowExecution', { namespace, workflowId, runId, signalName, args, identity: uiIdentity() }),
   query: (namespace: string, workflowId: string, runId: string, queryType: string, args: unknown[]) =>
-    call<QueryWorkflowResponse>('queryWorkflow', { namespace, workflowId, runId, queryType, args }).then((r) => showPayloads(r, namespace)),
+    call<QueryWorkflowResponse>('queryWorkflow', { namespace, workflowId, runId, queryType, args, identity: uiIdentity() }).then((r) => showPayloads(r, namespace)),
   update: (namespace: string, workflowId: string, runId: string, updateName: string, args: unknown[]) =>
     call<UpdateWorkflowResponse>('updateWorkflowExecution', { namespace, workflowId, runId, updateName, args, waitForStage: 'Completed', identity: uiIdentity() })
       .then((r) => showPayloads(r, namespace)),

@@ -49,3 +49,34 @@ test('steadfast namespace create, describe, list and update, with tables and --j
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('steadfast namespace delete asks for --yes, refuses default, and the deleted namespace is refused until registered again', { timeout: 90_000 }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'steadfast-ns-delete-cli-'));
+  const port = await freePort();
+  const dev = spawnNode([BIN, 'dev', '--port', String(port), '--db', join(dir, 'dev.sqlite'), '--namespace', 'orders']);
+  const cli = cliAt(`http://127.0.0.1:${port}`);
+  try {
+    await dev.waitFor(/steadfast dev listening on/);
+    assert.match((await cli('namespace', '--help')).stdout, /delete --name <ns> \[--yes\]/);
+    assertExit(await cli('workflow', 'start', 'order', '--namespace', 'orders', '--task-queue', 'q', '--id', 'o-1'), 0, 'a start before the delete');
+    assertOneLine(await cli('namespace', 'delete', '--name', 'orders'), 2,
+      /^steadfast namespace delete: would delete namespace orders with all its workflows, histories and schedules; stdin is not a terminal to confirm it, so add --yes$/,
+      'a delete without --yes and no terminal');
+    assertOneLine(await cli('namespace', 'delete', '--name', 'default', '--yes'), 2, /the default namespace cannot be deleted/, 'default');
+    assertOneLine(await cli('namespace', 'delete', '--name', 'nowhere', '-y'), 1, /^steadfast namespace: namespace "nowhere" is not registered/, 'an unknown one');
+    const deleted = await cli('namespace', 'delete', '--name', 'orders', '--yes');
+    assertExit(deleted, 0, 'namespace delete --yes');
+    assert.equal(deleted.stdout, 'deleted namespace orders; its data is being removed\n');
+    assertOneLine(await cli('workflow', 'start', 'order', '--namespace', 'orders', '--task-queue', 'q', '--id', 'o-2'), 1,
+      /namespace "orders" is not registered/, 'a start in the deleted namespace');
+    const deadline = Date.now() + 30_000;
+    while ((await cli('namespace', 'describe', '--name', 'orders')).code === 0) {
+      assert.ok(Date.now() < deadline, 'the deleted namespace was not removed within 30 s');
+    }
+    assertExit(await cli('namespace', 'create', '--name', 'orders'), 0, 'the name registered again');
+    assertOneLine(await cli('workflow', 'describe', 'o-1', '--namespace', 'orders'), 1, /o-1/, 'the old workflow is gone');
+  } finally {
+    await dev.kill('SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

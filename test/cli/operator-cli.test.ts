@@ -83,12 +83,33 @@ describe('steadfast against a real server and worker, as an operator uses it', {
     assertOneLine(await cli('workflow', 'delete', 'never-was'), 1, /^steadfast workflow: .*never-was/, 'delete of nothing');
   });
 
-  test('reset --type LastWorkflowTask; --reapply-exclude Signal is refused with the reason', async () => {
+  test('reset --type LastWorkflowTask; --reapply-exclude Signal, Update or All picks what the new run gets again', async () => {
     const r = await cli('workflow', 'reset', 'stack-1', '--type', 'lastworkflowtask', '--reapply-exclude', 'all', '--json');
     assertExit(r, 0, 'reset --type');
     assert.ok((JSON.parse(r.stdout) as { runId: string }).runId);
-    assertOneLine(await cli('workflow', 'reset', 'stack-1', '--type', 'LastWorkflowTask', '--reapply-exclude', 'Signal'), 2,
-      /^--reapply-exclude must be All, got "Signal": signals and updates are re-applied together/, 'reapply-exclude Signal');
+    assertExit(await cli('workflow', 'signal', 'stack-1', 'nudge'), 0, 'signal');
+    const signaled = (JSON.parse(r.stdout) as { runId: string }).runId;
+    /** Whether a new run reset from the signaled run got the signal again. */
+    const resignaled = async (...flags: string[]) => {
+      const reset = await cli('workflow', 'reset', 'stack-1', '--run', signaled, '--type', 'FirstWorkflowTask', ...flags, '--json');
+      assertExit(reset, 0, `reset ${flags.join(' ')}`);
+      const { runId } = JSON.parse(reset.stdout) as { runId: string };
+      const { events } = JSON.parse((await cli('workflow', 'show', 'stack-1', '--run', runId, '-o', 'json')).stdout) as { events: { eventType: string }[] };
+      return events.some((e) => e.eventType === 'WorkflowExecutionSignaled');
+    };
+    assert.equal(await resignaled('--reapply-exclude', 'Update'), true, 'excluding updates keeps the signal');
+    assert.equal(await resignaled('--reapply-exclude', 'Signal'), false, 'excluding signals leaves it out');
+    assert.equal(await resignaled('--reapply-exclude', 'Signal,Update'), false);
+    assert.equal(await resignaled('--reapply-exclude', 'update', '--reapply-exclude', 'signal'), false, 'the flag repeats');
+    assert.equal(await resignaled(), true, 'both are re-applied by default');
+    // The bulk form takes the flag too, here on the signaled run.
+    assertExit(await cli('workflow', 'reset', '--query', `RunId = '${signaled}'`, '--type', 'FirstWorkflowTask',
+      '--reapply-exclude', 'Signal', '--yes'), 0, 'bulk reset --reapply-exclude Signal');
+    const current = JSON.parse((await cli('workflow', 'show', 'stack-1', '-o', 'json')).stdout) as { events: { eventType: string; attributes: { cause?: string } }[] };
+    assert.ok(current.events.some((e) => e.eventType === 'WorkflowTaskFailed' && e.attributes.cause === 'ResetWorkflow'), 'the current run is the bulk reset\'s');
+    assert.ok(!current.events.some((e) => e.eventType === 'WorkflowExecutionSignaled'), 'the bulk reset left the signal out');
+    assertOneLine(await cli('workflow', 'reset', 'stack-1', '--type', 'LastWorkflowTask', '--reapply-exclude', 'Signals'), 2,
+      /^--reapply-exclude must be one of All, Signal, Update, got "Signals"$/, 'bad --reapply-exclude');
     assertOneLine(await cli('workflow', 'reset', 'stack-1', '--type', 'Middle'), 2,
       /^--type must be one of FirstWorkflowTask, LastWorkflowTask, got "Middle"$/, 'bad --type');
     assertExit(await cli('workflow', 'terminate', 'stack-1'), 0, 'terminate');

@@ -92,7 +92,7 @@ test('unknown option keys are refused everywhere, listing the valid ones', async
   assert.throws(() => client.workflow.listPage({ satus: 'Running' } as never), /satus is not a list option \(known: workflowType, status, /);
   await assert.rejects(handle.queryWithOptions('q', { timout: '1s' } as never), /timout is not a query option \(known: timeout, queryRejectCondition\)/);
   await assert.rejects(handle.executeUpdate('u', { arg: [] } as never), /arg is not an? update option \(known: args, updateId\)/);
-  await assert.rejects(handle.reset({ eventId: 3, reaplySignals: true } as never), /reaplySignals is not a reset option \(known: eventId, type, reason, reapplySignals\)/);
+  await assert.rejects(handle.reset({ eventId: 3, reaplySignals: true } as never), /reaplySignals is not a reset option \(known: eventId, type, reason, reapplySignals, resetReapplyExcludeTypes\)/);
 });
 
 fixtureTest('a bad cronSchedule is refused at start with its column, on the client and at the server (400)', async (f) => {

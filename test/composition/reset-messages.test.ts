@@ -5,7 +5,7 @@ import type { TestEnvironment } from '../../src/testing/index.ts';
 import type { WorkflowHandle } from '../../src/client/index.ts';
 import { WorkflowUpdateFailedError } from '../../src/client/index.ts';
 import type { HistoryEvent } from '../../src/history/index.ts';
-import { addItem, collector, finish, limiter, setLimit } from '../fixtures/workflows/messages.ts';
+import { addItem, collector, finish, limiter, limitQuery, setLimit } from '../fixtures/workflows/messages.ts';
 import { backends, fixture, waitFor, waitForEvent } from './helpers.ts';
 import { silentLogger } from '../helpers/logger.ts';
 
@@ -53,6 +53,52 @@ for (const backend of backends('reset_messages')) {
       });
       return fresh;
     }
+
+    test('resetReapplyExcludeTypes: excluding Signal re-applies the update but not the signal, excluding Update the reverse', { skip }, async () => {
+      const tq = queue('exclude');
+      const w = await worker(tq);
+      const h = await env.client.workflow.start(limiter, { taskQueue: tq, workflowId: `wf-${tq}` });
+      await w.runUntil(async () => {
+        assert.equal(await h.executeUpdate(setLimit, { args: [5], updateId: 'five' }), 0);
+        await h.signal(finish);
+        assert.equal(await h.result(), 5);
+        const original = (await h.describe()).runId;
+        const base = env.client.workflow.getHandle(h.workflowId, original);
+        /** The event types of `runId` after its reset's WorkflowTaskFailed. */
+        const reapplied = async (runId: string) => {
+          const events = (await env.client.workflow.getHandle(h.workflowId, runId).fetchHistory()).events;
+          const at = events.findIndex((e) => e.eventType === 'WorkflowTaskFailed' && e.attributes.cause === 'ResetWorkflow');
+          return events.slice(at + 1).map((e) => e.eventType);
+        };
+
+        const noSignals = await base.reset({ type: 'FirstWorkflowTask', resetReapplyExcludeTypes: ['Signal'] });
+        const withUpdate = env.client.workflow.getHandle(h.workflowId, noSignals);
+        await waitFor('the re-applied update to complete in the new run', async () => updateCompletions((await withUpdate.fetchHistory()).events).includes('five'));
+        assert.equal(await withUpdate.query(limitQuery), 5, "the update's handler ran again in the new run");
+        assert.equal((await withUpdate.describe()).status, 'Running', 'the finish signal was not re-applied');
+        const first = await reapplied(noSignals);
+        assert.ok(first.includes('WorkflowExecutionUpdateAccepted') && !first.includes('WorkflowExecutionSignaled'), first.join());
+
+        const noUpdates = await base.reset({ type: 'FirstWorkflowTask', resetReapplyExcludeTypes: ['Update'] });
+        const withSignal = env.client.workflow.getHandle(h.workflowId, noUpdates);
+        assert.equal(await withSignal.result(), 0, 'the finish signal was re-applied, the update was not');
+        const second = await reapplied(noUpdates);
+        assert.ok(second.includes('WorkflowExecutionSignaled') && !second.includes('WorkflowExecutionUpdateAccepted'), second.join());
+        assert.equal((await withUpdate.describe()).status, 'Terminated', 'the second reset ended the open run');
+
+        const neither = await base.reset({ type: 'FirstWorkflowTask', resetReapplyExcludeTypes: ['Signal', 'Update'] });
+        const none = await reapplied(neither);
+        assert.ok(!none.includes('WorkflowExecutionSignaled') && !none.includes('WorkflowExecutionUpdateAccepted'), none.join());
+        await env.client.workflow.getHandle(h.workflowId, neither).terminate('done');
+
+        await assert.rejects(base.reset({ type: 'FirstWorkflowTask', resetReapplyExcludeTypes: ['Signals'] as never }),
+          /^ValidationError: resetReapplyExcludeTypes\[0\] must be one of Signal, Update/);
+        await assert.rejects(base.reset({ type: 'FirstWorkflowTask', resetReapplyExcludeTypes: ['Signal', 'Signal'] }),
+          /^ValidationError: resetReapplyExcludeTypes must name each kind at most once/);
+        await assert.rejects(env.client.connection.resetWorkflowExecution({ workflowId: h.workflowId, resetType: 'FirstWorkflowTask', resetReapplyExcludeTypes: ['All'] as never }),
+          /resetReapplyExcludeTypes\.0 must be one of Signal, Update|resetReapplyExcludeTypes\[0\] must be one of Signal, Update/);
+      });
+    });
 
     for (const type of POINTS) {
       test(`reset to ${type} after a completed update: the new run completes its tasks and keeps the update's effect`, { skip }, async () => {

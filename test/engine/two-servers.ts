@@ -8,6 +8,8 @@ export interface TwoServers {
   a: Harness;
   b: Harness;
   stores: [PostgresStore, PostgresStore];
+  /** The schema both use. */
+  schema: string;
 }
 
 /**
@@ -20,7 +22,7 @@ export function twoServerTest(title: string, skip: string | false, prefix: strin
     const stores: [PostgresStore, PostgresStore] = [
       await PostgresStore.open(PG_URL, { schema, poolSize: 4 }), await PostgresStore.open(PG_URL, { schema, poolSize: 4 }),
     ];
-    const h = { a: await setup(stores[0]), b: await setup(stores[1]), stores };
+    const h = { a: await setup(stores[0]), b: await setup(stores[1]), stores, schema };
     try {
       await fn(h);
     } finally {

@@ -36,7 +36,7 @@ test('the client retries only the calls that are safe to repeat', () => {
 test('the audited calls take the credential\'s identity', () => {
   assert.deepEqual(sorted(AUDITED_METHODS), sorted([
     'startWorkflowExecution', 'signalWorkflowExecution', 'signalWithStartWorkflowExecution', 'updateWorkflowExecution',
-    'updateWithStartWorkflowExecution', 'requestCancelWorkflowExecution', 'terminateWorkflowExecution', 'resetWorkflowExecution',
+    'updateWithStartWorkflowExecution', 'requestCancelWorkflowExecution', 'terminateWorkflowExecution', 'resetWorkflowExecution', 'queryWorkflow',
   ]));
 });
 
@@ -55,6 +55,7 @@ test('the role each call needs', () => {
   assert.deepEqual(CROSS_NAMESPACE_ROLES, {
     registerNamespace: { scope: 'system', role: 'admin' },
     updateNamespace: { scope: 'system', role: 'admin' },
+    deleteNamespace: { scope: 'system', role: 'admin' },
     listNamespaces: { scope: 'each', role: 'reader' },
   });
   assert.deepEqual(METHOD_ROLES, {

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Engine } from '../../src/engine/index.ts';
 import { SqliteStore } from '../../src/store/index.ts';
+import type { Logger } from '../../src/common/logger.ts';
 import { ApiKeys, Authenticator, hashApiKey, ServerMetrics, startHttpServer, type AuthOptions, type HttpServer } from '../../src/server/index.ts';
 
 /** One API key per grant a test needs, by name. */
@@ -30,13 +31,13 @@ export function testApiKeys(): ApiKeys {
   }, 'test-keys');
 }
 
-/** An engine on a fresh SQLite file behind an HTTP server with authentication. */
-export async function authServer(auth: AuthOptions = { apiKeys: testApiKeys() }): Promise<{
+/** An engine on a fresh SQLite file (logging to `logger`, when given) behind an HTTP server with authentication. */
+export async function authServer(auth: AuthOptions = { apiKeys: testApiKeys() }, logger?: Logger): Promise<{
   engine: Engine; http: HttpServer; close(): Promise<void>;
 }> {
   const dir = mkdtempSync(join(tmpdir(), 'steadfast-auth-'));
   const store = SqliteStore.open(join(dir, 'auth.db'));
-  const engine = await Engine.create({ store });
+  const engine = await Engine.create({ store, ...(logger ? { logger } : {}) });
   const http = await startHttpServer({ service: engine, port: 0, auth: Authenticator.create(auth), metrics: new ServerMetrics() });
   return {
     engine, http,

@@ -131,6 +131,8 @@ test('namespace calls: create and update need system:admin, describe the reader 
     assert.deepEqual(refused.json.error, { code: 'PermissionDenied', message: 'registerNamespace needs the admin role on the system scope ("system:admin")' });
     const update = await post(server.http.address, 'updateNamespace', { namespace: 'default', description: 'x' }, key);
     assert.deepEqual(update.json.error, { code: 'PermissionDenied', message: 'updateNamespace needs the admin role on the system scope ("system:admin")' });
+    const remove = await post(server.http.address, 'deleteNamespace', { namespace: 'default' }, key);
+    assert.deepEqual(remove.json.error, { code: 'PermissionDenied', message: 'deleteNamespace needs the admin role on the system scope ("system:admin")' });
   }
   assert.equal((await post(server.http.address, 'registerNamespace', create, KEYS.systemAdmin)).status, 200);
   const taken = await post(server.http.address, 'registerNamespace', create, KEYS.systemAdmin);
@@ -148,6 +150,11 @@ test('namespace calls: create and update need system:admin, describe the reader 
   const client = new Client({ address: server.http.address, apiKey: KEYS.systemAdmin });
   try {
     await assert.rejects(client.namespace.create({ name: 'team-x' }), NamespaceAlreadyExistsError);
+    await client.namespace.create({ name: 'short-lived' });
+    await client.namespace.delete('short-lived');
+    await assert.rejects(client.namespace.delete('default'), /name must not be "default": the default namespace cannot be deleted/);
+    const refusedDefault = await post(server.http.address, 'deleteNamespace', { namespace: 'default' }, KEYS.systemAdmin);
+    assert.deepEqual([refusedDefault.status, refusedDefault.json.error.code], [400, 'InvalidArgument']);
     await assert.rejects(client.namespace.describe('nowhere'), (e) => e instanceof NamespaceNotFoundError && e.namespace === 'nowhere');
     const elsewhere = new Client({ address: server.http.address, apiKey: KEYS.systemAdmin, namespace: 'nowhere' });
     await assert.rejects(elsewhere.workflow.start('t', { taskQueue: 'q', workflowId: 'w' }).finally(() => elsewhere.close()),

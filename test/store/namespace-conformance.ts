@@ -78,6 +78,37 @@ export function registerNamespaceConformance(name: string, factory: StoreFactory
     assert.deepEqual(await store.deleteClosedRuns('default', Number.MAX_SAFE_INTEGER, 100), [kept[0]], 'a running run is never taken');
   });
 
+  t('markNamespaceDeleted and purgeNamespace: announced once; running and closed runs, then the rest and the row, in batches', async (store) => {
+    await store.createNamespace(ns('doomed'));
+    const doomed = [await run(store, 'doomed', 100), await run(store, 'doomed'), await run(store, 'doomed')];
+    const other = await run(store, 'default');
+    await store.createSearchAttribute('doomed', { name: 'Region', type: 'Keyword' });
+    assert.deepEqual(await store.purgeNamespace('doomed', 10), { runIds: [], done: false }, 'a registered namespace is not purged');
+    const heard: unknown[] = [];
+    const stop = store.subscribe((n) => n.type === 'namespaceDeleted' && heard.push(n));
+    try {
+      assert.equal((await store.markNamespaceDeleted('doomed', 7000))?.state, 'Deleted');
+      assert.equal(await store.markNamespaceDeleted('doomed', 8000), undefined, 'deleted once');
+      assert.equal(await store.markNamespaceDeleted('nowhere', 8000), undefined);
+    } finally {
+      stop();
+    }
+    assert.deepEqual(heard, [{ type: 'namespaceDeleted', name: 'doomed' }]);
+    assert.deepEqual(await store.getNamespace('doomed'), ns('doomed', { state: 'Deleted', updateTime: 7000 }));
+    const first = await store.purgeNamespace('doomed', 2);
+    assert.deepEqual([first.runIds.length, first.done], [2, false]);
+    const second = await store.purgeNamespace('doomed', 2);
+    assert.deepEqual([second.runIds.length, second.done], [1, true]);
+    assert.deepEqual(new Set([...first.runIds, ...second.runIds]), new Set(doomed));
+    for (const id of doomed) assert.equal(await present(store, id, 'doomed'), false);
+    assert.equal(await store.getNamespace('doomed'), undefined, 'the row goes last');
+    assert.deepEqual(await store.listSearchAttributes('doomed'), []);
+    assert.deepEqual(await store.purgeNamespace('doomed', 2), { runIds: [], done: true });
+    assert.equal(await present(store, other, 'default'), true);
+    await store.createNamespace(ns('doomed'));
+    assert.equal((await store.getNamespace('doomed'))?.state, 'Registered', 'the name is free again');
+  });
+
   t('deleteClosedRuns: concurrent sweeps delete each run once between them', async (store) => {
     const expired = new Set<string>();
     for (let i = 0; i < 60; i++) expired.add(await run(store, 'default', 100 + i));

@@ -36,6 +36,8 @@ export interface UiEnv {
   page: Page;
   /** The folder screenshots go to. */
   shots: string;
+  /** Waits until the dev server has printed a line matching `pattern` (its log, JSON lines on stderr). */
+  serverOutput(pattern: RegExp): Promise<RegExpMatchArray>;
   close(): Promise<void>;
 }
 
@@ -67,7 +69,8 @@ export async function startUiEnv(): Promise<UiEnv> {
     const page = browser.pages()[0] ?? await browser.newPage();
     const shots = process.env.UPDATE_SCREENSHOTS === '1' ? DOC_SCREENSHOTS : join(dir, 'screenshots');
     mkdirSync(shots, { recursive: true });
-    return { address, client: new Client({ address }), page, shots, close };
+    const server = dev;
+    return { address, client: new Client({ address }), page, shots, serverOutput: (pattern) => server.waitFor(pattern, 10_000), close };
   } catch (err) {
     await close();
     throw err;

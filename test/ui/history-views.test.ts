@@ -102,6 +102,9 @@ describe('history views, failures, stacks, the start form, the codec dialog and 
     assert.match(shown, new RegExp(`at waitForRelease \\(${stacksPath.replace(/\./g, '\\.')}:21:\\d+\\)`));
     assert.match(shown, new RegExp(`${stacksPath.replace(/\./g, '\\.')}:26:`));
     assert.ok(!/steadfast workflow runtime/.test(shown), shown);
+    // A query writes no history: the server's log names who asked.
+    const audit = JSON.parse((await env.serverOutput(/^\{.*"audit":"queryWorkflow".*"queryType":"__stack_trace".*$/m))[0]) as Record<string, unknown>;
+    assert.deepEqual([audit.identity, audit.workflowId, audit.namespace], ['web-ui', 'ui-stuck', 'default']);
     // Sent from the UI's signal form: history records the UI as the sender.
     const signal = page.locator('form[data-form="signal"]');
     await signal.locator('input[name="name"]').fill('release');

@@ -77,9 +77,14 @@ export class QueryRouter {
 
   /** queryWorkflow: strongly consistent, read-only, answered for closed runs too while a worker polls. */
   async query(input: QueryWorkflowRequest): Promise<QueryWorkflowResponse> {
-    const { queryType, args, queryRejectCondition: rejectCondition, header, ...ref } = parseRequest(queryWorkflowRequestSchema, input);
+    const { queryType, args, queryRejectCondition: rejectCondition, header, identity, ...ref } = parseRequest(queryWorkflowRequestSchema, input);
     const timeoutMs = ref.timeoutMs ?? this.limits.queryTimeoutMs;
     const rec = await resolveRun(this.core.store, ref);
+    // A query leaves no event in history: who asked is kept in the log, once the run is known.
+    if (identity !== undefined) {
+      this.core.logger.info?.(`query "${queryType}" of workflow ${rec.workflowId} (run ${rec.runId}) by ${identity}`,
+        { audit: 'queryWorkflow', namespace: rec.namespace, workflowId: rec.workflowId, runId: rec.runId, queryType, identity });
+    }
     if ((rejectCondition === 'NotOpen' && rec.status !== 'Running')
       || (rejectCondition === 'NotCompletedCleanly' && rec.status !== 'Running' && rec.status !== 'Completed')) {
       return { queryRejected: { status: rec.status } };

@@ -1,6 +1,7 @@
 import type { Clock } from '../../retry/clock.ts';
 import type { Store } from '../../store/types.ts';
 import type { Logger } from '../core/logger.ts';
+import { purgeDeletedNamespace } from './namespaces.ts';
 
 /**
  * Closed runs deleted per store transaction: bounds a sweep's lock time and transaction size
@@ -20,11 +21,15 @@ const NAMESPACE_PAGE = 1000;
  * Whether a run expired is judged by `clock` (the engine's, which tests move); how long the loop
  * waits between sweeps is `waitClock` time. Servers sweeping at once take different runs (the
  * store's guarantee), and a failed sweep is logged and tried again at the next interval.
+ * A sweep also removes what is left of deleted namespaces (a server that stopped mid-way leaves
+ * the rest to the next sweep of any server); a deletion made here starts removing at once
+ * ({@link purge}).
  */
 export class RetentionSweeper {
   #stop = new AbortController();
   #done: Promise<void> | undefined;
   #sweeping: Promise<number> | undefined;
+  readonly #purges = new Set<Promise<unknown>>();
 
   constructor(
     private readonly store: Store,
@@ -44,6 +49,15 @@ export class RetentionSweeper {
     this.#stop.abort('stop');
     await this.#done;
     await this.#sweeping?.catch(() => undefined);
+    await Promise.all(this.#purges);
+  }
+
+  /** Starts removing a deleted namespace's data in the background; a failure is logged and left to the next sweep. */
+  purge(name: string): void {
+    const running: Promise<unknown> = purgeDeletedNamespace(this.store, name, this.#stop.signal)
+      .catch((err: unknown) => this.logger.error(`removing deleted namespace ${name} failed; the next sweep goes on with it`, { namespace: name, err: String(err) }))
+      .finally(() => this.#purges.delete(running));
+    this.#purges.add(running);
   }
 
   /**
@@ -79,6 +93,10 @@ export class RetentionSweeper {
     for (;;) {
       const page = await this.store.listNamespaces(after, NAMESPACE_PAGE);
       for (const ns of page) {
+        if (ns.state === 'Deleted') {
+          deleted += await purgeDeletedNamespace(this.store, ns.name, this.#stop.signal);
+          continue;
+        }
         for (;;) {
           if (this.#stop.signal.aborted) return deleted;
           // The cutoff is read per batch: time moves during a long sweep.

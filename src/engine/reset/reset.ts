@@ -2,7 +2,7 @@ import { newUuid } from '../../common/ids.ts';
 import type { EventType, HistoryEvent } from '../../history/events.ts';
 import { mergeMemo } from '../../history/memo.ts';
 import { mergeSearchAttributes } from '../../history/search-attribute-values.ts';
-import type { ResetWorkflowRequest, ResetWorkflowResponse } from '../../protocol/index.ts';
+import { RESET_REAPPLY_EXCLUDE_TYPES, type ResetReapplyExcludeType, type ResetWorkflowRequest, type ResetWorkflowResponse } from '../../protocol/index.ts';
 import { ValidationError } from '../../errors/index.ts';
 import type { ExecutionRecord } from '../../store/types.ts';
 import type { EngineCore } from '../core/engine-core.ts';
@@ -18,19 +18,26 @@ import { resolveRun } from '../core/resolve-run.ts';
 /**
  * Events that came from outside the run and are re-applied to the new run when they happened
  * after the reset point (Temporal's default, ResetReapplyType ALL_ELIGIBLE: signals and
- * updates). Every type listed that a history holds is copied, so a new kind of external event is
- * one entry. A re-applied update runs its handler again in the new run (its validator accepted it
- * once), as Temporal's re-applied updates do; an update-with-start's admitted update is validated
- * again by the task that delivers it.
+ * updates), each under the kind a reset may exclude (`resetReapplyExcludeTypes`). Every type
+ * listed that a history holds is copied, so a new kind of external event is one entry. A
+ * re-applied update runs its handler again in the new run (its validator accepted it once), as
+ * Temporal's re-applied updates do; an update-with-start's admitted update is validated again by
+ * the task that delivers it.
  */
-export const REAPPLIED_EVENT_TYPES: readonly string[] = ['WorkflowExecutionSignaled', 'WorkflowExecutionUpdateAccepted', 'WorkflowExecutionUpdateAdmitted'];
+export const REAPPLIED_EVENT_TYPES: Readonly<Record<string, ResetReapplyExcludeType>> = {
+  WorkflowExecutionSignaled: 'Signal',
+  WorkflowExecutionUpdateAccepted: 'Update',
+  WorkflowExecutionUpdateAdmitted: 'Update',
+};
 
 function validate(input: ResetWorkflowRequest) {
-  const { eventId, resetType, reason, identity, reapplySignals: reapply, ...ref } = parseRequest(resetWorkflowRequestSchema, input);
+  const { eventId, resetType, reason, identity, reapplySignals, resetReapplyExcludeTypes, ...ref } = parseRequest(resetWorkflowRequestSchema, input);
   if ((eventId === undefined) === (resetType === undefined)) {
     throw new ValidationError('eventId', 'or resetType (FirstWorkflowTask, LastWorkflowTask) must be given, and not both', { eventId, resetType });
   }
-  return { ref, eventId, resetType, reason, identity, reapply };
+  // reapplySignals: false is Temporal's older ResetReapplyType NONE: both kinds left out.
+  const excluded = new Set<ResetReapplyExcludeType>(reapplySignals ? resetReapplyExcludeTypes : RESET_REAPPLY_EXCLUDE_TYPES);
+  return { ref, eventId, resetType, reason, identity, excluded };
 }
 
 /** The WorkflowTaskCompleted the reset goes back to. */
@@ -51,7 +58,7 @@ function resetPoint(events: HistoryEvent[], eventId: number | undefined, resetTy
  * feature (Feature.rebuild, core/feature.ts).
  */
 function buildResetRun(features: FeatureRegistry, base: ExecutionRecord, events: HistoryEvent[], point: HistoryEvent<'WorkflowTaskCompleted'>, now: number,
-  o: { reason: string; identity?: string | undefined; reapply: boolean }): TransitionBuilder {
+  o: { reason: string; identity?: string | undefined; excluded: ReadonlySet<ResetReapplyExcludeType> }): TransitionBuilder {
   const runId = newUuid();
   const copied = events.filter((e) => e.eventId <= point.attributes.startedEventId);
   const started = copied[0] as HistoryEvent<'WorkflowExecutionStarted'>;
@@ -92,10 +99,9 @@ function buildResetRun(features: FeatureRegistry, base: ExecutionRecord, events:
     identity: o.identity ?? 'reset',
     baseRunId: base.runId, newRunId: runId,
   });
-  if (o.reapply) {
-    for (const e of events) {
-      if (e.eventId > point.eventId && REAPPLIED_EVENT_TYPES.includes(e.eventType)) b.appendAt(e.eventType as EventType, e.eventTime, e.attributes as never);
-    }
+  for (const e of events) {
+    const kind = REAPPLIED_EVENT_TYPES[e.eventType];
+    if (e.eventId > point.eventId && kind !== undefined && !o.excluded.has(kind)) b.appendAt(e.eventType as EventType, e.eventTime, e.attributes as never);
   }
   // Every feature's state as the history the new run starts with implies it: the run is what a
   // run that had written these events would be (pending work re-armed, updates and signals known).

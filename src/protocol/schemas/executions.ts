@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { WORKFLOW_STATUSES } from '../../history/events.ts';
 import { WORKFLOW_ID_REUSE_POLICIES } from '../../history/id-reuse-policy.ts';
 import { WORKFLOW_ID_CONFLICT_POLICIES } from '../../history/id-conflict-policy.ts';
-import { RESET_TYPES } from '../enums.ts';
+import { RESET_REAPPLY_EXCLUDE_TYPES, RESET_TYPES } from '../enums.ts';
 import type {
   CancelWorkflowRequest, ExecutionRequest, GetHistoryRequest, ListWorkflowExecutionsRequest, ResetWorkflowRequest,
   StartWorkflowExecutionRequest, TerminateWorkflowRequest,
@@ -100,4 +100,6 @@ export const resetWorkflowRequestSchema = schemaOf<ResetWorkflowRequest>()(execu
   reason: optional(text(MAX_REASON_LENGTH)).default(''),
   identity: optional(identity),
   reapplySignals: optional(bool).default(true),
+  resetReapplyExcludeTypes: optional(z.array(oneOf(RESET_REAPPLY_EXCLUDE_TYPES), { error: `must be an array of ${RESET_REAPPLY_EXCLUDE_TYPES.join(', ')}` })
+    .refine((kinds) => new Set(kinds).size === kinds.length, 'must name each kind at most once')).default([]),
 }));

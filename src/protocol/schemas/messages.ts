@@ -46,6 +46,7 @@ export const queryWorkflowRequestSchema = schemaOf<QueryWorkflowRequest>()(execu
   timeoutMs: optional(int(1, MAX_QUERY_TIMEOUT_MS)),
   queryRejectCondition: optional(oneOf(QUERY_REJECT_CONDITIONS)).default('None'),
   header: headers('header'),
+  identity: optional(identity),
 }));
 
 /** Schema of {@link RespondQueryTaskCompletedRequest}. */

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { int, keyPageToken, optional, text } from '../fields.ts';
 import { DEFAULT_LIST_PAGE_SIZE, MAX_ID_LENGTH, MAX_LIST_PAGE_SIZE, MAX_NAME_LENGTH } from '../limits.ts';
 import {
-  MAX_NAMESPACE_DESCRIPTION_LENGTH, validateNamespaceName, validateRetentionMs, type DescribeNamespaceRequest, type ListNamespacesRequest,
+  MAX_NAMESPACE_DESCRIPTION_LENGTH, validateNamespaceName, validateRetentionMs, type DeleteNamespaceRequest, type DescribeNamespaceRequest,
+  type ListNamespacesRequest,
   type RegisterNamespaceRequest, type UpdateNamespaceRequest,
 } from '../namespaces.ts';
 import { schemaOf } from '../parse.ts';
@@ -26,6 +27,9 @@ export const registerNamespaceRequestSchema = schemaOf<RegisterNamespaceRequest>
 
 /** Schema of {@link DescribeNamespaceRequest}: any name may be asked about; an unknown one is NotFound. */
 export const describeNamespaceRequestSchema = schemaOf<DescribeNamespaceRequest>()(z.object({ namespace: text(MAX_ID_LENGTH) }));
+
+/** Schema of {@link DeleteNamespaceRequest}: `default` is refused by the engine, which names the rule. */
+export const deleteNamespaceRequestSchema = schemaOf<DeleteNamespaceRequest>()(z.object({ namespace: text(MAX_ID_LENGTH) }));
 
 /** Schema of {@link UpdateNamespaceRequest}. */
 export const updateNamespaceRequestSchema = schemaOf<UpdateNamespaceRequest>()(z.object({

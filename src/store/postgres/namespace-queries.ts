@@ -21,6 +21,23 @@ const NAMESPACE_SQL = {
   deleteTasks: 'DELETE FROM tasks WHERE run_id = ANY($1::text[])',
   deleteTimers: 'DELETE FROM timers WHERE run_id = ANY($1::text[])',
   deleteExecutions: 'DELETE FROM executions WHERE run_id = ANY($1::text[])',
+  markDeleted: `UPDATE namespaces SET state = 'Deleted', update_time = $2 WHERE name = $1 AND state = 'Registered' RETURNING *`,
+  // The row locked for the purge's transaction: two servers purging at once take turns.
+  lockDeleted: 'SELECT state FROM namespaces WHERE name = $1 FOR UPDATE',
+  // executions_by_seq. Running runs too: a deleted namespace's runs end without a close event. Not
+  // SKIP LOCKED: a run a transition holds is waited for, so no run is left behind when the batch
+  // comes back short (purges of one namespace take turns on its row's lock).
+  lockRuns: 'SELECT run_id FROM executions WHERE namespace = $1 ORDER BY seq LIMIT $2 FOR UPDATE',
+  // What is left once its runs are gone: rows keyed by the namespace alone, then the namespace.
+  purgeRest: [
+    'DELETE FROM tasks WHERE namespace = $1',
+    'DELETE FROM timers WHERE namespace = $1',
+    'DELETE FROM executions_visibility WHERE namespace = $1',
+    'DELETE FROM search_attribute_columns WHERE namespace = $1',
+    'DELETE FROM task_queue_pollers WHERE namespace = $1',
+  ],
+  purgeSchedules: 'DELETE FROM schedules WHERE namespace = $1 RETURNING schedule_id',
+  purgeRow: "DELETE FROM namespaces WHERE name = $1 AND state = 'Deleted'",
 } as const;
 
 type Query = (sql: string, params: unknown[]) => Promise<pg.QueryResult>;
@@ -48,6 +65,34 @@ export async function updateNamespace(query: Query, name: string, c: NamespaceCh
   const row = (await query(NAMESPACE_SQL.update, [name, c.description ?? null, c.ownerEmail ?? null, c.retentionMs ?? null, updateTime]))
     .rows[0] as Record<string, unknown> | undefined;
   return row ? toNamespace(row) : undefined;
+}
+
+/** Turns a registered namespace Deleted, inside the caller's transaction; the row, or undefined. */
+export async function markNamespaceDeleted(c: pg.PoolClient, name: string, updateTime: number): Promise<NamespaceRecord | undefined> {
+  const row = (await c.query(NAMESPACE_SQL.markDeleted, [name, updateTime])).rows[0] as Record<string, unknown> | undefined;
+  return row ? toNamespace(row) : undefined;
+}
+
+/**
+ * One batch of a deleted namespace's purge, inside the caller's transaction (Store.purgeNamespace):
+ * the runs removed, the schedules removed once the runs are all gone, and whether it is done.
+ */
+export async function purgeNamespace(c: pg.PoolClient, name: string, limit: number): Promise<{ runIds: string[]; scheduleIds: string[]; done: boolean }> {
+  const state = (await c.query(NAMESPACE_SQL.lockDeleted, [name])).rows[0] as { state: string } | undefined;
+  if (!state) return { runIds: [], scheduleIds: [], done: true };
+  if (state.state !== 'Deleted') return { runIds: [], scheduleIds: [], done: false };
+  const runIds = (await c.query(NAMESPACE_SQL.lockRuns, [name, limit])).rows.map((r: { run_id: string }) => r.run_id);
+  if (runIds.length > 0) {
+    for (const sql of [NAMESPACE_SQL.deleteHistory, NAMESPACE_SQL.deleteVisibility, NAMESPACE_SQL.deleteTasks, NAMESPACE_SQL.deleteTimers,
+      NAMESPACE_SQL.deleteExecutions]) {
+      await c.query(sql, [runIds]);
+    }
+  }
+  if (runIds.length >= limit) return { runIds, scheduleIds: [], done: false };
+  for (const sql of NAMESPACE_SQL.purgeRest) await c.query(sql, [name]);
+  const scheduleIds = (await c.query(NAMESPACE_SQL.purgeSchedules, [name])).rows.map((r: { schedule_id: string }) => r.schedule_id);
+  await c.query(NAMESPACE_SQL.purgeRow, [name]);
+  return { runIds, scheduleIds, done: true };
 }
 
 /** Deletes a batch of expired closed runs and every row keyed by them, inside the caller's transaction. */

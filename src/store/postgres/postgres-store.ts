@@ -5,7 +5,7 @@ import { newUuid } from '../../common/ids.ts';
 import { connectionLoss, StoreConflictError } from '../errors.ts';
 import { buildListQuery } from '../list-query.ts';
 import { mapError, migrate } from './setup.ts';
-import { eventValues, executionUpdateValues, executionValues, newTaskValues, newTimerValues, toEvent, toExecution, toQueueRef, toTask, toTimer } from '../rows.ts';
+import { toEvent, toExecution, toQueueRef, toTask, toTimer } from '../rows.ts';
 import { notificationsOf } from '../transition-checks.ts';
 import type {
   ClaimTaskRequest, ClaimTimersRequest, ExecutionQuery, ExecutionRecord, QueueRef, Store, StoreNotification,
@@ -13,19 +13,19 @@ import type {
 } from '../types.ts';
 import * as ns from './namespace-queries.ts';
 import { PostgresTaskQueues } from './task-queue-queries.ts';
-import { multiInsert, PQ, quoteIdent } from './queries.ts';
-import { HISTORY_EVENTS, NEW_TASKS, NEW_TIMERS } from '../columns.ts';
+import { PQ, quoteIdent } from './queries.ts';
 import { batchPayloads, noticePayloads } from './batch-sql.ts';
 import { NotifyListener } from './listener.ts';
 import { PgGroupCommitter } from './group-commit.ts';
 import { StatisticsKeeper } from './statistics.ts';
-import { applySchedules, getSchedule, listSchedules } from './schedule-queries.ts';
+import { getSchedule, listSchedules } from './schedule-queries.ts';
+import { applyTransition } from './apply-transition.ts';
 import { postgresVisibilityStore as vis } from './visibility.ts';
 import type { SearchAttributeDefinition } from '../../visibility/types.ts';
 import type { VisibilityCount } from '../visibility/compile.ts';
 import { faults } from '../../common/fault-points.ts';
 import { EXECUTION_CACHE_SIZE, ExecutionCache } from '../execution-cache.ts';
-import { SCHEDULE_CACHE_SIZE, ScheduleCache } from '../schedule-cache.ts';
+import { SCHEDULE_CACHE_SIZE, ScheduleCache, scheduleKey } from '../schedule-cache.ts';
 import { resolveCacheMaxBytes, type StoreCacheOptions } from '../byte-bounded-map.ts';
 
 type Row = Record<string, unknown>;
@@ -224,6 +224,30 @@ export class PostgresStore implements Store {
     return ns.updateNamespace((sql, params) => this.#query(sql, params), name, changes, updateTime);
   }
 
+  async markNamespaceDeleted(name: string, updateTime: number): Promise<NamespaceRecord | undefined> {
+    let marked: NamespaceRecord | undefined;
+    const note: StoreNotification = { type: 'namespaceDeleted', name };
+    await this.#transaction(async (c) => {
+      marked = await ns.markNamespaceDeleted(c, name, updateTime);
+      // Every other server stops accepting the namespace when this commits.
+      if (marked) for (const p of noticePayloads(this.#origin, [], [note])) await c.query(PQ.notify, [this.#listener.channel, p]);
+    });
+    if (marked) this.#listeners.emit([note]);
+    return marked;
+  }
+
+  async purgeNamespace(name: string, limit: number): Promise<{ runIds: string[]; done: boolean }> {
+    let batch: { runIds: string[]; scheduleIds: string[]; done: boolean } = { runIds: [], scheduleIds: [], done: false };
+    await this.#transaction(async (c) => {
+      batch = await ns.purgeNamespace(c, name, limit);
+      const schedules = batch.scheduleIds.map((id) => scheduleKey(name, id));
+      for (const p of noticePayloads(this.#origin, batch.runIds, [], schedules)) await c.query(PQ.notify, [this.#listener.channel, p]);
+    });
+    for (const runId of batch.runIds) this.#rows.delete(runId);
+    for (const id of batch.scheduleIds) this.#schedules.delete(scheduleKey(name, id));
+    return { runIds: batch.runIds, done: batch.done };
+  }
+
   async deleteClosedRuns(namespace: string, closedBefore: number, limit: number, runId?: string): Promise<string[]> {
     let runIds: string[] = [];
     await this.#transaction(async (c) => {
@@ -271,7 +295,7 @@ export class PostgresStore implements Store {
   /** Commits one transition in a transaction of its own (what the batch statement cannot take). */
   #commitAlone(t: Transition): Promise<void> {
     return this.#transaction(async (client) => {
-      await this.#apply(client, t);
+      await applyTransition(client, t);
       for (const p of batchPayloads(this.#origin, [t])) await client.query(PQ.notify, [this.#listener.channel, p]);
       if (faults.armed) await faults.hit('store.commit');
     });
@@ -309,43 +333,6 @@ export class PostgresStore implements Store {
     } finally {
       client.off('error', onLost);
       client.release(broken);
-    }
-  }
-
-  async #apply(c: pg.PoolClient, t: Transition): Promise<void> {
-    for (const w of t.executions) {
-      const r = w.record;
-      if (w.expectedVersion === undefined) {
-        if (w.firstOfWorkflowId && (await c.query(PQ.anyRun, [r.namespace, r.workflowId])).rowCount) {
-          throw new StoreConflictError('workflowIdUsed', `workflow ${r.workflowId} has a run already`);
-        }
-        await c.query(PQ.insertExecution, executionValues(r));
-      } else {
-        const res = await c.query(PQ.updateExecution, [...executionUpdateValues(r), r.runId, w.expectedVersion]);
-        if (res.rowCount !== 1) throw new StoreConflictError('version', `run ${r.runId} changed since version ${w.expectedVersion}`);
-      }
-      await vis.write(c, r);
-      if (w.events.length) {
-        await c.query(multiInsert('history_events', HISTORY_EVENTS, w.events.length), w.events.flatMap((e) => eventValues(r.runId, e)));
-      }
-    }
-    await applySchedules(c, t);
-    if (t.consumeTimerId !== undefined && (await c.query(PQ.consumeTimer, [t.consumeTimerId])).rowCount !== 1) {
-      throw new StoreConflictError('timerGone', `timer ${t.consumeTimerId} was already fired`);
-    }
-    if (t.purgeRunIds?.length) {
-      await c.query(PQ.purgeRunTasks, [t.purgeRunIds]);
-      await c.query(PQ.purgeRunTimers, [t.purgeRunIds]);
-    }
-    if (t.deleteTaskIds?.length) await c.query(PQ.deleteTasks, [t.deleteTaskIds]);
-    if (t.deleteTimerIds?.length) await c.query(PQ.deleteTimers, [t.deleteTimerIds]);
-    const tasks = t.createTasks ?? [];
-    if (tasks.length) {
-      await c.query(multiInsert('tasks', NEW_TASKS, tasks.length), tasks.flatMap((k) => newTaskValues(k)));
-    }
-    const timers = t.createTimers ?? [];
-    if (timers.length) {
-      await c.query(multiInsert('timers', NEW_TIMERS, timers.length), timers.flatMap((k) => newTimerValues(k)));
     }
   }
 

@@ -23,6 +23,18 @@ const SQL = {
   deleteVisibility: 'DELETE FROM executions_visibility WHERE run_id IN (SELECT value FROM json_each(@runIds))',
   deleteTasks: 'DELETE FROM tasks WHERE run_id IN (SELECT value FROM json_each(@runIds))',
   deleteTimers: 'DELETE FROM timers WHERE run_id IN (SELECT value FROM json_each(@runIds))',
+  markDeleted: `UPDATE namespaces SET state = 'Deleted', update_time = @updateTime WHERE name = @name AND state = 'Registered' RETURNING *`,
+  state: 'SELECT state FROM namespaces WHERE name = @name',
+  // executions_by_seq. Running runs too: a deleted namespace's runs end without a close event.
+  runs: 'SELECT run_id FROM executions WHERE namespace = @name ORDER BY seq LIMIT @limit',
+  // What is left once its runs are gone: rows keyed by the namespace alone, then the namespace.
+  purgeTasks: 'DELETE FROM tasks WHERE namespace = @name',
+  purgeTimers: 'DELETE FROM timers WHERE namespace = @name',
+  purgeVisibility: 'DELETE FROM executions_visibility WHERE namespace = @name',
+  purgeAttributes: 'DELETE FROM search_attribute_columns WHERE namespace = @name',
+  purgePollers: 'DELETE FROM task_queue_pollers WHERE namespace = @name',
+  purgeSchedules: 'DELETE FROM schedules WHERE namespace = @name',
+  purgeRow: "DELETE FROM namespaces WHERE name = @name AND state = 'Deleted'",
 } as const;
 
 /** The namespace statements of one connection, prepared once. */
@@ -32,6 +44,31 @@ export class SqliteNamespaces {
   constructor(db: BetterSqlite3.Database) {
     this.#q = prepareAll(db, SQL);
     this.#q.expired.pluck();
+    this.#q.runs.pluck();
+  }
+
+  /** Turns a registered namespace Deleted; to run inside a write. */
+  markDeleted(name: string, updateTime: number): NamespaceRecord | undefined {
+    const row = this.#q.markDeleted.get({ name, updateTime }) as Row | undefined;
+    return row ? toNamespace(row) : undefined;
+  }
+
+  /** One batch of a deleted namespace's purge (Store.purgeNamespace); to run inside a write. */
+  purge(name: string, limit: number): { runIds: string[]; done: boolean } {
+    const state = this.#q.state.get({ name }) as { state: string } | undefined;
+    if (!state) return { runIds: [], done: true };
+    if (state.state !== 'Deleted') return { runIds: [], done: false };
+    const runIds = (this.#q.runs.all({ name, limit }) as unknown[]).map(String);
+    if (runIds.length > 0) {
+      const p = { runIds: JSON.stringify(runIds) };
+      for (const s of [this.#q.deleteHistory, this.#q.deleteVisibility, this.#q.deleteTasks, this.#q.deleteTimers, this.#q.deleteExecutions]) s.run(p);
+    }
+    if (runIds.length >= limit) return { runIds, done: false };
+    for (const s of [this.#q.purgeTasks, this.#q.purgeTimers, this.#q.purgeVisibility, this.#q.purgeAttributes, this.#q.purgePollers,
+      this.#q.purgeSchedules, this.#q.purgeRow]) {
+      s.run({ name });
+    }
+    return { runIds, done: true };
   }
 
   /** Inserts the row; to run inside a write. */

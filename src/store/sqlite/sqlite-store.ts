@@ -187,6 +187,21 @@ export class SqliteStore implements Store {
     return this.#write(() => this.#namespaces.update(name, changes, updateTime));
   }
 
+  async markNamespaceDeleted(name: string, updateTime: number): Promise<NamespaceRecord | undefined> {
+    const marked = await this.#write(() => this.#namespaces.markDeleted(name, updateTime));
+    if (marked) this.#listeners.emit([{ type: 'namespaceDeleted', name }]);
+    return marked;
+  }
+
+  purgeNamespace(name: string, limit: number): Promise<{ runIds: string[]; done: boolean }> {
+    return this.#write(() => this.#namespaces.purge(name, limit), undefined, ({ runIds }) => {
+      for (const runId of runIds) {
+        this.#rows.delete(runId);
+        this.#leases.dropRun(runId);
+      }
+    });
+  }
+
   deleteClosedRuns(namespace: string, closedBefore: number, limit: number, runId?: string): Promise<string[]> {
     return this.#write(() => this.#namespaces.deleteClosedRuns(namespace, closedBefore, limit, runId), undefined, (runIds) => {
       for (const runId of runIds) {
