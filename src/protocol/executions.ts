@@ -5,6 +5,7 @@ import type { WorkflowIdConflictPolicy } from '../history/id-conflict-policy.ts'
 import type { RetryPolicyData } from '../retry/policy-data.ts';
 import type { ResetType } from './enums.ts';
 import type { SearchAttributeWireValue } from './visibility.ts';
+import type { UserMetadata } from '../history/user-metadata.ts';
 
 /* Starting, reading, listing and ending workflow executions. */
 
@@ -59,6 +60,11 @@ export interface StartWorkflowExecutionRequest {
   header?: WireHeaders | undefined;
   /** Custom search attributes registered in the namespace, by name (Datetime as ISO 8601). */
   searchAttributes?: Record<string, SearchAttributeWireValue> | undefined;
+  /**
+   * The run's static summary (one line, at most 400 characters) and details (at most 20,000),
+   * Temporal's `staticSummary` / `staticDetails`: shown by describe, the list and the web UI.
+   */
+  userMetadata?: UserMetadata | undefined;
 }
 
 /** The answer to a start. */

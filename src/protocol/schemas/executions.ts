@@ -8,7 +8,7 @@ import type {
   StartWorkflowExecutionRequest, TerminateWorkflowRequest,
 } from '../executions.ts';
 import {
-  bool, checkedLater, headers, id, identity, int, namespace, oneOf, optional, payload, payloadArray, payloadRecord, retryPolicy, runId, text, timeoutMs,
+  bool, checkedLater, headers, id, identity, int, namespace, oneOf, optional, payload, payloadArray, payloadRecord, retryPolicy, runId, text, timeoutMs, userMetadata,
 } from '../fields.ts';
 import {
   DEFAULT_HISTORY_PAGE_SIZE, DEFAULT_LIST_PAGE_SIZE, DEFAULT_LONG_POLL_MS, MAX_HISTORY_PAGE_SIZE, MAX_ID_LENGTH, MAX_LIST_PAGE_SIZE,
@@ -39,6 +39,7 @@ export const startWorkflowExecutionRequestSchema = schemaOf<StartWorkflowExecuti
   header: headers('header'),
   cronSchedule: optional(checkedLater<string>()),
   searchAttributes: checkedLater<Record<string, SearchAttributeWireValue>>(),
+  userMetadata: userMetadata('userMetadata'),
 }));
 
 /** Schema of {@link ExecutionRequest}. */
