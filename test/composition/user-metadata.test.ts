@@ -15,7 +15,7 @@ import { silentLogger } from '../helpers/logger.ts';
 
 const WORKFLOWS = fixture('user-metadata.ts');
 const of = <T extends HistoryEvent['eventType']>(events: HistoryEvent[], type: T) =>
-  events.filter((e): e is HistoryEvent<T> => e.eventType === type);
+  events.filter((e) => e.eventType === type) as HistoryEvent<T>[];
 
 for (const backend of backends('user_metadata')) {
   describe(`user metadata on ${backend.name}`, async () => {
@@ -48,7 +48,7 @@ for (const backend of backends('user_metadata')) {
         await waitFor('the cool-down timer', async () => of((await handle.fetchHistory()).events, 'TimerStarted').length === 1);
         await env.sleep('1 minute');
         await waitFor('the approval timer', async () => of((await handle.fetchHistory()).events, 'TimerStarted').length === 2);
-        const meta = await handle.query<{ currentDetails: string }>('__temporal_workflow_metadata');
+        const meta = await handle.query('__temporal_workflow_metadata') as { currentDetails: string };
         assert.equal(meta.currentDetails, 'Waiting for approval (was: Greeting **Ada**)');
         await handle.signal('proceed');
         assert.equal(await handle.result(), 'HELLO ADA');
