@@ -67,6 +67,11 @@ for (const backend of backends('user_metadata')) {
       assert.equal(await cd.staticDetails(), 'Echoes its input');
       assert.deepEqual(of((await child.fetchHistory()).events, 'WorkflowExecutionStarted')[0]!.attributes.userMetadata,
         { summary: 'Child of the order', details: 'Echoes its input' });
+
+      const resetRunId = await handle.reset({ type: 'FirstWorkflowTask', reason: 'again' });
+      const reset = env.client.workflow.getHandle(handle.workflowId, resetRunId);
+      assert.equal(await (await reset.describe()).staticSummary(), 'Order for Ada', 'a reset run keeps the start\'s metadata');
+      await reset.terminate();
     });
 
     test('signal-with-start carries the metadata; a run without it has none', { skip }, async () => {
