@@ -89,6 +89,28 @@ for (const backend of backends('user_metadata')) {
       await sws.terminate();
       await plain.terminate();
     });
+
+    test('a schedule\'s action carries staticSummary and staticDetails to each workflow it starts, and describe gives them back', { skip }, async () => {
+      const taskQueue = queue('schedule');
+      const schedule = await env.client.schedule.create({
+        scheduleId: `sched-${taskQueue}`, spec: { intervals: [{ every: '1 day' }] },
+        action: { type: 'startWorkflow', workflowType: 'childWithMetadata', taskQueue, workflowId: `scheduled-${taskQueue}`, args: ['x'],
+          staticSummary: 'Nightly export', staticDetails: 'From the schedule' },
+      });
+      const d = await schedule.describe();
+      assert.equal(d.action.staticSummary, 'Nightly export');
+      assert.equal(d.action.staticDetails, 'From the schedule');
+      await schedule.trigger();
+      const started = await waitFor('the triggered workflow', async () => (await schedule.describe()).info.recentActions[0]);
+      const run = await env.client.workflow.getHandle(started.workflowId).describe();
+      assert.equal(await run.staticSummary(), 'Nightly export');
+      assert.equal(await run.staticDetails(), 'From the schedule');
+      await schedule.delete();
+      await assert.rejects(env.client.schedule.create({
+        scheduleId: `bad-${taskQueue}`, spec: { intervals: [{ every: '1 day' }] },
+        action: { type: 'startWorkflow', workflowType: 'w', taskQueue, workflowId: 'w', staticSummary: 3 as never },
+      }), (err: unknown) => err instanceof ValidationError && err.field === 'action.staticSummary');
+    });
   });
 }
 
