@@ -24,7 +24,9 @@ const START_OPTIONS = `  --type <type>                      the workflow type, i
   --start-delay <dur>                the first workflow task waits this long ('10m'); a signal ends the wait
   --cron '<spec>'                    a cron job: '30 2 * * *', '@daily', '@every 1h', 'CRON_TZ=Europe/Paris 0 8 * * *'
   --memo key=<json>                  repeatable: --memo customer='"c-9"'
-  --search-attribute key=<json>      repeatable; the attribute must be registered (steadfast search-attribute create)`;
+  --search-attribute key=<json>      repeatable; the attribute must be registered (steadfast search-attribute create)
+  --static-summary <text>            a one-line summary, shown by describe, the list and the web UI
+  --static-details <text>            longer details (Temporal markdown), shown by describe and the web UI`;
 
 const WAIT_OPTIONS = `  --command-timeout <dur>            give up waiting after this long (exit 1, saying why the run did not move); default: wait`;
 
@@ -61,7 +63,7 @@ export const ACTIONS: Record<string, ActionHelp> = {
   },
   describe: {
     usage: 'describe <workflowId> [--run <runId>]',
-    summary: 'status, times, timeouts, retry policy, memo, search attributes, pending activities and children',
+    summary: 'status, times, timeouts, summary and details, retry policy, memo, search attributes, pending activities and children',
     example: 'steadfast workflow describe order-1',
   },
   history: {

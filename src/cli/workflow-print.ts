@@ -14,13 +14,24 @@ export function print(json: boolean, value: unknown, human: () => string): void 
   printOutput(json, value, human);
 }
 
-/** The table of `steadfast workflow list`; statuses in colour when `colour` is on. */
+/**
+ * The table of `steadfast workflow list`; statuses in colour when `colour` is on. A SUMMARY column
+ * (the start's `staticSummary`) comes last when a run of the page has one.
+ */
 export function executionRows(list: WorkflowExecutionInfo[], colour = colourOn()): string {
+  const summaries = list.some((e) => e.userMetadata?.summary !== undefined);
   return renderTable(
-    ['WORKFLOW ID', 'TYPE', 'STATUS', 'STARTED', 'CLOSED', 'RUN ID'],
-    list.map((e) => [e.workflowId, e.workflowType, e.status, e.startTime, e.closeTime ?? '', e.runId]),
+    ['WORKFLOW ID', 'TYPE', 'STATUS', 'STARTED', 'CLOSED', 'RUN ID', ...(summaries ? ['SUMMARY'] : [])],
+    list.map((e) => [
+      e.workflowId, e.workflowType, e.status, e.startTime, e.closeTime ?? '', e.runId, ...(summaries ? [oneLine(e.userMetadata?.summary ?? '')] : []),
+    ]),
     colour ? (_, column, value) => (column === 2 ? STATUS_COLOUR[value] : undefined) : undefined,
   );
+}
+
+/** A text on one line, for a table cell. */
+function oneLine(text: string): string {
+  return text.replace(/\s*\n\s*/g, ' ');
 }
 
 /** One event as a row of the history table: id, time, type, and its attributes cut to 90 characters. */
@@ -67,6 +78,9 @@ export function describeText(d: WorkflowExecutionDescription, colour = colourOn(
     `task ${formatMs(config.workflowTaskTimeoutMs)}`,
   ].filter(Boolean);
   lines.push(`  timeouts   ${timeouts.join(', ')}`);
+  const metadata = d.raw.execution.userMetadata;
+  if (metadata?.summary !== undefined) lines.push(`  summary    ${oneLine(metadata.summary)}`);
+  if (metadata?.details !== undefined) lines.push(`  details    ${metadata.details.split('\n').join('\n             ')}`);
   if ('result' in outcome) lines.push(`  result     ${JSON.stringify(outcome.result, markEncoded) ?? 'undefined'}`);
   if (outcome.failure) lines.push(`  failure    ${failureText(outcome.failure)}`);
   if (outcome.reason !== undefined) lines.push(`  reason     ${outcome.reason}`);

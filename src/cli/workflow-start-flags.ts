@@ -19,6 +19,7 @@ export const START_FLAGS = {
   'execution-timeout': { type: 'string' }, 'run-timeout': { type: 'string' }, 'task-timeout': { type: 'string' },
   'id-reuse-policy': { type: 'string' }, 'id-conflict-policy': { type: 'string' }, 'start-delay': { type: 'string' }, cron: { type: 'string' },
   memo: { type: 'string', multiple: true }, 'search-attribute': { type: 'string', multiple: true },
+  'static-summary': { type: 'string' }, 'static-details': { type: 'string' },
 } as const;
 
 /** The values the start flags parse to. */
@@ -29,6 +30,7 @@ interface StartFlagValues {
   'retry-maximum-attempts'?: string; 'retry-non-retryable-error-types'?: string;
   'execution-timeout'?: string; 'run-timeout'?: string; 'task-timeout'?: string;
   'id-reuse-policy'?: string; 'id-conflict-policy'?: string; 'start-delay'?: string; cron?: string; memo?: string[]; 'search-attribute'?: string[];
+  'static-summary'?: string; 'static-details'?: string;
 }
 
 /** The flag that sets each start option, so the client's validation errors name the flag a person typed. */
@@ -39,6 +41,7 @@ const FLAG_OF_FIELD: Record<string, string> = {
   'retry.nonRetryableErrorTypes': 'retry-non-retryable-error-types',
   workflowExecutionTimeout: 'execution-timeout', workflowRunTimeout: 'run-timeout', workflowTaskTimeout: 'task-timeout',
   workflowIdReusePolicy: 'id-reuse-policy', workflowIdConflictPolicy: 'id-conflict-policy', startDelay: 'start-delay', cronSchedule: 'cron', memo: 'memo', searchAttributes: 'search-attribute',
+  staticSummary: 'static-summary', staticDetails: 'static-details',
 };
 
 function parseJson(flag: string, text: string, example: string): unknown {
@@ -180,6 +183,8 @@ export function startOptionsFromFlags(v: StartFlagValues): WorkflowStartOptions 
     ...(v.cron !== undefined ? { cronSchedule: v.cron } : {}),
     ...(memo ? { memo } : {}),
     ...(searchAttributes ? { searchAttributes } : {}),
+    ...(v['static-summary'] !== undefined ? { staticSummary: v['static-summary'] } : {}),
+    ...(v['static-details'] !== undefined ? { staticDetails: v['static-details'] } : {}),
   };
   try {
     toStartRequest('check', options, 'default', 'cli');

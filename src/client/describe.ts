@@ -93,6 +93,10 @@ export interface WorkflowExecutionDescription {
   pendingWorkflowTask?: WireDescription['pendingWorkflowTask'];
   /** Custom search attributes of the run (Datetime values as ISO 8601 strings). */
   searchAttributes?: WireDescription['execution']['searchAttributes'];
+  /** The start's `staticSummary`, as Temporal's describe gives it (a function resolving to the text, or undefined). */
+  staticSummary: () => Promise<string | undefined>;
+  /** The start's `staticDetails`, as Temporal's describe gives it (a function resolving to the text, or undefined). */
+  staticDetails: () => Promise<string | undefined>;
   /** The service's answer as it came over the wire. */
   raw: WireDescription;
 }
@@ -113,6 +117,8 @@ export function toDescription(raw: WireDescription): WorkflowExecutionDescriptio
     pendingActivities: raw.pendingActivities,
     pendingLocalActivities: raw.pendingLocalActivities ?? [],
     pendingChildren: raw.pendingChildren,
+    staticSummary: () => Promise.resolve(e.userMetadata?.summary),
+    staticDetails: () => Promise.resolve(e.userMetadata?.details),
     raw,
   };
   if (e.historySizeBytes !== undefined) d.historySize = e.historySizeBytes;

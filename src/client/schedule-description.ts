@@ -61,6 +61,8 @@ export interface ScheduleDescriptionAction {
   workflowExecutionTimeout?: number;
   workflowRunTimeout?: number;
   workflowTaskTimeout?: number;
+  staticSummary?: string;
+  staticDetails?: string;
 }
 
 /** A workflow the schedule started, as Temporal names it. */
@@ -163,6 +165,8 @@ function actionOf(a: ScheduleActionData): ScheduleDescriptionAction {
   if (a.workflowExecutionTimeoutMs !== undefined) out.workflowExecutionTimeout = a.workflowExecutionTimeoutMs;
   if (a.workflowRunTimeoutMs !== undefined) out.workflowRunTimeout = a.workflowRunTimeoutMs;
   if (a.workflowTaskTimeoutMs !== undefined) out.workflowTaskTimeout = a.workflowTaskTimeoutMs;
+  if (a.userMetadata?.summary !== undefined) out.staticSummary = a.userMetadata.summary;
+  if (a.userMetadata?.details !== undefined) out.staticDetails = a.userMetadata.details;
   return out;
 }
 

@@ -1,3 +1,4 @@
+import { userMetadataOf } from '../history/user-metadata.ts';
 import type { Duration } from '../retry/duration.ts';
 import { resolveRetryPolicy, type TemporalRetryPolicy } from '../retry/index.ts';
 import { ValidationError } from '../errors/index.ts';
@@ -33,6 +34,10 @@ export interface ScheduleStartWorkflowAction {
   workflowExecutionTimeout?: Duration;
   workflowRunTimeout?: Duration;
   workflowTaskTimeout?: Duration;
+  /** Each started workflow's static summary (Temporal's `staticSummary`). */
+  staticSummary?: string;
+  /** Each started workflow's static details (Temporal's `staticDetails`). */
+  staticDetails?: string;
 }
 
 /** Policies of a schedule. */
@@ -74,7 +79,7 @@ export const SCHEDULE_OPTION_KEYS = optionKeys<ScheduleOptions>({ scheduleId: tr
 
 const ACTION_KEYS = optionKeys<ScheduleStartWorkflowAction>({
   type: true, workflowType: true, taskQueue: true, workflowId: true, args: true, memo: true, searchAttributes: true, retry: true,
-  workflowExecutionTimeout: true, workflowRunTimeout: true, workflowTaskTimeout: true,
+  workflowExecutionTimeout: true, workflowRunTimeout: true, workflowTaskTimeout: true, staticSummary: true, staticDetails: true,
 });
 
 const POLICY_KEYS = optionKeys<SchedulePolicies>({ overlap: true, catchupWindow: true, catchupWindowMs: true, pauseOnFailure: true });
@@ -112,6 +117,8 @@ export function actionToWire(action: ScheduleStartWorkflowAction, scheduleId: st
     const ms = optionalPositiveDuration(`action.${name}`, a[name]);
     if (ms !== undefined) out[wire] = ms;
   }
+  const userMetadata = userMetadataOf({ field: 'action.staticSummary', value: a.staticSummary }, { field: 'action.staticDetails', value: a.staticDetails });
+  if (userMetadata) out.userMetadata = userMetadata;
   return out;
 }
 

@@ -13,12 +13,14 @@ import { ValidationError } from '../errors/index.ts';
 import { payloadOf } from './request-limits.ts';
 import { optionKeys, refuseUnknownKeys } from '../common/option-keys.ts';
 import { parseCronSchedule } from '../schedule/index.ts';
+import { userMetadataOf } from '../history/user-metadata.ts';
 
 /** Keys of `client.workflow.start()` / `execute()` options. */
 export const WORKFLOW_START_OPTION_KEYS = optionKeys<BaseStartOptions & { args?: unknown[] }>({
   taskQueue: true, workflowId: true, args: true, retry: true, workflowExecutionTimeout: true, workflowRunTimeout: true, workflowTaskTimeout: true,
   workflowIdReusePolicy: true, workflowIdConflictPolicy: true, startDelay: true, memo: true, requestId: true, cronSchedule: true, searchAttributes: true,
   requestEagerStart: true,
+  staticSummary: true, staticDetails: true,
 });
 
 /** Options for starting a workflow; `args` is typed by the workflow function. */
@@ -75,6 +77,13 @@ export interface BaseStartOptions {
    * The handle's `eagerlyStarted` says which. Not with signal-with-start. @default false
    */
   requestEagerStart?: boolean;
+  /**
+   * A one-line summary of the run (Temporal's `staticSummary`, at most 400 characters), shown by
+   * describe, the list (a column of the web UI and the CLI) and the workflow page. @default none
+   */
+  staticSummary?: string;
+  /** Longer details of the run (Temporal's `staticDetails`, at most 20,000 characters), shown by describe and the workflow page. @default none */
+  staticDetails?: string;
 }
 
 /**
@@ -125,6 +134,8 @@ export function toStartRequest(
   }
   checkPolicyPair('workflowIdConflictPolicy', req.workflowIdReusePolicy, req.workflowIdConflictPolicy);
   optionalBoolean('requestEagerStart', options.requestEagerStart);
+  const userMetadata = userMetadataOf({ field: 'staticSummary', value: options.staticSummary }, { field: 'staticDetails', value: options.staticDetails });
+  if (userMetadata) req.userMetadata = userMetadata;
   const delay = optionalPositiveDuration('startDelay', options.startDelay);
   if (delay !== undefined) {
     if (req.cronSchedule !== undefined) throw new ValidationError('startDelay', 'cannot be given with cronSchedule (a cron job\'s first run waits for its first fire time)', options.startDelay);

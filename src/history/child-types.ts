@@ -5,6 +5,7 @@ import type { RetryPolicyData } from '../retry/policy-data.ts';
 import type { WorkflowIdReusePolicy } from './id-reuse-policy.ts';
 import type { WorkflowIdConflictPolicy } from './id-conflict-policy.ts';
 import type { SearchAttributesInput } from './search-attribute-values.ts';
+import type { UserMetadata } from './user-metadata.ts';
 
 /** What happens to a child workflow when its parent closes. */
 export const PARENT_CLOSE_POLICIES = ['Terminate', 'RequestCancel', 'Abandon'] as const;
@@ -83,6 +84,8 @@ export interface ChildStartAttributes {
   cronSchedule?: string;
   /** Opaque to the engine; the worker's correlation key (the child's sequence number in the run). */
   control?: string;
+  /** The child's static summary and details (`staticSummary`, `staticDetails`), recorded in its WorkflowExecutionStarted. */
+  userMetadata?: UserMetadata;
 }
 
 /** Commands of child workflows and external cancellation. */

@@ -5,6 +5,7 @@ import type { ActivityTimeouts } from './events.ts';
 import type { ChildCommandAttributes } from './child-types.ts';
 import type { SearchAttributesInput } from './search-attribute-values.ts';
 import type { MessageCommandAttributes } from './message-types.ts';
+import type { UserMetadata } from './user-metadata.ts';
 
 /**
  * What a worker sends back at the end of a workflow task. The engine turns each command into
@@ -24,11 +25,15 @@ export interface CommandAttributes extends ChildCommandAttributes, MessageComman
     retryPolicy?: PolicyData;
     /** Headers the call carried (Temporal's `Headers`, in wire form): interceptors read them. */
     header?: WireHeaders;
+    /** The call's summary (`ActivityOptions.summary`); no details. */
+    userMetadata?: UserMetadata;
   };
   RequestCancelActivityTask: { scheduledEventId: number };
-  StartTimer: { timerId: string; startToFireTimeoutMs: number };
+  /** `userMetadata`: the timer's summary (`TimerOptions.summary`); no details. */
+  StartTimer: { timerId: string; startToFireTimeoutMs: number; userMetadata?: UserMetadata };
   CancelTimer: { timerId: string };
-  RecordMarker: { markerName: string; details: Record<string, unknown>; failure?: FailureInfo };
+  /** `userMetadata`: a local activity's summary. */
+  RecordMarker: { markerName: string; details: Record<string, unknown>; failure?: FailureInfo; userMetadata?: UserMetadata };
   CompleteWorkflowExecution: { result: unknown };
   FailWorkflowExecution: { failure: FailureInfo };
   CancelWorkflowExecution: { details?: unknown };

@@ -5,6 +5,7 @@ import type { PolicyData, RetryPolicyData } from '../retry/policy-data.ts';
 import type { ChildEventAttributes } from './child-types.ts';
 import type { MessageEventAttributes } from './message-types.ts';
 import type { SearchAttributeStoredValue } from './search-attribute-values.ts';
+import type { UserMetadata } from './user-metadata.ts';
 
 /** Why a run closed and another run of the same chain started. */
 export type ContinueAsNewInitiator = 'Workflow' | 'RetryPolicy' | 'CronSchedule';
@@ -64,6 +65,8 @@ export interface EventAttributes extends ChildEventAttributes, MessageEventAttri
     header?: WireHeaders;
     /** Custom search attributes the run starts with (Datetime as ISO 8601). */
     searchAttributes?: Record<string, SearchAttributeStoredValue>;
+    /** The start's static summary and details (`staticSummary`, `staticDetails`); the runs of its chain keep them. */
+    userMetadata?: UserMetadata;
   };
   WorkflowTaskScheduled: { taskQueue: string; startToCloseTimeoutMs: number; attempt: number };
   WorkflowTaskStarted: {
@@ -102,6 +105,8 @@ export interface EventAttributes extends ChildEventAttributes, MessageEventAttri
     workflowTaskCompletedEventId: number;
     /** Headers the call carried (Temporal's `Headers`, in wire form): interceptors read them. */
     header?: WireHeaders;
+    /** The call's `summary`. */
+    userMetadata?: UserMetadata;
   };
   ActivityTaskStarted: {
     scheduledEventId: number;
@@ -132,7 +137,13 @@ export interface EventAttributes extends ChildEventAttributes, MessageEventAttri
     details?: unknown;
     identity: string;
   };
-  TimerStarted: { timerId: string; startToFireTimeoutMs: number; workflowTaskCompletedEventId: number };
+  TimerStarted: {
+    timerId: string;
+    startToFireTimeoutMs: number;
+    workflowTaskCompletedEventId: number;
+    /** The timer's `summary` (`sleep(duration, { summary })`). */
+    userMetadata?: UserMetadata;
+  };
   TimerFired: { timerId: string; startedEventId: number };
   TimerCanceled: { timerId: string; startedEventId: number; workflowTaskCompletedEventId: number };
   MarkerRecorded: {
@@ -140,6 +151,8 @@ export interface EventAttributes extends ChildEventAttributes, MessageEventAttri
     details: Record<string, unknown>;
     workflowTaskCompletedEventId: number;
     failure?: FailureInfo;
+    /** A local activity's `summary`, on its marker. */
+    userMetadata?: UserMetadata;
   };
   /**
    * The run's search attributes changed (UpsertWorkflowSearchAttributes): each value as stored

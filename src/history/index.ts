@@ -8,3 +8,4 @@ export * from './search-attribute-values.ts';
 export * from './id-reuse-policy.ts';
 export * from './id-conflict-policy.ts';
 export * from './timer-kinds.ts';
+export * from './user-metadata.ts';

@@ -1,3 +1,4 @@
+import type { UserMetadata } from '../history/user-metadata.ts';
 import type { UnpolledTaskQueue } from './task-queues.ts';
 import type { FailureInfo } from '../common/failure.ts';
 import type { ParentClosePolicy } from '../history/child-types.ts';
@@ -48,6 +49,8 @@ export interface WorkflowExecutionInfo {
   searchAttributes?: Record<string, SearchAttributeWireValue> | undefined;
   /** Present (true) while the open run's workflow task keeps failing: the TaskFailing search attribute. */
   taskFailing?: true | undefined;
+  /** The start's static summary and details (Temporal's `staticSummary`, `staticDetails`), when it gave them. */
+  userMetadata?: UserMetadata | undefined;
 }
 
 /** One page of runs. */

@@ -6,6 +6,7 @@ import type { RetryPolicyData } from '../retry/policy-data.ts';
 import type { ResetReapplyExcludeType, ResetType } from './enums.ts';
 import type { SearchAttributeWireValue } from './visibility.ts';
 import type { WorkflowTask } from './tasks.ts';
+import type { UserMetadata } from '../history/user-metadata.ts';
 
 /* Starting, reading, listing and ending workflow executions. */
 
@@ -66,6 +67,11 @@ export interface StartWorkflowExecutionRequest {
    * to a poll. Ignored when the task cannot run now (a start delay, a cron wait, no new run).
    */
   requestEagerExecution?: boolean | undefined;
+  /**
+   * The run's static summary (one line, at most 400 characters) and details (at most 20,000),
+   * Temporal's `staticSummary` / `staticDetails`: shown by describe, the list and the web UI.
+   */
+  userMetadata?: UserMetadata | undefined;
 }
 
 /** The answer to a start. */

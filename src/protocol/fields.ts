@@ -7,6 +7,7 @@ import { encodePayload } from '../common/payload.ts';
 import { MAX_HEADER_ENTRIES } from '../common/headers.ts';
 import { resolveRetryPolicy } from '../retry/index.ts';
 import type { RetryPolicyData } from '../retry/policy-data.ts';
+import { checkUserMetadata, type UserMetadata } from '../history/user-metadata.ts';
 import { MAX_ID_LENGTH, MAX_IDENTITY_LENGTH, MAX_NAME_LENGTH } from './limits.ts';
 
 /*
@@ -159,6 +160,10 @@ export function retryPolicy(field: string) {
     : checkPolicyDurations(field, resolveRetryPolicy(v as RetryPolicyData, field), 'wire'))));
 }
 
+/** A start's user metadata at `field` (`{ summary?, details? }`), with the history layer's rules; empty texts are left out. */
+export function userMetadata(field: string) {
+  return optional(z.unknown().transform((v): UserMetadata | undefined => checkUserMetadata(field, v)));
+}
 
 const BASE64_TEXT = z.string({ error: 'must be a base64 string' }).regex(/^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/, 'must be a base64 string');
 

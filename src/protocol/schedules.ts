@@ -1,3 +1,4 @@
+import type { UserMetadata } from '../history/user-metadata.ts';
 import type { FailureInfo } from '../common/failure.ts';
 import type { CanonicalScheduleSpec } from '../schedule/schedule-spec.ts';
 import type { RetryPolicyData } from '../retry/policy-data.ts';
@@ -32,6 +33,8 @@ export interface ScheduleActionData {
   workflowRunTimeoutMs?: number | undefined;
   /** See StartWorkflowExecutionRequest. */
   workflowTaskTimeoutMs?: number | undefined;
+  /** Each run's static summary and details (see StartWorkflowExecutionRequest). */
+  userMetadata?: UserMetadata | undefined;
 }
 
 /** Policies of a schedule. */

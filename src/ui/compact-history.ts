@@ -1,5 +1,6 @@
 import type { HistoryEvent } from '../history/events.ts';
 import type { FailureInfo } from '../common/failure.ts';
+import type { UserMetadata } from '../history/user-metadata.ts';
 
 /** One line of the compact history: an activity, timer, child workflow or update, from its first event to its last. */
 export interface CompactRow {
@@ -16,10 +17,18 @@ export interface CompactRow {
   /** Running until a closing event arrives; then how it ended. */
   outcome: 'Running' | 'Completed' | 'Failed' | 'TimedOut' | 'Canceled' | 'Fired' | 'Terminated';
   failure?: FailureInfo;
+  /** The summary the workflow gave the activity, timer or child (its user metadata). */
+  summary?: string;
 }
 
 type Attrs = Record<string, unknown>;
 const attrs = (e: HistoryEvent) => e.attributes as Attrs;
+
+/** `row` with the event's summary (its user metadata), when it has one. */
+function withSummary(row: CompactRow, a: Attrs): CompactRow {
+  const summary = (a.userMetadata as UserMetadata | undefined)?.summary;
+  return summary === undefined ? row : { ...row, summary };
+}
 
 const ACTIVITY_ENDS: Record<string, CompactRow['outcome']> = {
   ActivityTaskCompleted: 'Completed', ActivityTaskFailed: 'Failed', ActivityTaskTimedOut: 'TimedOut', ActivityTaskCanceled: 'Canceled',
@@ -50,7 +59,7 @@ export function compactHistory(events: readonly HistoryEvent[]): CompactRow[] {
     const base = { firstEventId: e.eventId, startTime: e.eventTime, outcome: 'Running' as const };
     switch (e.eventType) {
       case 'ActivityTaskScheduled': {
-        const row: CompactRow = { ...base, kind: 'Activity', name: String(a.activityType), detail: String(a.activityId) };
+        const row = withSummary({ ...base, kind: 'Activity', name: String(a.activityType), detail: String(a.activityId) }, a);
         rows.push(row);
         byScheduled.set(e.eventId, row);
         break;
@@ -61,7 +70,7 @@ export function compactHistory(events: readonly HistoryEvent[]): CompactRow[] {
         break;
       }
       case 'TimerStarted': {
-        const row: CompactRow = { ...base, kind: 'Timer', name: String(a.timerId), detail: `${Number(a.startToFireTimeoutMs) / 1000}s` };
+        const row = withSummary({ ...base, kind: 'Timer', name: String(a.timerId), detail: `${Number(a.startToFireTimeoutMs) / 1000}s` }, a);
         rows.push(row);
         timers.set(String(a.timerId), row);
         break;
@@ -69,7 +78,7 @@ export function compactHistory(events: readonly HistoryEvent[]): CompactRow[] {
       case 'TimerFired': end(timers.get(String(a.timerId)), e, 'Fired'); break;
       case 'TimerCanceled': end(timers.get(String(a.timerId)), e, 'Canceled'); break;
       case 'StartChildWorkflowExecutionInitiated': {
-        const row: CompactRow = { ...base, kind: 'Child', name: String(a.workflowType), detail: String(a.workflowId) };
+        const row = withSummary({ ...base, kind: 'Child', name: String(a.workflowType), detail: String(a.workflowId) }, a);
         rows.push(row);
         byScheduled.set(e.eventId, row);
         break;

@@ -22,7 +22,7 @@ function CompactTable({ rows, now }: { rows: readonly CompactRow[]; now: number 
                 onClick={() => r.failure && setOpen(open === r.firstEventId ? undefined : r.firstEventId)}>
                 <td class="num">{r.firstEventId}</td>
                 <td>{r.kind}</td>
-                <td class="mono">{r.name}</td>
+                <td><span class="mono">{r.name}</span>{r.summary !== undefined && <span class="summary" data-testid="compact-summary">{r.summary}</span>}</td>
                 <td class="mono">{r.detail}</td>
                 <td>{r.attempts ?? ''}</td>
                 <td class="mono">{formatTime(r.startTime, settings.zone)}</td>

@@ -26,6 +26,7 @@ export const BUILT_IN_COLUMNS: readonly ListColumn[] = [
   { id: 'workflowId', label: 'Workflow ID', attribute: 'WorkflowId', cell: (r) => <a href={link(r)}>{r.workflowId}</a> },
   { id: 'runId', label: 'Run ID', attribute: 'RunId', cell: (r) => <span class="mono" title={r.runId}>…{r.runId.slice(-8)}</span> },
   { id: 'type', label: 'Type', attribute: 'WorkflowType', cell: (r) => r.workflowType },
+  { id: 'summary', label: 'Summary', cell: (r) => <span class="summary" title={r.userMetadata?.summary}>{r.userMetadata?.summary ?? ''}</span> },
   { id: 'taskQueue', label: 'Task queue', attribute: 'TaskQueue', cell: (r) => taskQueueLink(r.taskQueue) },
   { id: 'start', label: 'Start', attribute: 'StartTime', cell: (r, z) => <span class="mono">{formatTime(r.startTime, z)}</span> },
   { id: 'execution', label: 'Execution time', attribute: 'ExecutionTime', cell: (r, z) => <span class="mono">{formatTime(r.executionTime, z)}</span> },
@@ -39,7 +40,7 @@ export const BUILT_IN_COLUMNS: readonly ListColumn[] = [
 ];
 
 /** The columns shown until a person picks others. */
-const DEFAULT_COLUMNS = ['status', 'workflowId', 'runId', 'type', 'taskQueue', 'start', 'close', 'events'];
+const DEFAULT_COLUMNS = ['status', 'workflowId', 'runId', 'type', 'summary', 'taskQueue', 'start', 'close', 'events'];
 
 const SORTABLE: readonly SearchAttributeTypeName[] = ['Keyword', 'Int', 'Double', 'Datetime', 'Bool'];
 

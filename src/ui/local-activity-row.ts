@@ -8,7 +8,8 @@ import type { HistoryEvent } from '../history/events.ts';
 export function localActivityLine(e: HistoryEvent): string | undefined {
   if (e.eventType !== 'MarkerRecorded' || e.attributes.markerName !== 'core_local_activity') return undefined;
   const d = e.attributes.details as { activityType?: unknown; activityId?: unknown; attempt?: unknown; backoffMs?: unknown };
-  const head = `local activity ${String(d.activityType)} (${String(d.activityId)})`;
+  const summary = e.attributes.userMetadata?.summary;
+  const head = `local activity ${String(d.activityType)} (${String(d.activityId)})${summary !== undefined ? ` "${summary}"` : ''}`;
   const attempt = typeof d.attempt === 'number' ? `, attempt ${d.attempt}` : '';
   const failure = e.attributes.failure;
   if (!failure) return `${head} completed${attempt}`;

@@ -2,6 +2,7 @@ import type { HistoryEvent } from '../history/events.ts';
 import type { WorkflowExecutionDescription } from '../protocol/index.ts';
 import { policyDelay } from '../retry/policy-model.ts';
 import type { PolicyData } from '../retry/policy-data.ts';
+import type { UserMetadata } from '../history/user-metadata.ts';
 
 /** One drawn span of a timeline row, times in ms since the epoch. */
 export interface Span {
@@ -19,8 +20,14 @@ export interface Span {
 export interface TimelineRow {
   key: string;
   label: string;
+  /** The summary the workflow gave the activity, timer or child: shown in place of the label, which becomes its tooltip. */
+  summary?: string;
   spans: Span[];
 }
+
+/** The summary of an event's user metadata as a row field, or nothing. */
+const summaryOf = (e: { attributes: { userMetadata?: UserMetadata } }): { summary?: string } =>
+  e.attributes.userMetadata?.summary !== undefined ? { summary: e.attributes.userMetadata.summary } : {};
 
 const t = (iso: string | undefined) => (iso ? Date.parse(iso) : NaN);
 
@@ -62,7 +69,7 @@ export function timelineRows(events: readonly HistoryEvent[], d: WorkflowExecuti
     const at = t(e.eventTime);
     switch (e.eventType) {
       case 'ActivityTaskScheduled': {
-        const row: TimelineRow = { key: `a${e.eventId}`, label: `${e.attributes.activityType} (${e.attributes.activityId})`, spans: [] };
+        const row: TimelineRow = { key: `a${e.eventId}`, label: `${e.attributes.activityType} (${e.attributes.activityId})`, ...summaryOf(e), spans: [] };
         activities.set(e.eventId, { row, scheduled: at, policy: e.attributes.retryPolicy, activityId: e.attributes.activityId });
         rows.push(row);
         break;
@@ -86,7 +93,10 @@ export function timelineRows(events: readonly HistoryEvent[], d: WorkflowExecuti
         break;
       }
       case 'TimerStarted': {
-        const row: TimelineRow = { key: `t${e.eventId}`, label: `timer ${e.attributes.timerId}`, spans: [{ kind: 'timer', from: at, to: end, label: `${e.attributes.startToFireTimeoutMs}ms` }] };
+        const row: TimelineRow = {
+          key: `t${e.eventId}`, label: `timer ${e.attributes.timerId}`, ...summaryOf(e),
+          spans: [{ kind: 'timer', from: at, to: end, label: `${e.attributes.startToFireTimeoutMs}ms` }],
+        };
         timers.set(e.attributes.timerId, row);
         rows.push(row);
         break;
@@ -99,7 +109,10 @@ export function timelineRows(events: readonly HistoryEvent[], d: WorkflowExecuti
         break;
       }
       case 'StartChildWorkflowExecutionInitiated':
-        rows.push({ key: `c${e.eventId}`, label: `child ${e.attributes.workflowId}`, spans: [{ kind: 'child', from: at, to: end, label: e.attributes.workflowType }] });
+        rows.push({
+          key: `c${e.eventId}`, label: `child ${e.attributes.workflowId}`, ...summaryOf(e),
+          spans: [{ kind: 'child', from: at, to: end, label: e.attributes.workflowType }],
+        });
         break;
       default:
         break;

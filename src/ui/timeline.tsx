@@ -12,6 +12,9 @@ const VIEW_ROWS = 20;
 /** Rows drawn above and below the view, so a scroll shows drawn rows before the next render. */
 const OVERSCAN = 10;
 
+/** A row's text cut to what fits beside the spans (32 characters). */
+const cut = (text: string) => (text.length > 32 ? `${text.slice(0, 31)}…` : text);
+
 function spanClass(s: Span): string {
   return `span k-${s.kind}${s.failed ? ' failed' : ''}${s.derived ? ' derived' : ''}`;
 }
@@ -52,7 +55,10 @@ export function Timeline({ events, description, now }: { events: readonly Histor
           {grid}
           {rows.map((r, i) => (
             <g key={r.key} data-row={r.label} data-index={first + i} transform={`translate(0 ${(first + i) * ROW})`}>
-              <text class="label" x={4} y={ROW / 2 + 4}>{r.label.length > 32 ? `${r.label.slice(0, 31)}…` : r.label}</text>
+              <text class="label" x={4} y={ROW / 2 + 4} data-summary={r.summary}>
+                {r.summary !== undefined && <title>{r.label}</title>}
+                {cut(r.summary ?? r.label)}
+              </text>
               {r.spans.map((s, j) => {
                 const x1 = x(s.from);
                 const w = Math.max(3, x(s.to) - x1);

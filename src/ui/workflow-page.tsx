@@ -17,6 +17,7 @@ import { useHistory } from './use-history.ts';
 import { taskQueueLink } from './task-queue-page.tsx';
 import { PendingActivities, PendingLocalActivities, PendingTask } from './pending.tsx';
 import { ResetAction } from './reset.tsx';
+import { CurrentDetails, StaticMetadata } from './user-metadata.tsx';
 
 function runLink(workflowId: string, runId: string, text?: string) {
   return <a href={href(`/workflows/${encodeURIComponent(workflowId)}/${runId}`, {})} class="mono">{text ?? runId}</a>;
@@ -111,6 +112,7 @@ export function WorkflowPage({ workflowId, runId }: { workflowId: string; runId?
         <span class="sub">{x.workflowType}</span>
       </h2>
       {error && <p class="error">{error}</p>}
+      <StaticMetadata metadata={x.userMetadata} />
       <dl class="facts">
         <dt>Run ID</dt><dd class="mono">{x.runId}</dd>
         <dt>Task queue</dt><dd>{taskQueueLink(x.taskQueue)}</dd>
@@ -147,6 +149,7 @@ export function WorkflowPage({ workflowId, runId }: { workflowId: string; runId?
       {x.searchAttributes && Object.keys(x.searchAttributes).length > 0 && (
         <><h3>Search attributes</h3><pre class="json" data-testid="search-attributes">{json(x.searchAttributes)}</pre></>
       )}
+      <CurrentDetails target={{ namespace: ns, workflowId: x.workflowId, runId: x.runId }} running={running} historyLength={x.historyLength} />
       <Outcome events={history.complete && !running ? history.events : []} />
       {d.taskQueueUnpolled && <p class="panel error" data-testid="task-queue-unpolled">{d.taskQueueUnpolled.message}: nothing moves this run until a worker polls it.</p>}
       <PendingTask task={d.pendingWorkflowTask} zone={settings.zone} />

@@ -22,6 +22,7 @@ import { ValidationError } from '../errors/index.ts';
 import { ReplayFlags, ReplayFlagState } from './flags.ts';
 import { headersOf, inbound, type RunInterceptors } from './interceptors.ts';
 import type { Headers, WireHeaders } from '../common/headers.ts';
+import type { UserMetadata } from '../history/user-metadata.ts';
 
 function unsafeInfo(isReplaying: boolean): WorkflowInfo['unsafe'] {
   return Object.freeze({ now: systemNow, isReplaying, isReplayingHistoryEvents: isReplaying });
@@ -88,6 +89,8 @@ export class Activator implements SandboxRuntime {
   interceptors: RunInterceptors = { inbound: [], outbound: [] };
   /** The headers the run was started with. */
   startHeaders: Headers = {};
+  /** What the run says it is doing now (`setCurrentDetails`), answered by the `__temporal_workflow_metadata` query. */
+  currentDetails = '';
 
   readonly #completions = { timer: new Map<string, Completion>(), activity: new Map<string, Completion>() };
   readonly #seq = { timer: 0, activity: 0, condition: 0 };
@@ -258,13 +261,15 @@ export class Activator implements SandboxRuntime {
     return true;
   }
 
-  /** Starts a durable timer in the current scope (StartTimer); resolves when it fires. */
-  startTimer(ms: number): Promise<void> {
+  /** Starts a durable timer in the current scope (StartTimer, with the timer's summary if given); resolves when it fires. */
+  startTimer(ms: number, userMetadata?: UserMetadata): Promise<void> {
     const scope = CancellationScope.current();
     if (scope.consideredCancelled) return scope.cancelRequested;
     const timerId = String(++this.#seq.timer);
     return new Promise<void>((resolve, reject) => {
-      const command: SandboxCommand = { commandType: 'StartTimer', attributes: { timerId, startToFireTimeoutMs: ms } };
+      const command: SandboxCommand = {
+        commandType: 'StartTimer', attributes: { timerId, startToFireTimeoutMs: ms, ...(userMetadata ? { userMetadata } : {}) },
+      };
       this.pushCommand(command);
       this.#completions.timer.set(timerId, { resolve: () => resolve(), reject });
       this.messages.track(`timer:${timerId}`, `sleep ${ms} ms (timer ${timerId})`);

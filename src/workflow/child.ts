@@ -12,6 +12,7 @@ import {
 import { checkPolicyPair, resolveWorkflowIdReusePolicy, type WorkflowIdReusePolicyOption } from '../history/id-reuse-policy.ts';
 import { resolveWorkflowIdConflictPolicy, type WorkflowIdConflictPolicyOption } from '../history/id-conflict-policy.ts';
 import type { Duration } from '../retry/duration.ts';
+import { userMetadataOf } from '../history/user-metadata.ts';
 import { ValidationError } from '../errors/index.ts';
 import { resolveRetryPolicy, type TemporalRetryPolicy } from '../retry/temporal.ts';
 import type { SandboxCommand } from './activation.ts';
@@ -71,6 +72,10 @@ export interface ChildWorkflowOptions<W extends Workflow = Workflow> {
    * chain ends (terminated, or its execution timeout).
    */
   cronSchedule?: string;
+  /** A one-line summary of the child (Temporal's `staticSummary`, at most 400 characters), shown by its describe, the list and the web UI. */
+  staticSummary?: string;
+  /** Longer details of the child (Temporal's `staticDetails`, at most 20,000 characters), shown by its describe and the web UI. */
+  staticDetails?: string;
 }
 
 /** A started child workflow. */
@@ -90,7 +95,7 @@ export interface ChildWorkflowHandle<W extends Workflow = Workflow> {
 const OPTION_KEYS = optionKeys<ChildWorkflowOptions>({
   workflowId: true, args: true, taskQueue: true, workflowExecutionTimeout: true, workflowRunTimeout: true, workflowTaskTimeout: true,
   retry: true, parentClosePolicy: true, cancellationType: true, memo: true, searchAttributes: true, workflowIdReusePolicy: true,
-  workflowIdConflictPolicy: true, cronSchedule: true,
+  workflowIdConflictPolicy: true, cronSchedule: true, staticSummary: true, staticDetails: true,
 });
 
 function typeName(workflow: Workflow | string): string {
@@ -136,6 +141,8 @@ export function resolveChildOptions(workflowType: string, options: ChildWorkflow
   checkPolicyPair('workflowIdConflictPolicy', attrs.workflowIdReusePolicy, attrs.workflowIdConflictPolicy);
   const cron = optionalString('cronSchedule', options.cronSchedule);
   if (cron !== undefined) attrs.cronSchedule = cron;
+  const userMetadata = userMetadataOf({ field: 'staticSummary', value: options.staticSummary }, { field: 'staticDetails', value: options.staticDetails });
+  if (userMetadata) attrs.userMetadata = userMetadata;
   return attrs;
 }
 

@@ -24,6 +24,7 @@ export type { SignalDefinition, QueryDefinition, UpdateDefinition } from '../com
 export { patched, deprecatePatch } from './patch.ts';
 export { sideEffect } from './side-effect.ts';
 export { upsertMemo } from './memo.ts';
+export { setCurrentDetails, getCurrentDetails } from './current-details.ts';
 export { upsertSearchAttributes } from './search-attributes.ts';
 export type { SearchAttributesOption, SearchAttributeOptionValue } from './search-attribute-options.ts';
 export { startChild, executeChild, type ChildWorkflowOptions, type ChildWorkflowHandle } from './child.ts';
@@ -43,7 +44,7 @@ export type { TemporalRetryPolicy as RetryPolicy } from '../retry/temporal.ts';
 export type { Workflow, ActivityFunction } from '../common/workflow-types.ts';
 export type {
   WorkflowInboundCallsInterceptor, WorkflowOutboundCallsInterceptor, WorkflowInterceptors, WorkflowInterceptorsFactory, WorkflowExecuteInput,
-  SignalInput, QueryInput, UpdateInput, ActivityInput, LocalActivityInput, TimerInput, StartChildWorkflowExecutionInput, SignalWorkflowInput, ContinueAsNewInput,
+  SignalInput, QueryInput, UpdateInput, ActivityInput, LocalActivityInput, TimerInput, TimerOptions, StartChildWorkflowExecutionInput, SignalWorkflowInput, ContinueAsNewInput,
   GetLogAttributesInput, Headers, Next,
 } from './interceptors.ts';
 export { defaultPayloadConverter } from '../common/headers.ts';

@@ -79,10 +79,17 @@ export interface LocalActivityInput {
   readonly headers: Headers;
 }
 
+/** Options of a durable timer (`sleep`, `condition` with a timeout), Temporal's `TimerOptions`. */
+export interface TimerOptions {
+  /** A one-line summary of the timer (at most 400 characters), recorded in its TimerStarted event. */
+  readonly summary?: string;
+}
+
 /** Input of {@link WorkflowOutboundCallsInterceptor.startTimer}. */
 export interface TimerInput {
   readonly durationMs: number;
   readonly seq: number;
+  readonly options?: TimerOptions;
 }
 
 /** Input of {@link WorkflowOutboundCallsInterceptor.startChildWorkflowExecution}: `options` as the command carries them (durations in ms). */

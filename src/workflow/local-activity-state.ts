@@ -4,6 +4,7 @@ import type { ActivationResult, SandboxCommand } from './activation.ts';
 import {
   LOCAL_ACTIVITY_MARKER, type LocalActivityMarkerDetails, type LocalActivityOutcome, type LocalActivityRequest,
 } from './local-activity-types.ts';
+import type { UserMetadata } from '../history/user-metadata.ts';
 
 /** What {@link LocalActivityState} needs from the run's runtime (the Activator). */
 interface LocalActivityHost {
@@ -15,6 +16,8 @@ interface LocalActivityHost {
 
 interface Pending {
   request: LocalActivityRequest;
+  /** The call's summary, for its marker. */
+  userMetadata: UserMetadata | undefined;
   resolve(outcome: LocalActivityOutcome): void;
   reject(reason: unknown): void;
 }
@@ -47,13 +50,16 @@ export class LocalActivityState {
     this.#host = host;
   }
 
-  /** Runs the call to its end: through every retry, timers included. Rejects with an ActivityFailure. */
-  async call(input: LocalActivityCallInput): Promise<unknown> {
+  /**
+   * Runs the call to its end: through every retry, timers included. Rejects with an
+   * ActivityFailure. `userMetadata` (the call's summary) goes on each of its markers.
+   */
+  async call(input: LocalActivityCallInput, userMetadata?: UserMetadata): Promise<unknown> {
     const originalScheduleTime = this.#host.now;
     let attempt = 1;
     let activityId = input.activityId;
     for (;;) {
-      const outcome = await this.#request({ ...input, attempt, originalScheduleTime, activityId });
+      const outcome = await this.#request({ ...input, attempt, originalScheduleTime, activityId }, userMetadata);
       if (outcome.backoffMs === undefined) {
         if (outcome.failure) throw fromFailureInfo(outcome.failure);
         return outcome.result;
@@ -64,7 +70,9 @@ export class LocalActivityState {
     }
   }
 
-  #request(input: Omit<LocalActivityRequest, 'seq' | 'activityId'> & { activityId: string | undefined }): Promise<LocalActivityOutcome> {
+  #request(
+    input: Omit<LocalActivityRequest, 'seq' | 'activityId'> & { activityId: string | undefined }, userMetadata: UserMetadata | undefined,
+  ): Promise<LocalActivityOutcome> {
     const scope = CancellationScope.current();
     const seq = ++this.#seq;
     const request: LocalActivityRequest = { ...input, seq, activityId: input.activityId ?? String(seq) };
@@ -74,7 +82,7 @@ export class LocalActivityState {
     );
     if (scope.consideredCancelled) return scope.cancelRequested.catch((reason) => Promise.reject(cancelled(reason)));
     return new Promise((resolve, reject) => {
-      this.#pending.set(seq, { request, resolve, reject });
+      this.#pending.set(seq, { request, userMetadata, resolve, reject });
       this.#requests.push(request);
       this.#host.messages.track(`local:${seq}`, `local activity ${request.activityType} (${request.activityId})`);
       if (!scope.cancellable) return;
@@ -100,7 +108,7 @@ export class LocalActivityState {
     if (!pending) return;
     this.#pending.delete(outcome.seq);
     this.#host.messages.untrack(`local:${outcome.seq}`);
-    const { request } = pending;
+    const { request, userMetadata } = pending;
     const details: LocalActivityMarkerDetails = {
       seq: outcome.seq, activityId: request.activityId, activityType: request.activityType, attempt: outcome.attempt,
       originalScheduleTime: request.originalScheduleTime,
@@ -109,7 +117,10 @@ export class LocalActivityState {
     if (outcome.backoffMs !== undefined) details.backoffMs = outcome.backoffMs;
     this.#host.pushCommand({
       commandType: 'RecordMarker',
-      attributes: { markerName: LOCAL_ACTIVITY_MARKER, details: { ...details }, ...(outcome.failure ? { failure: outcome.failure } : {}) },
+      attributes: {
+        markerName: LOCAL_ACTIVITY_MARKER, details: { ...details }, ...(outcome.failure ? { failure: outcome.failure } : {}),
+        ...(userMetadata ? { userMetadata } : {}),
+      },
     });
     pending.resolve(outcome);
   }

@@ -279,7 +279,7 @@ export class MessageRegistry {
     if (req.kind === 'query' && req.queryType === STACK_TRACE_QUERY) return { result: [...this.#stacks.values()].join('\n\n') };
     if (req.kind === 'query' && req.queryType === WORKFLOW_METADATA_QUERY) {
       const builtIn = [STACK_TRACE_QUERY, WORKFLOW_METADATA_QUERY];
-      return { result: workflowMetadata(this.activator.info.workflowType, { signals: this.signals.keys(), queries: this.queries.keys(), updates: this.updates.keys() }, builtIn) };
+      return { result: workflowMetadata(this.activator.info.workflowType, { signals: this.signals.keys(), queries: this.queries.keys(), updates: this.updates.keys() }, builtIn, this.activator.currentDetails) };
     }
     const name = req.kind === 'query' ? req.queryType : req.updateName;
     const what = req.kind === 'query' ? `query handler "${name}"` : `validator of update "${name}"`;

@@ -1,7 +1,7 @@
 /**
  * The built-in `__temporal_workflow_metadata` query, as Temporal answers it: the workflow's
- * type and the names of the signal, query and update handlers set at the time it is asked,
- * which the web UI offers in its name boxes.
+ * type, the names of the signal, query and update handlers set at the time it is asked, which
+ * the web UI offers in its name boxes, and the run's current details (`setCurrentDetails`).
  */
 export const WORKFLOW_METADATA_QUERY = '__temporal_workflow_metadata';
 
@@ -27,6 +27,7 @@ const named = (names: Iterable<string>): InteractionDefinition[] => [...names].s
 /** The metadata of a run whose handlers are the keys given; the built-in queries are listed with the others. */
 export function workflowMetadata(
   type: string, handlers: { signals: Iterable<string>; queries: Iterable<string>; updates: Iterable<string> }, builtInQueries: readonly string[],
+  currentDetails = '',
 ): WorkflowMetadata {
   return {
     definition: {
@@ -35,6 +36,6 @@ export function workflowMetadata(
       signalDefinitions: named(handlers.signals),
       updateDefinitions: named(handlers.updates),
     },
-    currentDetails: '',
+    currentDetails,
   };
 }

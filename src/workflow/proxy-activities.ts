@@ -7,6 +7,7 @@ import { optionKeys, refuseUnknownKeys } from '../common/option-keys.ts';
 import { requireErrorCode, toExceptionMap, type ErrorCodeData, type ExceptionMapper } from '../retry/error-codes.ts';
 import { checkPolicyDurations } from '../common/max-duration.ts';
 import type { CommandAttributes } from '../history/commands.ts';
+import { userMetadataOf } from '../history/user-metadata.ts';
 import { activator } from './activator.ts';
 import { headerField, outbound } from './interceptors.ts';
 import { ACTIVITY_CANCELLATION_TYPES, type ActivityCancellationType } from './activity-cancellation.ts';
@@ -57,6 +58,11 @@ export interface ActivityOptions {
    * `exceptionMapper`, before its `defaultUnhandledErrorCode`). @default the worker's, else UNHANDLED_EXCEPTION
    */
   defaultUnhandledErrorCode?: string;
+  /**
+   * A one-line summary of the call (Temporal's `summary`, at most 400 characters), recorded in
+   * its ActivityTaskScheduled event and shown by the web UI's compact history and timeline. @default none
+   */
+  summary?: string;
 }
 
 /**
@@ -71,7 +77,7 @@ export type ActivityInterfaceFor<T> = {
 
 const OPTION_KEYS = optionKeys<ActivityOptions>({
   taskQueue: true, startToCloseTimeout: true, scheduleToCloseTimeout: true, scheduleToStartTimeout: true, heartbeatTimeout: true, retry: true,
-  activityId: true, cancellationType: true, exceptionMapper: true, defaultUnhandledErrorCode: true,
+  activityId: true, cancellationType: true, exceptionMapper: true, defaultUnhandledErrorCode: true, summary: true,
 });
 
 type ResolvedOptions = Omit<CommandAttributes['ScheduleActivityTask'], 'activityId' | 'activityType' | 'args'> & {
@@ -115,6 +121,8 @@ export function resolveActivityOptions(options: ActivityOptions): ResolvedOption
   if (options.cancellationType !== undefined) {
     out.cancellationType = requireOneOf('cancellationType', options.cancellationType, ACTIVITY_CANCELLATION_TYPES);
   }
+  const userMetadata = userMetadataOf({ field: 'summary', value: options.summary });
+  if (userMetadata) out.userMetadata = userMetadata;
   return out;
 }
 

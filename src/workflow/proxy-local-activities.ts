@@ -6,6 +6,7 @@ import { optionalPositiveDuration, optionalRecord, optionalString, requireOneOf 
 import { ACTIVITY_CANCELLATION_TYPES, type ActivityCancellationType } from './activity-cancellation.ts';
 import { optionKeys, refuseUnknownKeys } from '../common/option-keys.ts';
 import { checkPolicyDurations } from '../common/max-duration.ts';
+import { userMetadataOf } from '../history/user-metadata.ts';
 import { activator } from './activator.ts';
 import { headerField, outbound } from './interceptors.ts';
 import type { ActivityInterfaceFor } from './proxy-activities.ts';
@@ -40,11 +41,13 @@ export interface LocalActivityOptions {
    * once and lets the attempt run on. @default "TRY_CANCEL"
    */
   cancellationType?: ActivityCancellationType;
+  /** A one-line summary of the call (Temporal's `summary`, at most 400 characters), recorded on its marker. @default none */
+  summary?: string;
 }
 
 const OPTION_KEYS = optionKeys<LocalActivityOptions>({
   startToCloseTimeout: true, scheduleToCloseTimeout: true, scheduleToStartTimeout: true, retry: true, localRetryThreshold: true,
-  activityId: true, cancellationType: true,
+  activityId: true, cancellationType: true, summary: true,
 });
 
 /** Temporal's default localRetryThreshold, ms. */
@@ -95,6 +98,7 @@ export function resolveLocalActivityOptions(options: LocalActivityOptions): Omit
  */
 export function proxyLocalActivities<A = Record<string, ActivityFunction>>(options: LocalActivityOptions): ActivityInterfaceFor<A> {
   const resolved = resolveLocalActivityOptions(options);
+  const userMetadata = userMetadataOf({ field: 'summary', value: options.summary });
   return new Proxy({} as ActivityInterfaceFor<A>, {
     get(_target, name) {
       if (typeof name !== 'string' || name === 'then') return undefined;
@@ -102,7 +106,7 @@ export function proxyLocalActivities<A = Record<string, ActivityFunction>>(optio
         const a = activator();
         const call = outbound(a.interceptors, 'scheduleLocalActivity', (input) => a.local.call({
           ...resolved, activityType: input.activityType, args: input.args, ...headerField(input.headers),
-        }));
+        }, userMetadata));
         return call({ activityType: name, args, options, headers: {} });
       };
     },

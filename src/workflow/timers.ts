@@ -1,7 +1,19 @@
 import { toMs, type Duration } from '../retry/duration.ts';
 import { checkMaxDuration } from '../common/max-duration.ts';
 import { activator } from './activator.ts';
-import { outbound } from './interceptors.ts';
+import { outbound, type TimerOptions } from './interceptors.ts';
+import { optionKeys, refuseUnknownKeys } from '../common/option-keys.ts';
+import { optionalRecord } from '../common/validate.ts';
+import { userMetadataOf, type UserMetadata } from '../history/user-metadata.ts';
+
+const TIMER_OPTION_KEYS = optionKeys<TimerOptions>({ summary: true });
+
+/** A timer's options checked (`kind` names them in errors), as the StartTimer command's user metadata. */
+function timerMetadata(kind: string, options: TimerOptions | undefined): UserMetadata | undefined {
+  if (optionalRecord(`${kind} options`, options) === undefined) return undefined;
+  refuseUnknownKeys(kind, options!, TIMER_OPTION_KEYS);
+  return userMetadataOf({ field: 'summary', value: options!.summary });
+}
 import { CancellationScope } from './cancellation-scope.ts';
 
 /**
@@ -9,13 +21,15 @@ import { CancellationScope } from './cancellation-scope.ts';
  * TimerFired). Cancelling the current scope cancels the timer and rejects with a
  * CancelledFailure. Durations under 1 ms are raised to 1 ms.
  * @param duration milliseconds or a string such as "30s", "5m", "30d"; at most 100 years.
- * @throws ValidationError for a malformed duration or one over 100 years.
+ * @param options `summary`: a one-line summary of the timer, shown by the web UI (Temporal's `TimerOptions`).
+ * @throws ValidationError for a malformed duration or one over 100 years, or a summary that is not a string.
  */
-export function sleep(duration: Duration): Promise<void> {
+export function sleep(duration: Duration, options?: TimerOptions): Promise<void> {
   const ms = checkMaxDuration('sleep duration', toMs(duration, 'sleep duration'), duration);
+  timerMetadata('sleep', options);
   const a = activator();
-  const start = outbound(a.interceptors, 'startTimer', (input) => a.startTimer(input.durationMs));
-  return start({ durationMs: Math.max(1, Math.ceil(ms)), seq: a.nextSeq('timer') });
+  const start = outbound(a.interceptors, 'startTimer', (input) => a.startTimer(input.durationMs, timerMetadata('sleep', input.options)));
+  return start({ durationMs: Math.max(1, Math.ceil(ms)), seq: a.nextSeq('timer'), ...(options !== undefined ? { options } : {}) });
 }
 
 /** Waits until `fn()` returns true. `fn` is re-checked after every activation. */
@@ -24,8 +38,8 @@ export function condition(fn: () => boolean): Promise<void>;
  * Waits until `fn()` returns true or `timeout` passes (a durable timer).
  * @returns true when the condition was met, false when the timeout passed first.
  */
-export function condition(fn: () => boolean, timeout: Duration): Promise<boolean>;
-export function condition(fn: () => boolean, timeout?: Duration): Promise<void | boolean> {
+export function condition(fn: () => boolean, timeout: Duration, options?: TimerOptions): Promise<boolean>;
+export function condition(fn: () => boolean, timeout?: Duration, options?: TimerOptions): Promise<void | boolean> {
   if (typeof fn !== 'function') throw new TypeError(`condition fn must be a function, got ${typeof fn}`);
   if (timeout === undefined) return activator().waitForCondition(fn);
   const ms = checkMaxDuration('condition timeout', toMs(timeout, 'condition timeout'), timeout);
@@ -33,7 +47,7 @@ export function condition(fn: () => boolean, timeout?: Duration): Promise<void |
   return CancellationScope.cancellable(async () => {
     try {
       return await Promise.race([
-        sleep(ms).then(() => false),
+        sleep(ms, options).then(() => false),
         activator().waitForCondition(fn).then(() => true),
       ]);
     } finally {

@@ -23,5 +23,5 @@ test('a misspelt schedule policy is refused under policies.', () => {
 test('a misspelt option of a schedule\'s startWorkflow action is refused under action.', () => {
   assert.throws(() => actionToWire({ type: 'startWorkflow', workflowType: 'w', taskQueue: 'q', workflowId: 'id', taskQeue: 'q' } as never, 's'),
     { message: 'action.taskQeue is not a startWorkflow option (known: type, workflowType, taskQueue, workflowId, args, memo, searchAttributes, '
-      + 'retry, workflowExecutionTimeout, workflowRunTimeout, workflowTaskTimeout), got "q"' });
+      + 'retry, workflowExecutionTimeout, workflowRunTimeout, workflowTaskTimeout, staticSummary, staticDetails), got "q"' });
 });

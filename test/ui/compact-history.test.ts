@@ -92,3 +92,14 @@ test('the retry simulator labels only points far enough apart, always the first 
   assert.deepEqual([...labelledPoints([20, 30], 80)], [1], 'two points too close: the last only');
   assert.deepEqual([...labelledPoints([500], 80)], [0]);
 });
+
+test('an activity, timer or child carries the summary its event records; the others none', () => {
+  id = 0;
+  const rows = compactHistory([
+    ev('ActivityTaskScheduled', { activityId: '1', activityType: 'charge', userMetadata: { summary: 'Charge the card' } }, 1),
+    ev('TimerStarted', { timerId: 't1', startToFireTimeoutMs: 1000, userMetadata: { summary: 'Cool down' } }, 1),
+    ev('StartChildWorkflowExecutionInitiated', { workflowType: 'ship', workflowId: 'ship-1', userMetadata: { summary: 'Ship it', details: 'd' } }, 2),
+    ev('ActivityTaskScheduled', { activityId: '2', activityType: 'refund' }, 3),
+  ]);
+  assert.deepEqual(rows.map((r) => r.summary), ['Charge the card', 'Cool down', 'Ship it', undefined]);
+});

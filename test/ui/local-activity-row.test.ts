@@ -18,3 +18,9 @@ test('a local activity marker reads as the activity completed or failed', () => 
   const sideEffect = { ...marker({ seq: 1 }), attributes: { markerName: 'SideEffect', details: { seq: 1 }, workflowTaskCompletedEventId: 4 } } as HistoryEvent;
   assert.equal(localActivityLine(sideEffect), undefined);
 });
+
+test('a local activity marker with a summary names it', () => {
+  const summarised = marker({ seq: 1, activityId: '1', activityType: 'charge', attempt: 1, result: 3 });
+  (summarised.attributes as { userMetadata?: unknown }).userMetadata = { summary: 'Charge the card' };
+  assert.equal(localActivityLine(summarised), 'local activity charge (1) "Charge the card" completed, attempt 1');
+});

@@ -63,3 +63,16 @@ test('timers run from start to fired; one still pending runs to now', () => {
   const rows = timelineRows(events, describeAt(), T0 + 900);
   assert.deepEqual(rows.slice(1).map((r) => [r.label, ...shape(r.spans)[0]!.slice(1, 3)]), [['timer t1', 10, 510], ['timer t2', 600, 900]]);
 });
+
+test('an activity, timer or child row carries the summary its event records, beside its own label', () => {
+  const rows = timelineRows([
+    started,
+    ev(5, 100, 'ActivityTaskScheduled', { activityId: '1', activityType: 'charge', taskQueue: 'q', args: [], retryPolicy: policy, workflowTaskCompletedEventId: 4, userMetadata: { summary: 'Charge the card' } }),
+    ev(6, 100, 'TimerStarted', { timerId: '1', startToFireTimeoutMs: 1000, workflowTaskCompletedEventId: 4, userMetadata: { summary: 'Cool down' } }),
+    ev(7, 100, 'StartChildWorkflowExecutionInitiated', { workflowType: 'ship', workflowId: 'ship-1', userMetadata: { summary: 'Ship it' } }),
+    ev(8, 100, 'TimerStarted', { timerId: '2', startToFireTimeoutMs: 1000, workflowTaskCompletedEventId: 4 }),
+  ], describeAt(), T0 + 500);
+  assert.deepEqual(rows.slice(1).map((r) => [r.label, r.summary]), [
+    ['charge (1)', 'Charge the card'], ['timer 1', 'Cool down'], ['child ship-1', 'Ship it'], ['timer 2', undefined],
+  ]);
+});

@@ -1,6 +1,7 @@
 import { encodePayload } from '../../common/payload.ts';
 import { optionalArray, optionalString, requireInt, requireString } from '../../common/validate.ts';
 import { ValidationError } from '../../errors/index.ts';
+import { checkUserMetadata } from '../../history/user-metadata.ts';
 import { armActivityTimer, onActivityTimer, pendingActivityInfo, requestCancelActivity } from './activities.ts';
 import { checkPending } from '../core/limits.ts';
 import { optionalHeader, optionalTimeout, requireRetryPolicy } from '../core/requests.ts';
@@ -25,6 +26,7 @@ export const activityFeature = {
       encodePayload(`${field}.args`, args);
       const retryPolicy = requireRetryPolicy(`${field}.retryPolicy`, a.retryPolicy);
       const header = optionalHeader(`${field}.header`, a.header);
+      const userMetadata = checkUserMetadata(`${field}.userMetadata`, a.userMetadata, false);
       const s2c = optionalTimeout(`${field}.scheduleToCloseTimeoutMs`, a.scheduleToCloseTimeoutMs);
       const s2s = optionalTimeout(`${field}.scheduleToStartTimeoutMs`, a.scheduleToStartTimeoutMs);
       const stc = optionalTimeout(`${field}.startToCloseTimeoutMs`, a.startToCloseTimeoutMs);
@@ -46,6 +48,7 @@ export const activityFeature = {
       const ev = b.append('ActivityTaskScheduled', {
         activityId, activityType, taskQueue, args, retryPolicy, workflowTaskCompletedEventId: completedEventId, ...timeouts,
         ...(header ? { header } : {}),
+        ...(userMetadata ? { userMetadata } : {}),
       });
       const act: ActivityInfo = {
         scheduledEventId: ev.eventId, activityId, activityType, taskQueue, args, retryPolicy, timeouts, attempt: 1,

@@ -3,6 +3,7 @@ import { optionalArray, optionalBoolean, optionalRecord, optionalString, require
 import { PARENT_CLOSE_POLICIES } from '../../history/child-types.ts';
 import { checkPolicyPair, WORKFLOW_ID_REUSE_POLICIES } from '../../history/id-reuse-policy.ts';
 import { mergeSearchAttributes } from '../../history/search-attribute-values.ts';
+import { checkUserMetadata } from '../../history/user-metadata.ts';
 import type { SearchAttributeValue } from '../../visibility/attributes.ts';
 import { checkPending, type EngineLimits } from '../core/limits.ts';
 import { commandSearchAttributes, type AttributeDefinitions } from '../visibility/search-attributes.ts';
@@ -49,6 +50,7 @@ export function startChildCommand({ b, completedEventId, field, limits, definiti
   checkPolicyPair(`${field}.workflowIdConflictPolicy`, reuse, conflict);
   const cron = a.cronSchedule === undefined ? undefined : parseCronSchedule(a.cronSchedule, `${field}.cronSchedule`).spec;
   const header = optionalHeader(`${field}.header`, a.header);
+  const userMetadata = checkUserMetadata(`${field}.userMetadata`, a.userMetadata);
   const children = s.children;
   checkPending(field, Object.keys(children).length, limits, 'maxPendingChildren');
   const ev = b.append('StartChildWorkflowExecutionInitiated', {
@@ -60,6 +62,7 @@ export function startChildCommand({ b, completedEventId, field, limits, definiti
     ...(conflict !== undefined ? { workflowIdConflictPolicy: conflict } : {}),
     ...(cron !== undefined ? { cronSchedule: cron } : {}),
     ...(header ? { header } : {}),
+    ...(userMetadata ? { userMetadata } : {}),
   });
   children[String(ev.eventId)] = {
     initiatedEventId: ev.eventId, namespace, workflowId, workflowType, parentClosePolicy, ...(reuse !== undefined ? { workflowIdReusePolicy: reuse } : {}),

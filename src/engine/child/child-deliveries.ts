@@ -28,6 +28,7 @@ async function newChildRun(core: EngineCore, parent: ExecutionRecord, initiatedE
     ...(a.workflowRunTimeoutMs !== undefined ? { workflowRunTimeoutMs: a.workflowRunTimeoutMs } : {}),
     ...(a.cronSchedule !== undefined ? { cronSchedule: a.cronSchedule } : {}),
     ...(a.header ? { header: a.header } : {}),
+    ...(a.userMetadata ? { userMetadata: a.userMetadata } : {}),
   }, now);
 }
 

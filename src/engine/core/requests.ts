@@ -15,6 +15,7 @@ import type { z } from 'zod';
 import { resolvePolicyData, type RetryPolicyInput } from '../../retry/index.ts';
 import { ValidationError } from '../../errors/index.ts';
 import type { PolicyData, RetryPolicyData } from '../../retry/policy-data.ts';
+import type { UserMetadata } from '../../history/user-metadata.ts';
 import { checkMaxDuration, checkPolicyDurations, MAX_DURATION_MS } from '../../common/max-duration.ts';
 
 /** Largest timeout, timer or backoff accepted, ms (100 years): keeps deadlines inside safe integers and SQL BIGINT. */
@@ -95,6 +96,8 @@ export interface RunSpec {
   scheduledById?: string;
   /** TemporalScheduledStartTime: the time the schedule's action was due, ms; with scheduledById. */
   scheduledStartTime?: number;
+  /** The static summary and details (Temporal's `staticSummary`, `staticDetails`). */
+  userMetadata?: UserMetadata;
 }
 
 /** A validated start request with its defaults filled in. */
@@ -115,6 +118,7 @@ export function validStart(parsed: z.output<typeof startWorkflowExecutionRequest
   const {
     searchAttributes: _attributes, cronSchedule, args, memo, namespace, workflowId, workflowType, taskQueue, workflowTaskTimeoutMs,
     workflowIdReusePolicy, workflowIdConflictPolicy, workflowStartDelayMs, retryPolicy, workflowExecutionTimeoutMs, workflowRunTimeoutMs, requestId, identity, header,
+    userMetadata,
   } = parsed;
   // In the parsed request's (the schema's) order; a field left out stays absent, and a defaulted
   // workflowTaskTimeoutMs comes last, as it did when this spread the request.
@@ -129,6 +133,7 @@ export function validStart(parsed: z.output<typeof startWorkflowExecutionRequest
     ...(header !== undefined ? { header } : {}),
     workflowTaskTimeoutMs: workflowTaskTimeoutMs ?? DEFAULT_WORKFLOW_TASK_TIMEOUT_MS,
   };
+  if (userMetadata !== undefined) out.userMetadata = userMetadata;
   if (cronSchedule !== undefined) out.cronSchedule = parseCronSchedule(cronSchedule, 'cronSchedule').spec;
   checkPolicyPair('workflowIdConflictPolicy', workflowIdReusePolicy, workflowIdConflictPolicy);
   if (workflowIdConflictPolicy !== undefined) out.workflowIdConflictPolicy = workflowIdConflictPolicy;

@@ -51,6 +51,7 @@ export function buildNewRun(features: RunHooks, input: NewRunParams, now: number
   if (expirationTime !== undefined) cfg.expirationTime = expirationTime;
   if (p.cronSchedule !== undefined) cfg.cronSchedule = p.cronSchedule;
   if (p.header) cfg.header = p.header;
+  if (p.userMetadata) cfg.userMetadata = p.userMetadata;
   const state = initialState(cfg, features.slices);
   if (p.chain) state.continuedFromRunId = p.chain.continuedFromRunId;
   if (p.lastCompletionResult !== undefined) state.lastCompletionResult = p.lastCompletionResult;
@@ -88,6 +89,7 @@ export function buildNewRun(features: RunHooks, input: NewRunParams, now: number
     ...(p.identity !== undefined ? { identity: p.identity } : {}),
     ...(p.requestId !== undefined ? { requestId: p.requestId } : {}),
     ...(p.header ? { header: p.header } : {}),
+    ...(p.userMetadata ? { userMetadata: p.userMetadata } : {}),
   });
   // As in Temporal, a run's timeout counts from the end of its first workflow task backoff: a
   // cron run waiting a day for its fire time is not timed out by a one-hour run timeout.
@@ -158,6 +160,7 @@ export function continueAsNew(b: TransitionBuilder, o: ContinueOptions): string 
     ...(cfg.cronSchedule !== undefined ? { cronSchedule: cfg.cronSchedule } : {}),
     ...((o.header ?? cfg.header) ? { header: o.header ?? cfg.header } : {}),
     ...(b.state.parent ? { parent: b.state.parent } : {}),
+    ...(cfg.userMetadata ? { userMetadata: cfg.userMetadata } : {}),
   }, b.now);
   b.close('ContinuedAsNew', 'WorkflowExecutionContinuedAsNew', {
     newExecutionRunId: next.record.runId, workflowType, taskQueue, args, initiator: o.initiator, workflowTaskTimeoutMs,

@@ -2,6 +2,7 @@ import type { WireHeaders } from '../../common/headers.ts';
 import { ServiceError } from '../../common/errors.ts';
 import type { EventAttributes, EventType, ParentExecutionRef, WorkflowTaskFailedCause } from '../../history/events.ts';
 import type { RetryPolicyData } from '../../retry/policy-data.ts';
+import type { UserMetadata } from '../../history/user-metadata.ts';
 
 /**
  * The mutable state of one run, kept as JSON in its execution row so that a transition never
@@ -124,6 +125,8 @@ export interface RunConfig {
   cronSchedule?: string;
   /** Headers of the start; continue-as-new carries them to the next run unless it gives its own. */
   header?: WireHeaders;
+  /** The start's static summary and details; the chain's later runs keep them. */
+  userMetadata?: UserMetadata;
 }
 
 /** A failed workflow task attempt, as describe shows it; the stack is cut to its first frames. */

@@ -69,6 +69,7 @@ function buildResetRun(features: FeatureRegistry, base: ExecutionRecord, events:
   if (a.retryPolicy) cfg.retryPolicy = a.retryPolicy;
   // A reset run of a cron job stays one: it closes into the chain's next run.
   if (a.cronSchedule !== undefined) cfg.cronSchedule = a.cronSchedule;
+  if (a.userMetadata) cfg.userMetadata = a.userMetadata;
   const state = initialState(cfg, features.slices);
   if (a.lastCompletionResult !== undefined) state.lastCompletionResult = a.lastCompletionResult;
   // A child's parent reference may have moved since its start (its parent was reset): the run's state is current.

@@ -89,6 +89,7 @@ export async function startAction(tx: ScheduleTx, nominal: number): Promise<Acti
     ...(a.retryPolicy ? { retryPolicy: a.retryPolicy } : {}),
     ...(a.workflowExecutionTimeoutMs !== undefined ? { workflowExecutionTimeoutMs: a.workflowExecutionTimeoutMs } : {}),
     ...(a.workflowRunTimeoutMs !== undefined ? { workflowRunTimeoutMs: a.workflowRunTimeoutMs } : {}),
+    ...(a.userMetadata ? { userMetadata: a.userMetadata } : {}),
     ...(s.lastCompletionResult !== undefined ? { lastCompletionResult: s.lastCompletionResult } : {}),
     ...(s.lastFailure ? { continuedFailure: s.lastFailure } : {}),
     identity: `schedule ${tx.scheduleId}`,

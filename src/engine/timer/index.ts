@@ -1,5 +1,6 @@
 import { requireDurationMs } from '../core/requests.ts';
 import { requireString } from '../../common/validate.ts';
+import { checkUserMetadata } from '../../history/user-metadata.ts';
 import { ValidationError } from '../../errors/index.ts';
 import { runTimer } from '../core/feature.ts';
 import { timerSlice } from './timer-state.ts';
@@ -14,7 +15,10 @@ export const timerFeature = {
       const timerId = requireString(`${field}.timerId`, a.timerId);
       const ms = requireDurationMs(`${field}.startToFireTimeoutMs`, a.startToFireTimeoutMs, 1);
       if (b.state.timers[timerId]) throw new ValidationError(`${field}.timerId`, 'must be unique among the pending timers of the run', timerId);
-      const ev = b.append('TimerStarted', { timerId, startToFireTimeoutMs: ms, workflowTaskCompletedEventId: completedEventId });
+      const userMetadata = checkUserMetadata(`${field}.userMetadata`, a.userMetadata, false);
+      const ev = b.append('TimerStarted', {
+        timerId, startToFireTimeoutMs: ms, workflowTaskCompletedEventId: completedEventId, ...(userMetadata ? { userMetadata } : {}),
+      });
       const dueAt = b.now + ms;
       b.state.timers[timerId] = { startedEventId: ev.eventId, dueAt, timerRowId: b.addTimer('UserTimer', dueAt, { timerId }) };
     },

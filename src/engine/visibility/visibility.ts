@@ -28,6 +28,7 @@ export function executionInfo(rec: ExecutionRecord): WorkflowExecutionInfo {
   const attributes = searchAttributesOf(rec);
   if (attributes) info.searchAttributes = attributes;
   if (rec.status === 'Running' && state.wtLastFailure !== undefined) info.taskFailing = true;
+  if (state.cfg.userMetadata) info.userMetadata = state.cfg.userMetadata;
   return info;
 }
 

@@ -1,6 +1,7 @@
 import { encodePayload } from '../../common/payload.ts';
 import { optionalRecord, requireString } from '../../common/validate.ts';
 import { mergeMemo } from '../../history/memo.ts';
+import { checkUserMetadata } from '../../history/user-metadata.ts';
 import { ValidationError } from '../../errors/index.ts';
 import { requireFailure } from '../core/requests.ts';
 import { endedByFeature, retryOrClose } from '../core/runs.ts';
@@ -26,7 +27,10 @@ export const workflowTaskFeature = {
       const details = optionalRecord(`${field}.details`, a.details) ?? {};
       encodePayload(`${field}.details`, details);
       const failure = a.failure === undefined ? undefined : requireFailure(`${field}.failure`, a.failure);
-      b.append('MarkerRecorded', { markerName, details, workflowTaskCompletedEventId: completedEventId, ...(failure ? { failure } : {}) });
+      const userMetadata = checkUserMetadata(`${field}.userMetadata`, a.userMetadata, false);
+      b.append('MarkerRecorded', {
+        markerName, details, workflowTaskCompletedEventId: completedEventId, ...(failure ? { failure } : {}), ...(userMetadata ? { userMetadata } : {}),
+      });
     },
 
     CompleteWorkflowExecution({ b, completedEventId, field }, a) {

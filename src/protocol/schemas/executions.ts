@@ -8,7 +8,7 @@ import type {
   StartWorkflowExecutionRequest, TerminateWorkflowRequest,
 } from '../executions.ts';
 import {
-  bool, checkedLater, headers, id, identity, int, namespace, oneOf, optional, payload, payloadArray, payloadRecord, retryPolicy, runId, text, timeoutMs,
+  bool, checkedLater, headers, id, identity, int, namespace, oneOf, optional, payload, payloadArray, payloadRecord, retryPolicy, runId, text, timeoutMs, userMetadata,
 } from '../fields.ts';
 import {
   DEFAULT_HISTORY_PAGE_SIZE, DEFAULT_LIST_PAGE_SIZE, DEFAULT_LONG_POLL_MS, MAX_HISTORY_PAGE_SIZE, MAX_ID_LENGTH, MAX_LIST_PAGE_SIZE,
@@ -40,6 +40,7 @@ export const startWorkflowExecutionRequestSchema = schemaOf<StartWorkflowExecuti
   cronSchedule: optional(checkedLater<string>()),
   searchAttributes: checkedLater<Record<string, SearchAttributeWireValue>>(),
   requestEagerExecution: optional(z.boolean()),
+  userMetadata: userMetadata('userMetadata'),
 }));
 
 /** Schema of {@link ExecutionRequest}. */

@@ -54,6 +54,7 @@ const workflowExecutionInfoSchema = schemaOf<WorkflowExecutionInfo>()(z.strictOb
   memo: z.record(z.string(), z.unknown()).optional(), attempt: num, firstExecutionRunId: str, originalExecutionRunId: str,
   parent: z.strictObject({ namespace: str, workflowId: str, runId: str, initiatedEventId: num }).optional(),
   searchAttributes: attributes.optional(), taskFailing: z.literal(true).optional(),
+  userMetadata: z.strictObject({ summary: str.optional(), details: str.optional() }).optional(),
 }));
 
 /** Schema of {@link ListWorkflowExecutionsResponse}. */

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { SCHEDULE_OVERLAP_POLICIES } from '../enums.ts';
 import {
   bool, checkedLater, durationMs, epochMs, int, keyPageToken, namespace, oneOf, optional, payloadArray, payloadRecord, record, retryPolicy, text,
-  timeoutMs,
+  timeoutMs, userMetadata,
 } from '../fields.ts';
 import {
   DEFAULT_LIST_PAGE_SIZE, MAX_ID_LENGTH, MAX_LIST_PAGE_SIZE, MAX_REASON_LENGTH, MAX_SCHEDULE_WORKFLOW_ID_LENGTH, MIN_CATCHUP_WINDOW_MS,
@@ -16,7 +16,7 @@ import type { SearchAttributeWireValue } from '../visibility.ts';
 
 /* The schemas of the schedule calls' requests (schedules.ts). */
 
-const ACTION_FIELDS = ['workflowType', 'taskQueue', 'workflowId', 'args', 'memo', 'searchAttributes', 'retryPolicy', 'workflowExecutionTimeoutMs', 'workflowRunTimeoutMs', 'workflowTaskTimeoutMs'];
+const ACTION_FIELDS = ['workflowType', 'taskQueue', 'workflowId', 'args', 'memo', 'searchAttributes', 'retryPolicy', 'workflowExecutionTimeoutMs', 'workflowRunTimeoutMs', 'workflowTaskTimeoutMs', 'userMetadata'];
 const POLICY_FIELDS = ['overlap', 'catchupWindowMs', 'pauseOnFailure'];
 
 /** Schema of {@link ScheduleActionData}; an unknown field is refused, as a misspelt option would be lost. */
@@ -31,6 +31,7 @@ const scheduleActionSchema = schemaOf<ScheduleActionData>()(z.strictObject({
   workflowExecutionTimeoutMs: optional(timeoutMs),
   workflowRunTimeoutMs: optional(timeoutMs),
   workflowTaskTimeoutMs: optional(timeoutMs),
+  userMetadata: userMetadata('action.userMetadata'),
 }, {
   error: (iss) => (iss.code === 'unrecognized_keys' ? `is not an action field (use ${ACTION_FIELDS.join(', ')})`
     : iss.input === undefined || iss.input === null ? 'is required: { workflowType, taskQueue, workflowId, ... }' : 'must be an object'),
