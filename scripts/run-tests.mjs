@@ -27,12 +27,15 @@ if (files.length === 0) {
   console.error(`no test files match ${filters.join(', ') || '(all)'}`);
   process.exit(1);
 }
+// STEADFAST_TEST_TIMES=<file>: each file's time, slowest first, written there.
+const times = process.env.STEADFAST_TEST_TIMES;
+const timesReporter = times ? [`--test-reporter=${join(root, 'scripts', 'file-times-reporter.mjs')}`, `--test-reporter-destination=${times}`] : [];
 // The `steadfast` processes the tests spawn run src/ compiled once to JavaScript, not through tsx.
 const compiled = join(root, '.test-dist-cli');
 await compileSrc(root, compiled);
 const result = spawnSync(
   process.execPath,
-  ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-reporter=spec', ...passthrough, ...files],
+  ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-reporter=spec', '--test-reporter-destination=stdout', ...timesReporter, ...passthrough, ...files],
   { cwd: root, stdio: 'inherit', env: { ...process.env, STEADFAST_COMPILED_CLI: join(compiled, 'cli', 'main.js') } },
 );
 process.exit(result.status ?? 1);

@@ -4,14 +4,13 @@
  * runs it, with no poll between; without such a worker (or a free slot) the start is ordinary;
  * a task handed out and never run is recovered by its timeout.
  */
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Client } from '../../src/client/index.ts';
 import { ValidationError } from '../../src/common/index.ts';
 import type { HistoryEvent } from '../../src/history/index.ts';
-import type { TestEnvironment } from '../../src/testing/index.ts';
 import { Worker } from '../../src/worker/index.ts';
-import { backends, fixture, types } from '../composition/helpers.ts';
+import { backends, onBackend, fixture, types } from '../composition/helpers.ts';
 import { silentLogger } from '../helpers/logger.ts';
 import * as activities from '../fixtures/local-activities.ts';
 
@@ -21,22 +20,14 @@ const startedBy = (events: HistoryEvent[]) =>
 
 for (const backend of backends('eager_start')) {
   describe(`requestEagerStart on ${backend.name}`, async () => {
-    const skip = await backend.skipReason();
-    let env: TestEnvironment;
-    let q = 0;
-    const queue = (name: string) => `${backend.name}-${name}-${++q}`;
-    before(async () => {
-      if (!skip) env = await backend.env();
-    });
-    after(async () => {
-      await env?.teardown();
-      await backend.cleanup();
-    });
+    const s = await onBackend(backend);
+    const { skip } = s;
+    const queue = s.queue;
 
     for (const via of ['address', 'connection'] as const) {
       test(`over ${via === 'address' ? 'HTTP' : 'an in-process connection'}: the first task comes with the answer and this process's worker runs it`, { skip }, async () => {
         const taskQueue = queue(`eager-${via}`);
-        const target = via === 'address' ? { address: env.address } : { connection: env.connection };
+        const target = via === 'address' ? { address: s.env.address } : { connection: s.env.connection };
         const client = new Client({ ...target, identity: 'eager-starter' });
         const worker = await Worker.create({ ...target, taskQueue, workflowsPath: WORKFLOWS, activities, logger: silentLogger, identity: 'poller' });
         try {
@@ -59,13 +50,13 @@ for (const backend of backends('eager_start')) {
 
     test('without a worker of this process on the queue, or with no free slot, the start is an ordinary one', { skip }, async () => {
       const taskQueue = queue('ordinary');
-      const client = new Client({ address: env.address, identity: 'eager-starter' });
+      const client = new Client({ address: s.env.address, identity: 'eager-starter' });
       try {
         const alone = await client.workflow.start('hello', { taskQueue, workflowId: `alone-${taskQueue}`, args: ['a'], requestEagerStart: true });
         assert.equal(alone.eagerlyStarted, false);
         // One slot, held by the worker's own poll: nothing is free for an eager task.
         const worker = await Worker.create({
-          address: env.address, taskQueue, workflowsPath: WORKFLOWS, logger: silentLogger, identity: 'poller', maxConcurrentWorkflowTaskExecutions: 1,
+          address: s.env.address, taskQueue, workflowsPath: WORKFLOWS, logger: silentLogger, identity: 'poller', maxConcurrentWorkflowTaskExecutions: 1,
         });
         await worker.runUntil(async () => {
           const busy = await client.workflow.start('hello', { taskQueue, workflowId: `busy-${taskQueue}`, args: ['b'], requestEagerStart: true });
@@ -76,7 +67,7 @@ for (const backend of backends('eager_start')) {
           // A start delay: the task is not due, so it goes to a poll later (this client's waits skip no time: the environment's does).
           const delayed = await client.workflow.start('hello', { taskQueue, workflowId: `delayed-${taskQueue}`, args: ['c'], requestEagerStart: true, startDelay: '1s' });
           assert.equal(delayed.eagerlyStarted, false);
-          await env.sleep('2s');
+          await s.env.sleep('2s');
           assert.equal(await delayed.result(), 'hello c');
         });
       } finally {
@@ -87,14 +78,14 @@ for (const backend of backends('eager_start')) {
     test('a task handed out eagerly and never run is retried after its workflow task timeout: the run is not lost', { skip }, async () => {
       const taskQueue = queue('lost');
       // The raw service call: the answer's task goes nowhere, as when the starting process dies.
-      const answer = await env.connection.startWorkflowExecution({
+      const answer = await s.env.connection.startWorkflowExecution({
         workflowId: `lost-${taskQueue}`, workflowType: 'hello', taskQueue, args: ['z'], workflowTaskTimeoutMs: 1000, requestEagerExecution: true, identity: 'gone',
       });
       assert.ok(answer.eagerWorkflowTask, 'the answer carries the first task');
       assert.equal(answer.eagerWorkflowTask.runId, answer.runId);
-      const worker = await Worker.create({ address: env.address, taskQueue, workflowsPath: WORKFLOWS, logger: silentLogger, identity: 'poller' });
+      const worker = await Worker.create({ address: s.env.address, taskQueue, workflowsPath: WORKFLOWS, logger: silentLogger, identity: 'poller' });
       // The environment's client: its wait skips time to the task's timeout.
-      const handle = env.client.workflow.getHandle(`lost-${taskQueue}`);
+      const handle = s.env.client.workflow.getHandle(`lost-${taskQueue}`);
       assert.equal(await worker.runUntil(handle.result()), 'hello z');
       const events = (await handle.fetchHistory()).events;
       assert.ok(types(events).includes('WorkflowTaskTimedOut'));

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { after, before } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { TestEnvironment } from '../../src/testing/index.ts';
 import type { HistoryEvent } from '../../src/history/index.ts';
@@ -55,4 +56,29 @@ export function waitForEvent(handle: WorkflowHandle, type: string): Promise<Hist
 
 export function types(events: HistoryEvent[]): string[] {
   return events.map((e) => e.eventType);
+}
+
+/** The scaffold of a suite on one backend, from {@link onBackend}. */
+export interface BackendSuite {
+  /** The backend's skip reason (PostgreSQL unreachable outside CI), for each test's `skip`. */
+  readonly skip: string | false;
+  /** The suite's environment, made before its first test and torn down after its last. */
+  readonly env: TestEnvironment;
+  /** A task queue name no other test of the suite uses: `<backend>-<name>-<n>`. */
+  queue(name: string): string;
+}
+
+/** Registers, in the calling `describe`, the before/after that make and tear down `backend`'s environment. */
+export async function onBackend(backend: Backend): Promise<BackendSuite> {
+  const skip = await backend.skipReason();
+  let env: TestEnvironment | undefined;
+  let q = 0;
+  before(async () => {
+    if (!skip) env = await backend.env();
+  });
+  after(async () => {
+    await env?.teardown();
+    await backend.cleanup();
+  });
+  return { skip, get env() { return env!; }, queue: (name) => `${backend.name}-${name}-${++q}` };
 }

@@ -4,7 +4,7 @@
  * to the running run; FAIL refuses and writes nothing; a validator's rejection leaves the run
  * started; a fault between the start and the admission leaves neither; an operation is used once.
  */
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   Client, WithStartWorkflowOperation, WorkflowExecutionAlreadyStartedError, WorkflowIdConflictPolicy, WorkflowNotFoundError, WorkflowUpdateFailedError,
@@ -13,11 +13,10 @@ import {
 import { ValidationError } from '../../src/common/index.ts';
 import { faults, FaultInjectedError } from '../../src/common/fault-points.ts';
 import type { HistoryEvent } from '../../src/history/index.ts';
-import { type TestEnvironment } from '../../src/testing/index.ts';
 import { Worker } from '../../src/worker/index.ts';
 import { addItem, checkout, noHandlers, shoppingCart } from '../fixtures/workflows/shopping-cart.ts';
 import { silentLogger } from '../helpers/logger.ts';
-import { backends, fixture, types } from './helpers.ts';
+import { backends, onBackend, fixture, types } from './helpers.ts';
 
 const WORKFLOWS = fixture('shopping-cart.ts');
 
@@ -27,20 +26,12 @@ function count(events: HistoryEvent[], type: string): number {
 
 for (const backend of backends('update_with_start')) {
   describe(`update-with-start on ${backend.name}`, async () => {
-    const skip = await backend.skipReason();
-    let env: TestEnvironment;
-    let q = 0;
-    const queue = (name: string) => `${backend.name}-uws-${name}-${++q}`;
-    const worker = (taskQueue: string) => Worker.create({ connection: env.connection, taskQueue, workflowsPath: WORKFLOWS, logger: silentLogger });
+    const s = await onBackend(backend);
+    const { skip } = s;
+    const queue = (name: string) => s.queue(`uws-${name}`);
+    const worker = (taskQueue: string) => Worker.create({ connection: s.env.connection, taskQueue, workflowsPath: WORKFLOWS, logger: silentLogger });
     const cart = (taskQueue: string, workflowId: string, policy: WithStartWorkflowOptions['workflowIdConflictPolicy'] = 'USE_EXISTING') =>
       new WithStartWorkflowOperation(shoppingCart, { workflowId, taskQueue, args: ['ann'], workflowIdConflictPolicy: policy });
-    before(async () => {
-      if (!skip) env = await backend.env();
-    });
-    after(async () => {
-      await env?.teardown();
-      await backend.cleanup();
-    });
 
     test('a new run: the first workflow task runs the update; USE_EXISTING then updates the running run and starts none', { skip }, async () => {
       const taskQueue = queue('new');
@@ -48,7 +39,7 @@ for (const backend of backends('update_with_start')) {
       const w = await worker(taskQueue);
       await w.runUntil(async () => {
         const op = cart(taskQueue, workflowId);
-        const items = await env.client.workflow.executeUpdateWithStart(addItem, { args: ['apple'], startWorkflowOperation: op });
+        const items = await s.env.client.workflow.executeUpdateWithStart(addItem, { args: ['apple'], startWorkflowOperation: op });
         assert.deepEqual(items, ['apple']);
         const handle = await op.workflowHandle();
         assert.equal(handle.workflowId, workflowId);
@@ -59,10 +50,10 @@ for (const backend of backends('update_with_start')) {
         ], 'the start and the admission are one transition; the first workflow task completes the update');
 
         const again = cart(taskQueue, workflowId, WorkflowIdConflictPolicy.USE_EXISTING);
-        const more = await env.client.workflow.executeUpdateWithStart(addItem, { args: ['pear'], startWorkflowOperation: again });
+        const more = await s.env.client.workflow.executeUpdateWithStart(addItem, { args: ['pear'], startWorkflowOperation: again });
         assert.deepEqual(more, ['apple', 'pear']);
         assert.equal((await again.workflowHandle()).firstExecutionRunId, handle.firstExecutionRunId, 'the running run took the update');
-        assert.equal((await env.client.workflow.count(`WorkflowId = '${workflowId}'`)).count, 1, 'USE_EXISTING started no run');
+        assert.equal((await s.env.client.workflow.count(`WorkflowId = '${workflowId}'`)).count, 1, 'USE_EXISTING started no run');
 
         await handle.signal(checkout);
         assert.deepEqual(await handle.result(), { owner: 'ann', items: ['apple', 'pear'] });
@@ -77,13 +68,13 @@ for (const backend of backends('update_with_start')) {
         const op = WithStartWorkflowOperation.create(shoppingCart, {
           workflowId, taskQueue, args: ['bo'], workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
         });
-        const update = await env.client.workflow.startUpdateWithStart(addItem, {
+        const update = await s.env.client.workflow.startUpdateWithStart(addItem, {
           args: ['fig'], updateId: 'fig-1', waitForStage: WorkflowUpdateStage.ACCEPTED, startWorkflowOperation: op,
         });
         assert.equal(update.updateId, 'fig-1');
         assert.equal(update.workflowId, workflowId);
         assert.deepEqual(await update.result(), ['fig']);
-        const repeat = await env.client.workflow.executeUpdateWithStart(addItem, { args: ['fig'], updateId: 'fig-1', startWorkflowOperation: cart(taskQueue, workflowId) });
+        const repeat = await s.env.client.workflow.executeUpdateWithStart(addItem, { args: ['fig'], updateId: 'fig-1', startWorkflowOperation: cart(taskQueue, workflowId) });
         assert.deepEqual(repeat, ['fig'], 'the same update id is the same update');
         const handle = await op.workflowHandle();
         assert.equal(count((await handle.fetchHistory()).events, 'WorkflowExecutionUpdateAdmitted'), 1);
@@ -95,7 +86,7 @@ for (const backend of backends('update_with_start')) {
     test('no worker yet: the call answers Admitted when its wait ends; polling for ACCEPTED then waits for the first workflow task', { skip }, async () => {
       const taskQueue = queue('admitted');
       const workflowId = `cart-${taskQueue}`;
-      const res = await env.connection.updateWithStartWorkflowExecution({
+      const res = await s.env.connection.updateWithStartWorkflowExecution({
         workflowId, workflowType: 'shoppingCart', taskQueue, args: ['eve'], workflowIdConflictPolicy: 'UseExisting',
         updateName: 'addItem', updateArgs: ['lime'], updateId: 'lime-1', timeoutMs: 20,
       });
@@ -103,9 +94,9 @@ for (const backend of backends('update_with_start')) {
       assert.equal(res.update.stage, 'Admitted', 'no workflow task has delivered the update');
       const w = await worker(taskQueue);
       await w.runUntil(async () => {
-        const polled = await env.connection.pollWorkflowExecutionUpdate({ workflowId, updateId: 'lime-1', waitForStage: 'Accepted', waitTimeoutMs: 10_000 });
+        const polled = await s.env.connection.pollWorkflowExecutionUpdate({ workflowId, updateId: 'lime-1', waitForStage: 'Accepted', waitTimeoutMs: 10_000 });
         assert.ok(polled.stage === 'Accepted' || polled.stage === 'Completed', `stage ${polled.stage}`);
-        const handle = env.client.workflow.getHandle(workflowId);
+        const handle = s.env.client.workflow.getHandle(workflowId);
         await handle.signal(checkout);
         assert.deepEqual(await handle.result(), { owner: 'eve', items: ['lime'] });
       });
@@ -114,16 +105,16 @@ for (const backend of backends('update_with_start')) {
     test('FAIL with a running run: WorkflowExecutionAlreadyStartedError, workflowHandle() rejects, and no update is recorded', { skip }, async () => {
       const taskQueue = queue('fail');
       const workflowId = `cart-${taskQueue}`;
-      const running = await env.client.workflow.start(shoppingCart, { workflowId, taskQueue, args: ['cy'] });
+      const running = await s.env.client.workflow.start(shoppingCart, { workflowId, taskQueue, args: ['cy'] });
       const before = (await running.fetchHistory()).events.length;
       const op = cart(taskQueue, workflowId, 'FAIL');
-      await assert.rejects(env.client.workflow.executeUpdateWithStart(addItem, { args: ['kiwi'], startWorkflowOperation: op }),
+      await assert.rejects(s.env.client.workflow.executeUpdateWithStart(addItem, { args: ['kiwi'], startWorkflowOperation: op }),
         (err: unknown) => err instanceof WorkflowExecutionAlreadyStartedError && err.workflowId === workflowId);
       await assert.rejects(op.workflowHandle(), WorkflowExecutionAlreadyStartedError);
       const events = (await running.fetchHistory()).events;
       assert.equal(events.length, before, 'nothing written to the running run');
       assert.equal(count(events, 'WorkflowExecutionUpdateAdmitted'), 0);
-      assert.equal((await env.client.workflow.count(`WorkflowId = '${workflowId}'`)).count, 1);
+      assert.equal((await s.env.client.workflow.count(`WorkflowId = '${workflowId}'`)).count, 1);
       await running.terminate('test over');
     });
 
@@ -133,7 +124,7 @@ for (const backend of backends('update_with_start')) {
       const w = await worker(taskQueue);
       await w.runUntil(async () => {
         const op = cart(taskQueue, workflowId);
-        await assert.rejects(env.client.workflow.executeUpdateWithStart(addItem, { args: [''], startWorkflowOperation: op }),
+        await assert.rejects(s.env.client.workflow.executeUpdateWithStart(addItem, { args: [''], startWorkflowOperation: op }),
           (err: unknown) => err instanceof WorkflowUpdateFailedError && /non-empty string/.test(String((err as Error & { cause?: Error }).cause?.message ?? err.message)));
         const handle = await op.workflowHandle();
         assert.equal((await handle.describe()).status, 'Running');
@@ -152,7 +143,7 @@ for (const backend of backends('update_with_start')) {
       const w = await worker(taskQueue);
       await w.runUntil(async () => {
         const op = new WithStartWorkflowOperation(noHandlers, { workflowId, taskQueue, workflowIdConflictPolicy: 'FAIL' });
-        await assert.rejects(env.client.workflow.executeUpdateWithStart(addItem, { args: ['x'], startWorkflowOperation: op }),
+        await assert.rejects(s.env.client.workflow.executeUpdateWithStart(addItem, { args: ['x'], startWorkflowOperation: op }),
           (err: unknown) => err instanceof WorkflowUpdateFailedError);
         const handle = await op.workflowHandle();
         await handle.signal(checkout);
@@ -165,11 +156,11 @@ for (const backend of backends('update_with_start')) {
       const workflowId = `cart-${taskQueue}`;
       const w = await worker(taskQueue);
       await w.runUntil(async () => {
-        assert.deepEqual(await env.client.workflow.executeUpdateWithStart(addItem, { args: ['apple'], startWorkflowOperation: cart(taskQueue, workflowId) }), ['apple']);
-        assert.deepEqual(await env.client.workflow.executeUpdateWithStart(addItem, { args: ['pear'], startWorkflowOperation: cart(taskQueue, workflowId) }),
+        assert.deepEqual(await s.env.client.workflow.executeUpdateWithStart(addItem, { args: ['apple'], startWorkflowOperation: cart(taskQueue, workflowId) }), ['apple']);
+        assert.deepEqual(await s.env.client.workflow.executeUpdateWithStart(addItem, { args: ['pear'], startWorkflowOperation: cart(taskQueue, workflowId) }),
           ['apple', 'pear']);
-        const { runId } = await env.connection.resetWorkflowExecution({ workflowId, resetType: 'FirstWorkflowTask', reason: 'redo' });
-        const reset = env.client.workflow.getHandle(workflowId, runId);
+        const { runId } = await s.env.connection.resetWorkflowExecution({ workflowId, resetType: 'FirstWorkflowTask', reason: 'redo' });
+        const reset = s.env.client.workflow.getHandle(workflowId, runId);
         await reset.signal(checkout);
         assert.deepEqual(await reset.result(), { owner: 'ann', items: ['apple', 'pear'] });
         assert.equal(count((await reset.fetchHistory()).events, 'WorkflowExecutionUpdateAdmitted'), 2);
@@ -182,19 +173,19 @@ for (const backend of backends('update_with_start')) {
       for (const point of ['engine.start.admit', 'store.commit'] as const) {
         faults.arm(point, { throw: true });
         try {
-          await assert.rejects(env.client.workflow.executeUpdateWithStart(addItem, { args: ['nut'], startWorkflowOperation: cart(taskQueue, workflowId) }),
+          await assert.rejects(s.env.client.workflow.executeUpdateWithStart(addItem, { args: ['nut'], startWorkflowOperation: cart(taskQueue, workflowId) }),
             (err: unknown) => err instanceof FaultInjectedError && err.point === point);
         } finally {
           faults.disarm();
         }
-        await assert.rejects(env.client.workflow.getHandle(workflowId).describe(), WorkflowNotFoundError, `${point}: no run was started`);
+        await assert.rejects(s.env.client.workflow.getHandle(workflowId).describe(), WorkflowNotFoundError, `${point}: no run was started`);
       }
       // On the running run: the admission faults, and its history is as it was.
-      const running = await env.client.workflow.start(shoppingCart, { workflowId, taskQueue, args: ['di'] });
+      const running = await s.env.client.workflow.start(shoppingCart, { workflowId, taskQueue, args: ['di'] });
       const before = (await running.fetchHistory()).events.length;
       faults.arm('engine.start.admit', { throw: true });
       try {
-        await assert.rejects(env.client.workflow.executeUpdateWithStart(addItem, { args: ['nut'], startWorkflowOperation: cart(taskQueue, workflowId) }),
+        await assert.rejects(s.env.client.workflow.executeUpdateWithStart(addItem, { args: ['nut'], startWorkflowOperation: cart(taskQueue, workflowId) }),
           FaultInjectedError);
       } finally {
         faults.disarm();
@@ -203,14 +194,14 @@ for (const backend of backends('update_with_start')) {
       // With TERMINATE_EXISTING: the running run is not terminated when the admission faults.
       faults.arm('engine.start.admit', { throw: true });
       try {
-        await assert.rejects(env.client.workflow.executeUpdateWithStart(addItem, {
+        await assert.rejects(s.env.client.workflow.executeUpdateWithStart(addItem, {
           args: ['nut'], startWorkflowOperation: cart(taskQueue, workflowId, 'TERMINATE_EXISTING'),
         }), FaultInjectedError);
       } finally {
         faults.disarm();
       }
       assert.equal((await running.describe()).status, 'Running');
-      assert.equal((await env.client.workflow.count(`WorkflowId = '${workflowId}'`)).count, 1);
+      assert.equal((await s.env.client.workflow.count(`WorkflowId = '${workflowId}'`)).count, 1);
       await running.terminate('test over');
     });
 
@@ -220,27 +211,27 @@ for (const backend of backends('update_with_start')) {
       const op = cart(taskQueue, workflowId, 'FAIL');
       const w = await worker(taskQueue);
       await w.runUntil(async () => {
-        assert.deepEqual(await env.client.workflow.executeUpdateWithStart(addItem, { args: ['a'], startWorkflowOperation: op }), ['a']);
+        assert.deepEqual(await s.env.client.workflow.executeUpdateWithStart(addItem, { args: ['a'], startWorkflowOperation: op }), ['a']);
       });
-      await assert.rejects(env.client.workflow.executeUpdateWithStart(addItem, { args: ['b'], startWorkflowOperation: op }), /already been executed/);
+      await assert.rejects(s.env.client.workflow.executeUpdateWithStart(addItem, { args: ['b'], startWorkflowOperation: op }), /already been executed/);
       const field = (name: string) => (err: unknown) => err instanceof ValidationError && err.field === name;
       assert.throws(() => new WithStartWorkflowOperation(shoppingCart, { workflowId, taskQueue } as never), field('workflowIdConflictPolicy'));
       assert.throws(() => new WithStartWorkflowOperation(shoppingCart, { taskQueue, workflowIdConflictPolicy: 'FAIL' } as never), field('workflowId'));
       assert.throws(() => new WithStartWorkflowOperation(shoppingCart, { workflowId, taskQueue, workflowIdConflictPolicy: 'FAIL', colour: 1 } as never),
         /colour/);
-      await assert.rejects(env.client.workflow.startUpdateWithStart(addItem, {
+      await assert.rejects(s.env.client.workflow.startUpdateWithStart(addItem, {
         args: ['c'], waitForStage: 'COMPLETED' as never, startWorkflowOperation: cart(taskQueue, workflowId),
       }), field('waitForStage'));
-      await assert.rejects(env.client.workflow.executeUpdateWithStart(addItem, { args: ['c'], startWorkflowOperation: {} as never }),
+      await assert.rejects(s.env.client.workflow.executeUpdateWithStart(addItem, { args: ['c'], startWorkflowOperation: {} as never }),
         field('startWorkflowOperation'));
-      await assert.rejects(env.client.workflow.executeUpdateWithStart(addItem, { args: 'c' as never, startWorkflowOperation: cart(taskQueue, workflowId) }),
+      await assert.rejects(s.env.client.workflow.executeUpdateWithStart(addItem, { args: 'c' as never, startWorkflowOperation: cart(taskQueue, workflowId) }),
         field('args'));
-      await assert.rejects(env.connection.updateWithStartWorkflowExecution({ workflowId, workflowType: 'shoppingCart', taskQueue, updateName: 'addItem' }),
+      await assert.rejects(s.env.connection.updateWithStartWorkflowExecution({ workflowId, workflowType: 'shoppingCart', taskQueue, updateName: 'addItem' }),
         field('workflowIdConflictPolicy'));
-      await assert.rejects(env.connection.updateWithStartWorkflowExecution({
+      await assert.rejects(s.env.connection.updateWithStartWorkflowExecution({
         workflowId, workflowType: 'shoppingCart', taskQueue, updateName: 'addItem', workflowIdConflictPolicy: 'Fail', cronSchedule: '@hourly',
       }), field('cronSchedule'));
-      await assert.rejects(env.connection.updateWithStartWorkflowExecution({
+      await assert.rejects(s.env.connection.updateWithStartWorkflowExecution({
         workflowId, workflowType: 'shoppingCart', taskQueue, updateName: 7 as never, workflowIdConflictPolicy: 'Fail',
       }), field('updateName'));
     });
@@ -258,7 +249,7 @@ for (const backend of backends('update_with_start')) {
         },
       };
       // Over HTTP: the call is a route of the server like its siblings.
-      const client = new Client({ address: env.address, interceptors: { workflow: [interceptor] } });
+      const client = new Client({ address: s.env.address, interceptors: { workflow: [interceptor] } });
       const w = await worker(taskQueue);
       await w.runUntil(async () => {
         const op = cart(taskQueue, workflowId);

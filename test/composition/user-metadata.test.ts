@@ -3,14 +3,13 @@
  * `staticDetails` on a start, a signal-with-start and a child; `summary` on activities, local
  * activities and timers; `setCurrentDetails` answered by the `__temporal_workflow_metadata` query.
  */
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ValidationError } from '../../src/common/index.ts';
 import type { HistoryEvent } from '../../src/history/index.ts';
-import type { TestEnvironment } from '../../src/testing/index.ts';
 import { Worker } from '../../src/worker/index.ts';
 import * as activities from '../fixtures/workflows/user-metadata-activities.ts';
-import { backends, fixture, waitFor } from './helpers.ts';
+import { backends, onBackend, fixture, waitFor } from './helpers.ts';
 import { silentLogger } from '../helpers/logger.ts';
 
 const WORKFLOWS = fixture('user-metadata.ts');
@@ -19,34 +18,26 @@ const of = <T extends HistoryEvent['eventType']>(events: HistoryEvent[], type: T
 
 for (const backend of backends('user_metadata')) {
   describe(`user metadata on ${backend.name}`, async () => {
-    const skip = await backend.skipReason();
-    let env: TestEnvironment;
-    let q = 0;
-    const queue = (name: string) => `${backend.name}-${name}-${++q}`;
-    before(async () => {
-      if (!skip) env = await backend.env();
-    });
-    after(async () => {
-      await env?.teardown();
-      await backend.cleanup();
-    });
+    const s = await onBackend(backend);
+    const { skip } = s;
+    const queue = s.queue;
 
     test('a start\'s static summary and details reach describe, the list and the start event; events carry the summaries', { skip }, async () => {
       const taskQueue = queue('start');
-      const handle = await env.client.workflow.start('orderWithMetadata', {
+      const handle = await s.env.client.workflow.start('orderWithMetadata', {
         taskQueue, workflowId: `meta-${taskQueue}`, args: ['Ada'], staticSummary: 'Order for Ada', staticDetails: 'Line one\nLine **two**',
       });
       const d = await handle.describe();
       assert.equal(await d.staticSummary(), 'Order for Ada');
       assert.equal(await d.staticDetails(), 'Line one\nLine **two**');
       const listed = [];
-      for await (const e of env.client.workflow.list({ query: `WorkflowId = 'meta-${taskQueue}'` })) listed.push(e);
+      for await (const e of s.env.client.workflow.list({ query: `WorkflowId = 'meta-${taskQueue}'` })) listed.push(e);
       assert.deepEqual(listed.map((e) => e.userMetadata), [{ summary: 'Order for Ada', details: 'Line one\nLine **two**' }]);
 
-      const worker = await Worker.create({ address: env.address, taskQueue, workflowsPath: WORKFLOWS, activities, logger: silentLogger });
+      const worker = await Worker.create({ address: s.env.address, taskQueue, workflowsPath: WORKFLOWS, activities, logger: silentLogger });
       await worker.runUntil(async () => {
         await waitFor('the cool-down timer', async () => of((await handle.fetchHistory()).events, 'TimerStarted').length === 1);
-        await env.sleep('1 minute');
+        await s.env.sleep('1 minute');
         await waitFor('the approval timer', async () => of((await handle.fetchHistory()).events, 'TimerStarted').length === 2);
         const meta = await handle.query('__temporal_workflow_metadata') as { currentDetails: string };
         assert.equal(meta.currentDetails, 'Waiting for approval (was: Greeting **Ada**)');
@@ -61,7 +52,7 @@ for (const backend of backends('user_metadata')) {
       assert.deepEqual(of(events, 'TimerStarted').map((e) => e.attributes.userMetadata), [{ summary: 'Cool down' }, { summary: 'Approval deadline' }]);
       const initiated = of(events, 'StartChildWorkflowExecutionInitiated')[0]!;
       assert.deepEqual(initiated.attributes.userMetadata, { summary: 'Child of the order', details: 'Echoes its input' });
-      const child = env.client.workflow.getHandle(initiated.attributes.workflowId);
+      const child = s.env.client.workflow.getHandle(initiated.attributes.workflowId);
       const cd = await child.describe();
       assert.equal(await cd.staticSummary(), 'Child of the order');
       assert.equal(await cd.staticDetails(), 'Echoes its input');
@@ -69,20 +60,20 @@ for (const backend of backends('user_metadata')) {
         { summary: 'Child of the order', details: 'Echoes its input' });
 
       const resetRunId = await handle.reset({ type: 'FirstWorkflowTask', reason: 'again' });
-      const reset = env.client.workflow.getHandle(handle.workflowId, resetRunId);
+      const reset = s.env.client.workflow.getHandle(handle.workflowId, resetRunId);
       assert.equal(await (await reset.describe()).staticSummary(), 'Order for Ada', 'a reset run keeps the start\'s metadata');
       await reset.terminate();
     });
 
     test('signal-with-start carries the metadata; a run without it has none', { skip }, async () => {
       const taskQueue = queue('sws');
-      const sws = await env.client.workflow.signalWithStart('orderWithMetadata', {
+      const sws = await s.env.client.workflow.signalWithStart('orderWithMetadata', {
         taskQueue, workflowId: `sws-${taskQueue}`, args: ['Bo'], signal: 'proceed', staticSummary: 'Signalled order',
       });
       const d = await sws.describe();
       assert.equal(await d.staticSummary(), 'Signalled order');
       assert.equal(await d.staticDetails(), undefined);
-      const plain = await env.client.workflow.start('orderWithMetadata', { taskQueue, workflowId: `plain-${taskQueue}`, args: ['Cy'] });
+      const plain = await s.env.client.workflow.start('orderWithMetadata', { taskQueue, workflowId: `plain-${taskQueue}`, args: ['Cy'] });
       const pd = await plain.describe();
       assert.equal(await pd.staticSummary(), undefined);
       assert.equal(pd.raw.execution.userMetadata, undefined);
@@ -92,7 +83,7 @@ for (const backend of backends('user_metadata')) {
 
     test('a schedule\'s action carries staticSummary and staticDetails to each workflow it starts, and describe gives them back', { skip }, async () => {
       const taskQueue = queue('schedule');
-      const schedule = await env.client.schedule.create({
+      const schedule = await s.env.client.schedule.create({
         scheduleId: `sched-${taskQueue}`, spec: { intervals: [{ every: '1 day' }] },
         action: { type: 'startWorkflow', workflowType: 'childWithMetadata', taskQueue, workflowId: `scheduled-${taskQueue}`, args: ['x'],
           staticSummary: 'Nightly export', staticDetails: 'From the schedule' },
@@ -102,11 +93,11 @@ for (const backend of backends('user_metadata')) {
       assert.equal(d.action.staticDetails, 'From the schedule');
       await schedule.trigger();
       const started = await waitFor('the triggered workflow', async () => (await schedule.describe()).info.recentActions[0]);
-      const run = await env.client.workflow.getHandle(started.workflowId).describe();
+      const run = await s.env.client.workflow.getHandle(started.workflowId).describe();
       assert.equal(await run.staticSummary(), 'Nightly export');
       assert.equal(await run.staticDetails(), 'From the schedule');
       await schedule.delete();
-      await assert.rejects(env.client.schedule.create({
+      await assert.rejects(s.env.client.schedule.create({
         scheduleId: `bad-${taskQueue}`, spec: { intervals: [{ every: '1 day' }] },
         action: { type: 'startWorkflow', workflowType: 'w', taskQueue, workflowId: 'w', staticSummary: 3 as never },
       }), (err: unknown) => err instanceof ValidationError && err.field === 'action.staticSummary');
