@@ -36,6 +36,11 @@ export class NotifyListener {
     client.on('end', () => this.#lost(client));
     await client.connect();
     await client.query(`LISTEN ${quoteIdent(this.channel)}`);
+    // Closed while this (re)opened: the connection is not kept, or it would hold the process open.
+    if (this.#closed) {
+      await client.end().catch(() => {});
+      return;
+    }
     this.#client = client;
   }
 
