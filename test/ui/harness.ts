@@ -41,15 +41,28 @@ export interface UiEnv {
   close(): Promise<void>;
 }
 
-/** Starts `steadfast dev` on a fresh SQLite file, a worker and a browser page. */
-export async function startUiEnv(): Promise<UiEnv> {
+/** A second worker a suite runs beside the harness's own, quiet, stopped by `close`. */
+export interface ExtraWorker {
+  taskQueue: string;
+  workflowsPath: string;
+  /** The activities module (its non-function exports are left out by the worker). */
+  activities: object;
+  identity?: string;
+}
+
+/** Starts `steadfast dev` on a fresh SQLite file, a worker (and `extra`, when given) and a browser page. */
+export async function startUiEnv(extra?: ExtraWorker): Promise<UiEnv> {
   const dir = mkdtempSync(join(tmpdir(), 'steadfast-ui-'));
   let dev: Child | undefined;
   let worker: Worker | undefined;
   let running: Promise<void> | undefined;
+  let second: Worker | undefined;
+  let secondRunning: Promise<void> | undefined;
   let browser: BrowserContext | undefined;
   const close = async () => {
     await browser?.close();
+    await second?.shutdown();
+    await secondRunning;
     await worker?.shutdown();
     await running;
     await dev?.kill('SIGTERM');
@@ -63,6 +76,12 @@ export async function startUiEnv(): Promise<UiEnv> {
       shutdownGraceTime: '100ms', activities: {},
     });
     running = worker.run();
+    if (extra) {
+      second = await Worker.create({
+        address, ...extra, activities: extra.activities as never, logger: { debug: quiet, info: quiet, warn: quiet, error: quiet }, shutdownGraceTime: '100ms',
+      });
+      secondRunning = second.run();
+    }
     browser = await chromium.launchPersistentContext(join(dir, 'chromium'), {
       executablePath: CHROMIUM, headless: true, args: ARGS, viewport: { width: 1280, height: 900 },
     });

@@ -2,30 +2,19 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Worker } from '../../src/worker/index.ts';
 import { BROWSER_SKIP, requireChromium, startUiEnv, type UiEnv } from './harness.ts';
 
 /** The workflow page's history views, failures and source-mapped stacks; the start form, the codec dialog and the 404 page. */
 const stacksPath = fileURLToPath(new URL('../fixtures/workflows/stacks.ts', import.meta.url));
-const quiet = () => undefined;
 
 describe('history views, failures, stacks, the start form, the codec dialog and the 404 page in headless Chromium', { skip: BROWSER_SKIP }, () => {
   let env: UiEnv;
-  let worker: Worker;
-  let running: Promise<void>;
 
   before(async () => {
     requireChromium();
-    env = await startUiEnv();
-    worker = await Worker.create({
-      address: env.address, taskQueue: 'stacks', workflowsPath: stacksPath, activities: { noop: async (i: number) => i },
-      logger: { debug: quiet, info: quiet, warn: quiet, error: quiet }, shutdownGraceTime: '100ms',
-    });
-    running = worker.run();
+    env = await startUiEnv({ taskQueue: 'stacks', workflowsPath: stacksPath, activities: { noop: async (i: number) => i } });
   });
   after(async () => {
-    await worker?.shutdown();
-    await running;
     await env?.close();
   });
 

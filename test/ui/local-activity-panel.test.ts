@@ -6,30 +6,19 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
-import { Worker } from '../../src/worker/index.ts';
 import * as activities from '../fixtures/local-activities.ts';
 import { BROWSER_SKIP, requireChromium, startUiEnv, type UiEnv } from './harness.ts';
 
 const workflowsPath = fileURLToPath(new URL('../fixtures/workflows/local-activities.ts', import.meta.url));
-const quiet = () => undefined;
 
 describe('running local activities in the web UI', { skip: BROWSER_SKIP }, () => {
   let env: UiEnv;
-  let worker: Worker;
-  let running: Promise<void>;
 
   before(async () => {
     requireChromium();
-    env = await startUiEnv();
-    worker = await Worker.create({
-      address: env.address, taskQueue: 'ui-local', workflowsPath, activities, shutdownGraceTime: '100ms', identity: 'la-worker',
-      logger: { debug: quiet, info: quiet, warn: quiet, error: quiet },
-    });
-    running = worker.run();
+    env = await startUiEnv({ taskQueue: 'ui-local', workflowsPath, activities, identity: 'la-worker' });
   });
   after(async () => {
-    await worker?.shutdown();
-    await running;
     await env?.close();
   });
 

@@ -7,32 +7,21 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
-import { Worker } from '../../src/worker/index.ts';
 import * as activities from '../fixtures/workflows/user-metadata-activities.ts';
 import { BROWSER_SKIP, requireChromium, startUiEnv, type UiEnv } from './harness.ts';
 
 const workflowsPath = fileURLToPath(new URL('../fixtures/workflows/user-metadata.ts', import.meta.url));
-const quiet = () => undefined;
 
 describe('user metadata in the web UI', { skip: BROWSER_SKIP }, () => {
   let env: UiEnv;
   let page: Page;
-  let worker: Worker;
-  let running: Promise<void>;
 
   before(async () => {
     requireChromium();
-    env = await startUiEnv();
+    env = await startUiEnv({ taskQueue: 'ui-meta', workflowsPath, activities });
     page = env.page;
-    worker = await Worker.create({
-      address: env.address, taskQueue: 'ui-meta', workflowsPath, activities, shutdownGraceTime: '100ms',
-      logger: { debug: quiet, info: quiet, warn: quiet, error: quiet },
-    });
-    running = worker.run();
   });
   after(async () => {
-    await worker?.shutdown();
-    await running;
     await env?.close();
   });
 
