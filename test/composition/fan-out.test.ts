@@ -1,17 +1,16 @@
 // Regression: with held commits, a workflow doing many things at once lost events (children's
 // completions, timer firings, signals) and waited for ever; tasks handed out before their commit
 // failed reached workers as runs that were never written. Every notice must be recorded once.
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import { Worker } from '../../src/worker/index.ts';
-import type { TestEnvironment } from '../../src/testing/index.ts';
 import type { HistoryEvent } from '../../src/history/index.ts';
 import type { WorkflowService } from '../../src/protocol/index.ts';
 import { onWorkflowPolls } from '../helpers/workflow-polls.ts';
 import * as activities from '../fixtures/workflows/fan-out-activities.ts';
 import { recordingLogger } from '../helpers/logger.ts';
-import { backends } from './helpers.ts';
+import { backends, onBackend } from './helpers.ts';
 import { assertContiguous } from '../engine/helpers.ts';
 
 const workflowsPath = fileURLToPath(new URL('../fixtures/workflows/fan-out.ts', import.meta.url));
@@ -35,25 +34,17 @@ function counts(events: HistoryEvent[]): Record<string, number> {
 
 for (const backend of backends('fan_out')) {
   describe(`fan-out on ${backend.name}`, { timeout: 300_000 }, async () => {
-    const skip = await backend.skipReason();
-    let env: TestEnvironment;
-    let q = 0;
-    before(async () => {
-      if (!skip) env = await backend.env();
-    });
-    after(async () => {
-      await env?.teardown();
-      await backend.cleanup();
-    });
+    const s = await onBackend(backend);
+    const { skip } = s;
 
     /** Runs `workflowType` on a fresh queue with one worker; checks that no completion was refused and every handed-out run exists. */
     async function run<T>(workflowType: string, args: unknown[], during?: (workflowId: string) => Promise<void>) {
-      const taskQueue = `fan-out-${backend.name}-${++q}`;
-      const workflowId = `${workflowType}-${q}`;
+      const taskQueue = s.queue('fan-out');
+      const workflowId = `${workflowType}-${taskQueue}`;
       const logger = recordingLogger();
-      const { service, runIds } = recordingRuns(env.connection);
+      const { service, runIds } = recordingRuns(s.env.connection);
       const worker = await Worker.create({ connection: service, taskQueue, workflowsPath, activities, logger });
-      const handle = await env.client.workflow.start(workflowType, { taskQueue, workflowId, args });
+      const handle = await s.env.client.workflow.start(workflowType, { taskQueue, workflowId, args });
       const result = await worker.runUntil(async () => {
         await during?.(workflowId);
         return await handle.result() as T;
@@ -61,7 +52,7 @@ for (const backend of backends('fan_out')) {
       const refused = logger.lines.filter((l) => /refused|not found|not contiguous/.test(l.message));
       assert.deepEqual(refused, [], 'no completion was refused and no history failed to line up');
       for (const [runId, id] of runIds) {
-        const rec = await env.connection.getWorkflowExecutionHistory({ workflowId: id, runId, pageSize: 1 }).catch((err: Error) => err);
+        const rec = await s.env.connection.getWorkflowExecutionHistory({ workflowId: id, runId, pageSize: 1 }).catch((err: Error) => err);
         assert.ok(!(rec instanceof Error), `run ${runId} handed to the worker was written: ${rec instanceof Error ? rec.message : ''}`);
       }
       const events = (await handle.fetchHistory()).events;
@@ -106,7 +97,7 @@ for (const backend of backends('fan_out')) {
     test('1,000 signals sent at once are each delivered once, in the order they were accepted', { skip }, async () => {
       const n = 1000;
       const { result, events } = await run<number[]>('fanInSignals', [n], async (workflowId) => {
-        const h = env.client.workflow.getHandle(workflowId);
+        const h = s.env.client.workflow.getHandle(workflowId);
         await Promise.all(Array.from({ length: n }, (_, i) => h.signal('item', i)));
       });
       const signaled = events.filter((e) => e.eventType === 'WorkflowExecutionSignaled').map((e) => (e.attributes.args as number[])[0]);
@@ -120,7 +111,7 @@ for (const backend of backends('fan_out')) {
       const signals = 200;
       const { result, counts: c } = await run<{ children: number; activities: number; timers: number; sideEffects: number; signals: number[] }>(
         'fanOutMixed', [n, signals], async (workflowId) => {
-          const h = env.client.workflow.getHandle(workflowId);
+          const h = s.env.client.workflow.getHandle(workflowId);
           await Promise.all(Array.from({ length: signals }, (_, i) => h.signal('item', i)));
         });
       assert.deepEqual({ ...result, signals: result.signals.length }, { children: n, activities: n, timers: n, sideEffects: n, signals });

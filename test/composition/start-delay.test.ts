@@ -3,14 +3,14 @@
  * for the delay; a signal ends the wait, a signal-with-start's own signal does not; refused with
  * a cron schedule; `--start-delay` on the CLI.
  */
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ValidationError } from '../../src/common/index.ts';
 import type { HistoryEvent } from '../../src/history/index.ts';
 import { TestEnvironment } from '../../src/testing/index.ts';
 import { Worker } from '../../src/worker/index.ts';
 import { startOptionsFromFlags } from '../../src/cli/workflow-start-flags.ts';
-import { backends, fixture } from './helpers.ts';
+import { backends, fixture, onBackend } from './helpers.ts';
 import { silentLogger } from '../helpers/logger.ts';
 
 const WORKFLOWS = fixture('id-conflict.ts');
@@ -20,29 +20,20 @@ const types = (events: HistoryEvent[]) => events.map((e) => e.eventType);
 
 for (const backend of backends('start_delay')) {
   describe(`startDelay on ${backend.name}`, async () => {
-    const skip = await backend.skipReason();
-    let env: TestEnvironment;
-    let q = 0;
-    const queue = (name: string) => `${backend.name}-${name}-${++q}`;
-    before(async () => {
-      if (!skip) env = await backend.env();
-    });
-    after(async () => {
-      await env?.teardown();
-      await backend.cleanup();
-    });
+    const s = await onBackend(backend);
+    const { skip, queue } = s;
 
     test('the first workflow task waits for the delay; the run\'s execution time is the start plus the delay', { skip }, async () => {
       const taskQueue = queue('wait');
-      const handle = await env.client.workflow.start('collectsGo', { taskQueue, workflowId: `delay-${taskQueue}`, startDelay: '1 hour' });
+      const handle = await s.env.client.workflow.start('collectsGo', { taskQueue, workflowId: `delay-${taskQueue}`, startDelay: '1 hour' });
       const d = await handle.describe();
       assert.equal(d.executionTime!.getTime() - d.startTime.getTime(), HOUR);
       const started = (await handle.fetchHistory()).events;
       assert.deepEqual(types(started), ['WorkflowExecutionStarted'], 'no workflow task before the delay');
       assert.equal((started[0]!.attributes as { firstWorkflowTaskBackoffMs?: number }).firstWorkflowTaskBackoffMs, HOUR);
-      const worker = await Worker.create({ address: env.address, taskQueue, workflowsPath: WORKFLOWS, logger: silentLogger });
+      const worker = await Worker.create({ address: s.env.address, taskQueue, workflowsPath: WORKFLOWS, logger: silentLogger });
       await worker.runUntil(async () => {
-        await env.sleep('1 hour');
+        await s.env.sleep('1 hour');
         const scheduled = await handle.fetchHistory();
         assert.ok(types(scheduled.events).includes('WorkflowTaskScheduled'), 'the task is scheduled once the delay is over');
         await handle.signal('go', 'done');
@@ -52,7 +43,7 @@ for (const backend of backends('start_delay')) {
 
     test('a signal ends the delay at once; the signal of the signal-with-start that started the run does not', { skip }, async () => {
       const taskQueue = queue('signal');
-      const sws = await env.client.workflow.signalWithStart('collectsGo', {
+      const sws = await s.env.client.workflow.signalWithStart('collectsGo', {
         taskQueue, workflowId: `sws-${taskQueue}`, startDelay: '1 hour', signal: 'go', signalArgs: ['first'],
       });
       assert.deepEqual(types((await sws.fetchHistory()).events), ['WorkflowExecutionStarted', 'WorkflowExecutionSignaled'],
@@ -62,7 +53,7 @@ for (const backend of backends('start_delay')) {
       assert.deepEqual(events.slice(0, 4), ['WorkflowExecutionStarted', 'WorkflowExecutionSignaled', 'WorkflowExecutionSignaled', 'WorkflowTaskScheduled']);
       const d = await sws.describe();
       assert.ok(d.executionTime!.getTime() - d.startTime.getTime() < HOUR, 'the execution time moved to the signal');
-      const worker = await Worker.create({ address: env.address, taskQueue, workflowsPath: WORKFLOWS, logger: silentLogger });
+      const worker = await Worker.create({ address: s.env.address, taskQueue, workflowsPath: WORKFLOWS, logger: silentLogger });
       assert.deepEqual(await worker.runUntil(sws.result()), ['first', 'done'], 'the run went on without waiting out the hour');
       const after = types((await sws.fetchHistory()).events);
       assert.equal(after.filter((t) => t === 'WorkflowTaskScheduled').length, 1, 'the delay\'s timer did not schedule a second task');
