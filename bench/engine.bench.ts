@@ -18,7 +18,8 @@ import { bulkLoadPostgres, bulkLoadSqlite } from './fixtures/bulk-load.ts';
 
 const HELP = `Usage: npm run bench -- engine [--database sqlite|postgres|both] [--workload one|five|local|local5|both]
                                [--workflows 3000] [--concurrency 200] [--idle 200] [--metrics on|off]
-                               [--security on|off] [--eager on|off] [--preload 0] [--warmup 200] [--json]
+                               [--security on|off] [--eager on|off] [--topology server|embedded]
+                               [--preload 0] [--warmup 200] [--json]
 
 --workload one runs oneActivity, five runs fiveActivities (five activities one after another),
 local runs oneLocalActivity and local5 fiveLocalActivities (the same as local activities);
@@ -36,7 +37,12 @@ either way. Off by default.
 --eager on runs a worker inside the load generator and starts each workflow with
 requestEagerStart: its first workflow task comes back with the start's answer and runs there,
 with no poll between (as an application that starts and runs workflows in one process). The
-worker process still runs, for the tasks that follow. Off by default.`;
+worker process still runs, for the tasks that follow. Off by default.
+--topology embedded runs no server and no worker process: the load generator opens the engine on
+the database itself (Engine.open), runs a worker beside it and starts every workflow eagerly, as
+an application that embeds steadfast the way DBOS is embedded in its application. Each phase is
+one process, which first runs --warmup workflows of the phase's own workload untimed (16 at a
+time). --security and --metrics do not apply. Default: server.`;
 
 const WORKFLOW_TYPES = { one: 'oneActivity', five: 'fiveActivities', local: 'oneLocalActivity', local5: 'fiveLocalActivities' } as const;
 type Workload = keyof typeof WORKFLOW_TYPES;
@@ -114,7 +120,7 @@ async function pgCounts(server: Child): Promise<{ statements: number; transactio
 
 interface Options {
   workflows: number; concurrency: number; idle: number; warmup: number; metrics: boolean; security: boolean; workloads: Workload[]; preload: number;
-  eager: boolean;
+  eager: boolean; topology: 'server' | 'embedded';
 }
 
 /** An API-key file granting one key `system:admin`, written beside the database; returns the server flags and the key. */
@@ -145,11 +151,49 @@ async function preload(database: string, o: Options): Promise<number> {
   return (performance.now() - t0) / 1000;
 }
 
+/** The figures of one phase from the load generator's last line, with its CPU per workflow. */
+function phaseFigures(load: Child, workload: Workload, phase: string, count: number): Figures {
+  const line = JSON.parse(load.output().trim().split('\n').pop()!) as Figures & { loadCpuMs: number; eagerlyStarted: number };
+  const { loadCpuMs, eagerlyStarted: _, ...figures } = line;
+  return { ...figures, workload, phase, cpuMs: { load: loadCpuMs / count } };
+}
+
+/**
+ * `--topology embedded`: each phase is one load-generator process with the engine and a worker
+ * in it. It warms up, then runs the timed phase when told (SIGUSR1), so the PostgreSQL backends'
+ * CPU and the statement counts (pg-count lines it prints before and after) cover that phase only.
+ */
+async function measureEmbedded(database: string, o: Options, pgDatabase?: { admin: pg.Client; name: string }): Promise<Figures[]> {
+  const backends = pgDatabase ? new BackendCpu(pgDatabase.admin, pgDatabase.name) : undefined;
+  const results: Figures[] = [];
+  for (const workload of o.workloads) {
+    for (const [phase, count, conc] of [['idle', o.idle, 1], ['throughput', o.workflows, o.concurrency]] as const) {
+      const load = spawnNode(['--import', 'tsx', ...(pgDatabase ? ['--import', COUNTER] : []), 'bench/fixtures/load.ts', phase, String(count), String(conc),
+        WORKFLOW_TYPES[workload]], { BENCH_DATABASE: database, BENCH_WARMUP: String(o.warmup) });
+      await load.waitFor(/^warmed$/m, 600_000);
+      await backends?.start();
+      load.proc.kill('SIGUSR1');
+      const code = await load.exited;
+      if (code !== 0) throw new Error(`load generator failed (${code}):\n${load.output()}`);
+      const row = phaseFigures(load, workload, phase, count);
+      if (backends) row.cpuMs!.postgres = (await backends.stop()) / count;
+      const counts = load.output().split('pg-count ').slice(1).map((l) => JSON.parse(l.split('\n')[0]!) as { statements: number; transactions: number });
+      if (counts.length >= 2) {
+        const [before, after] = counts.slice(-2) as [typeof counts[0], typeof counts[0]];
+        row.pg = { statements: (after.statements - before.statements) / count, transactions: (after.transactions - before.transactions) / count };
+      }
+      results.push(row);
+    }
+  }
+  return results;
+}
+
 async function measure(database: string, o: Options, pgDatabase?: { admin: pg.Client; name: string }): Promise<Figures[]> {
   if (o.preload > 0) {
     const seconds = await preload(database, o);
     console.error(`preloaded ${o.preload} completed workflows in ${seconds.toFixed(0)} s`);
   }
+  if (o.topology === 'embedded') return measureEmbedded(database, o, pgDatabase);
   const port = await freePort();
   const keyDir = mkdtempSync(join(tmpdir(), 'steadfast-bench-keys-'));
   const auth = o.security ? apiKeyFlags(keyDir) : undefined;
@@ -171,15 +215,13 @@ async function measure(database: string, o: Options, pgDatabase?: { admin: pg.Cl
       const code = await load.exited;
       if (code !== 0) throw new Error(`load generator failed (${code}):\n${load.output()}\nserver:\n${server.output()}\nworker:\n${worker.output()}`);
       const per = (b: number | undefined, a: number | undefined) => (a === undefined || b === undefined ? undefined : (a - b) / count);
-      const line = JSON.parse(load.output().trim().split('\n').pop()!) as Figures & { loadCpuMs: number };
-      const cpuMs = { load: line.loadCpuMs / count } as NonNullable<Figures['cpuMs']>;
+      const row = phaseFigures(load, workload, phase, count);
+      const cpuMs = row.cpuMs!;
       const serverMs = per(before.server, cpuTimeMs(server.proc.pid));
       const workerMs = per(before.worker, cpuTimeMs(worker.proc.pid));
       if (serverMs !== undefined) cpuMs.server = serverMs;
       if (workerMs !== undefined) cpuMs.worker = workerMs;
       if (backends) cpuMs.postgres = (await backends.stop()) / count;
-      const { loadCpuMs: _, ...figures } = line;
-      const row: Figures = { ...figures, workload, phase, cpuMs };
       if (before.pg) {
         const after = await pgCounts(server);
         row.pg = { statements: (after.statements - before.pg.statements) / count, transactions: (after.transactions - before.pg.transactions) / count };
@@ -200,7 +242,7 @@ export async function run(argv: string[]): Promise<number> {
     options: {
       database: { type: 'string', default: 'both' }, workload: { type: 'string', default: 'both' }, workflows: { type: 'string', default: '3000' },
       concurrency: { type: 'string', default: '200' }, idle: { type: 'string', default: '200' }, metrics: { type: 'string', default: 'on' },
-      security: { type: 'string', default: 'off' }, eager: { type: 'string', default: 'off' },
+      security: { type: 'string', default: 'off' }, eager: { type: 'string', default: 'off' }, topology: { type: 'string', default: 'server' },
       preload: { type: 'string', default: '0' }, warmup: { type: 'string', default: '200' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
     },
   });
@@ -219,11 +261,13 @@ export async function run(argv: string[]): Promise<number> {
   for (const flag of ['metrics', 'security', 'eager'] as const) {
     if (values[flag] !== 'on' && values[flag] !== 'off') throw new Error(`--${flag} must be on or off, got ${JSON.stringify(values[flag])}`);
   }
+  if (values.topology !== 'server' && values.topology !== 'embedded') throw new Error(`--topology must be server or embedded, got ${JSON.stringify(values.topology)}`);
   if (!['one', 'five', 'local', 'local5', 'both'].includes(values.workload!)) {
     throw new Error(`--workload must be one, five, local, local5 or both, got ${JSON.stringify(values.workload)}`);
   }
   const o: Options = {
     workflows: count('workflows'), concurrency: count('concurrency'), idle: count('idle'), warmup: count('warmup', 0), metrics: values.metrics === 'on', security: values.security === 'on', eager: values.eager === 'on',
+    topology: values.topology,
     workloads: values.workload === 'both' ? ['one', 'five'] : [values.workload as Workload], preload: count('preload', 0),
   };
   const rows: (Figures & { database: string })[] = [];
@@ -255,10 +299,12 @@ export async function run(argv: string[]): Promise<number> {
     }
   }
   if (values.json) {
-    console.log(JSON.stringify({ node: process.version, cores: cpus().length, preload: o.preload, metrics: o.metrics, security: o.security, rows }, null, 2));
+    console.log(JSON.stringify({ node: process.version, cores: cpus().length, topology: o.topology, preload: o.preload, metrics: o.metrics, security: o.security, rows }, null, 2));
     return 0;
   }
-  console.log(`engine benchmark: workflows of one or five activities, server + worker + load generator as processes (${cpus().length} cores, node ${process.version}, metrics ${values.metrics}, security ${values.security}, ${o.preload} workflows preloaded)`);
+  const topology = o.topology === 'embedded' ? 'the engine, a worker and the load generator in one process, eager starts'
+    : `server + worker + load generator as processes, metrics ${values.metrics}, security ${values.security}`;
+  console.log(`engine benchmark: workflows of one or five activities, ${topology} (${cpus().length} cores, node ${process.version}, ${o.preload} workflows preloaded)`);
   console.log('database  workload  phase       workflows  in flight  workflows/s  p50 ms  p99 ms  CPU ms/workflow: server  worker    load  postgres' +
     '  statements/wf  transactions/wf');
   const ms = (v: number | undefined) => (v === undefined ? '-' : v.toFixed(2)).padStart(6);

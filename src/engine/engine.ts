@@ -6,6 +6,8 @@ import { ValidationError } from '../errors/index.ts';
 import { METHODS } from '../protocol/methods.ts';
 import { WORKFLOW_SERVICE_METHODS, type WorkflowService } from '../protocol/index.ts';
 import { systemClock, type Clock } from '../retry/clock.ts';
+import { openStore } from '../store/open-store.ts';
+import type { PostgresStoreOptions } from '../store/postgres/postgres-store.ts';
 import type { Store, StoreNotification } from '../store/types.ts';
 import { ActivitiesById } from './activity/by-id.ts';
 import { requestCancel, terminate } from './cancel/cancel-requests.ts';
@@ -79,6 +81,15 @@ const ENGINE_OPTION_KEYS = optionKeys<EngineOptions>({
   store: true, clock: true, waitClock: true, identity: true, logger: true, ownsStore: true, limits: true, messageLimits: true, taskTokenKeys: true,
   retentionSweepIntervalMs: true,
 });
+
+/**
+ * Options of {@link Engine.open}: the engine's (but its store, which it opens and owns) and the
+ * store's (`cacheMaxBytes` for both stores; `schema` and `poolSize` for PostgreSQL).
+ */
+export type EngineOpenOptions = Omit<EngineOptions, 'store' | 'ownsStore'> & PostgresStoreOptions;
+
+const STORE_OPTION_KEYS = optionKeys<PostgresStoreOptions>({ cacheMaxBytes: true, schema: true, poolSize: true });
+const OPEN_OPTION_KEYS = [...ENGINE_OPTION_KEYS.filter((k) => k !== 'store' && k !== 'ownsStore'), ...STORE_OPTION_KEYS];
 
 /** The parts that serve the engine's calls. */
 interface Services {
@@ -223,6 +234,31 @@ export class Engine implements UndeliveredTaskReturn {
     engine.#loop.start();
     engine.#retention.start();
     return engine;
+  }
+
+  /**
+   * Opens the database (`sqlite:PATH`, created if missing, or `postgres://…`; migrations are
+   * applied) and an engine over it that owns it: {@link shutdown} closes the database too. This
+   * is the engine inside the application's own process, with no server between:
+   * `new Client({ connection: engine })` and `Worker.create({ connection: engine, … })` call it
+   * directly, and a start with `requestEagerStart` runs its first workflow task in this process's
+   * worker at once. Any number of processes may open one PostgreSQL database this way, beside
+   * servers of it; a SQLite file is opened by one process at a time.
+   * @throws ValidationError naming the option that breaks a rule (an unknown one among them).
+   */
+  static async open(database: string, options: EngineOpenOptions = {}): Promise<Engine> {
+    if (typeof options !== 'object' || options === null) throw new ValidationError('options', 'must be an object', options);
+    refuseUnknownKeys('Engine.open', options, OPEN_OPTION_KEYS);
+    const storeOptions: Record<string, unknown> = {};
+    const engineOptions: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(options)) (STORE_OPTION_KEYS.includes(key) ? storeOptions : engineOptions)[key] = value;
+    const store = await openStore(database, storeOptions);
+    try {
+      return await Engine.create({ ...(engineOptions as Omit<EngineOptions, 'store'>), store, ownsStore: true });
+    } catch (err) {
+      await store.close().catch(() => undefined);
+      throw err;
+    }
   }
 
   /** The store this engine runs on. */

@@ -1,5 +1,5 @@
 /** The durable engine service. */
-export { Engine, type EngineOptions } from './engine.ts';
+export { Engine, type EngineOptions, type EngineOpenOptions } from './engine.ts';
 export { returnsUndeliveredTasks, type UndeliveredTask, type UndeliveredTaskReturn } from './tasks/undelivered-tasks.ts';
 export { consoleLogger, type Logger } from './core/logger.ts';
 export { DEFAULT_WORKFLOW_TASK_TIMEOUT_MS, MAX_TIMEOUT_MS } from './core/requests.ts';

@@ -1,3 +1,5 @@
+export { Engine, type EngineOptions, type EngineOpenOptions } from '../engine/engine.ts';
+export { openStore } from '../store/open-store.ts';
 export { startHttpServer, type HttpServer, type HttpServerOptions } from './http-server.ts';
 export { consoleServerLogger, type ServerLogger } from './error-answer.ts';
 export { instrumentStore, METRICS_PATH, ServerMetrics, type ServerMetricsOptions } from './metrics/index.ts';

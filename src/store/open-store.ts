@@ -18,6 +18,12 @@ export async function openStore(url: string, options: PostgresStoreOptions = {})
     return SqliteStore.open(path, options.cacheMaxBytes === undefined ? {} : { cacheMaxBytes: options.cacheMaxBytes });
   }
   if (url.startsWith('postgres://') || url.startsWith('postgresql://')) {
+    if (options.poolSize !== undefined && (!Number.isInteger(options.poolSize) || options.poolSize < 1 || options.poolSize > 1000)) {
+      throw new ValidationError('poolSize', 'must be a whole number from 1 to 1000', options.poolSize);
+    }
+    if (options.schema !== undefined && (typeof options.schema !== 'string' || !/^[A-Za-z_][A-Za-z0-9_$]{0,62}$/.test(options.schema))) {
+      throw new ValidationError('schema', 'must be an identifier of 1 to 63 letters, digits, _ or $, not starting with a digit', options.schema);
+    }
     const u = new URL(url);
     const schema = u.searchParams.get('schema') ?? options.schema;
     u.searchParams.delete('schema');

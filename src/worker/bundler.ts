@@ -68,11 +68,13 @@ function entryExports(): Promise<Record<string, string[]>> {
 /**
  * An ES module standing in for an entry point, exporting exactly its names, each read from the
  * realm's one runtime copy (`require`d, external). esbuild checks named imports against it, so a
- * name the entry point does not export fails the bundle instead of every workflow task.
+ * name the entry point does not export fails the bundle instead of every workflow task. A
+ * `require` call, not `import * as`: the bundle evaluates the stand-in once per run, and a
+ * namespace import would copy every export onto a fresh object (esbuild's `__toESM`) each time.
  */
 function standIn(entry: string, names: readonly string[]): string {
-  return `import * as api from ${JSON.stringify(entry)};
-export const { ${names.join(', ')} } = api;
+  return `const api = require(${JSON.stringify(entry)});
+${names.map((n) => `export const ${n} = api.${n};`).join('\n')}
 `;
 }
 

@@ -57,6 +57,9 @@ interface Progress {
  * and the workflow waits on a durable timer), at most `maxConcurrent` attempts at a time. A call
  * already running (a workflow task that came back to this worker) is joined, not run again.
  */
+/** Why an attempt's timeout sleep is ended: the attempt settled. */
+const SETTLED = Symbol('settled');
+
 export class LocalActivityRunner {
   readonly #deps: LocalActivityRunnerDeps;
   readonly #running = new Map<string, Running>();
@@ -224,7 +227,8 @@ export class LocalActivityRunner {
         throw ApplicationFailure.nonRetryable((err as Error).message, 'PayloadError');
       }
     } finally {
-      timer.abort();
+      // With a reason: abort() without one makes a DOMException, on every attempt.
+      timer.abort(SETTLED);
       signal.removeEventListener('abort', onAbort);
     }
   }
@@ -326,13 +330,12 @@ export async function runLocalActivities(
     const settled = Promise.race(pending.map((r) => runner.start(info, r).then((o) => {
       done.push(o);
     })));
-    const stop = new AbortController();
+    let timer: ReturnType<typeof setTimeout> | undefined;
     const heartbeat = new Promise<void>((resolve) => {
-      const t = setTimeout(resolve, Math.max(0, heartbeatAt - performance.now()));
-      stop.signal.addEventListener('abort', () => clearTimeout(t), { once: true });
+      timer = setTimeout(resolve, Math.max(0, heartbeatAt - performance.now()));
     });
     await Promise.race([settled, heartbeat]);
-    stop.abort();
+    clearTimeout(timer);
     if (done.length === 0) return true;
     commands.push(...await run.resolveLocalActivities(done));
   }
