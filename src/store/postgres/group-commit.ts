@@ -32,7 +32,7 @@ interface Pending {
  * flush overlaps the next one's statement. More would mostly add row-lock waits between
  * batches. Not tuned by measurement (docs/benchmarks.md, "PostgreSQL store").
  */
-const MAX_IN_FLIGHT = 2;
+export const MAX_IN_FLIGHT = 2;
 
 /** Most transitions in one statement (its arrays grow with it; a conflict re-sends the rest). */
 const MAX_BATCH = 256;

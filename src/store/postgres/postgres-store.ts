@@ -16,7 +16,7 @@ import { PostgresTaskQueues } from './task-queue-queries.ts';
 import { PQ, quoteIdent } from './queries.ts';
 import { batchPayloads, noticePayloads } from './batch-sql.ts';
 import { NotifyListener } from './listener.ts';
-import { PgGroupCommitter } from './group-commit.ts';
+import { MAX_IN_FLIGHT, PgGroupCommitter } from './group-commit.ts';
 import { StatisticsKeeper } from './statistics.ts';
 import { getSchedule, listSchedules } from './schedule-queries.ts';
 import { applyTransition } from './apply-transition.ts';
@@ -34,7 +34,10 @@ type Row = Record<string, unknown>;
 export interface PostgresStoreOptions extends StoreCacheOptions {
   /** Schema holding the tables (created if missing). @default "public" */
   schema?: string;
-  /** Connections in the pool. @default 10 */
+  /**
+   * Connections in the pool of reads and single writes. @default 10 (the group commit keeps up to
+   * two connections of its own besides)
+   */
   poolSize?: number;
 }
 
@@ -46,6 +49,8 @@ export interface PostgresStoreOptions extends StoreCacheOptions {
 export class PostgresStore implements Store {
   readonly dialect = 'postgres' as const;
   readonly #pool: pg.Pool;
+  /** The group commit's connections, one per batch in flight (see {@link openPool}). */
+  readonly #batchPool: pg.Pool;
   readonly #listener: NotifyListener;
   readonly #origin = newUuid();
   readonly #listeners = new Listeners();
@@ -64,10 +69,11 @@ export class PostgresStore implements Store {
   readonly #schedules: ScheduleCache;
   #closed = false;
 
-  private constructor(pool: pg.Pool, config: pg.ClientConfig, channel: string, cacheMaxBytes: number) {
+  private constructor(pool: pg.Pool, batchPool: pg.Pool, config: pg.ClientConfig, channel: string, cacheMaxBytes: number) {
     this.#rows = new ExecutionCache(EXECUTION_CACHE_SIZE, cacheMaxBytes - Math.floor(cacheMaxBytes / 4));
     this.#schedules = new ScheduleCache(SCHEDULE_CACHE_SIZE, Math.floor(cacheMaxBytes / 4));
     this.#pool = pool;
+    this.#batchPool = batchPool;
     this.#listener = new NotifyListener(config, channel, this.#origin, {
       notice: (body) => {
         for (const runId of body.r ?? []) this.#rows.delete(runId);
@@ -82,7 +88,7 @@ export class PostgresStore implements Store {
     });
     this.#committer = new PgGroupCommitter({
       channel, origin: this.#origin,
-      query: (config) => this.#pool.query(config),
+      query: (config) => this.#batchPool.query(config),
       commitAlone: (t) => this.#commitAlone(t),
       connectionLost: (err) => connectionLoss(err),
     });
@@ -99,20 +105,19 @@ export class PostgresStore implements Store {
     const cacheMaxBytes = resolveCacheMaxBytes(options);
     // application_name lets an operator find (or pg_terminate_backend) steadfast's sessions; one in the URL wins.
     const config = { connectionString, options: `-c search_path=${quoteIdent(schema)}`, application_name: 'steadfast' };
-    const pool = new pg.Pool({ ...config, max: options.poolSize ?? 10 });
-    pool.on('error', () => {});
-    // A connection cut while checked out (pg_terminate_backend between two statements of a
-    // transaction) emits 'error' on its client, which the pool does not listen to then: without
-    // this the process dies. The statement in progress fails on its own and the pool drops the client.
-    pool.on('connect', (client) => client.on('error', () => {}));
+    const pool = openPool(config, options.poolSize ?? 10);
+    // The batch statements are few shapes run over and over: planned once per connection
+    // (a generic plan) instead of on every run, which took longer than running them
+    // (docs/benchmarks.md, "The engine in the application's process").
+    const batchPool = openPool({ ...config, options: `${config.options} -c plan_cache_mode=force_generic_plan` }, MAX_IN_FLIGHT);
     try {
       await migrate(pool, schema);
       const channel = `steadfast_${schema}`.replace(/[^a-zA-Z0-9_]/g, '_').slice(0, 63);
-      const store = new PostgresStore(pool, config, channel, cacheMaxBytes);
+      const store = new PostgresStore(pool, batchPool, config, channel, cacheMaxBytes);
       await store.#listener.open();
       return store;
     } catch (err) {
-      await pool.end();
+      await Promise.all([pool.end(), batchPool.end()]);
       throw err;
     }
   }
@@ -374,6 +379,17 @@ export class PostgresStore implements Store {
     this.#closed = true;
     await this.#committer.drained();
     await this.#listener.close();
-    await this.#pool.end();
+    await Promise.all([this.#pool.end(), this.#batchPool.end()]);
   }
+}
+
+/** A pool of `max` connections whose lost connections never crash the process. */
+function openPool(config: pg.PoolConfig, max: number): pg.Pool {
+  const pool = new pg.Pool({ ...config, max });
+  pool.on('error', () => {});
+  // A connection cut while checked out (pg_terminate_backend between two statements of a
+  // transaction) emits 'error' on its client, which the pool does not listen to then: without
+  // this the process dies. The statement in progress fails on its own and the pool drops the client.
+  pool.on('connect', (client) => client.on('error', () => {}));
+  return pool;
 }
