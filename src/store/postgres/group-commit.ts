@@ -75,7 +75,9 @@ export class PgGroupCommitter {
   #schedule(): void {
     if (this.#scheduled || this.#inFlight >= MAX_IN_FLIGHT || this.#queue.length === 0) return;
     this.#scheduled = true;
-    setImmediate(() => {
+    // Idle, a transition goes at once (after this turn's microtasks, which may add more); while a
+    // batch is out, the rest of this turn's I/O callbacks may add theirs to the next one.
+    (this.#inFlight === 0 ? queueMicrotask : setImmediate)(() => {
       this.#scheduled = false;
       if (this.#inFlight >= MAX_IN_FLIGHT) return;
       const batch = this.#take();
