@@ -106,6 +106,14 @@ export interface RespondWorkflowTaskCompletedRequest {
    * forceCreateNewWorkflowTask (a heartbeat): describe shows them until a completion without them.
    */
   runningLocalActivities?: RunningLocalActivity[] | undefined;
+  /**
+   * Temporal's returnNewWorkflowTask: when the completion leaves the run a workflow task that can
+   * run now (forceCreateNewWorkflowTask, or events that arrived while this one ran), it is started
+   * for this worker in the completion's commit and comes back as `workflowTask`, instead of going
+   * to whichever worker polls the queue first. A heartbeating worker asks for it: its local
+   * activities are still running there, and another worker would run them again. @default false
+   */
+  returnNewWorkflowTask?: boolean | undefined;
 }
 
 /** A local activity running in the worker, as a heartbeating completion reports it. */
@@ -136,6 +144,11 @@ export interface RespondWorkflowTaskCompletedResponse {
    * polled one. A worker that never gets them (a lost answer) leaves them to their start-to-close timeout.
    */
   activityTasks?: ActivityTask[] | undefined;
+  /**
+   * The run's next workflow task, started for this worker (see `returnNewWorkflowTask`), answered
+   * as a polled one. A worker that never gets it (a lost answer) leaves it to its timeout.
+   */
+  workflowTask?: WorkflowTask | undefined;
 }
 
 /** A workflow task that could not produce commands (a bug, non-determinism). */

@@ -42,6 +42,8 @@ interface Running {
   readonly request: LocalActivityRequest;
   /** Where the call is, for a heartbeating completion's report. */
   readonly progress: Progress;
+  /** The call ended; its outcome waits here until a workflow task takes it ({@link LocalActivityRunner.taken}). */
+  settled: boolean;
 }
 
 /** A call's attempt, when it started (unset while it waits for a slot or its retry) and how the previous one failed. */
@@ -55,7 +57,9 @@ interface Progress {
  * Runs local activities in the worker: each call through its attempts (retries whose wait is
  * under the call's localRetryThreshold wait here; a longer wait ends the call with `backoffMs`,
  * and the workflow waits on a durable timer), at most `maxConcurrent` attempts at a time. A call
- * already running (a workflow task that came back to this worker) is joined, not run again.
+ * already running (a workflow task that came back to this worker) is joined, not run again, and
+ * one that ended while no task waited on it (between a heartbeat's completion and the next task)
+ * keeps its outcome for the next task.
  */
 /** Why an attempt's timeout sleep is ended: the attempt settled. */
 const SETTLED = Symbol('settled');
@@ -84,11 +88,22 @@ export class LocalActivityRunner {
     if (!running) {
       const controller = new AbortController();
       const progress: Progress = { attempt: request.attempt };
-      const outcome = this.#runCall(run, request, controller.signal, progress).finally(() => this.#running.delete(key));
-      running = { outcome, controller, request, progress };
-      this.#running.set(key, running);
+      const entry: Running = { outcome: this.#runCall(run, request, controller.signal, progress), controller, request, progress, settled: false };
+      const settle = () => {
+        entry.settled = true;
+      };
+      entry.outcome.then(settle, settle);
+      this.#running.set(key, (running = entry));
     }
     return running.outcome;
+  }
+
+  /** The workflow took these calls' outcomes: a later call with the same seq (a retry after a durable timer) runs anew. */
+  taken(run: LocalActivityRun, seqs: Iterable<number>): void {
+    for (const seq of seqs) {
+      const key = callKey(run, seq);
+      if (this.#running.get(key)?.settled) this.#running.delete(key);
+    }
   }
 
   /**
@@ -99,8 +114,14 @@ export class LocalActivityRunner {
   cancelExcept(run: LocalActivityRun, waited: ReadonlySet<number>, spared: ReadonlySet<number> = NONE, cancelRequested: ReadonlySet<number> = NONE): void {
     const prefix = callKey(run, 0).replace(/#0$/, '#');
     for (const [key, running] of this.#running) {
-      if (!key.startsWith(prefix) || running.controller.signal.aborted) continue;
+      if (!key.startsWith(prefix)) continue;
       const seq = Number(key.slice(prefix.length));
+      if (running.settled) {
+        // An outcome no task will take: the workflow no longer waits on it.
+        if (!waited.has(seq)) this.#running.delete(key);
+        continue;
+      }
+      if (running.controller.signal.aborted) continue;
       if ((!waited.has(seq) && !spared.has(seq)) || cancelRequested.has(seq)) {
         running.controller.abort(new CancelledFailure('Local activity cancelled by the workflow'));
       }
@@ -111,8 +132,8 @@ export class LocalActivityRunner {
   report(run: LocalActivityRun): RunningLocalActivity[] {
     const prefix = callKey(run, 0).replace(/#0$/, '#');
     const out: RunningLocalActivity[] = [];
-    for (const [key, { request, progress }] of this.#running) {
-      if (!key.startsWith(prefix) || out.length >= MAX_RUNNING_LOCAL_ACTIVITIES) continue;
+    for (const [key, { request, progress, settled }] of this.#running) {
+      if (settled || !key.startsWith(prefix) || out.length >= MAX_RUNNING_LOCAL_ACTIVITIES) continue;
       const r: RunningLocalActivity = {
         activityId: request.activityId, activityType: request.activityType, attempt: progress.attempt, originalScheduleTime: request.originalScheduleTime,
       };
@@ -337,6 +358,7 @@ export async function runLocalActivities(
     await Promise.race([settled, heartbeat]);
     clearTimeout(timer);
     if (done.length === 0) return true;
+    runner.taken(info, done.map((o) => o.seq));
     commands.push(...await run.resolveLocalActivities(done));
   }
 }

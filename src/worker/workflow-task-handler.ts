@@ -104,7 +104,16 @@ export class WorkflowTaskHandler {
     });
   }
 
+  /**
+   * Runs a workflow task and answers it; then, in the same slot, the run's next task when the
+   * answer brought one (a heartbeat asks for it: its local activities run on here).
+   */
   async handle(task: WorkflowTask): Promise<void> {
+    let next: WorkflowTask | undefined = task;
+    while (next) next = await this.#handleOne(next);
+  }
+
+  async #handleOne(task: WorkflowTask): Promise<WorkflowTask | undefined> {
     const { service, identity, logger, clock } = this.#deps;
     const key = runKey(task);
     const report = {
@@ -168,7 +177,7 @@ export class WorkflowTaskHandler {
       warnTaskFailed(logger, task, cause, failure.message, report.meta);
       await deliverReport(() => service.respondWorkflowTaskFailed({ taskToken: task.taskToken, cause, failure, identity }),
         { ...report, what: `the failure of workflow task ${task.startedEventId} of ${task.workflowId}` });
-      return;
+      return undefined;
     }
     // Cached before the answer: the service may hand out the run's next task as soon as it has
     // stored this completion. A completion it refused (a stale task, or commands it failed the
@@ -178,7 +187,7 @@ export class WorkflowTaskHandler {
     const eager = this.#reserveEager(commands);
     const completing = deliverReport(() => service.respondWorkflowTaskCompleted({
       taskToken: task.taskToken, commands, identity, ...sdkMetadata, ...eager.ask,
-      ...(forceNewTask ? { forceCreateNewWorkflowTask: true } : {}), ...(running.length > 0 ? { runningLocalActivities: running } : {}),
+      ...(forceNewTask ? { forceCreateNewWorkflowTask: true, returnNewWorkflowTask: true } : {}), ...(running.length > 0 ? { runningLocalActivities: running } : {}),
     }),
       { ...report, what: `the completion of workflow task ${task.startedEventId} of ${task.workflowId}`, refusedLevel: 'debug' });
     const settled = completing.then((sent) => {
@@ -189,9 +198,9 @@ export class WorkflowTaskHandler {
     const sent = await completing;
     await settled;
     if (this.#completing.get(key) === settled) this.#completing.delete(key);
-    if (sent.delivered) return;
+    if (sent.delivered) return sent.value?.workflowTask ?? undefined;
     this.cache.delete(key);
-    if (sent.why !== 'refused') return;
+    if (sent.why !== 'refused') return undefined;
     // Commands the service refused (a bad option, a payload over the limit) failed the task there;
     // an in-process service throws the ValidationError itself, HTTP brings it as InvalidArgument.
     if (sent.error instanceof ValidationError || (sent.error instanceof ServiceError && sent.error.code === 'InvalidArgument')) {

@@ -33,7 +33,8 @@ async function openStore(kind: Kind, dir: string): Promise<Store> {
 
 /** An engine on `kind`, a worker of the fixture workflows and a client; closed after `body`. */
 async function withWorker(
-  kind: Kind, body: (client: Client, engine: Engine, worker: Worker) => Promise<void>, workerOptions: { maxConcurrentLocalActivityExecutions?: number } = {},
+  kind: Kind, body: (client: Client, engine: Engine, worker: Worker) => Promise<void>,
+  workerOptions: { maxConcurrentLocalActivityExecutions?: number; maxConcurrentWorkflowTaskPolls?: number } = {},
 ): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'steadfast-local-'));
   const store = await openStore(kind, dir);
@@ -134,8 +135,8 @@ test('a local activity past its startToCloseTimeout fails with a TimeoutFailure 
 
 test('a local activity longer than the workflow task timeout keeps the task alive (a new task is asked for before it times out)', async () => {
   await withWorker('sqlite', async (client, engine) => {
-    const handle = await client.workflow.start('slowLocal', { workflowId: 'long', taskQueue: 'local', args: ['long', 2500], workflowTaskTimeout: '1s' });
-    assert.equal(await handle.result(), 'slept 2500');
+    const handle = await client.workflow.start('slowLocal', { workflowId: 'long', taskQueue: 'local', args: ['long', 4500], workflowTaskTimeout: '2s' });
+    assert.equal(await handle.result(), 'slept 4500');
     const events = await historyOf(engine, 'long');
     assert.ok(!types(events).has('WorkflowTaskTimedOut'), 'no workflow task timed out');
     assert.ok(events.filter((e) => e.eventType === 'WorkflowTaskCompleted').length >= 3, 'the task was heartbeated');
@@ -144,6 +145,30 @@ test('a local activity longer than the workflow task timeout keeps the task aliv
     await Replayer.replayHistory(events, { workflowsPath: WORKFLOWS });
   });
 });
+
+for (const kind of ['sqlite', 'postgres'] as const) {
+  test(`on ${kind}, a heartbeated task stays with the worker running the local activity, though another worker polls the queue`, { skip: kind === 'postgres' && pgSkip }, async () => {
+    await withWorker(kind, async (client, engine) => {
+      // The other worker waits with more polls than the one that runs the local activity, so a
+      // heartbeat's task left on the queue would mostly go there.
+      const other = await Worker.create({
+        connection: engine, taskQueue: 'local', workflowsPath: WORKFLOWS, activities, logger: silentLogger, identity: 'other-worker', maxConcurrentWorkflowTaskPolls: 8,
+      });
+      await other.runUntil(async () => {
+        const key = `sticky-${kind}`;
+        const handle = await client.workflow.start('slowLocal', { workflowId: key, taskQueue: 'local', args: [key, 5000], workflowTaskTimeout: '2s' });
+        assert.equal(await handle.result(), 'slept 5000');
+        const events = await historyOf(engine, key);
+        assert.ok(!types(events).has('WorkflowTaskTimedOut'), 'no workflow task timed out');
+        assert.ok(events.filter((e) => e.eventType === 'WorkflowTaskCompleted').length >= 4, 'the task was heartbeated three times');
+        assert.equal(activities.calls.get(key), 1, 'the local activity ran once: no other worker took a heartbeat\'s task and ran it again');
+        const starters = new Set(events.flatMap((e) => (e.eventType === 'WorkflowTaskStarted' ? [e.attributes.identity] : [])));
+        assert.equal(starters.size, 1, `every workflow task started by one worker, got ${[...starters].join(', ')}`);
+        assert.equal(markers(events).length, 1);
+      });
+    }, { maxConcurrentWorkflowTaskPolls: 1 });
+  });
+}
 
 test('cancelling the run cancels its running local activity', async () => {
   await withWorker('sqlite', async (client, engine) => {

@@ -89,19 +89,27 @@ export async function startEagerly(
 ): Promise<StartWorkflowExecutionResponse> {
   let handed: HandedWorkflowTask | undefined;
   const res = await startWorkflow(core, s, (fresh) => {
-    handed = undefined;
-    const wt = fresh.state.wt;
-    const row = wt?.taskId !== undefined && wt.startedTime === undefined ? visibleRow(fresh, wt.taskId) : undefined;
-    const started = wt && row && startWorkflowTask(fresh, wt.seq, identity, core.limits);
-    if (!row || !started) return;
-    fresh.discardTask(row.id);
-    handed = {
-      kind: 'workflow', wt: started, rec: fresh.record, previousStartedEventId: fresh.state.previousStartedEventId,
-      timeoutMs: fresh.state.cfg.workflowTaskTimeoutMs, firstEventId: fresh.record.nextEventId - fresh.events.length, events: fresh.events,
-    };
+    handed = startWorkflowTaskHere(core, fresh, identity);
   });
   if (!handed || !res.started || handed.rec.runId !== res.runId) return res;
   return { ...res, eagerWorkflowTask: await hand(handed) };
+}
+
+/**
+ * Starts, for the worker `identity`, the workflow task this transition leaves scheduled and
+ * visible now (its row is not written): a start's first task (eager start), or the next task
+ * after a completion that asked for it (returnNewWorkflowTask). Undefined when there is none.
+ */
+export function startWorkflowTaskHere(core: EngineCore, x: TransitionBuilder, identity: string): HandedWorkflowTask | undefined {
+  const wt = x.state.wt;
+  const row = !x.closed && wt?.taskId !== undefined && wt.startedTime === undefined ? visibleRow(x, wt.taskId) : undefined;
+  const started = wt && row && startWorkflowTask(x, wt.seq, identity, core.limits);
+  if (!row || !started) return undefined;
+  x.discardTask(row.id);
+  return {
+    kind: 'workflow', wt: started, rec: x.record, previousStartedEventId: x.state.previousStartedEventId,
+    timeoutMs: x.state.cfg.workflowTaskTimeoutMs, firstEventId: x.record.nextEventId - x.events.length, events: x.events,
+  };
 }
 
 /** The task row this transition creates with that id, when it is visible now. */

@@ -1,4 +1,5 @@
 import type { ActivityInfo } from '../activity/activity-state.ts';
+import { startWorkflowTaskHere } from './eager-dispatch.ts';
 import { optionalSdkMetadata, type SdkMetadata } from '../../common/sdk-metadata.ts';
 import { ServiceError, WorkflowNotFoundError } from '../../common/errors.ts';
 import type {
@@ -247,7 +248,7 @@ export class TaskService {
     // The commands' names and ids are checked with the commands, so that a bad one fails the task (BadCommand).
     if (typeof input !== 'object' || input === null || Array.isArray(input)) throw new ValidationError('request', 'must be an object', input);
     const { commands: listed, ...envelope } = input;
-    const { taskToken, identity, eagerActivities, forceCreateNewWorkflowTask, runningLocalActivities } = parseRequest(COMPLETION_ENVELOPE, envelope);
+    const { taskToken, identity, eagerActivities, forceCreateNewWorkflowTask, runningLocalActivities, returnNewWorkflowTask } = parseRequest(COMPLETION_ENVELOPE, envelope);
     const token = this.core.tokens.decode(taskToken, 'workflow') as WorkflowToken;
     const sdkMetadata = optionalSdkMetadata(envelope.sdkMetadata);
     this.core.inFlight.delete(wtKey(token));
@@ -265,9 +266,12 @@ export class TaskService {
           return undefined;
         }
         const extras = { ...(forceCreateNewWorkflowTask === true ? { forceCreateNewWorkflowTask: true } : {}), ...(runningLocalActivities ? { runningLocalActivities } : {}) };
-        return recordCompletion(b, wt, { ...o, ...extras });
+        const record = recordCompletion(b, wt, { ...o, ...extras });
+        return { record, next: returnNewWorkflowTask === true ? startWorkflowTaskHere(this.core, b, identity) : undefined };
       });
-      return done ? this.#answer(done) : {};
+      if (!done) return {};
+      const answer = this.#answer(done.record);
+      return done.next ? { ...answer, workflowTask: await this.#workflowTask(done.next) } : answer;
     } catch (err) {
       if (!(err instanceof ValidationError)) throw err;
       bad = err;

@@ -50,6 +50,7 @@ export const respondWorkflowTaskCompletedRequestSchema = schemaOf<RespondWorkflo
   sdkMetadata: checkedLater<SdkMetadata>(),
   eagerActivities: optional(int(0, MAX_TASKS_PER_POLL_REQUEST)),
   forceCreateNewWorkflowTask: optional(z.boolean()),
+  returnNewWorkflowTask: optional(z.boolean()),
   runningLocalActivities: optional(z.array(z.object({
     activityId: text(), activityType: text(), attempt: int(1, Number.MAX_SAFE_INTEGER), originalScheduleTime: int(0, Number.MAX_SAFE_INTEGER),
     attemptStartedTime: optional(int(0, Number.MAX_SAFE_INTEGER)), lastFailure: optional(failure('lastFailure')),
