@@ -96,8 +96,8 @@ export function describeText(d: WorkflowExecutionDescription, colour = colourOn(
   if (d.searchAttributes) lines.push(`  search attributes ${JSON.stringify(d.searchAttributes)}`);
   if (d.pendingActivities.length) {
     lines.push('', 'Pending activities:', renderTable(
-      ['ID', 'TYPE', 'STATE', 'ATTEMPT', 'NEXT ATTEMPT', 'LAST FAILURE'],
-      d.pendingActivities.map((a) => [a.activityId, a.activityType, a.state, a.attempt, a.nextAttemptScheduleTime ?? '', a.lastFailure?.message ?? '']),
+      ['ID', 'TYPE', 'STATE', 'ATTEMPT', 'NEXT ATTEMPT', 'SUMMARY', 'LAST FAILURE'],
+      d.pendingActivities.map((a) => [a.activityId, a.activityType, a.state, a.attempt, a.nextAttemptScheduleTime ?? '', a.summary ?? '', a.lastFailure?.message ?? '']),
     ));
   }
   if (d.pendingLocalActivities.length) {

@@ -93,6 +93,8 @@ export interface PendingActivityInfo {
   expirationTime?: string | undefined;
   /** The worker that took the last attempt. */
   lastWorkerIdentity?: string | undefined;
+  /** The summary the workflow gave the activity (`summary` in its options, Temporal's user metadata). */
+  summary?: string | undefined;
 }
 
 /**

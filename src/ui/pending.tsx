@@ -34,6 +34,7 @@ function Activity({ a, zone, now, timeouts }: { a: PendingActivityInfo; zone: 'u
   return (
     <div class="panel" data-testid="pending-activity" data-activity-id={a.activityId}>
       <h4>{a.activityType} <span class="sub">id {a.activityId} · {a.state}</span></h4>
+      {a.summary && <p class="summary" data-testid="activity-summary">{a.summary}</p>}
       <dl class="facts">
         <dt>Attempt</dt><dd data-testid="attempt">{a.attempt}{a.maximumAttempts > 0 ? ` of ${a.maximumAttempts}` : ' (unlimited)'}</dd>
         <dt>Backoff</dt><dd>{a.backoff.summary}</dd>

@@ -22,6 +22,20 @@ for (const backend of backends('user_metadata')) {
     const { skip } = s;
     const queue = s.queue;
 
+    test('a pending activity\'s summary is in describe', { skip }, async () => {
+      const taskQueue = queue('pending');
+      const worker = await Worker.create({ connection: s.env.connection, taskQueue, workflowsPath: WORKFLOWS, activities, logger: silentLogger });
+      await worker.runUntil(async () => {
+        const handle = await s.env.client.workflow.start('pendingSummarised', { taskQueue, workflowId: `meta-${taskQueue}`, args: ['Ada'] });
+        const [pending] = await waitFor('the pending activity', async () => {
+          const d = await handle.describe();
+          return d.pendingActivities.length > 0 ? d.pendingActivities : undefined;
+        });
+        assert.equal(pending!.summary, 'Waits for the warehouse');
+        await handle.terminate('done looking');
+      });
+    });
+
     test('a start\'s static summary and details reach describe, the list and the start event; events carry the summaries', { skip }, async () => {
       const taskQueue = queue('start');
       const handle = await s.env.client.workflow.start('orderWithMetadata', {

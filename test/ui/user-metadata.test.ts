@@ -66,4 +66,12 @@ describe('user metadata in the web UI', { skip: BROWSER_SKIP }, () => {
     assert.equal(await page.getByTestId('static-summary').count(), 0, 'a run without metadata shows none');
     await handle.terminate('done');
   });
+
+  test('a pending activity shows its summary on the workflow page', async () => {
+    const handle = await env.client.workflow.start('pendingSummarised', { taskQueue: 'ui-meta', workflowId: 'pending-1', args: ['Ada'] });
+    await page.goto(`${env.address}/workflows/pending-1`);
+    await page.getByTestId('activity-summary').waitFor();
+    assert.equal(await page.getByTestId('activity-summary').innerText(), 'Waits for the warehouse');
+    await handle.terminate('done');
+  });
 });

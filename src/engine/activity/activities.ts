@@ -238,6 +238,7 @@ export function pendingActivityInfo(act: ActivityInfo, now: number): PendingActi
   if (act.heartbeatDetails !== undefined) p.heartbeatDetails = act.heartbeatDetails;
   if (act.timeouts.scheduleToCloseTimeoutMs !== undefined) p.expirationTime = iso(act.scheduledTime + act.timeouts.scheduleToCloseTimeoutMs);
   if (act.identity !== undefined) p.lastWorkerIdentity = act.identity;
+  if (act.summary !== undefined) p.summary = act.summary;
   return p;
 }
 

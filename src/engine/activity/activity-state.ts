@@ -51,6 +51,8 @@ export interface ActivityInfo {
   requestId?: string;
   /** Headers the workflow gave the activity (ActivityTaskScheduled), handed to each attempt's task. */
   header?: WireHeaders;
+  /** The summary the workflow gave it (`summary` in its options), for describe. */
+  summary?: string;
 }
 
 /** A pending user timer. */

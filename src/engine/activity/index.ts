@@ -55,6 +55,7 @@ export const activityFeature = {
         state: 'Scheduled', scheduledTime: b.now, attemptScheduledTime: b.now, cancelRequested: false,
       };
       if (header) act.header = header;
+      if (userMetadata?.summary !== undefined) act.summary = userMetadata.summary;
       act.taskId = b.addTask('activity', taskQueue, { scheduledEventId: ev.eventId, attempt: 1 });
       b.state.activities[String(ev.eventId)] = act;
       armActivityTimer(b, act);

@@ -67,7 +67,7 @@ const pendingActivityInfoSchema = schemaOf<PendingActivityInfo>()(z.strictObject
   activityId: str, activityType: str, scheduledEventId: num, state: z.enum(PENDING_ACTIVITY_STATES), attempt: num, maximumAttempts: num,
   backoff: checkedLater<BackoffInfo>(), scheduledTime: iso, lastStartedTime: iso.optional(), nextAttemptScheduleTime: iso.optional(),
   lastFailure: failure.optional(), lastHeartbeatTime: iso.optional(), heartbeatDetails: z.unknown().optional(),
-  expirationTime: iso.optional(), lastWorkerIdentity: str.optional(),
+  expirationTime: iso.optional(), lastWorkerIdentity: str.optional(), summary: str.optional(),
 }));
 
 /** Schema of {@link PendingLocalActivityInfo}. */
