@@ -63,8 +63,11 @@ export const api = {
   reset: (namespace: string, workflowId: string, runId: string, resetType: 'FirstWorkflowTask' | 'LastWorkflowTask', reason: string) =>
     call<ResetWorkflowResponse>('resetWorkflowExecution', { namespace, workflowId, runId, resetType, reason, identity: uiIdentity() }),
   /** Resets a run to one of its WorkflowTaskCompleted events; answers the new run. */
-  resetTo: (namespace: string, workflowId: string, runId: string, eventId: number, reason: string, reapplySignals: boolean) =>
-    call<ResetWorkflowResponse>('resetWorkflowExecution', { namespace, workflowId, runId, eventId, reason, reapplySignals, identity: uiIdentity() }),
+  /** `exclude`: the kinds of later events the new run does not get again (Temporal's resetReapplyExcludeTypes). */
+  resetTo: (namespace: string, workflowId: string, runId: string, eventId: number, reason: string, exclude: readonly ('Signal' | 'Update')[]) =>
+    call<ResetWorkflowResponse>('resetWorkflowExecution', {
+      namespace, workflowId, runId, eventId, reason, ...(exclude.length > 0 ? { resetReapplyExcludeTypes: [...exclude] } : {}), identity: uiIdentity(),
+    }),
   schedules: (namespace: string, nextPageToken?: string) =>
     call<ListSchedulesResponse>('listSchedules', { namespace, pageSize: 100, ...(nextPageToken ? { nextPageToken } : {}) }),
   describeSchedule: (namespace: string, scheduleId: string) => call<ScheduleDescription>('describeSchedule', { namespace, scheduleId }),

@@ -6,7 +6,8 @@ import { navigate } from './router.ts';
 
 /**
  * Reset behind a confirmation: pick one of the run's WorkflowTaskCompleted events (the last by
- * default), give a reason, choose whether later signals and updates are re-applied; then go to the new run.
+ * default), give a reason, choose whether later signals and later updates are re-applied (each on
+ * its own, as `--reapply-exclude` does); then go to the new run.
  */
 export function ResetAction({ namespace, workflowId, runId, events, zone }: {
   namespace: string; workflowId: string; runId: string; events: readonly HistoryEvent[]; zone: 'utc' | 'local';
@@ -15,13 +16,15 @@ export function ResetAction({ namespace, workflowId, runId, events, zone }: {
   const [open, setOpen] = useState(false);
   const [eventId, setEventId] = useState<number | undefined>();
   const [reason, setReason] = useState('');
-  const [reapply, setReapply] = useState(true);
+  const [signals, setSignals] = useState(true);
+  const [updates, setUpdates] = useState(true);
   const [error, setError] = useState('');
   if (points.length === 0) return null;
   const chosen = eventId ?? points[points.length - 1]!.eventId;
   const run = async () => {
     try {
-      const res = await api.resetTo(namespace, workflowId, runId, chosen, reason || 'reset from the web UI', reapply);
+      const exclude = [...(signals ? [] : ['Signal' as const]), ...(updates ? [] : ['Update' as const])];
+      const res = await api.resetTo(namespace, workflowId, runId, chosen, reason || 'reset from the web UI', exclude);
       setOpen(false);
       navigate(`/workflows/${encodeURIComponent(workflowId)}/${res.runId}`);
     } catch (err) {
@@ -41,7 +44,8 @@ export function ResetAction({ namespace, workflowId, runId, events, zone }: {
           ))}
         </select>
         <input name="reset-reason" placeholder="reason" value={reason} onInput={(e) => setReason(e.currentTarget.value)} />
-        <label><input type="checkbox" name="reapply" checked={reapply} onChange={(e) => setReapply(e.currentTarget.checked)} /> re-apply later signals and updates</label>
+        <label><input type="checkbox" name="reapply-signals" checked={signals} onChange={(e) => setSignals(e.currentTarget.checked)} /> re-apply later signals</label>
+        <label><input type="checkbox" name="reapply-updates" checked={updates} onChange={(e) => setUpdates(e.currentTarget.checked)} /> re-apply later updates</label>
         <span class="note">The open run, if any, is terminated; a new run replays up to that task and carries on.</span>
         <button type="button" class="red" onClick={() => void run()}>Yes, reset</button>
         <button type="button" onClick={() => setOpen(false)}>No</button>

@@ -161,7 +161,12 @@ describe('the workflows list in headless Chromium: query box, status counts, col
     assert.equal(options.length, 1);
     assert.match(options[0]!, /^event 4, workflow task 1 \(first\) \(last\), \d{4}-/);
     await confirm.locator('input[name="reset-reason"]').fill('try again');
+    // Signals and updates are re-applied or not each on its own (Temporal's resetReapplyExcludeTypes).
+    assert.equal(await confirm.locator('input[name="reapply-updates"]').isChecked(), true);
+    await confirm.locator('input[name="reapply-signals"]').uncheck();
+    const sent = page.waitForRequest((r) => r.url().endsWith('/api/v1/resetWorkflowExecution'));
     await confirm.getByRole('button', { name: 'Yes, reset' }).click();
+    assert.deepEqual((await sent).postDataJSON().resetReapplyExcludeTypes, ['Signal']);
     await page.waitForURL((url) => url.pathname.startsWith('/workflows/greet-1/') && !url.pathname.endsWith(before.runId));
     await page.locator('h2 [data-status="Completed"]').waitFor();
     const after = await client.workflow.getHandle('greet-1').describe();
