@@ -198,7 +198,10 @@ export class Engine implements UndeliveredTaskReturn {
     this.#messages = new Messages(core, messageLimits);
     this.#schedules = new ScheduleOps(core);
     this.#ownsStore = opts.ownsStore ?? false;
-    this.#namespaces = new NamespaceRegistry(opts.store, core.clock, (name) => this.#retention.purge(name));
+    this.#namespaces = new NamespaceRegistry(opts.store, core.clock, (name) => {
+      this.#tasks.endPollsIn(name);
+      this.#retention.purge(name);
+    });
     this.#retention = new RetentionSweeper(opts.store, core.clock, core.waitClock,
       opts.retentionSweepIntervalMs ?? DEFAULT_RETENTION_SWEEP_INTERVAL_MS, core.logger);
     this.#loop = new TimerLoop(opts.store, core.clock, identity, (t) => fireTimer(core, t),
@@ -318,6 +321,7 @@ export class Engine implements UndeliveredTaskReturn {
       this.#loop.poke(n.dueAt);
     } else if (n.type === 'namespaceDeleted') {
       this.#namespaces.forget(n.name);
+      this.#tasks.endPollsIn(n.name);
     } else if (n.type === 'resync') {
       // Closes and timers committed by other servers meanwhile went unannounced: waiting
       // result() polls re-read their runs and the timer loop re-scans, instead of waiting out their timeouts.

@@ -128,6 +128,26 @@ for (const s of stores) {
       await h.start('busy', { namespace: 'again' });
     });
 
+  fixtureTest(`${s.name}: a long poll waiting in a namespace ends when the namespace is deleted, and the next one is refused`, { skip: s.skip }, async (f) => {
+    const h = await f.engine(await s.open(f));
+    await h.registerNamespaces('quiet', 'quietly');
+    let otherDone = false;
+    const waiting = h.engine.pollWorkflowTaskQueue({ namespace: 'quiet', taskQueue: 'q', identity: 'w', pollTimeoutMs: 120_000 });
+    const other = h.engine.pollWorkflowTaskQueue({ namespace: 'quietly', taskQueue: 'q', identity: 'w', pollTimeoutMs: 120_000 }).finally(() => {
+      otherDone = true;
+    });
+    const polling = async (namespace: string) => (await h.engine.describeTaskQueue({ namespace, taskQueue: 'q' })).workflow.pollers.length > 0;
+    await waitUntil('both polls to wait', async () => (await polling('quiet')) && (await polling('quietly')));
+    const t0 = Date.now();
+    await h.engine.deleteNamespace({ namespace: 'quiet' });
+    assert.equal(await waiting, null, 'the waiting poll answered empty');
+    assert.ok(Date.now() - t0 < 10_000, 'at once, not at its timeout');
+    await assert.rejects(h.engine.pollWorkflowTaskQueue({ namespace: 'quiet', taskQueue: 'q', identity: 'w', pollTimeoutMs: 10 }), notFound('quiet'));
+    assert.equal(otherDone, false, 'a poll in another namespace, whose name starts the same, waits on');
+    await h.engine.shutdownWorker({ namespace: 'quietly', taskQueue: 'q', identity: 'w' });
+    assert.equal(await other, null);
+  });
+
   fixtureTest(`${s.name}: a sweep removes what a stopped server left of a deleted namespace`, { skip: s.skip }, async (f) => {
     const h = await f.engine(await s.open(f));
     const { running, closed } = await populate(h, 'left');
@@ -142,7 +162,10 @@ twoServerTest('two servers on one PostgreSQL: a namespace deleted on one is refu
   await a.registerNamespaces('shared');
   await b.start('on-b', { namespace: 'shared' });
   assert.equal((await b.engine.describeWorkflowExecution({ namespace: 'shared', workflowId: 'on-b' })).execution.status, 'Running');
+  const waitingOnB = b.engine.pollActivityTaskQueue({ namespace: 'shared', taskQueue: 'q', identity: 'w', pollTimeoutMs: 120_000 });
+  await waitUntil('the poll on b to wait', async () => (await b.engine.describeTaskQueue({ namespace: 'shared', taskQueue: 'q' })).activity.pollers.length > 0);
   await a.engine.deleteNamespace({ namespace: 'shared' });
+  assert.equal(await waitingOnB, null, 'b ended its poll in the namespace when it heard of the deletion');
   // B heard of it by NOTIFY: every call inside the namespace is refused there too.
   await waitUntil('server b to refuse the deleted namespace', () => b.engine.listWorkflowExecutions({ namespace: 'shared' })
     .then(() => false, (err: unknown) => {

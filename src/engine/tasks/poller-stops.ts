@@ -85,6 +85,19 @@ export class PollerStops {
     for (const poll of open ?? []) poll.abort('worker stopped');
   }
 
+  /**
+   * Ends every waiting poll in `namespace` with its empty answer (the namespace was deleted): the
+   * worker's next poll is refused with NamespaceNotFound. Its workers are not marked stopped, so
+   * polls of a namespace registered again under the name wait as usual.
+   */
+  endNamespace(namespace: string): void {
+    const prefix = `${namespace}\u0000`;
+    for (const [key, open] of this.#open) {
+      if (!key.startsWith(prefix)) continue;
+      for (const poll of open) poll.abort('namespace deleted');
+    }
+  }
+
   /** Keys with open polls and stopped keys remembered, for tests and metrics. */
   get size(): { open: number; stopped: number } {
     return { open: this.#open.size, stopped: this.#stopped.size };

@@ -89,6 +89,11 @@ export class TaskService {
     }
   }
 
+  /** Ends the long polls waiting in a namespace that was deleted (see PollerStops.endNamespace). */
+  endPollsIn(namespace: string): void {
+    this.#stops.endNamespace(namespace);
+  }
+
   async shutdownWorker(input: ShutdownWorkerRequest): Promise<void> {
     const req = parseRequest(shutdownWorkerRequestSchema, input);
     const key = PollerStops.key(req.namespace, req.taskQueue, req.identity, req.workerInstanceId);
