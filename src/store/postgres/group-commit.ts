@@ -50,6 +50,8 @@ export class PgGroupCommitter {
   #queue: Pending[] = [];
   #inFlight = 0;
   #scheduled = false;
+  /** Transitions in the last batch taken: 1 while the committer is idle, more under load. */
+  #lastBatch = 1;
   /** Resolved when nothing is queued or in flight (see {@link drained}). */
   #onDrained: (() => void)[] = [];
   /** Statements sent and the largest batch, for tests and benchmarks. */
@@ -75,13 +77,15 @@ export class PgGroupCommitter {
   #schedule(): void {
     if (this.#scheduled || this.#inFlight >= MAX_IN_FLIGHT || this.#queue.length === 0) return;
     this.#scheduled = true;
-    // Idle, a transition goes at once (after this turn's microtasks, which may add more); while a
-    // batch is out, the rest of this turn's I/O callbacks may add theirs to the next one.
-    (this.#inFlight === 0 ? queueMicrotask : setImmediate)(() => {
+    // Idle (nothing out, and the last batch was one transition), a transition goes at once, after
+    // this turn's microtasks, which may add more. Otherwise the rest of this turn's I/O callbacks
+    // may add theirs: under load that makes fewer, larger batches, and less work for the database.
+    (this.#inFlight === 0 && this.#lastBatch <= 1 ? queueMicrotask : setImmediate)(() => {
       this.#scheduled = false;
       if (this.#inFlight >= MAX_IN_FLIGHT) return;
       const batch = this.#take();
       if (batch.length === 0) return;
+      this.#lastBatch = batch.length;
       this.#inFlight++;
       void this.#write(batch).finally(() => {
         this.#inFlight--;
