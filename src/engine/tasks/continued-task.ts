@@ -1,12 +1,13 @@
-import type { FeatureRegistry } from '../core/engine-core.ts';
+import type { EngineCore, FeatureRegistry } from '../core/engine-core.ts';
 import type { ActivityInfo } from '../activity/activity-state.ts';
 import type { SdkMetadata } from '../../common/sdk-metadata.ts';
 import type { Command } from '../../history/commands.ts';
 import type { EventType, HistoryEvent } from '../../history/events.ts';
 import type { ActivityTask, ContinuedWorkflowTask, RespondWorkflowTaskCompletedResponse, RunningLocalActivity } from '../../protocol/index.ts';
-import { applyCommands } from '../core/commands.ts';
+import { applyCommands, validateCommandList } from '../core/commands.ts';
+import { checkRequestText } from '../../protocol/request-text.ts';
 import type { EngineLimits } from '../core/limits.ts';
-import type { AttributeDefinitions } from '../visibility/search-attributes.ts';
+import { loadAttributeDefinitions, searchAttributeNamespaces, type AttributeDefinitions } from '../visibility/search-attributes.ts';
 import type { TransitionBuilder } from '../core/transition.ts';
 import { completeWorkflowTask, finishWorkflowTask, startWorkflowTask } from '../workflow-task/workflow-tasks.ts';
 import { completeActivity } from '../activity/activities.ts';
@@ -50,6 +51,21 @@ export interface CompletionOptions {
   tokens: TaskTokens;
   /** The features' command handlers (FeatureRegistry.commands). */
   handlers: FeatureRegistry['commands'];
+}
+
+/**
+ * What a completion (polled or continued) records: its commands, checked one by one and against
+ * the namespaces' search attribute definitions, and the rest of the request.
+ * @throws ValidationError naming the command and the rule.
+ */
+export async function completionOptions(
+  core: EngineCore, listed: unknown, namespace: string, identity: string, sdkMetadata: SdkMetadata | undefined, eagerActivities: number | undefined,
+): Promise<CompletionOptions> {
+  checkRequestText({ commands: listed });
+  const commands = validateCommandList(listed);
+  const namespaces = searchAttributeNamespaces(commands, namespace);
+  const definitions = namespaces.length > 0 ? await loadAttributeDefinitions(core.store, namespaces) : undefined;
+  return { commands, definitions, identity, sdkMetadata, eagerActivities: eagerActivities ?? 0, limits: core.limits, tokens: core.tokens, handlers: core.features.commands };
 }
 
 /** What a completion recorded: the events after its WorkflowTaskStarted, and the activity tasks it started for the worker. */

@@ -1,6 +1,6 @@
 import type { ActivityInfo } from '../activity/activity-state.ts';
 import { startWorkflowTaskHere } from './eager-dispatch.ts';
-import { optionalSdkMetadata, type SdkMetadata } from '../../common/sdk-metadata.ts';
+import { optionalSdkMetadata } from '../../common/sdk-metadata.ts';
 import { ServiceError, WorkflowNotFoundError } from '../../common/errors.ts';
 import type {
   ActivityTask, CallOptions, PollRequest, RecordHeartbeatRequest, RecordHeartbeatResponse, RespondActivityTaskCanceledRequest,
@@ -8,13 +8,13 @@ import type {
   RespondWorkflowTaskCompletedRequest, RespondWorkflowTaskCompletedResponse, RespondWorkflowTaskFailedRequest, ShutdownWorkerRequest,
   WorkflowTask,
 } from '../../protocol/index.ts';
-import { completeAndContinue, completionAnswer, recordCompletion, type CompletionOptions, type CompletionRecord } from './continued-task.ts';
+import { completeAndContinue, completionAnswer, completionOptions, recordCompletion, type CompletionRecord } from './continued-task.ts';
 import { ValidationError } from '../../errors/index.ts';
 import type { TaskKind, TaskRecord } from '../../store/types.ts';
 import {
   activityTask, cancelActivity, completeActivity, failActivity, heartbeatActivity, startActivity, unstartActivity,
 } from '../activity/activities.ts';
-import { hasTerminalCommand, validateCommandList } from '../core/commands.ts';
+import { hasTerminalCommand } from '../core/commands.ts';
 
 import type { HandedTask, HandedWorkflowTask } from '../core/handoffs.ts';
 import { LimitExceededError } from '../core/limits.ts';
@@ -24,10 +24,8 @@ import { afterImmediates } from '../../common/immediates.ts';
 import { PollerStops } from './poller-stops.ts';
 import { startAll } from './start-all.ts';
 import { taskQueuesOf, type TaskQueues } from '../task-queues/task-queues.ts';
-import { loadAttributeDefinitions, searchAttributeNamespaces } from '../visibility/search-attributes.ts';
 import { InvalidSearchAttributeError } from '../../visibility/errors.ts';
 import { validatePoll, type ValidPoll } from '../core/requests.ts';
-import { checkRequestText } from '../../protocol/request-text.ts';
 import { parseRequest } from '../../protocol/parse.ts';
 import {
   recordHeartbeatRequestSchema, respondActivityTaskCanceledRequestSchema, respondActivityTaskCompletedRequestSchema,
@@ -259,7 +257,7 @@ export class TaskService {
     this.core.inFlight.delete(wtKey(token));
     let bad: ValidationError | undefined;
     try {
-      const o = await this.#completionOptions(listed, token.namespace, identity, sdkMetadata, eagerActivities);
+      const o = await completionOptions(this.core, listed, token.namespace, identity, sdkMetadata, eagerActivities);
       const done = await this.core.mutate(token.runId, (b) => {
         const wt = requireStartedTask(b, token);
         if (hasTerminalCommand(o.commands) && b.state.buffered.length > 0) {
@@ -356,7 +354,7 @@ export class TaskService {
     const next = req.workflowTask;
     try {
       // Checked as a completion's commands are; refused ones leave the task to go out as usual.
-      const o = await this.#completionOptions(next.commands, token.namespace, identity, optionalSdkMetadata(next.sdkMetadata), next.eagerActivities);
+      const o = await completionOptions(this.core, next.commands, token.namespace, identity, optionalSdkMetadata(next.sdkMetadata), next.eagerActivities);
       const done = await this.#onActivity(token, (b, act) => completeAndContinue(b, act, req.result, next, o));
       return { workflowTask: done ? { accepted: true, ...this.#answer(done) } : { accepted: false } };
     } catch (err) {
@@ -364,21 +362,6 @@ export class TaskService {
     }
     await this.#onActivity(token, (b, act) => completeActivity(b, act, req.result, identity));
     return { workflowTask: { accepted: false } };
-  }
-
-  /**
-   * What a completion (polled or continued) records: its commands, checked one by one and against
-   * the namespaces' search attribute definitions, and the rest of the request.
-   * @throws ValidationError naming the command and the rule.
-   */
-  async #completionOptions(
-    listed: unknown, namespace: string, identity: string, sdkMetadata: SdkMetadata | undefined, eagerActivities: number | undefined,
-  ): Promise<CompletionOptions> {
-    checkRequestText({ commands: listed });
-    const commands = validateCommandList(listed);
-    const namespaces = searchAttributeNamespaces(commands, namespace);
-    const definitions = namespaces.length > 0 ? await loadAttributeDefinitions(this.core.store, namespaces) : undefined;
-    return { commands, definitions, identity, sdkMetadata, eagerActivities: eagerActivities ?? 0, limits: this.core.limits, tokens: this.core.tokens, handlers: this.core.features.commands };
   }
 
   /** A recorded completion's answer; the activity tasks it started for the worker count as handed out. */
