@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { NamespaceNotFoundError } from '../../src/common/errors.ts';
+import { faults } from '../../src/common/fault-points.ts';
 import { ValidationError } from '../../src/errors/index.ts';
 import { openStore, SqliteStore } from '../../src/store/index.ts';
 import type { Store } from '../../src/store/types.ts';
@@ -147,6 +148,30 @@ for (const s of stores) {
     await h.engine.shutdownWorker({ namespace: 'quietly', taskQueue: 'q', identity: 'w' });
     assert.equal(await other, null);
   });
+
+  fixtureTest(`${s.name}: a start that commits after its namespace's data was removed leaves a run that the name's next registration removes`,
+    { skip: s.skip }, async (f) => {
+      const h = await f.engine(await s.open(f));
+      await h.registerNamespaces('ghost');
+      // The start has passed the namespace check; while it is about to commit, the namespace is deleted and removed.
+      faults.arm('engine.commit.before', {
+        onHit: 1,
+        run: async () => {
+          await h.engine.deleteNamespace({ namespace: 'ghost' });
+          await waitUntil('the deleted namespace to be removed', () => gone(h, 'ghost'));
+        },
+      });
+      let stray: string;
+      try {
+        stray = (await h.start('late', { namespace: 'ghost' })).runId;
+      } finally {
+        faults.disarm();
+      }
+      assert.ok(await h.store.getExecution(stray), 'the late start committed its run under the removed name');
+      assert.equal((await h.engine.registerNamespace({ namespace: 'ghost' })).state, 'Registered');
+      assert.equal(await h.store.getExecution(stray), undefined, 'registering the name removed the left-over run');
+      assert.deepEqual((await h.engine.listWorkflowExecutions({ namespace: 'ghost' })).executions, []);
+    });
 
   fixtureTest(`${s.name}: a sweep removes what a stopped server left of a deleted namespace`, { skip: s.skip }, async (f) => {
     const h = await f.engine(await s.open(f));
