@@ -1,27 +1,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Client } from '../../src/client/index.ts';
 import { Worker } from '../../src/worker/index.ts';
 import * as activities from '../fixtures/workflows/async-completion-activities.ts';
-import { BIN, freePort, spawnNode } from '../helpers/processes.ts';
 import { silentLogger } from '../helpers/logger.ts';
-import { assertExit, assertOneLine, cliAt } from './cli-helpers.ts';
+import { assertExit, assertOneLine, startDev } from './cli-helpers.ts';
 
 const WORKFLOWS = fileURLToPath(new URL('../fixtures/workflows/async-completion.ts', import.meta.url));
 
 test('steadfast activity complete and fail, by workflow id and activity id, as temporal activity', { timeout: 90_000 }, async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'steadfast-activity-cli-'));
-  const port = await freePort();
-  const address = `http://127.0.0.1:${port}`;
-  const dev = spawnNode([BIN, 'dev', '--port', String(port), '--db', join(dir, 'dev.sqlite')]);
-  const cli = cliAt(address);
-  const client = new Client({ address });
+  const { address, cli, client, close } = await startDev('steadfast-activity-cli-');
   try {
-    await dev.waitFor(/steadfast dev listening on/);
     const worker = await Worker.create({ address, taskQueue: 'cli-async', workflowsPath: WORKFLOWS, activities, logger: silentLogger });
     const paid = await client.workflow.start('charge', { taskQueue: 'cli-async', workflowId: 'cli-paid', args: ['o-1'] });
     const declined = await client.workflow.start('charge', { taskQueue: 'cli-async', workflowId: 'cli-declined', args: ['o-2'] });
@@ -50,8 +39,6 @@ test('steadfast activity complete and fail, by workflow id and activity id, as t
     assertExit(help, 0, 'activity --help');
     assert.match(help.stdout, /^Usage: steadfast activity <action>/);
   } finally {
-    client.close();
-    await dev.kill('SIGKILL');
-    rmSync(dir, { recursive: true, force: true });
+    await close();
   }
 });

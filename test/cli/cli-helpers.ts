@@ -1,6 +1,10 @@
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { BIN, spawnNode, type Child } from '../helpers/processes.ts';
+import { Client } from '../../src/client/index.ts';
+import { BIN, freePort, spawnNode, type Child } from '../helpers/processes.ts';
 
 /** The workflows the CLI tests run (test/fixtures/workflows/cli.ts). */
 export const CLI_WORKFLOWS = fileURLToPath(new URL('../fixtures/workflows/cli.ts', import.meta.url));
@@ -49,4 +53,35 @@ export async function inTwoLanes<T>(items: T[], run: (item: T) => Promise<void>)
     for (let item = queue.shift(); item !== undefined; item = queue.shift()) await run(item);
   };
   await Promise.all([lane(), lane()]);
+}
+
+/** A `steadfast dev` on a free port and a fresh SQLite file, with a CLI runner and a client of it. */
+export interface DevServer {
+  address: string;
+  dev: Child;
+  cli: (...args: string[]) => Promise<CliRun>;
+  client: Client;
+  /** Closes the client, kills the server and removes its folder. */
+  close(): Promise<void>;
+}
+
+/** Starts `steadfast dev` (with `extraArgs`) in a fresh `prefix` folder and waits until it listens. */
+export async function startDev(prefix: string, extraArgs: string[] = []): Promise<DevServer> {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  const port = await freePort();
+  const address = `http://127.0.0.1:${port}`;
+  const dev = spawnNode([BIN, 'dev', '--port', String(port), '--db', join(dir, 'dev.sqlite'), ...extraArgs]);
+  const client = new Client({ address });
+  const close = async () => {
+    client.close();
+    await dev.kill('SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    await dev.waitFor(/steadfast dev listening on/);
+  } catch (err) {
+    await close();
+    throw err;
+  }
+  return { address, dev, cli: cliAt(address), client, close };
 }

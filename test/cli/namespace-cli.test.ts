@@ -1,18 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { BIN, freePort, spawnNode } from '../helpers/processes.ts';
-import { assertExit, assertOneLine, cliAt } from './cli-helpers.ts';
+import { assertExit, assertOneLine, startDev } from './cli-helpers.ts';
 
 test('steadfast namespace create, describe, list and update, with tables and --json; dev --namespace registers at start', { timeout: 90_000 }, async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'steadfast-ns-cli-'));
-  const port = await freePort();
-  const dev = spawnNode([BIN, 'dev', '--port', String(port), '--db', join(dir, 'dev.sqlite'), '--namespace', 'orders', '--namespace', 'billing']);
-  const cli = cliAt(`http://127.0.0.1:${port}`);
+  const { cli, close } = await startDev('steadfast-ns-cli-', ['--namespace', 'orders', '--namespace', 'billing']);
   try {
-    await dev.waitFor(/steadfast dev listening on/);
     const created = await cli('namespace', 'create', '--name', 'reports', '--retention', '30d', '--description', 'monthly reports', '--owner-email', 'ops@example.com');
     assertExit(created, 0, 'namespace create');
     assert.equal(created.stdout, 'registered namespace reports (retention 30d)\n');
@@ -45,18 +37,13 @@ test('steadfast namespace create, describe, list and update, with tables and --j
     assertOneLine(await cli('workflow', 'start', 'order', '--namespace', 'elsewhere', '--task-queue', 'q', '--id', 'o-1'), 1,
       /namespace "elsewhere" is not registered; create it with steadfast namespace create --name elsewhere$/, 'a start in an unknown one');
   } finally {
-    await dev.kill('SIGKILL');
-    rmSync(dir, { recursive: true, force: true });
+    await close();
   }
 });
 
 test('steadfast namespace delete asks for --yes, refuses default, and the deleted namespace is refused until registered again', { timeout: 90_000 }, async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'steadfast-ns-delete-cli-'));
-  const port = await freePort();
-  const dev = spawnNode([BIN, 'dev', '--port', String(port), '--db', join(dir, 'dev.sqlite'), '--namespace', 'orders']);
-  const cli = cliAt(`http://127.0.0.1:${port}`);
+  const { cli, close } = await startDev('steadfast-ns-delete-cli-', ['--namespace', 'orders']);
   try {
-    await dev.waitFor(/steadfast dev listening on/);
     assert.match((await cli('namespace', '--help')).stdout, /delete --name <ns> \[--yes\]/);
     assertExit(await cli('workflow', 'start', 'order', '--namespace', 'orders', '--task-queue', 'q', '--id', 'o-1'), 0, 'a start before the delete');
     assertOneLine(await cli('namespace', 'delete', '--name', 'orders'), 2,
@@ -76,7 +63,6 @@ test('steadfast namespace delete asks for --yes, refuses default, and the delete
     assertExit(await cli('namespace', 'create', '--name', 'orders'), 0, 'the name registered again');
     assertOneLine(await cli('workflow', 'describe', 'o-1', '--namespace', 'orders'), 1, /o-1/, 'the old workflow is gone');
   } finally {
-    await dev.kill('SIGKILL');
-    rmSync(dir, { recursive: true, force: true });
+    await close();
   }
 });

@@ -1,21 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { Client } from '../../src/client/index.ts';
-import { BIN, freePort, spawnNode } from '../helpers/processes.ts';
-import { assertExit, assertOneLine, cliAt } from './cli-helpers.ts';
+import { assertExit, assertOneLine, startDev } from './cli-helpers.ts';
 
 test('steadfast task-queue describe and list, with tables, --json and --help', { timeout: 90_000 }, async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'steadfast-tq-cli-'));
-  const port = await freePort();
-  const address = `http://127.0.0.1:${port}`;
-  const dev = spawnNode([BIN, 'dev', '--port', String(port), '--db', join(dir, 'dev.sqlite')]);
-  const cli = cliAt(address);
-  const client = new Client({ address });
+  const { cli, client, close } = await startDev('steadfast-tq-cli-');
   try {
-    await dev.waitFor(/steadfast dev listening on/);
     assertExit(await cli('workflow', 'start', 'order', '--task-queue', 'orders', '--id', 'o-1'), 0, 'workflow start');
     // A worker polls the activity side once.
     assert.equal(await client.connection.pollActivityTaskQueue({ taskQueue: 'orders', identity: 'billing-worker@host', pollTimeoutMs: 50 }), null);
@@ -46,8 +35,6 @@ test('steadfast task-queue describe and list, with tables, --json and --help', {
     assertOneLine(await cli('task-queue', 'remove', 'orders'), 2, /unknown action "remove"/, 'an unknown action');
     assertOneLine(await cli('task-queue', 'describe', 'orders', '--namespace', 'nowhere'), 1, /namespace "nowhere" is not registered/, 'an unknown namespace');
   } finally {
-    client.close();
-    await dev.kill('SIGKILL');
-    rmSync(dir, { recursive: true, force: true });
+    await close();
   }
 });

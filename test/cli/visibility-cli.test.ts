@@ -1,20 +1,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { BIN, freePort, spawnNode } from '../helpers/processes.ts';
+import { BIN, spawnNode } from '../helpers/processes.ts';
+import { startDev } from './cli-helpers.ts';
 
 test('steadfast search-attribute, workflow list --query and workflow count: tables, JSON, and a caret under a syntax error', { timeout: 90_000 }, async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'steadfast-vis-cli-'));
-  const port = await freePort();
-  const dev = spawnNode([BIN, 'dev', '--port', String(port), '--db', join(dir, 'dev.sqlite')]);
+  const { address, close } = await startDev('steadfast-vis-cli-');
   const cli = async (...args: string[]) => {
-    const p = spawnNode([BIN, ...args, '--address', `http://127.0.0.1:${port}`]);
+    const p = spawnNode([BIN, ...args, '--address', address]);
     return { code: await p.exited, out: p.output() };
   };
   try {
-    await dev.waitFor(/steadfast dev listening on/);
     assert.equal((await cli('search-attribute', 'create', '--name', 'CustomerId', '--type', 'Keyword')).code, 0);
     const dup = await cli('search-attribute', 'create', '--name', 'CustomerId', '--type', 'Int');
     assert.equal(dup.code, 2, dup.out);
@@ -50,7 +45,6 @@ test('steadfast search-attribute, workflow list --query and workflow count: tabl
     assert.equal(unknown.code, 2);
     assert.ok(unknown.out.includes("Customer = 'x'\n^"), unknown.out);
   } finally {
-    await dev.kill('SIGKILL');
-    rmSync(dir, { recursive: true, force: true });
+    await close();
   }
 });
