@@ -6,7 +6,7 @@ import type { CountWorkflowExecutionsResponse, ListSearchAttributesResponse } fr
 import type {
   CreateScheduleRequest, ListSchedulesResponse, PatchScheduleRequest, ScheduleDescription, UpdateScheduleRequest,
 } from '../protocol/index.ts';
-import type { DescribeTaskQueueResponse } from '../protocol/index.ts';
+import type { DescribeTaskQueueResponse, ResetReapplyExcludeType } from '../protocol/index.ts';
 import { getCredential, reportUnauthenticated, uiIdentity } from './credential.ts';
 import { showPayloads } from './codec.ts';
 
@@ -62,9 +62,11 @@ export const api = {
     call<unknown>('terminateWorkflowExecution', { namespace, workflowId, runId, reason, identity: uiIdentity() }),
   reset: (namespace: string, workflowId: string, runId: string, resetType: 'FirstWorkflowTask' | 'LastWorkflowTask', reason: string) =>
     call<ResetWorkflowResponse>('resetWorkflowExecution', { namespace, workflowId, runId, resetType, reason, identity: uiIdentity() }),
-  /** Resets a run to one of its WorkflowTaskCompleted events; answers the new run. */
-  /** `exclude`: the kinds of later events the new run does not get again (Temporal's resetReapplyExcludeTypes). */
-  resetTo: (namespace: string, workflowId: string, runId: string, eventId: number, reason: string, exclude: readonly ('Signal' | 'Update')[]) =>
+  /**
+   * Resets a run to one of its WorkflowTaskCompleted events; answers the new run. `exclude`: the
+   * kinds of later events the new run does not get again (Temporal's resetReapplyExcludeTypes).
+   */
+  resetTo: (namespace: string, workflowId: string, runId: string, eventId: number, reason: string, exclude: readonly ResetReapplyExcludeType[]) =>
     call<ResetWorkflowResponse>('resetWorkflowExecution', {
       namespace, workflowId, runId, eventId, reason, ...(exclude.length > 0 ? { resetReapplyExcludeTypes: [...exclude] } : {}), identity: uiIdentity(),
     }),

@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import type { HistoryEvent } from '../history/events.ts';
+import type { ResetReapplyExcludeType } from '../protocol/index.ts';
 import { api } from './api.ts';
 import { formatTime } from './format.ts';
 import { navigate } from './router.ts';
@@ -23,7 +24,7 @@ export function ResetAction({ namespace, workflowId, runId, events, zone }: {
   const chosen = eventId ?? points[points.length - 1]!.eventId;
   const run = async () => {
     try {
-      const exclude = [...(signals ? [] : ['Signal' as const]), ...(updates ? [] : ['Update' as const])];
+      const exclude: ResetReapplyExcludeType[] = [...(signals ? [] : ['Signal' as const]), ...(updates ? [] : ['Update' as const])];
       const res = await api.resetTo(namespace, workflowId, runId, chosen, reason || 'reset from the web UI', exclude);
       setOpen(false);
       navigate(`/workflows/${encodeURIComponent(workflowId)}/${res.runId}`);

@@ -53,6 +53,9 @@ interface Progress {
   lastFailure?: FailureInfo | undefined;
 }
 
+/** Why an attempt's timeout sleep is ended: the attempt settled. */
+const SETTLED = Symbol('settled');
+
 /**
  * Runs local activities in the worker: each call through its attempts (retries whose wait is
  * under the call's localRetryThreshold wait here; a longer wait ends the call with `backoffMs`,
@@ -61,9 +64,6 @@ interface Progress {
  * one that ended while no task waited on it (between a heartbeat's completion and the next task)
  * keeps its outcome for the next task.
  */
-/** Why an attempt's timeout sleep is ended: the attempt settled. */
-const SETTLED = Symbol('settled');
-
 export class LocalActivityRunner {
   readonly #deps: LocalActivityRunnerDeps;
   readonly #running = new Map<string, Running>();

@@ -1,5 +1,4 @@
 import type { ActivityInfo } from '../activity/activity-state.ts';
-import { startWorkflowTaskHere } from './eager-dispatch.ts';
 import { optionalSdkMetadata } from '../../common/sdk-metadata.ts';
 import { ServiceError, WorkflowNotFoundError } from '../../common/errors.ts';
 import type {
@@ -9,6 +8,7 @@ import type {
   WorkflowTask,
 } from '../../protocol/index.ts';
 import { completeAndContinue, completionAnswer, completionOptions, recordCompletion, type CompletionRecord } from './continued-task.ts';
+import { startWorkflowTaskHere } from './eager-dispatch.ts';
 import { ValidationError } from '../../errors/index.ts';
 import type { TaskKind, TaskRecord } from '../../store/types.ts';
 import {
