@@ -242,6 +242,7 @@ export function registerStoreConformance(name: string, factory: StoreFactory, op
 
   t('listExecutions filters and pages newest first', async (store) => {
     const ns = uid('ns');
+    await store.createNamespace({ name: ns, description: '', retentionMs: 86_400_000, state: 'Registered', createTime: 1000, updateTime: 1000 });
     const made: ExecutionRecord[] = [];
     for (let i = 0; i < 5; i++) {
       made.push(await seed(store, 0, { namespace: ns, workflowId: `order-${i}`, startTime: 1000 + i, workflowType: i % 2 ? 'b' : 'a' }));

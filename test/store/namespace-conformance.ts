@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { NamespaceNotFoundError } from '../../src/common/errors.ts';
 import { StoreConflictError } from '../../src/store/errors.ts';
 import type { ExecutionRecord, NamespaceRecord, Store } from '../../src/store/types.ts';
 import type { HistoryEvent } from '../../src/history/events.ts';
@@ -107,6 +108,28 @@ export function registerNamespaceConformance(name: string, factory: StoreFactory
     assert.equal(await present(store, other, 'default'), true);
     await store.createNamespace(ns('doomed'));
     assert.equal((await store.getNamespace('doomed'))?.state, 'Registered', 'the name is free again');
+  });
+
+  t('a run is inserted only into a registered namespace; a deleted one still takes changes to its runs until they are removed', async (store) => {
+    const refused = (namespace: string) => (err: unknown) => err instanceof NamespaceNotFoundError && err.namespace === namespace;
+    await assert.rejects(run(store, 'nowhere'), refused('nowhere'));
+    await store.createNamespace(ns('closing'));
+    await store.createSearchAttribute('closing', { name: 'Region', type: 'Keyword' });
+    const before = await run(store, 'closing');
+    await store.markNamespaceDeleted('closing', 7000);
+    await assert.rejects(run(store, 'closing'), refused('closing'));
+    // A run with custom search attributes is written by a transaction of its own on PostgreSQL, not the batch statement.
+    const tagged = (await store.getExecution(before))!;
+    const other = { ...tagged, runId: `${tagged.runId}-tagged`, workflowId: `${tagged.workflowId}-tagged`, searchAttributes: { Region: 'eu' }, nextEventId: 1, version: 1 };
+    await assert.rejects(store.commit({ executions: [{ record: other, events: [] }] }), refused('closing'));
+    // One refused insert leaves the other transitions of its batch to be written.
+    const [lost, kept] = await Promise.allSettled([run(store, 'closing'), run(store, 'default')]);
+    assert.ok(lost.status === 'rejected' && refused('closing')(lost.reason));
+    assert.ok(kept.status === 'fulfilled' && (await present(store, kept.value, 'default')));
+    const rec = (await store.getExecution(before))!;
+    await store.commit({ executions: [{ record: { ...rec, status: 'Terminated', closeTime: 8000, nextEventId: 3, version: rec.version + 1 }, expectedVersion: rec.version, events: [] }] });
+    assert.equal((await store.getExecution(before))?.status, 'Terminated');
+    assert.deepEqual((await store.listExecutions({ namespace: 'closing', limit: 10 })).map((r) => r.runId), [before]);
   });
 
   t('deleteClosedRuns: concurrent sweeps delete each run once between them', async (store) => {

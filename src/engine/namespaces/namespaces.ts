@@ -89,7 +89,7 @@ export class NamespaceRegistry {
     // A name whose deleted namespace is still being removed is freed first, as Temporal frees a
     // deleted namespace's name at once (it renames the deleted one).
     const existing = await this.store.getNamespace(req.namespace);
-    if (existing?.state === 'Deleted' || (!existing && await this.#leftOver(req.namespace))) await purgeDeletedNamespace(this.store, req.namespace);
+    if (existing?.state === 'Deleted') await purgeDeletedNamespace(this.store, req.namespace);
     const now = this.clock.now();
     const rec: NamespaceRecord = {
       name: req.namespace, description: req.description ?? '', retentionMs: req.workflowExecutionRetentionPeriodMs ?? DEFAULT_RETENTION_MS,
@@ -103,22 +103,6 @@ export class NamespaceRegistry {
     }
     this.#known.add(rec.name);
     return describeNamespace(rec);
-  }
-
-  /**
-   * Whether runs are stored under a name that has no namespace: a start that passed the namespace
-   * check just before a deletion and committed after its data was removed. They would show in a
-   * namespace registered under the name, so they are marked for removal (a `Deleted` row) first.
-   */
-  async #leftOver(name: string): Promise<boolean> {
-    if ((await this.store.listExecutions({ namespace: name, limit: 1 })).length === 0) return false;
-    const now = this.clock.now();
-    await this.store.createNamespace({ name, description: '', retentionMs: DEFAULT_RETENTION_MS, state: 'Deleted', createTime: now, updateTime: now })
-      .catch((err: unknown) => {
-        // Another server registering the name at once marked it first.
-        if (!(err instanceof StoreConflictError && err.reason === 'namespaceExists')) throw err;
-      });
-    return true;
   }
 
   /** DescribeNamespace. */

@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { NamespaceNotFoundError } from '../../common/errors.ts';
 import { StoreConflictError } from '../errors.ts';
 import { eventValues, executionUpdateValues, executionValues, newTaskValues, newTimerValues } from '../rows.ts';
 import type { Transition } from '../types.ts';
@@ -16,6 +17,7 @@ export async function applyTransition(c: pg.PoolClient, t: Transition): Promise<
   for (const w of t.executions) {
     const r = w.record;
     if (w.expectedVersion === undefined) {
+      if (!(await c.query(PQ.namespaceRegistered, [r.namespace])).rowCount) throw new NamespaceNotFoundError(r.namespace);
       if (w.firstOfWorkflowId && (await c.query(PQ.anyRun, [r.namespace, r.workflowId])).rowCount) {
         throw new StoreConflictError('workflowIdUsed', `workflow ${r.workflowId} has a run already`);
       }

@@ -118,12 +118,17 @@ const PARTS: readonly Part[] = [
   {
     needs: ['ins'],
     ctes: [`ins_in AS (SELECT * FROM ${rowsOf('ins')})`,
+    // Each inserted run's namespace, registered, locked as a foreign key locks its row: a deletion's
+    // purge (FOR UPDATE) waits for this statement to commit and then removes its runs, and a statement
+    // that comes after the namespace was marked deleted or removed finds no row and writes nothing.
+    `ns_ok AS (SELECT name FROM namespaces WHERE name IN (SELECT namespace FROM ins_in) AND state = 'Registered' FOR KEY SHARE)`,
     `open_runs AS (SELECT x.run_id, x.namespace, x.workflow_id FROM executions x
     WHERE (x.namespace, x.workflow_id) IN (SELECT namespace, workflow_id FROM ins_in) AND x.status = 'Running' FOR UPDATE)`,
     `ins AS (INSERT INTO executions (${columnList(EXECUTIONS)})
     SELECT ${columnList(EXECUTIONS)}
     FROM ins_in WHERE (SELECT ok FROM ok) RETURNING run_id, seq)`],
-    checks: [[2, `SELECT i.op, 'duplicateRun', i.run_id FROM ins_in i
+    checks: [[0, `SELECT i.op, 'namespaceGone', i.namespace FROM ins_in i WHERE NOT EXISTS (SELECT 1 FROM ns_ok n WHERE n.name = i.namespace)`],
+    [2, `SELECT i.op, 'duplicateRun', i.run_id FROM ins_in i
       WHERE EXISTS (SELECT 1 FROM executions x WHERE x.run_id = ANY(${param('ins', 'run_id')}) AND x.run_id = i.run_id)`],
     // An open run of the workflow id is no conflict when the same transition closes it (continue-as-new).
     [4, `SELECT i.op, 'alreadyOpen', i.workflow_id FROM ins_in i
@@ -284,7 +289,7 @@ function withJsonLiterals(group: keyof Groups, cols: unknown[][]): unknown[] {
 }
 
 /** A failed check of one transition of a batch: its index, why, and the run, workflow or timer id. */
-export type BatchConflict = [op: number, reason: ConflictReason, detail: string];
+export type BatchConflict = [op: number, reason: ConflictReason | 'namespaceGone', detail: string];
 
 /** A batch's statement: named by its shape (the groups it writes), with the parameters that shape uses. */
 interface BatchStatement {

@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { NamespaceNotFoundError } from '../../common/errors.ts';
 import { StoreConflictError } from '../errors.ts';
 import { checkEventIds } from '../transition-checks.ts';
 import type { Transition } from '../types.ts';
@@ -182,8 +183,9 @@ function keysOf(t: Transition): string[] {
 }
 
 /** The error a transition gets when its check failed in the batch statement (the same as alone). */
-function conflict([, reason, detail]: BatchConflict, t: Transition): StoreConflictError {
+function conflict([, reason, detail]: BatchConflict, t: Transition): Error {
   switch (reason) {
+    case 'namespaceGone': return new NamespaceNotFoundError(detail);
     case 'timerGone': return new StoreConflictError('timerGone', `timer ${detail} was already fired`);
     case 'workflowIdUsed': return new StoreConflictError('workflowIdUsed', `workflow ${detail} has a run already`);
     case 'alreadyOpen': return new StoreConflictError('alreadyOpen', `workflow ${detail} has an open run`);

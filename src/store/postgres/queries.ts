@@ -11,6 +11,8 @@ export const PQ = {
       ORDER BY seq LIMIT 1)
     UNION ALL (SELECT 'latest', * FROM executions WHERE namespace = $1 AND workflow_id = $2 ORDER BY seq DESC LIMIT 1)`,
   anyRun: 'SELECT 1 FROM executions WHERE namespace = $1 AND workflow_id = $2 LIMIT 1',
+  // As the batch statement's ns_ok: the namespace of a run about to be inserted, registered, locked as a foreign key would.
+  namespaceRegistered: "SELECT 1 FROM namespaces WHERE name = $1 AND state = 'Registered' FOR KEY SHARE",
   insertExecution: insertSql('postgres', 'executions', EXECUTIONS),
   // Parameters: executionUpdateValues (rows.ts), then the run id and the version it must still have.
   updateExecution: `UPDATE executions SET ${EXECUTION_UPDATES.map((c, i) => `${c.column} = $${i + 1}`).join(', ')}

@@ -33,6 +33,7 @@ export const Q = {
     WHERE run_id = ? AND version = ?`,
   versionOf: 'SELECT version FROM executions WHERE run_id = @runId',
   anyRun: 'SELECT 1 AS x FROM executions WHERE namespace = @namespace AND workflow_id = @workflowId LIMIT 1',
+  namespaceRegistered: "SELECT 1 AS x FROM namespaces WHERE name = @namespace AND state = 'Registered'",
   openRun: "SELECT run_id FROM executions WHERE namespace = @namespace AND workflow_id = @workflowId AND status = 'Running'",
   timerExists: 'SELECT 1 AS x FROM timers WHERE id = @id',
   insertEvent: insertSql('sqlite', 'history_events', HISTORY_EVENTS),

@@ -1,5 +1,6 @@
 /* Everything the SQLite store writes, as functions of its connection's prepared statements. */
 import type BetterSqlite3 from 'better-sqlite3';
+import { NamespaceNotFoundError } from '../../common/errors.ts';
 import { StoreConflictError, SQLITE_ERROR_CODES } from '../errors.ts';
 import { eventValues, executionUpdateValues, executionValues, newTaskValues, newTimerValues, toTimer } from '../rows.ts';
 import { checkEventIds } from '../transition-checks.ts';
@@ -9,7 +10,7 @@ type Row = Record<string, unknown>;
 
 /** The statements the writes use (the store's own, prepared once). */
 type WriteStatements = Record<
-  'insertExecution' | 'updateExecution' | 'versionOf' | 'anyRun' | 'openRun' | 'timerExists' | 'insertEvent' | 'insertTask' | 'deleteTask'
+  'insertExecution' | 'updateExecution' | 'versionOf' | 'anyRun' | 'namespaceRegistered' | 'openRun' | 'timerExists' | 'insertEvent' | 'insertTask' | 'deleteTask'
   | 'insertTimer' | 'deleteTimer' | 'claimTimers' | 'purgeRunTasks' | 'purgeRunTimers',
   BetterSqlite3.Statement
 >;
@@ -28,6 +29,7 @@ export function checkTransition(q: WriteStatements, t: Transition): Error | unde
       if (row?.version !== w.expectedVersion) return new StoreConflictError('version', `run ${r.runId} changed since version ${w.expectedVersion}`);
       continue;
     }
+    if (!q.namespaceRegistered.get({ namespace: r.namespace })) return new NamespaceNotFoundError(r.namespace);
     if (q.versionOf.get({ runId: r.runId })) return new StoreConflictError('duplicateRun', `run ${r.runId} exists`);
     if (w.firstOfWorkflowId && q.anyRun.get({ namespace: r.namespace, workflowId: r.workflowId })) return workflowIdUsed(r);
     const open = q.openRun.get({ namespace: r.namespace, workflowId: r.workflowId }) as { run_id: string } | undefined;
@@ -49,6 +51,7 @@ export function applyTransition(q: WriteStatements, t: Transition, writeVisibili
   for (const w of t.executions) {
     checkEventIds(w);
     if (w.expectedVersion === undefined) {
+      if (!q.namespaceRegistered.get({ namespace: w.record.namespace })) throw new NamespaceNotFoundError(w.record.namespace);
       if (w.firstOfWorkflowId && q.anyRun.get({ namespace: w.record.namespace, workflowId: w.record.workflowId })) throw workflowIdUsed(w.record);
       try {
         seqs.push(Number(q.insertExecution.run(...executionValues(w.record)).lastInsertRowid));
