@@ -1,5 +1,6 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { NamespaceNotFoundError } from '../../src/common/errors.ts';
 import { StoreConflictError } from '../../src/store/errors.ts';
 import pg from 'pg';
 import { PostgresStore } from '../../src/store/postgres/postgres-store.ts';
@@ -282,6 +283,43 @@ test('postgres batch: the store analyzes executions once it holds more than twic
     assert.ok((await reltuples()) >= 256, `executions analyzed (reltuples ${await reltuples()})`);
   } finally {
     await client.end();
+    await store.close();
+  }
+});
+
+test('postgres batch: a start waits for a removal holding its namespace, then is refused; nothing is written', { skip }, async () => {
+  const schema = freshSchema('sf_batch');
+  schemas.push(schema);
+  const store = await PostgresStore.open(PG_URL, { schema, poolSize: 4 });
+  const purge = new pg.Client({ connectionString: PG_URL });
+  await purge.connect();
+  try {
+    await store.createNamespace({ name: 'closing', description: '', retentionMs: 86_400_000, state: 'Registered', createTime: 1, updateTime: 1 });
+    await purge.query(`SET search_path TO ${schema}`);
+    // As a deletion's removal does: the namespace's row locked, then marked, in an open transaction.
+    await purge.query('BEGIN');
+    await purge.query("SELECT state FROM namespaces WHERE name = 'closing' FOR UPDATE");
+    await purge.query("UPDATE namespaces SET state = 'Deleted' WHERE name = 'closing'");
+    const rec = run({ namespace: 'closing' });
+    let settled = false;
+    const start = store.commit(insert(rec)).finally(() => {
+      settled = true;
+    });
+    start.catch(() => undefined);
+    // A backend of the store blocked by this transaction (inside a transaction, the activity view
+    // is a snapshot until cleared).
+    const waiting = async () => (await purge.query('SELECT pg_stat_clear_snapshot()')) && Number((await purge.query(
+      'SELECT count(*) AS n FROM pg_stat_activity WHERE pg_backend_pid() = ANY(pg_blocking_pids(pid))')).rows[0].n) > 0;
+    for (const until = Date.now() + 10_000; !(await waiting());) {
+      assert.ok(!settled, 'the start did not wait for the namespace row');
+      assert.ok(Date.now() < until, 'the start never waited for the namespace row');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    await purge.query('COMMIT');
+    await assert.rejects(start, (err) => err instanceof NamespaceNotFoundError && err.namespace === 'closing');
+    assert.equal(await store.getExecution(rec.runId), undefined);
+  } finally {
+    await purge.end();
     await store.close();
   }
 });

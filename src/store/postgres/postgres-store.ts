@@ -2,6 +2,7 @@ import { Listeners } from '../listeners.ts';
 import pg from 'pg';
 import type { HistoryEvent } from '../../history/events.ts';
 import { newUuid } from '../../common/ids.ts';
+import { NamespaceNotFoundError } from '../../common/errors.ts';
 import { connectionLoss, StoreConflictError } from '../errors.ts';
 import { buildListQuery } from '../list-query.ts';
 import { mapError, migrate } from './setup.ts';
@@ -292,7 +293,7 @@ export class PostgresStore implements Store {
       // A commit whose outcome is unknown (the connection was lost) may have committed its tasks
       // and timers; their NOTIFY comes back from this server's own origin, which the listener
       // skips, so waiters and the timer loop re-scan instead of missing them.
-      if (!(err instanceof StoreConflictError)) this.#listeners.emit([{ type: 'resync' }]);
+      if (!(err instanceof StoreConflictError || err instanceof NamespaceNotFoundError)) this.#listeners.emit([{ type: 'resync' }]);
       throw err;
     });
   }
