@@ -88,8 +88,7 @@ export class NamespaceRegistry {
     const req = parseRequest(registerNamespaceRequestSchema, input);
     // A name whose deleted namespace is still being removed is freed first, as Temporal frees a
     // deleted namespace's name at once (it renames the deleted one).
-    const existing = await this.store.getNamespace(req.namespace);
-    if (existing?.state === 'Deleted') await purgeDeletedNamespace(this.store, req.namespace);
+    if ((await this.store.getNamespace(req.namespace))?.state === 'Deleted') await purgeDeletedNamespace(this.store, req.namespace);
     const now = this.clock.now();
     const rec: NamespaceRecord = {
       name: req.namespace, description: req.description ?? '', retentionMs: req.workflowExecutionRetentionPeriodMs ?? DEFAULT_RETENTION_MS,

@@ -1,6 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3';
 
-/** One write of a batch: `run` writes; `check` is a read-only precondition that fails the op before it writes. */
+/** One write of a batch: `run` writes; `check` is a read-only precondition that fails the op before it writes (on either path). */
 interface BatchOp<T = unknown> {
   run: () => T;
   check?: (() => Error | undefined) | undefined;
@@ -83,6 +83,8 @@ class BatchWriter {
 
   #runIsolated(batch: readonly BatchOp[]): Outcome[] {
     return batch.map((op): Outcome => {
+      const rejected = op.check?.();
+      if (rejected) return { ok: false, err: rejected };
       this.#savepoint.run();
       try {
         const value = op.run();

@@ -236,11 +236,18 @@ export class SqliteStore implements Store {
     });
   }
 
-  /** Runs a write where this store writes; `committed` runs synchronously after its COMMIT. */
+  /**
+   * Runs a write where this store writes, unless `check` (run first, in the same transaction)
+   * refuses it; `committed` runs synchronously after its COMMIT.
+   */
   #write<T>(run: () => T, check?: () => Error | undefined, committed?: (result: T) => void): Promise<T> {
     if (this.#writer) return this.#writer.submit(run, check, committed);
     return Promise.resolve().then(() => {
-      const result = this.#db.transaction(run).immediate();
+      const result = this.#db.transaction(() => {
+        const rejected = check?.();
+        if (rejected) throw rejected;
+        return run();
+      }).immediate();
       committed?.(result);
       return result;
     });

@@ -43,7 +43,8 @@ export function checkTransition(q: WriteStatements, t: Transition): Error | unde
 }
 
 /**
- * Writes a transition; returns the seq of each execution it inserted (undefined for updates).
+ * Writes a transition that {@link checkTransition} passed in the same transaction (the store's
+ * writes run it first); returns the seq of each execution it inserted (undefined for updates).
  * `writeVisibility` writes the visibility row of each execution written, in the same transaction.
  */
 export function applyTransition(q: WriteStatements, t: Transition, writeVisibility: (rec: ExecutionRecord, inserted: boolean) => void): (number | undefined)[] {
@@ -51,8 +52,6 @@ export function applyTransition(q: WriteStatements, t: Transition, writeVisibili
   for (const w of t.executions) {
     checkEventIds(w);
     if (w.expectedVersion === undefined) {
-      if (!q.namespaceRegistered.get({ namespace: w.record.namespace })) throw new NamespaceNotFoundError(w.record.namespace);
-      if (w.firstOfWorkflowId && q.anyRun.get({ namespace: w.record.namespace, workflowId: w.record.workflowId })) throw workflowIdUsed(w.record);
       try {
         seqs.push(Number(q.insertExecution.run(...executionValues(w.record)).lastInsertRowid));
       } catch (err) {
