@@ -9,6 +9,7 @@ import { ValidationError } from '../../src/errors/index.ts';
 import { openStore, SqliteStore } from '../../src/store/index.ts';
 import type { Store } from '../../src/store/types.ts';
 import { fixtureTest, type Fixture } from '../helpers/fixture.ts';
+import { waitUntil } from '../helpers/wait.ts';
 import { dropSchema, freshSchema, PG_URL, pgSkipReason } from '../store/pg-helpers.ts';
 import { cmd, type Harness } from './helpers.ts';
 import { twoServerTest } from './two-servers.ts';
@@ -39,15 +40,6 @@ const stores = [
 ];
 
 const notFound = (namespace: string) => (err: unknown) => err instanceof NamespaceNotFoundError && err.namespace === namespace;
-
-/** Polls (real time, briefly) until `fn` is true; fails after `ms`. */
-async function waitUntil(what: string, fn: () => Promise<boolean>, ms = 10_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await fn())) {
-    if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 /** True once the namespace's row is gone (its data removed, its name free). */
 async function gone(h: Harness, namespace: string): Promise<boolean> {

@@ -4,6 +4,7 @@ import { NamespaceNotFoundError } from '../../src/common/errors.ts';
 import { StoreConflictError } from '../../src/store/errors.ts';
 import pg from 'pg';
 import { PostgresStore } from '../../src/store/postgres/postgres-store.ts';
+import { waitUntil } from '../helpers/wait.ts';
 import { batchParams, batchStatement, jsonTextArray } from '../../src/store/postgres/batch-sql.ts';
 import type { ExecutionRecord, ScheduleRecord, TimerRecord, Transition } from '../../src/store/types.ts';
 import type { HistoryEvent } from '../../src/history/events.ts';
@@ -310,11 +311,10 @@ test('postgres batch: a start waits for a removal holding its namespace, then is
     // is a snapshot until cleared).
     const waiting = async () => (await purge.query('SELECT pg_stat_clear_snapshot()')) && Number((await purge.query(
       'SELECT count(*) AS n FROM pg_stat_activity WHERE pg_backend_pid() = ANY(pg_blocking_pids(pid))')).rows[0].n) > 0;
-    for (const until = Date.now() + 10_000; !(await waiting());) {
+    await waitUntil('the start to wait for the namespace row', async () => {
       assert.ok(!settled, 'the start did not wait for the namespace row');
-      assert.ok(Date.now() < until, 'the start never waited for the namespace row');
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+      return waiting();
+    });
     await purge.query('COMMIT');
     await assert.rejects(start, (err) => err instanceof NamespaceNotFoundError && err.namespace === 'closing');
     assert.equal(await store.getExecution(rec.runId), undefined);
