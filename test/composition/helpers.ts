@@ -1,10 +1,12 @@
-import assert from 'node:assert/strict';
 import { after, before } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { TestEnvironment } from '../../src/testing/index.ts';
 import type { HistoryEvent } from '../../src/history/index.ts';
 import type { WorkflowHandle } from '../../src/client/index.ts';
 import { dropSchema, freshSchema, PG_URL, pgSkipReason } from '../store/pg-helpers.ts';
+import { waitFor } from '../helpers/wait.ts';
+
+export { waitFor };
 
 export const fixture = (name: string) => fileURLToPath(new URL(`../fixtures/workflows/${name}`, import.meta.url));
 export const COMPOSITION = fixture('composition.ts');
@@ -36,17 +38,6 @@ export function backends(prefix: string): Backend[] {
       },
     },
   ];
-}
-
-/** Polls (real time, briefly) until `fn` returns a value; fails after `ms`. */
-export async function waitFor<T>(what: string, fn: () => Promise<T | undefined | false>, ms = 10_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
 }
 
 /** Waits until the handle's run history has an event of `type`. */

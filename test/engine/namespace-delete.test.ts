@@ -9,7 +9,7 @@ import { ValidationError } from '../../src/errors/index.ts';
 import { openStore, SqliteStore } from '../../src/store/index.ts';
 import type { Store } from '../../src/store/types.ts';
 import { fixtureTest, type Fixture } from '../helpers/fixture.ts';
-import { waitUntil } from '../helpers/wait.ts';
+import { waitFor } from '../helpers/wait.ts';
 import { dropSchema, freshSchema, PG_URL, pgSkipReason } from '../store/pg-helpers.ts';
 import { cmd, type Harness } from './helpers.ts';
 import { twoServerTest } from './two-servers.ts';
@@ -86,7 +86,7 @@ for (const s of stores) {
       await assert.rejects(h.engine.describeWorkflowExecution({ namespace: 'doomed', workflowId: 'busy' }), notFound('doomed'));
       await assert.rejects(h.engine.updateNamespace({ namespace: 'doomed', description: 'x' }), notFound('doomed'));
 
-      await waitUntil('the deleted namespace to be removed', () => gone(h, 'doomed'));
+      await waitFor('the deleted namespace to be removed', () => gone(h, 'doomed'));
       for (const runId of [running, closed]) {
         assert.equal(await h.store.getExecution(runId), undefined, `run ${runId} is deleted`);
         assert.deepEqual(await h.store.readHistory(runId, 1, 100), [], `the history of ${runId} is deleted`);
@@ -130,7 +130,7 @@ for (const s of stores) {
       otherDone = true;
     });
     const polling = async (namespace: string) => (await h.engine.describeTaskQueue({ namespace, taskQueue: 'q' })).workflow.pollers.length > 0;
-    await waitUntil('both polls to wait', async () => (await polling('quiet')) && (await polling('quietly')));
+    await waitFor('both polls to wait', async () => (await polling('quiet')) && (await polling('quietly')));
     const t0 = Date.now();
     await h.engine.deleteNamespace({ namespace: 'quiet' });
     assert.equal(await waiting, null, 'the waiting poll answered empty');
@@ -144,7 +144,7 @@ for (const s of stores) {
   for (const [when, remove] of [
     ['was removed', async (h: Harness) => {
       await h.engine.deleteNamespace({ namespace: 'ghost' });
-      await waitUntil('the deleted namespace to be removed', () => gone(h, 'ghost'));
+      await waitFor('the deleted namespace to be removed', () => gone(h, 'ghost'));
     }],
     ['was marked deleted, before its removal', async (h: Harness) => {
       await h.store.markNamespaceDeleted('ghost', h.clock.now());
@@ -183,18 +183,18 @@ twoServerTest('two servers on one PostgreSQL: a namespace deleted on one is refu
   await b.start('on-b', { namespace: 'shared' });
   assert.equal((await b.engine.describeWorkflowExecution({ namespace: 'shared', workflowId: 'on-b' })).execution.status, 'Running');
   const waitingOnB = b.engine.pollActivityTaskQueue({ namespace: 'shared', taskQueue: 'q', identity: 'w', pollTimeoutMs: 120_000 });
-  await waitUntil('the poll on b to wait', async () => (await b.engine.describeTaskQueue({ namespace: 'shared', taskQueue: 'q' })).activity.pollers.length > 0);
+  await waitFor('the poll on b to wait', async () => (await b.engine.describeTaskQueue({ namespace: 'shared', taskQueue: 'q' })).activity.pollers.length > 0);
   await a.engine.deleteNamespace({ namespace: 'shared' });
   assert.equal(await waitingOnB, null, 'b ended its poll in the namespace when it heard of the deletion');
   // B heard of it by NOTIFY: every call inside the namespace is refused there too.
-  await waitUntil('server b to refuse the deleted namespace', () => b.engine.listWorkflowExecutions({ namespace: 'shared' })
+  await waitFor('server b to refuse the deleted namespace', () => b.engine.listWorkflowExecutions({ namespace: 'shared' })
     .then(() => false, (err: unknown) => {
       if (notFound('shared')(err)) return true;
       throw err;
     }));
   await assert.rejects(b.start('late', { namespace: 'shared' }), notFound('shared'));
   await assert.rejects(b.engine.pollWorkflowTaskQueue({ namespace: 'shared', taskQueue: 'q', identity: 'w', pollTimeoutMs: 10 }), notFound('shared'));
-  await waitUntil('the deleted namespace to be removed', () => gone(a, 'shared'));
+  await waitFor('the deleted namespace to be removed', () => gone(a, 'shared'));
   // Registered again on A, B accepts it again (its lookup reads the store).
   await a.registerNamespaces('shared');
   const { runId } = await b.start('on-b', { namespace: 'shared' });
@@ -217,7 +217,7 @@ twoServerTest('two servers on one PostgreSQL: a deletion made while the other\'s
     } finally {
       await admin.end();
     }
-    await waitUntil('server b to refuse the namespace deleted while it was not listening', () => b.engine.listWorkflowExecutions({ namespace: 'lost' })
+    await waitFor('server b to refuse the namespace deleted while it was not listening', () => b.engine.listWorkflowExecutions({ namespace: 'lost' })
       .then(() => false, (err: unknown) => {
         if (notFound('lost')(err)) return true;
         throw err;

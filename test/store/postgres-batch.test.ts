@@ -4,7 +4,7 @@ import { NamespaceNotFoundError } from '../../src/common/errors.ts';
 import { StoreConflictError } from '../../src/store/errors.ts';
 import pg from 'pg';
 import { PostgresStore } from '../../src/store/postgres/postgres-store.ts';
-import { waitUntil } from '../helpers/wait.ts';
+import { waitFor } from '../helpers/wait.ts';
 import { batchParams, batchStatement, jsonTextArray } from '../../src/store/postgres/batch-sql.ts';
 import type { ExecutionRecord, ScheduleRecord, TimerRecord, Transition } from '../../src/store/types.ts';
 import type { HistoryEvent } from '../../src/history/events.ts';
@@ -311,7 +311,7 @@ test('postgres batch: a start waits for a removal holding its namespace, then is
     // is a snapshot until cleared).
     const waiting = async () => (await purge.query('SELECT pg_stat_clear_snapshot()')) && Number((await purge.query(
       'SELECT count(*) AS n FROM pg_stat_activity WHERE pg_backend_pid() = ANY(pg_blocking_pids(pid))')).rows[0].n) > 0;
-    await waitUntil('the start to wait for the namespace row', async () => {
+    await waitFor('the start to wait for the namespace row', async () => {
       assert.ok(!settled, 'the start did not wait for the namespace row');
       return waiting();
     });
