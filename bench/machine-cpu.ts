@@ -16,12 +16,11 @@ Runs <command> and prints the machine's busy core-seconds (all processes, from /
 wall seconds while it ran, and the busy cores on average. --json prints them as one JSON line.
 Example: node --import tsx bench/machine-cpu.ts -- node bench.mjs one-step --n 8000 --c 16`;
 
-/** Busy and total time of all cores, in clock ticks (the first line of /proc/stat). */
-function ticks(): { busy: number; total: number } {
-  const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
-  const [user = 0, nice = 0, system = 0, idle = 0, iowait = 0, irq = 0, softirq = 0, steal = 0] = fields;
-  // Steal is time the hypervisor gave to other machines: not busy here.
-  return { busy: user + nice + system + irq + softirq, total: user + nice + system + idle + iowait + irq + softirq + steal };
+/** Busy time of all cores, in clock ticks (the first line of /proc/stat). */
+function busyTicks(): number {
+  const [user = 0, nice = 0, system = 0, , , irq = 0, softirq = 0] = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+  // Idle, iowait and steal (time the hypervisor gave to other machines) are not busy here.
+  return user + nice + system + irq + softirq;
 }
 
 const args = process.argv.slice(2);
@@ -45,7 +44,7 @@ if (process.platform !== 'linux') {
 
 // USER_HZ is 100 on every Linux architecture Node supports.
 const TICKS_PER_SECOND = 100;
-const before = ticks();
+const before = busyTicks();
 const t0 = performance.now();
 const child = spawn(command[0]!, command.slice(1), { stdio: 'inherit' });
 const code = await new Promise<number>((resolve) => {
@@ -56,8 +55,8 @@ const code = await new Promise<number>((resolve) => {
   child.on('exit', (c, signal) => resolve(c ?? (signal ? 1 : 0)));
 });
 const wallSeconds = (performance.now() - t0) / 1000;
-const after = ticks();
-const busyCoreSeconds = (after.busy - before.busy) / TICKS_PER_SECOND;
+const after = busyTicks();
+const busyCoreSeconds = (after - before) / TICKS_PER_SECOND;
 const figures = { busyCoreSeconds, wallSeconds, busyCores: busyCoreSeconds / wallSeconds, exitCode: code };
 if (options.includes('--json')) console.log(JSON.stringify(figures));
 else console.log(`machine: ${busyCoreSeconds.toFixed(2)} busy core-seconds in ${wallSeconds.toFixed(2)} s wall (${figures.busyCores.toFixed(2)} cores busy on average)`);
