@@ -10,8 +10,12 @@ export interface EagerWorkflowWorker {
   reserve(): boolean;
   /** Gives back a slot {@link reserve} took, when no task came with the answer. */
   release(): void;
-  /** Runs the task in the reserved slot, which frees when the task is done. */
-  run(task: WorkflowTask): void;
+  /**
+   * Runs the task in the reserved slot, which frees when the task is done. With `written`, the
+   * task came ahead of its start's commit (StartCallOptions.eagerTaskAhead): nothing of it
+   * leaves the worker until `written` is true, and it is dropped when false.
+   */
+  run(task: WorkflowTask, written?: Promise<boolean>): void;
 }
 
 const byKey = new Map<string, Set<EagerWorkflowWorker>>();
@@ -60,20 +64,30 @@ export function reserveEagerWorker(connectionKey: string | undefined, namespace:
 }
 
 /**
- * Starts the run; with `worker` (a slot reserved), asks for its first workflow task in the answer
- * and hands it to that worker, or gives the slot back when none came.
+ * Starts the run; with `worker` (a slot reserved), asks for its first workflow task and hands it
+ * to that worker: ahead of the start's commit from an in-process engine, else with the answer.
+ * Gives the slot back when no task came.
  */
 export async function startWithEagerWorker(
   service: WorkflowService, request: StartWorkflowExecutionRequest, worker: EagerWorkflowWorker | undefined,
 ): Promise<{ runId: string; eagerlyStarted: boolean }> {
   if (!worker) return { runId: (await service.startWorkflowExecution(request)).runId, eagerlyStarted: false };
   let answer;
+  let ahead: Promise<boolean> | undefined;
   try {
-    answer = await service.startWorkflowExecution({ ...request, requestEagerExecution: true });
+    answer = await service.startWorkflowExecution({ ...request, requestEagerExecution: true }, {
+      eagerTaskAhead: (task, written) => {
+        ahead = written;
+        worker.run(task, written);
+      },
+    });
   } catch (err) {
-    worker.release();
+    // A task that went ahead holds the slot until the worker has dropped it.
+    if (!ahead) worker.release();
     throw err;
   }
+  // The engine settles `written` before it answers.
+  if (ahead) return { runId: answer.runId, eagerlyStarted: await ahead };
   if (!answer.eagerWorkflowTask) {
     worker.release();
     return { runId: answer.runId, eagerlyStarted: false };

@@ -37,7 +37,7 @@ export function withPayloadCodecs(service: WorkflowService, chain: CodecChain): 
   const s = service;
   const c = chain;
   const wrapped: WorkflowService = {
-    startWorkflowExecution: async (req) => s.startWorkflowExecution(await c.encode(req, (r, f) => withFields(r, f, ['args'], [], ['memo']))),
+    startWorkflowExecution: async (req, opts) => s.startWorkflowExecution(await c.encode(req, (r, f) => withFields(r, f, ['args'], [], ['memo'])), opts),
     signalWithStartWorkflowExecution: async (req) =>
       s.signalWithStartWorkflowExecution(await c.encode(req, (r, f) => withFields(r, f, ['args', 'signalArgs'], [], ['memo']))),
     describeWorkflowExecution: async (req) => c.decode(await s.describeWorkflowExecution(req), walkDescription),

@@ -15,7 +15,7 @@ import { EngineCore } from './core/engine-core.ts';
 import { resolveLimits, type EngineLimits } from './core/limits.ts';
 import type { Logger } from './core/logger.ts';
 import { queueKey } from './core/queue-book.ts';
-import { validatePoll, validateStart } from './core/requests.ts';
+import { eagerTaskAhead, validatePoll, validateStart } from './core/requests.ts';
 import { resolveRun } from './core/resolve-run.ts';
 import { startWorkflow } from './core/start.ts';
 import { newStoredTokenKey, parseStoredTokenKey, STORED_TOKEN_KEY_NAME, TaskTokens, type TaskTokenKey } from './core/task-token.ts';
@@ -105,11 +105,13 @@ interface Services {
 /** Every service call, and the feature that serves it. */
 function serviceCalls({ core, tasks, byId, messages, schedules, namespaces, queues }: Services) {
   return {
-    startWorkflowExecution: async (req) => {
+    startWorkflowExecution: async (req, o?) => {
       const s = validateStart(req);
       const searchAttributes = await validateStartAttributes(core.store, s.namespace, req.searchAttributes);
       if (searchAttributes) s.searchAttributes = searchAttributes;
-      if (req.requestEagerExecution === true) return startEagerly(core, s, s.identity ?? 'eager-start', (h) => tasks.eagerWorkflowTask(h));
+      if (req.requestEagerExecution === true) {
+        return startEagerly(core, s, s.identity ?? 'eager-start', (h) => tasks.eagerWorkflowTask(h), eagerTaskAhead(o));
+      }
       return startWorkflow(core, s);
     },
     describeWorkflowExecution: async (req) =>

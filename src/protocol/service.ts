@@ -33,6 +33,22 @@ export interface CallOptions {
   signal?: AbortSignal | undefined;
 }
 
+/**
+ * Options of an in-process startWorkflowExecution (the HTTP transport sends none of them): the
+ * engine is in the caller's process (`Engine.open`).
+ */
+export interface StartCallOptions {
+  /**
+   * With `requestEagerExecution`, takes the new run's first workflow task while the start is
+   * still being written, so the worker runs the code up to its first effect meanwhile. `written`
+   * settles before the call answers: true when the run was written as handed, false when it
+   * was not (the start lost a race, or failed); until it is true nothing of the task may leave
+   * the worker, and on false the worker drops it. When the task went here the answer carries
+   * no `eagerWorkflowTask`; it is called at most once per call.
+   */
+  eagerTaskAhead?: ((task: WorkflowTask, written: Promise<boolean>) => void) | undefined;
+}
+
 /** Service calls of signals, queries and updates; part of WorkflowService. */
 export interface MessageService {
   /** Persists a signal (WorkflowExecutionSignaled) before it returns; a repeated request id is a no-op. */
@@ -106,7 +122,7 @@ export interface NamespaceService {
  */
 export interface WorkflowService extends MessageService, ScheduleService, VisibilityService, NamespaceService {
   /** Starts a workflow (its id reuse policy decides whether an earlier one with the id allows it). */
-  startWorkflowExecution(req: StartWorkflowExecutionRequest): Promise<StartWorkflowExecutionResponse>;
+  startWorkflowExecution(req: StartWorkflowExecutionRequest, opts?: StartCallOptions): Promise<StartWorkflowExecutionResponse>;
   /** A run's status, settings, and what it waits on. */
   describeWorkflowExecution(req: ExecutionRequest): Promise<WorkflowExecutionDescription>;
   /** A page of a run's history, or (long poll) its close event once it closes. */

@@ -10,15 +10,15 @@ import type { ResolvedWorkerOptions } from './worker-options.ts';
  * withdraws the offer (at shutdown).
  */
 export function offerToEagerStarts(
-  options: ResolvedWorkerOptions, slots: Slots, draining: AbortSignal, runTask: (task: WorkflowTask) => Promise<void>,
+  options: ResolvedWorkerOptions, slots: Slots, draining: AbortSignal, runTask: (task: WorkflowTask, written?: Promise<boolean>) => Promise<void>,
 ): () => void {
   const connectionKey = connectionKeyOf(options);
   if (connectionKey === undefined) return () => undefined;
   return offerEagerWorker(connectionKey, options.namespace, options.taskQueue, {
     reserve: () => !draining.aborted && slots.tryAcquire(1) === 1,
     release: () => slots.release(),
-    run: (task) => {
-      runTask(task).catch((err: unknown) => options.logger.error(`task handling failed: ${(err as Error)?.message}`))
+    run: (task, written) => {
+      runTask(task, written).catch((err: unknown) => options.logger.error(`task handling failed: ${(err as Error)?.message}`))
         .finally(() => slots.release());
     },
   });

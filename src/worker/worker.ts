@@ -17,7 +17,7 @@ import { ConnectionMonitor, pollBackoffMs, Slots } from './poller.ts';
 import { throttledFor } from '../common/errors.ts';
 import { resolveWorkerOptions, type ResolvedWorkerOptions, type WorkerOptions } from './worker-options.ts';
 import { LocalActivityRunner } from './local-activity-runner.ts';
-import { WorkflowTaskHandler } from './workflow-task-handler.ts';
+import { NO_WORKFLOW_STATS, WorkflowTaskHandler, type WorkflowTaskStats } from './workflow-task-handler.ts';
 import { QueryTaskHandler } from './query-handler.ts';
 import {
   replayHistory, replayRunId, type HistoryAndWorkflowId, type ReplayableHistory, type ReplayResult, type ReplayWorkerOptions,
@@ -150,14 +150,13 @@ export class Worker {
   /**
    * Cache and replay counters of the workflow side, the workflow tasks run after an activity's
    * completion (continued) and those of them the service refused, and the activity tasks that
-   * came in completions' answers (eager activities).
+   * came in completions' answers (eager activities), and the first tasks of eager starts in this
+   * process that ran while their start was written (ranAhead) and those dropped because it was
+   * not (droppedAhead).
    */
-  get workflowStats(): { cacheHits: number; replays: number; cached: number; continued: number; continuedRefused: number; eagerActivities: number } {
+  get workflowStats(): WorkflowTaskStats & { cached: number } {
     const w = this.#workflows;
-    return {
-      cacheHits: w?.stats.cacheHits ?? 0, replays: w?.stats.replays ?? 0, cached: w?.cache.size ?? 0,
-      continued: w?.stats.continued ?? 0, continuedRefused: w?.stats.continuedRefused ?? 0, eagerActivities: w?.stats.eagerActivities ?? 0,
-    };
+    return { ...(w?.stats ?? NO_WORKFLOW_STATS), cached: w?.cache.size ?? 0 };
   }
 
   /** Polls until {@link shutdown}; resolves when shutdown has completed. */
@@ -176,8 +175,8 @@ export class Worker {
     if (this.#workflows) {
       const handler = this.#workflows;
       const slots = new Slots(maxConcurrentWorkflowTaskExecutions);
-      const runTask = (task: WorkflowTask) => {
-        const p = this.#telemetry.workflowTask(task, () => handler.handle(task)).finally(() => this.#workflowTasks.delete(p));
+      const runTask = (task: WorkflowTask, written?: Promise<boolean>) => {
+        const p = this.#telemetry.workflowTask(task, () => handler.handle(task, written)).finally(() => this.#workflowTasks.delete(p));
         this.#workflowTasks.add(p);
         return p;
       };

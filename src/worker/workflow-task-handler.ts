@@ -21,6 +21,12 @@ import { refuseEnvelopes } from '../codec/payload-codec.ts';
 import { walkCommands, walkEvents, walkFailure } from '../codec/payload-walk.ts';
 import { WorkflowRun, WorkflowTaskFailedError } from './workflow-run.ts';
 
+/** The counters of {@link WorkflowTaskHandler.stats}, all zero. */
+export const NO_WORKFLOW_STATS = { cacheHits: 0, replays: 0, continued: 0, continuedRefused: 0, eagerActivities: 0, ranAhead: 0, droppedAhead: 0 } as const;
+
+/** What {@link WorkflowTaskHandler.stats} counts. */
+export type WorkflowTaskStats = { -readonly [K in keyof typeof NO_WORKFLOW_STATS]: number };
+
 /** Consecutive failures of one workflow task after which the worker warns again (the first one warns too). */
 const FAILURES_BEFORE_WARNING = 3;
 
@@ -90,10 +96,11 @@ export class WorkflowTaskHandler {
   eagerActivities: EagerActivitySlots | undefined;
   /**
    * Tasks answered from the cache and by full replays, tasks continued after an activity and
-   * those of them the service refused, and activity tasks that came in completions' answers, for
-   * tests and metrics.
+   * those of them the service refused, activity tasks that came in completions' answers, and
+   * first tasks that ran ahead of their start's commit and those of them dropped because their
+   * run was not written, for tests and metrics.
    */
-  readonly stats = { cacheHits: 0, replays: 0, continued: 0, continuedRefused: 0, eagerActivities: 0 };
+  readonly stats: WorkflowTaskStats = { ...NO_WORKFLOW_STATS };
 
   constructor(deps: WorkflowTaskHandlerDeps) {
     this.#deps = deps;
@@ -108,12 +115,18 @@ export class WorkflowTaskHandler {
    * Runs a workflow task and answers it; then, in the same slot, the run's next task when the
    * answer brought one (a heartbeat asks for it: its local activities run on here).
    */
-  async handle(task: WorkflowTask): Promise<void> {
-    let next: WorkflowTask | undefined = task;
+  async handle(task: WorkflowTask, written?: Promise<boolean>): Promise<void> {
+    let next = await this.#handleOne(task, written);
     while (next) next = await this.#handleOne(next);
   }
 
-  async #handleOne(task: WorkflowTask): Promise<WorkflowTask | undefined> {
+  /**
+   * With `written`, the task came ahead of its run's start commit (an eager start in this
+   * process): the code runs up to its first effect, and then everything waits for `written`:
+   * its local activities, its answer, its log lines. When the run was not written, the task is
+   * dropped without a word to the service (the run never existed, or a poll takes its task).
+   */
+  async #handleOne(task: WorkflowTask, written?: Promise<boolean>): Promise<WorkflowTask | undefined> {
     const { service, identity, logger, clock } = this.#deps;
     const key = runKey(task);
     const report = {
@@ -125,6 +138,16 @@ export class WorkflowTaskHandler {
     const receivedAt = performance.now();
     let forceNewTask = false;
     let running: RunningLocalActivity[] = [];
+    const held = written && new HeldLog(this.#log);
+    /** True once the run is known written (at once for a task that did not come ahead); false drops the task. */
+    const owned = async (): Promise<boolean> => {
+      if (!written || !held || held.released) return true;
+      this.stats.ranAhead++;
+      const ok = await written;
+      if (ok) held.release();
+      else this.stats.droppedAhead++;
+      return ok;
+    };
     try {
       run = this.cache.take(key);
       const { codec } = this.#deps;
@@ -147,7 +170,7 @@ export class WorkflowTaskHandler {
         }
       }
       if (replay) {
-        run = new WorkflowRun(this.#deps.bundle, { namespace: task.namespace, workflowId: task.workflowId, runId: task.runId }, this.#log,
+        run = new WorkflowRun(this.#deps.bundle, { namespace: task.namespace, workflowId: task.workflowId, runId: task.runId }, held ? held.log : this.#log,
           { reuseV8Context: this.#deps.reuseV8Context });
         if (events[0]?.eventId !== 1) {
           events = await fetchHistory(service, { ...task, history: events });
@@ -157,6 +180,7 @@ export class WorkflowTaskHandler {
         out = await run.apply(events);
       }
       if (!run || !out) throw new Error(`history of ${task.workflowId} ended before workflow task ${task.startedEventId}`);
+      if (!await owned()) return undefined;
       if (this.localActivities) {
         // Kept alive: before 80% of the task's timeout, the task completes and asks for the next one (Temporal's rule).
         const heartbeatAt = receivedAt + 0.8 * (task.workflowTaskTimeoutMs ?? DEFAULT_WORKFLOW_TASK_TIMEOUT_MS);
@@ -171,6 +195,7 @@ export class WorkflowTaskHandler {
       commands = codec ? await codec.encode(out, walkCommands) : out;
     } catch (err) {
       this.cache.delete(key);
+      if (!await owned()) return undefined;
       const cause = err instanceof DeterminismViolationError ? 'NonDeterminism'
         : err instanceof WorkflowTaskFailedError ? err.taskCause : 'WorkflowError';
       const failure = err instanceof WorkflowTaskFailedError ? err.failure : toFailureInfo(err);
@@ -322,6 +347,31 @@ export class WorkflowTaskHandler {
         await this.#settle(key, run, after + 4, answer.workflowTask!.events);
       },
     };
+  }
+}
+
+/**
+ * A run's log while its first task came ahead of its start's commit: lines wait, and go once the
+ * run is known written; a run that was not written never says anything.
+ */
+class HeldLog {
+  #lines: Parameters<SandboxLog>[] | undefined = [];
+  constructor(readonly sink: SandboxLog) {}
+
+  get released(): boolean {
+    return this.#lines === undefined;
+  }
+
+  readonly log: SandboxLog = (...line) => {
+    if (this.#lines) this.#lines.push(line);
+    else this.sink(...line);
+  };
+
+  /** The run was written: what waited goes now, and later lines go at once. */
+  release(): void {
+    const lines = this.#lines ?? [];
+    this.#lines = undefined;
+    for (const line of lines) this.sink(...line);
   }
 }
 

@@ -11,7 +11,9 @@ import { ValidationError } from '../../src/common/index.ts';
 import type { HistoryEvent } from '../../src/history/index.ts';
 import { Worker } from '../../src/worker/index.ts';
 import { backends, onBackend, fixture, types } from '../composition/helpers.ts';
-import { silentLogger } from '../helpers/logger.ts';
+import { recordingLogger, silentLogger } from '../helpers/logger.ts';
+import { faults } from '../../src/common/fault-points.ts';
+import { waitFor } from '../helpers/wait.ts';
 import * as activities from '../fixtures/local-activities.ts';
 
 const WORKFLOWS = fixture('eager.ts');
@@ -47,6 +49,38 @@ for (const backend of backends('eager_start')) {
         }
       });
     }
+
+    test('in-process, the first task runs while the start is written; when the start fails, its local activity never runs and its log never shows', { skip }, async () => {
+      const taskQueue = queue('ahead');
+      const logger = recordingLogger();
+      const client = new Client({ connection: s.env.connection, identity: 'eager-starter' });
+      const worker = await Worker.create({ connection: s.env.connection, taskQueue, workflowsPath: WORKFLOWS, activities, logger, identity: 'poller' });
+      try {
+        await worker.runUntil(async () => {
+          // The start's write waits until the worker has run the code and holds its local activity, then fails.
+          faults.arm('engine.commit.before', {
+            onHit: 1, throw: true,
+            run: async () => {
+              await waitFor('the first task to run ahead', async () => worker.workflowStats.ranAhead === 1);
+            },
+          });
+          await assert.rejects(client.workflow.start('helloLogged', { taskQueue, workflowId: `ahead-${taskQueue}`, args: ['nobody'], requestEagerStart: true }));
+          faults.disarm();
+          await waitFor('the task to be dropped', async () => worker.workflowStats.droppedAhead === 1);
+          assert.equal(activities.calls.get('greet:nobody'), undefined, 'the local activity did not run');
+          assert.deepEqual(logger.lines.filter((l) => l.message === 'greeting'), [], 'the run that was never written logged nothing');
+          // The same id, and the slot the dropped task held, serve the next start.
+          const handle = await client.workflow.start('helloLogged', { taskQueue, workflowId: `ahead-${taskQueue}`, args: ['ada'], requestEagerStart: true });
+          assert.equal(handle.eagerlyStarted, true);
+          assert.equal(await handle.result(), 'hello ada (local: true)');
+          assert.deepEqual(logger.lines.filter((l) => l.message === 'greeting').map((l) => l.meta?.name), ['ada']);
+          assert.deepEqual(startedBy((await handle.fetchHistory()).events), ['eager-starter']);
+        });
+      } finally {
+        faults.disarm();
+        client.close();
+      }
+    });
 
     test('without a worker of this process on the queue, or with no free slot, the start is an ordinary one', { skip }, async () => {
       const taskQueue = queue('ordinary');

@@ -70,6 +70,32 @@ for (const store of stores) {
       }
     });
 
+    test('kill -9 of the application once its eager start is written and before it is answered: the local activity waited, and the next process finishes the run', { skip, timeout: 180_000 }, async () => {
+      const db = store.make();
+      const log = join(db.dir, 'activities.log');
+      const env = { DATABASE: db.url, ACTIVITY_LOG: log };
+      let second: Child | undefined;
+      try {
+        // The first commit the engine makes is the start's: the process dies as soon as it is written.
+        const first = spawnNode(['--import', 'tsx', 'test/fixtures/crash/embedded-app.ts'], { ...env, START: 'embedded-crash-2', STEADFAST_FAULTS: 'engine.commit.after=crash@1' });
+        assert.equal(await first.exited, 'SIGKILL', first.output());
+        assert.doesNotMatch(first.output(), /started eagerly/);
+        assert.equal(existsSync(log), false, 'no local activity ran before the start was answered');
+
+        second = spawnNode(['--import', 'tsx', 'test/fixtures/crash/embedded-app.ts'], { ...env, WAIT: 'embedded-crash-2' });
+        const [, result] = await second.waitFor(/result (\S+)/, 120_000);
+        assert.equal(result, '8');
+        const [, markers] = await second.waitFor(/markers (\d+)/);
+        assert.equal(markers, '1');
+        const lines = readFileSync(log, 'utf8').trim().split('\n');
+        assert.equal(lines.length, 1, 'run once, by the next process');
+        assert.equal(await second.exited, 0, second.output());
+      } finally {
+        await second?.kill('SIGKILL');
+        await db.drop();
+      }
+    });
+
     test('kill -9 of the application during a local activity: the next process to open the database finishes the run', { skip, timeout: 180_000 }, async () => {
       const db = store.make();
       const log = join(db.dir, 'activities.log');

@@ -52,7 +52,7 @@ for (const [over, withCodec] of [['in process', false], ['over HTTP', false], ['
       });
       // One task to start, then one per activity, each recorded with the activity's completion.
       assert.equal(startedTasks(events), 6);
-      assert.deepEqual(worker.workflowStats, { cacheHits: 0, replays: 1, cached: 0, continued: 5, continuedRefused: 0, eagerActivities: 5 });
+      assert.deepEqual(worker.workflowStats, { cacheHits: 0, replays: 1, cached: 0, continued: 5, continuedRefused: 0, eagerActivities: 5, ranAhead: 0, droppedAhead: 0 });
       assert.deepEqual(events.map((e) => e.eventId), events.map((_, i) => i + 1));
       // Stored encoded when the worker has a codec; the history replays against the code either way.
       const completed = events.find((e) => e.eventType === 'ActivityTaskCompleted')!;

@@ -298,13 +298,13 @@ describe('workflow tasks', () => {
   test('a cached run answers the next task from its new events only', async () => {
     const { worker, second } = await twoTasks(10);
     assert.deepEqual(second.commands.map((c) => c.commandType), ['ScheduleActivityTask']);
-    assert.deepEqual(worker.workflowStats, { cacheHits: 1, replays: 1, cached: 1, continued: 0, continuedRefused: 0, eagerActivities: 0 });
+    assert.deepEqual(worker.workflowStats, { cacheHits: 1, replays: 1, cached: 1, continued: 0, continuedRefused: 0, eagerActivities: 0, ranAhead: 0, droppedAhead: 0 });
   });
 
   test('without a cache the full history is fetched page by page and replayed to the same state', async () => {
     const { worker, second } = await twoTasks(0);
     assert.deepEqual(second.commands.map((c) => c.commandType), ['ScheduleActivityTask']);
-    assert.deepEqual(worker.workflowStats, { cacheHits: 0, replays: 2, cached: 0, continued: 0, continuedRefused: 0, eagerActivities: 0 });
+    assert.deepEqual(worker.workflowStats, { cacheHits: 0, replays: 2, cached: 0, continued: 0, continuedRefused: 0, eagerActivities: 0, ranAhead: 0, droppedAhead: 0 });
   });
 
   test('non-determinism fails the workflow task with cause NonDeterminism; fixed code then carries on', async () => {

@@ -45,6 +45,12 @@ export type Commit = TransitionBuilder | { build(): Transition };
 export interface Attempt<T> {
   result: T;
   commit?: Commit | undefined;
+  /**
+   * Called once the commit is on its way to the store, before it is written (never when there
+   * is nothing to commit): work that may overlap the write starts here, and waits for the
+   * outcome before anything leaves it (an eager start's first task, tasks/eager-dispatch.ts).
+   */
+  submitted?: (() => void) | undefined;
 }
 
 /**
@@ -194,11 +200,13 @@ export class EngineCore extends QueueBook {
   async #transact<T>(what: string, attempt: () => Promise<Attempt<T>> | Attempt<T>): Promise<T> {
     {
       for (let i = 1; ; i++) {
-        const { result, commit } = await attempt();
+        const { result, commit, submitted } = await attempt();
         if (commit instanceof TransitionBuilder) enforceHistoryLimits(commit, this.limits, this.logger);
         if (commit === undefined || (commit instanceof TransitionBuilder && commit.isEmpty())) return result;
         try {
-          await this.commit(commit);
+          const written = this.commit(commit);
+          submitted?.();
+          await written;
           return result;
         } catch (err) {
           if (faults.armed && err instanceof StoreConflictError) await faults.hit('engine.conflict');

@@ -16,6 +16,7 @@ import { resolvePolicyData, type RetryPolicyInput } from '../../retry/index.ts';
 import { ValidationError } from '../../errors/index.ts';
 import type { PolicyData, RetryPolicyData } from '../../retry/policy-data.ts';
 import type { UserMetadata } from '../../history/user-metadata.ts';
+import type { StartCallOptions } from '../../protocol/service.ts';
 import { checkMaxDuration, checkPolicyDurations, MAX_DURATION_MS } from '../../common/max-duration.ts';
 
 /** Largest timeout, timer or backoff accepted, ms (100 years): keeps deadlines inside safe integers and SQL BIGINT. */
@@ -152,4 +153,16 @@ export type ValidPoll = z.output<typeof pollRequestSchema>;
 /** Checks a poll request (workflow, activity and query polls alike). */
 export function validatePoll(input: unknown): ValidPoll {
   return parseRequest(pollRequestSchema, input);
+}
+
+/**
+ * The in-process options of a start (StartCallOptions): `eagerTaskAhead`, a function, or
+ * nothing. @throws ValidationError naming the field.
+ */
+export function eagerTaskAhead(opts: unknown): StartCallOptions['eagerTaskAhead'] {
+  if (opts === undefined || opts === null) return undefined;
+  if (typeof opts !== 'object' || Array.isArray(opts)) throw new ValidationError('options', 'must be an object', opts);
+  const ahead = (opts as StartCallOptions).eagerTaskAhead;
+  if (ahead !== undefined && typeof ahead !== 'function') throw new ValidationError('eagerTaskAhead', 'must be a function', ahead);
+  return ahead;
 }

@@ -55,32 +55,37 @@ export function startBeside(
   return { result, commit: primary };
 }
 
+/** What an eager start does around a start's commit (tasks/eager-dispatch.ts). */
+export interface StartHooks {
+  /** Sees each new run's first transition before it is committed (an eager start starts its first workflow task there). */
+  prepare?: ((fresh: TransitionBuilder) => void) | undefined;
+  /** Called when an attempt's commit is on its way to the store, not yet written (Attempt.submitted). */
+  submitted?: (() => void) | undefined;
+}
+
 /**
  * startWorkflowExecution after validation: a repeated request id answers the run it started.
- * `prepare` sees each new run's first transition before it is committed (an eager start starts
- * its first workflow task there).
  * The first attempt reads nothing: it starts the run as the workflow id's first, which every id
  * reuse policy allows and no earlier request can have made, and the store refuses it
  * (`workflowIdUsed`) if the id has any run; then the runs are read and the policy decides.
  */
-export function startWorkflow(
-  core: EngineCore, s: ValidStart, prepare: (fresh: TransitionBuilder) => void = () => undefined,
-): Promise<StartWorkflowExecutionResponse> {
+export function startWorkflow(core: EngineCore, s: ValidStart, hooks: StartHooks = {}): Promise<StartWorkflowExecutionResponse> {
   let first = true;
+  const { prepare, submitted } = hooks;
   const fresh = () => {
     const b = freshRun(core, s);
-    prepare(b);
+    prepare?.(b);
     return b;
   };
-  return core.transact(`starting workflow ${s.workflowId}`, async () => {
+  return core.transact<StartWorkflowExecutionResponse>(`starting workflow ${s.workflowId}`, async () => {
     if (first) {
       first = false;
       const b = fresh();
       b.firstOfWorkflowId = true;
-      return { result: { runId: b.record.runId, started: true }, commit: b };
+      return { result: { runId: b.record.runId, started: true }, commit: b, submitted };
     }
     const { byRequestId: prev, latest } = await core.store.findStartRuns(s.namespace, s.workflowId, s.requestId);
     if (prev) return { result: { runId: prev.runId, started: false } };
-    return startBeside(core, s, latest, fresh());
+    return { ...startBeside(core, s, latest, fresh()), submitted };
   });
 }

@@ -83,16 +83,103 @@ export function reserveEager(core: EngineCore, b: TransitionBuilder, onDeliver: 
  * the caller's process runs it, with no poll between. Nothing is handed when the task cannot run
  * now (a start delay, a cron wait) or no run was started (a repeated request id, UseExisting):
  * the task then goes to a poll as usual.
+ *
+ * With `ahead` (a caller in this process, StartCallOptions.eagerTaskAhead), the task goes there
+ * once the start's commit is on its way, not when it returns, so the worker runs the code up to
+ * its first effect while the store writes; it is told whether the run was written before the
+ * call answers, and nothing of the task leaves the worker before (WorkflowTaskHandler). This
+ * is the one task that goes before its commit: it goes to the process that asked for the run,
+ * whose worker holds everything the code does until the outcome, and drops it when the run was
+ * not written as handed (a start decided again makes a new run id; its task then goes to a poll).
+ * When the commit returns first (SQLite writes at once), the task comes with the answer instead.
  */
 export async function startEagerly(
   core: EngineCore, s: ValidStart, identity: string, hand: (h: HandedWorkflowTask) => Promise<WorkflowTask>,
+  ahead?: (task: WorkflowTask, written: Promise<boolean>) => void,
 ): Promise<StartWorkflowExecutionResponse> {
   let handed: HandedWorkflowTask | undefined;
-  const res = await startWorkflow(core, s, (fresh) => {
-    handed = startWorkflowTaskHere(core, fresh, identity);
-  });
+  let early: EarlyTask | undefined;
+  /** A task went ahead for a run whose commit then lost its race: this call hands no other. */
+  let spent = false;
+  let res: StartWorkflowExecutionResponse;
+  try {
+    res = await startWorkflow(core, s, {
+      prepare: (fresh) => {
+        handed = undefined;
+        // Decided again: an earlier attempt's task that has not gone never goes; one that went
+        // is told its run was not written, and the new run's task goes to a poll.
+        if (early?.cancel()) early = undefined;
+        else if (early) spent = true;
+        if (!spent) handed = startWorkflowTaskHere(core, fresh, identity);
+      },
+      submitted: ahead && (() => {
+        if (handed && !early) early = handAhead(core, handed, hand, ahead);
+      }),
+    });
+  } catch (err) {
+    await early?.settle(false);
+    throw err;
+  }
+  if (early && await early.settle(res.started === true && res.runId === early.runId)) return res;
   if (!handed || !res.started || handed.rec.runId !== res.runId) return res;
   return { ...res, eagerWorkflowTask: await hand(handed) };
+}
+
+/** A first workflow task going ahead of its start's commit. */
+interface EarlyTask {
+  runId: string;
+  /**
+   * Takes the start's outcome: true once the task went to the caller, told whether its run was
+   * written; false when it did not go (it then never goes, and the answer may carry it).
+   */
+  settle(written: boolean): Promise<boolean>;
+  /** Keeps the task from going, unless it went (or is going): true when it never will. */
+  cancel(): boolean;
+}
+
+/**
+ * Hands `h` to `ahead` after this turn's I/O, so the commit is sent before the worker runs the
+ * code (a group commit sends in the same turn), unless the start settles first.
+ */
+function handAhead(
+  core: EngineCore, h: HandedWorkflowTask, hand: (h: HandedWorkflowTask) => Promise<WorkflowTask>,
+  ahead: (task: WorkflowTask, written: Promise<boolean>) => void,
+): EarlyTask {
+  let settled = false;
+  let tell: (written: boolean) => void = () => undefined;
+  const written = new Promise<boolean>((resolve) => {
+    tell = resolve;
+  });
+  let going: Promise<boolean> | undefined;
+  setImmediate(() => {
+    if (settled) return;
+    going = hand(h).then((task) => {
+      try {
+        ahead(task, written);
+      } catch (err) {
+        core.logger.error('the taker of an eager start\'s first workflow task failed', { runId: h.rec.runId, err: String(err) });
+      }
+      return true;
+    }, (err: unknown) => {
+      core.logger.warn('an eager start\'s first workflow task could not go ahead of its commit', { runId: h.rec.runId, err: String(err) });
+      return false;
+    });
+  });
+  return {
+    runId: h.rec.runId,
+    cancel: () => {
+      settled = true;
+      return going === undefined;
+    },
+    settle: async (ok) => {
+      settled = true;
+      const went = going ? await going : false;
+      // A task handed for a run that was not written is no longer awaited.
+      if (!ok) core.inFlight.delete(wtKey({ runId: h.rec.runId, seq: h.wt.seq, attempt: h.wt.attempt }));
+      if (went) tell(ok);
+      return went;
+    },
+  };
 }
 
 /**
