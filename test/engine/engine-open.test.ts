@@ -70,56 +70,53 @@ for (const store of stores) {
       }
     });
 
-    test('kill -9 of the application once its eager start is written and before it is answered: the local activity waited, and the next process finishes the run', { skip, timeout: 180_000 }, async () => {
+    /**
+     * Runs `crash` (the first process of test/fixtures/crash/embedded-app.ts, killed somewhere),
+     * then a second process that waits for `workflowId`'s result; answers what the second
+     * printed and the local activity's log lines, one per call.
+     */
+    async function crashThenFinish(workflowId: string, crash: (app: (extra: Record<string, string>) => Child, log: string) => Promise<void>) {
       const db = store.make();
       const log = join(db.dir, 'activities.log');
-      const env = { DATABASE: db.url, ACTIVITY_LOG: log };
+      const app = (extra: Record<string, string>) => spawnNode(['--import', 'tsx', 'test/fixtures/crash/embedded-app.ts'], { DATABASE: db.url, ACTIVITY_LOG: log, ...extra });
       let second: Child | undefined;
       try {
+        await crash(app, log);
+        second = app({ WAIT: workflowId });
+        const [, result] = await second.waitFor(/result (\S+)/, 120_000);
+        const [, markers] = await second.waitFor(/markers (\d+)/);
+        assert.equal(await second.exited, 0, second.output());
+        return { result, markers, lines: readFileSync(log, 'utf8').trim().split('\n') };
+      } finally {
+        await second?.kill('SIGKILL');
+        await db.drop();
+      }
+    }
+
+    test('kill -9 of the application once its eager start is written and before it is answered: the local activity waited, and the next process finishes the run', { skip, timeout: 180_000 }, async () => {
+      const { result, markers, lines } = await crashThenFinish('embedded-crash-2', async (app, log) => {
         // The first commit the engine makes is the start's: the process dies as soon as it is written.
-        const first = spawnNode(['--import', 'tsx', 'test/fixtures/crash/embedded-app.ts'], { ...env, START: 'embedded-crash-2', STEADFAST_FAULTS: 'engine.commit.after=crash@1' });
+        const first = app({ START: 'embedded-crash-2', STEADFAST_FAULTS: 'engine.commit.after=crash@1' });
         assert.equal(await first.exited, 'SIGKILL', first.output());
         assert.doesNotMatch(first.output(), /started eagerly/);
         assert.equal(existsSync(log), false, 'no local activity ran before the start was answered');
-
-        second = spawnNode(['--import', 'tsx', 'test/fixtures/crash/embedded-app.ts'], { ...env, WAIT: 'embedded-crash-2' });
-        const [, result] = await second.waitFor(/result (\S+)/, 120_000);
-        assert.equal(result, '8');
-        const [, markers] = await second.waitFor(/markers (\d+)/);
-        assert.equal(markers, '1');
-        const lines = readFileSync(log, 'utf8').trim().split('\n');
-        assert.equal(lines.length, 1, 'run once, by the next process');
-        assert.equal(await second.exited, 0, second.output());
-      } finally {
-        await second?.kill('SIGKILL');
-        await db.drop();
-      }
+      });
+      assert.equal(result, '8');
+      assert.equal(markers, '1');
+      assert.equal(lines.length, 1, 'run once, by the next process');
     });
 
     test('kill -9 of the application during a local activity: the next process to open the database finishes the run', { skip, timeout: 180_000 }, async () => {
-      const db = store.make();
-      const log = join(db.dir, 'activities.log');
-      const env = { DATABASE: db.url, ACTIVITY_LOG: log };
-      let second: Child | undefined;
-      try {
-        const first = spawnNode(['--import', 'tsx', 'test/fixtures/crash/embedded-app.ts'], { ...env, START: 'embedded-crash-1', SLOW_MS: '120000' });
+      const { result, markers, lines } = await crashThenFinish('embedded-crash-1', async (app, log) => {
+        const first = app({ START: 'embedded-crash-1', SLOW_MS: '120000' });
         await first.waitFor(/started eagerly=true/, 60_000);
         await waitFor('the local activity to start', async () => existsSync(log) && readFileSync(log, 'utf8').includes('logged'), 60_000);
         await first.kill('SIGKILL');
-
-        second = spawnNode(['--import', 'tsx', 'test/fixtures/crash/embedded-app.ts'], { ...env, WAIT: 'embedded-crash-1' });
-        const [, result] = await second.waitFor(/result (\S+)/, 120_000);
-        assert.equal(result, '8');
-        const [, markers] = await second.waitFor(/markers (\d+)/);
-        assert.equal(markers, '1', 'one marker: the rerun attempt\'s, none from the killed process');
-        const lines = readFileSync(log, 'utf8').trim().split('\n');
-        assert.equal(lines.length, 2, 'run by the killed process, then again by the next one');
-        assert.notEqual(lines[0]!.split(' pid ')[1], lines[1]!.split(' pid ')[1]);
-        assert.equal(await second.exited, 0, second.output());
-      } finally {
-        await second?.kill('SIGKILL');
-        await db.drop();
-      }
+      });
+      assert.equal(result, '8');
+      assert.equal(markers, '1', 'one marker: the rerun attempt\'s, none from the killed process');
+      assert.equal(lines.length, 2, 'run by the killed process, then again by the next one');
+      assert.notEqual(lines[0]!.split(' pid ')[1], lines[1]!.split(' pid ')[1]);
     });
   });
 }
