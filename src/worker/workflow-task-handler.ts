@@ -138,16 +138,7 @@ export class WorkflowTaskHandler {
     const receivedAt = performance.now();
     let forceNewTask = false;
     let running: RunningLocalActivity[] = [];
-    const held = written && new HeldLog(this.#log);
-    /** True once the run is known written (at once for a task that did not come ahead); false drops the task. */
-    const owned = async (): Promise<boolean> => {
-      if (!written || !held || held.released) return true;
-      this.stats.ranAhead++;
-      const ok = await written;
-      if (ok) held.release();
-      else this.stats.droppedAhead++;
-      return ok;
-    };
+    const ahead = written && new AheadRun(this.#log, written);
     try {
       run = this.cache.take(key);
       const { codec } = this.#deps;
@@ -170,7 +161,7 @@ export class WorkflowTaskHandler {
         }
       }
       if (replay) {
-        run = new WorkflowRun(this.#deps.bundle, { namespace: task.namespace, workflowId: task.workflowId, runId: task.runId }, held ? held.log : this.#log,
+        run = new WorkflowRun(this.#deps.bundle, { namespace: task.namespace, workflowId: task.workflowId, runId: task.runId }, ahead ? ahead.log : this.#log,
           { reuseV8Context: this.#deps.reuseV8Context });
         if (events[0]?.eventId !== 1) {
           events = await fetchHistory(service, { ...task, history: events });
@@ -180,7 +171,7 @@ export class WorkflowTaskHandler {
         out = await run.apply(events);
       }
       if (!run || !out) throw new Error(`history of ${task.workflowId} ended before workflow task ${task.startedEventId}`);
-      if (!await owned()) return undefined;
+      if (ahead && !await this.#owned(ahead)) return undefined;
       if (this.localActivities) {
         // Kept alive: before 80% of the task's timeout, the task completes and asks for the next one (Temporal's rule).
         const heartbeatAt = receivedAt + 0.8 * (task.workflowTaskTimeoutMs ?? DEFAULT_WORKFLOW_TASK_TIMEOUT_MS);
@@ -195,7 +186,7 @@ export class WorkflowTaskHandler {
       commands = codec ? await codec.encode(out, walkCommands) : out;
     } catch (err) {
       this.cache.delete(key);
-      if (!await owned()) return undefined;
+      if (ahead && !await this.#owned(ahead)) return undefined;
       const cause = err instanceof DeterminismViolationError ? 'NonDeterminism'
         : err instanceof WorkflowTaskFailedError ? err.taskCause : 'WorkflowError';
       const failure = err instanceof WorkflowTaskFailedError ? err.failure : toFailureInfo(err);
@@ -233,6 +224,18 @@ export class WorkflowTaskHandler {
     } else {
       logger.warn(`the service refused the completion of workflow task ${task.startedEventId}; dropped: ${(sent.error as Error).message}`, report.meta);
     }
+  }
+
+  /** True once the run of a task that came ahead of its start's commit is known written; false: drop the task. */
+  async #owned(ahead: AheadRun): Promise<boolean> {
+    if (ahead.released) return true;
+    this.stats.ranAhead++;
+    if (await ahead.written) {
+      ahead.release();
+      return true;
+    }
+    this.stats.droppedAhead++;
+    return false;
   }
 
   /**
@@ -351,12 +354,12 @@ export class WorkflowTaskHandler {
 }
 
 /**
- * A run's log while its first task came ahead of its start's commit: lines wait, and go once the
- * run is known written; a run that was not written never says anything.
+ * A run whose first task came ahead of its start's commit, and its log meanwhile: lines wait, and
+ * go once the run is known written; a run that was not written never says anything.
  */
-class HeldLog {
+class AheadRun {
   #lines: Parameters<SandboxLog>[] | undefined = [];
-  constructor(readonly sink: SandboxLog) {}
+  constructor(readonly sink: SandboxLog, readonly written: Promise<boolean>) {}
 
   get released(): boolean {
     return this.#lines === undefined;
