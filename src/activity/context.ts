@@ -141,10 +141,35 @@ function cancellationReason(signal: AbortSignal): Error {
 
 
 const storage = new AsyncLocalStorage<Context>();
+/** Calls of {@link runInActivityContext} not yet ended: the storage is on while there are any. */
+let inFlight = 0;
 
-/** Runs `fn` with `context` as the current activity context (used by the worker). */
+function ended(): void {
+  if (--inFlight === 0) storage.disable();
+}
+
+/**
+ * Runs `fn` with `context` as the current activity context (used by the worker). The storage is
+ * on only while an activity runs (until the promise `fn` returns settles): an AsyncLocalStorage
+ * that is on makes Node run its hooks for every promise the process creates, the worker's and
+ * the engine's too, not only the activity's.
+ */
 export function runInActivityContext<T>(context: Context, fn: () => T): T {
-  return storage.run(context, fn);
+  inFlight++;
+  let result: T;
+  try {
+    result = storage.run(context, fn);
+  } catch (err) {
+    ended();
+    throw err;
+  }
+  if (typeof (result as { then?: unknown } | null)?.then === 'function') {
+    // The caller awaits `result` itself; this reaction only counts its end.
+    (result as PromiseLike<unknown>).then(ended, ended);
+  } else {
+    ended();
+  }
+  return result;
 }
 
 /** True when called from inside an activity. */

@@ -46,6 +46,34 @@ const noop = () => undefined;
 
 /** The one CancellationScope storage shared by every realm (see SandboxHost.scopeStorage). */
 const scopeStorage = new AsyncLocalStorage<unknown>();
+/** The store of a realm call's own code: no scope of a run (the code's run's root scope). */
+const OUTSIDE_SCOPES = Symbol('outside cancellation scopes');
+/** Whether a run has made a scope current yet: from then on each realm call turns the storage on, and off after. */
+let scopesUsed = false;
+/**
+ * What realms get as the scope storage. The storage is on only while a realm call runs: an
+ * AsyncLocalStorage that is on makes Node run its hooks for every promise the process creates
+ * (the database driver's and the engine's as well as workflow code's), and workflow code runs
+ * only inside realm calls, whose microtasks end before the call returns. The scopes carried by
+ * promises made in earlier calls stay on those promises while the storage is off.
+ */
+const realmScopes: SandboxHost['scopeStorage'] = {
+  run(store, fn) {
+    scopesUsed = true;
+    return scopeStorage.run(store, fn);
+  },
+  getStore: () => scopeStorage.getStore(),
+};
+
+/** Runs a realm call with the scope storage on (once a run has used it), and turns it off after. */
+function withScopes<T>(call: () => T): T {
+  if (!scopesUsed) return call();
+  try {
+    return scopeStorage.run(OUTSIDE_SCOPES, call);
+  } finally {
+    scopeStorage.disable();
+  }
+}
 
 const DISPATCH = new vm.Script('__steadfastDispatch()', { filename: 'steadfast sandbox dispatch' });
 
@@ -64,13 +92,14 @@ class SandboxRealm {
   readonly #baseline: number;
   /** The sandbox being called, for `console` output and promise ownership. */
   #calling: WorkflowSandbox | undefined;
+  readonly #dispatch = () => DISPATCH.runInContext(this.#context);
   readonly #track = (promise: Promise<unknown>) => {
     promiseOwners.set(promise, this.#calling!);
   };
 
   constructor(bundle: WorkflowBundle) {
     const host: SandboxHost = {
-      scopeStorage,
+      scopeStorage: realmScopes,
       // The attributes are copied into this realm: objects made in the sandbox keep its prototypes.
       log: (level, message, info, attrs) => this.#calling?.log(level, message, info,
         attrs === undefined ? undefined : JSON.parse(JSON.stringify(attrs)) as Record<string, unknown>),
@@ -94,7 +123,7 @@ class SandboxRealm {
     // Only calls that run workflow code can make promises that end up rejected and unhandled.
     const stopTracking = method === 'conclude' || method === 'rejectUnhandled' ? noop : v8.promiseHooks.onInit(this.#track);
     try {
-      DISPATCH.runInContext(this.#context);
+      withScopes(this.#dispatch);
       return m.result;
     } finally {
       stopTracking();

@@ -65,3 +65,42 @@ test('log, sleep and Context.current() outside an activity, and bad input, throw
   await logged.run(async () => log.info('hello'));
   assert.deepEqual(lines, [['hello', 'test']]);
 });
+
+test('overlapping activities each keep their own Context across awaits, while others start and end around them', async () => {
+  let open!: () => void;
+  const gate = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  const long = new MockActivityEnvironment({ activityId: 'long' });
+  const seen: string[] = [];
+  const running = long.run(async () => {
+    seen.push(activityInfo().activityId);
+    await gate;
+    // Shorter activities started and ended meanwhile: this one's context is still current.
+    await new Promise((r) => setTimeout(r, 1));
+    seen.push(activityInfo().activityId);
+    return Context.current().info.activityId;
+  });
+  for (let i = 0; i < 3; i++) {
+    const short = new MockActivityEnvironment({ activityId: `short-${i}` });
+    assert.equal(await short.run(async () => {
+      await Promise.resolve();
+      return activityInfo().activityId;
+    }), `short-${i}`);
+  }
+  assert.throws(() => short(), /can only be called from an activity/, 'outside any activity there is no context');
+  open();
+  assert.equal(await running, 'long');
+  assert.deepEqual(seen, ['long', 'long']);
+  // Once every activity ended, there is no context; the next one has its own again.
+  assert.throws(() => Context.current(), /can only be called from an activity/);
+  assert.equal(await new MockActivityEnvironment({ activityId: 'next' }).run(async () => {
+    await new Promise((r) => setImmediate(r));
+    return activityInfo().activityId;
+  }), 'next');
+  assert.throws(() => Context.current(), /can only be called from an activity/);
+});
+
+function short(): Context {
+  return Context.current();
+}

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { Engine, parseTaskTokenKeys, type TaskTokenKey } from '../../src/engine/index.ts';
+import { Engine, parseTaskTokenKeys, TaskTokens, type TaskTokenKey } from '../../src/engine/index.ts';
 import { PostgresStore } from '../../src/store/index.ts';
 import { ValidationError } from '../../src/errors/index.ts';
 import type { ActivityTask } from '../../src/protocol/index.ts';
@@ -150,4 +150,26 @@ test('a query task token is signed too: an answer under a forged or rewritten on
   } finally {
     await h.close();
   }
+});
+
+test('a token signed here verifies without its MAC while recent, by its MAC once older, and only as signed', () => {
+  const key: TaskTokenKey = { id: 'k1', secret: randomBytes(32) };
+  const tokens = new TaskTokens([key]);
+  const first = tokens.encode({ kind: 'activity', namespace: 'default', runId: 'r1', scheduledEventId: 5, attempt: 1 });
+  const seen = tokens.decode(first, 'activity');
+  assert.deepEqual(seen, { kind: 'activity', namespace: 'default', runId: 'r1', scheduledEventId: 5, attempt: 1 });
+  // What a caller does with a decoded body changes nothing for the next verification.
+  tokens.verify(first)!.splice(0);
+  assert.deepEqual(tokens.decode(first, 'activity'), seen);
+  assert.throws(() => tokens.decode(first, 'workflow'), refused);
+  const [kid, payload, mac] = first.split('.') as [string, string, string];
+  const flipped = `${kid}.${payload}.${mac.slice(0, -2)}${mac.endsWith('AA') ? 'AB' : 'AA'}`;
+  assert.throws(() => tokens.decode(flipped, 'activity'), refused);
+  assert.throws(() => tokens.decode(rewritePayload(first, (b) => { b[4] = 2; }), 'activity'), refused);
+  // Long after it was signed (thousands of tokens later) the first token still verifies, by its MAC.
+  for (let i = 0; i < 5000; i++) tokens.encode({ kind: 'workflow', namespace: 'default', runId: `r${i}`, seq: 1, attempt: 1 });
+  assert.deepEqual(tokens.decode(first, 'activity'), seen);
+  // Another service's keys refuse it, though it is recent here.
+  const other = new TaskTokens([{ id: 'k1', secret: randomBytes(32) }]);
+  assert.throws(() => other.decode(tokens.encode({ kind: 'workflow', namespace: 'default', runId: 'x', seq: 1, attempt: 1 }), 'workflow'), refused);
 });

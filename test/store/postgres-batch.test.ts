@@ -5,7 +5,7 @@ import { StoreConflictError } from '../../src/store/errors.ts';
 import pg from 'pg';
 import { PostgresStore } from '../../src/store/postgres/postgres-store.ts';
 import { waitFor } from '../helpers/wait.ts';
-import { batchParams, batchStatement, jsonTextArray } from '../../src/store/postgres/batch-sql.ts';
+import { arrayLiteral, batchParams, batchStatement, jsonTextArray } from '../../src/store/postgres/batch-sql.ts';
 import type { ExecutionRecord, ScheduleRecord, TimerRecord, Transition } from '../../src/store/types.ts';
 import type { HistoryEvent } from '../../src/history/events.ts';
 import { dropSchema, freshSchema, PG_URL, pgSkipReason } from './pg-helpers.ts';
@@ -196,6 +196,27 @@ test('JSON texts written as one text[] literal read back exactly as node-postgre
   } finally {
     await client.end();
   }
+});
+
+test('texts, numbers and booleans written as array literals read back exactly as node-postgres writes them', { skip }, async () => {
+  const texts = ['quote " backslash \\ both \\" end', 'newline\ntab\tcr\r bell\u0007', 'braces {a,b} "x,y"', 'NULL', 'null', '', ' padded ',
+    'line sep \u2028 emoji 🚀 é', 'a,b', '\\', '"', null, undefined];
+  const columns: [string, unknown[]][] = [
+    ['text', texts], ['integer', [0, -1, 2147483647, null]], ['bigint', [9007199254740991, -5, 10n ** 18n, undefined]], ['boolean', [true, false, null]],
+  ];
+  const client = new pg.Client({ connectionString: PG_URL });
+  await client.connect();
+  try {
+    for (const [type, values] of columns) {
+      const { rows } = await client.query(`SELECT $1::${type}[] AS ours, $2::${type}[] AS theirs`, [arrayLiteral(values), values.map((v) => v ?? null)]);
+      assert.deepEqual(rows[0].ours, rows[0].theirs, type);
+      assert.equal(rows[0].ours.length, values.length, type);
+    }
+    assert.deepEqual((await client.query('SELECT $1::text[] AS t', [arrayLiteral([])])).rows[0].t, []);
+  } finally {
+    await client.end();
+  }
+  assert.throws(() => arrayLiteral(['ok', { not: 'a text' }]), /element is of type object: only texts, numbers and booleans are written/);
 });
 
 /** A parameter as the text of an SQL literal: arrays as array literals, everything else as its string. */
