@@ -323,7 +323,7 @@ interface BatchStatement {
 }
 
 /** Each shape's text and the parameters of {@link batchParams} it uses, in order. */
-const shapes = new Map<string, { text: string; slots: number[] }>();
+const shapes = new Map<number, { text: string; slots: number[] }>();
 
 /**
  * The statement for a batch's parameters ({@link batchParams}): the parts of {@link PARTS} its rows
@@ -333,7 +333,8 @@ const shapes = new Map<string, { text: string; slots: number[] }>();
 export function batchStatement(all: readonly string[]): BatchStatement {
   // Each parameter is one array literal; `{}` is the empty one.
   const has = (g: keyof Groups) => all[FIRST[g] - 1] !== '{}';
-  const key = GROUP_NAMES.map((g) => (has(g) ? '1' : '0')).join('');
+  let key = 0;
+  for (const g of GROUP_NAMES) key = key * 2 + (has(g) ? 1 : 0);
   let shape = shapes.get(key);
   if (!shape) {
     const slots: number[] = [];
@@ -343,13 +344,17 @@ export function batchStatement(all: readonly string[]): BatchStatement {
     });
     shapes.set(key, (shape = { text, slots }));
   }
-  return { name: `steadfast-batch-${parseInt(key, 2).toString(36)}`, text: shape.text, values: shape.slots.map((n) => all[n - 1]!) };
+  return { name: `steadfast-batch-${key.toString(36)}`, text: shape.text, values: shape.slots.map((n) => all[n - 1]!) };
 }
 
 /** The parameters of the whole batch statement ({@link PARTS}, numbered as written there) for these transitions (schedules only as updates; no custom search attributes). */
 export function batchParams(channel: string, transitions: readonly Transition[], payloads: readonly string[]): string[] {
-  const cols = Object.fromEntries(GROUP_NAMES.map((g) => [g, GROUP_COLUMNS[g].map((): unknown[] => [])])) as Record<keyof Groups, unknown[][]>;
-  const push = (group: keyof Groups, values: readonly unknown[]) => values.forEach((v, i) => cols[group][i]!.push(v));
+  // Only the groups a row comes to get column arrays: a batch of one transition fills two or three of the thirteen.
+  const cols: Partial<Record<keyof Groups, unknown[][]>> = {};
+  const push = (group: keyof Groups, values: readonly unknown[]) => {
+    const c = (cols[group] ??= GROUP_COLUMNS[group].map((): unknown[] => []));
+    for (let i = 0; i < values.length; i++) c[i]!.push(values[i]);
+  };
   /** A row given by column, in the group's column order. */
   const pushRow = <G extends keyof Groups>(group: G, row: Record<Groups[G][number]['column'], unknown>) =>
     push(group, GROUP_COLUMNS[group].map((c: Column) => row[c.column as Groups[G][number]['column']]));
@@ -382,5 +387,11 @@ export function batchParams(channel: string, transitions: readonly Transition[],
     }
   });
   for (const p of payloads) push('notify', [p]);
-  return [channel, ...GROUP_NAMES.flatMap((g) => withJsonLiterals(g, cols[g]))];
+  const params = [channel];
+  for (const g of GROUP_NAMES) {
+    const c = cols[g];
+    if (c) params.push(...withJsonLiterals(g, c));
+    else for (let i = 0; i < GROUP_COLUMNS[g].length; i++) params.push('{}');
+  }
+  return params;
 }

@@ -27,8 +27,10 @@ export class NotifyListener {
   /** Opens the connection and starts listening. */
   async open(): Promise<void> {
     const client = new pg.Client({ ...this.config, application_name: 'steadfast-listener' });
+    // This store's own notices (every batch it commits) are known by their first characters, unparsed.
+    const own = JSON.stringify({ o: this.origin }).slice(0, -1);
     client.on('notification', (msg) => {
-      if (msg.channel !== this.channel || !msg.payload) return;
+      if (msg.channel !== this.channel || !msg.payload || msg.payload.startsWith(own)) return;
       const body = JSON.parse(msg.payload) as BatchNotice;
       if (body.o !== this.origin) this.events.notice(body);
     });
