@@ -5,7 +5,8 @@ import { StoreConflictError } from '../../src/store/errors.ts';
 import pg from 'pg';
 import { PostgresStore } from '../../src/store/postgres/postgres-store.ts';
 import { waitFor } from '../helpers/wait.ts';
-import { arrayLiteral, batchParams, batchStatement, jsonTextArray } from '../../src/store/postgres/batch-sql.ts';
+import { batchParams, batchStatement } from '../../src/store/postgres/batch-sql.ts';
+import { binaryArrays } from '../../src/store/postgres/binary-arrays.ts';
 import type { ExecutionRecord, ScheduleRecord, TimerRecord, Transition } from '../../src/store/types.ts';
 import type { HistoryEvent } from '../../src/history/events.ts';
 import { dropSchema, freshSchema, PG_URL, pgSkipReason } from './pg-helpers.ts';
@@ -180,49 +181,58 @@ test('postgres batch: schedule updates go in one statement; a stale schedule ver
   }
 });
 
-test('JSON texts written as one text[] literal read back exactly as node-postgres writes them', { skip }, async () => {
-  const values = [
+test('columns written as binary arrays read back exactly as node-postgres writes them as text', { skip }, async () => {
+  const json = [
     { s: 'quote " backslash \\ both \\" end' }, { s: 'newline\ntab\tcr\r nul\u0000 bell\u0007' }, { s: 'braces {a,b} "x,y" NULL null' },
     { s: 'line sep \u2028 para \u2029 emoji 🚀 é', lone: '\ud800' }, { s: '' }, [], 'just a string', 12.5, null, { deep: [{ k: '\\\\"' }] },
-  ];
-  const texts: (string | null)[] = [...values.map((v) => JSON.stringify(v)), null, '""'];
+  ].map((v) => JSON.stringify(v));
+  const texts = ['quote " backslash \\ both', 'newline\ntab\tcr\r bell\u0007', 'braces {a,b} "x,y"', 'NULL', 'null', '', ' padded ', 'emoji 🚀 é', null, undefined];
+  const columns = [
+    { type: 'text', name: 'json', values: [...json, null, '""'] },
+    { type: 'text', name: 't', values: texts },
+    { type: 'integer', name: 'i', values: [0, -1, 2147483647, -2147483648, null] },
+    { type: 'bigint', name: 'b', values: [0, -1, 1, 2 ** 32, -(2 ** 32) - 1, Number.MAX_SAFE_INTEGER, Number.MIN_SAFE_INTEGER, 1_764_000_000_000, undefined] },
+    { type: 'boolean', name: 'f', values: [true, false, 1, 0, null] },
+    { type: 'double precision', name: 'd', values: [0.5, -1e300, 3] },
+    { type: 'text', name: 'empty', values: [] },
+    { type: 'bigint', name: 'empty bigint', values: [] },
+  ] as const;
+  const params = binaryArrays(columns);
   const client = new pg.Client({ connectionString: PG_URL });
   await client.connect();
   try {
-    const { rows } = await client.query('SELECT $1::text[] AS ours, $2::text[] AS theirs', [jsonTextArray(texts), texts]);
-    assert.deepEqual(rows[0].ours, texts);
-    assert.deepEqual(rows[0].theirs, texts);
-    assert.deepEqual(rows[0].ours.map((t: string | null) => (t === null ? null : JSON.parse(t))), [...values, null, '']);
-  } finally {
-    await client.end();
-  }
-});
-
-test('texts, numbers and booleans written as array literals read back exactly as node-postgres writes them', { skip }, async () => {
-  const texts = ['quote " backslash \\ both \\" end', 'newline\ntab\tcr\r bell\u0007', 'braces {a,b} "x,y"', 'NULL', 'null', '', ' padded ',
-    'line sep \u2028 emoji 🚀 é', 'a,b', '\\', '"', null, undefined];
-  const columns: [string, unknown[]][] = [
-    ['text', texts], ['integer', [0, -1, 2147483647, null]], ['bigint', [9007199254740991, -5, 10n ** 18n, undefined]], ['boolean', [true, false, null]],
-  ];
-  const client = new pg.Client({ connectionString: PG_URL });
-  await client.connect();
-  try {
-    for (const [type, values] of columns) {
-      const { rows } = await client.query(`SELECT $1::${type}[] AS ours, $2::${type}[] AS theirs`, [arrayLiteral(values), values.map((v) => v ?? null)]);
-      assert.deepEqual(rows[0].ours, rows[0].theirs, type);
-      assert.equal(rows[0].ours.length, values.length, type);
+    for (const [i, c] of columns.entries()) {
+      const theirs = c.values.map((v) => (v === undefined ? null : v === 1 && c.type === 'boolean' ? true : v === 0 && c.type === 'boolean' ? false : v));
+      const { rows } = await client.query(`SELECT $1::${c.type}[] AS ours, $2::${c.type}[] AS theirs`, [params[i], theirs]);
+      assert.deepEqual(rows[0].ours, rows[0].theirs, c.name);
+      assert.equal(rows[0].ours.length, c.values.length, c.name);
     }
-    assert.deepEqual((await client.query('SELECT $1::text[] AS t', [arrayLiteral([])])).rows[0].t, []);
+    const { rows } = await client.query('SELECT $1::text[] AS j', [params[0]]);
+    assert.deepEqual(rows[0].j.map((t: string | null) => (t === null ? null : JSON.parse(t))), [...json.map((t) => JSON.parse(t)), null, '']);
   } finally {
     await client.end();
   }
-  assert.throws(() => arrayLiteral(['ok', { not: 'a text' }]), /element is of type object: only texts, numbers and booleans are written/);
 });
 
-/** A parameter as the text of an SQL literal: arrays as array literals, everything else as its string. */
-function literalText(v: unknown): string {
-  if (!Array.isArray(v)) return String(v);
-  return `{${v.map((e) => (e === null ? 'NULL' : `"${String(e).replace(/[\\"]/g, '\\$&')}"`)).join(',')}}`;
+test('a batch column holding what its type cannot is refused by name before anything is sent', () => {
+  for (const [type, value, rule] of [
+    ['text', 5, /batch column c \(text\) must hold a string or null, got 5/],
+    ['integer', 2 ** 31, /batch column c \(integer\) must hold a 32-bit integer or null, got 2147483648/],
+    ['integer', 1.5, /must hold a 32-bit integer or null, got 1.5/],
+    ['bigint', 2 ** 53, /batch column c \(bigint\) must hold a safe integer or null/],
+    ['bigint', '12', /must hold a safe integer or null, got "12"/],
+    ['boolean', 'yes', /batch column c \(boolean\) must hold a boolean or null, got "yes"/],
+    ['text', { not: 'a text' }, /must hold a string or null, got an object/],
+  ] as const) {
+    assert.throws(() => binaryArrays([{ type, name: 'c', values: ['x', value].slice(type === 'text' ? 0 : 1) }]), rule);
+  }
+});
+
+/** A parameter as the text of an SQL literal: a binary array read back through PostgreSQL as its text form, anything else as its string. */
+async function literalText(client: pg.Client, text: string, n: number, v: unknown): Promise<string> {
+  if (!Buffer.isBuffer(v)) return String(v);
+  const type = new RegExp(`\\$${n}::([a-z ]+)\\[\\]`).exec(text)![1]!;
+  return (await client.query<{ a: string }>(`SELECT $1::${type}[]::text AS a`, [v])).rows[0]!.a;
 }
 
 test('postgres batch: the plans made once per connection find runs by key while the tables are small', { skip }, async () => {
@@ -242,7 +252,7 @@ test('postgres batch: the plans made once per connection find runs by key while 
       const statement = batchStatement(batchParams('steadfast_probe', [t], []));
       await client.query(`PREPARE ${name} AS ${statement.text}`);
       // EXECUTE takes its arguments as literals.
-      const args = statement.values.map((v) => (v === null ? 'NULL' : client.escapeLiteral(literalText(v)))).join(', ');
+      const args = (await Promise.all(statement.values.map(async (v, i) => client.escapeLiteral(await literalText(client, statement.text, i + 1, v))))).join(', ');
       return (await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN EXECUTE ${name}(${args})`)).rows.map((r) => r['QUERY PLAN']).join('\n');
     };
     const byKey = (text: string) => text.match(/executions_pkey[^\n]*\n\s*Index Cond: \(run_id = ANY \(\$\d+\)\)/g)?.length ?? 0;
