@@ -104,11 +104,16 @@ class SandboxRealm {
       log: (level, message, info, attrs) => this.#calling?.log(level, message, info,
         attrs === undefined ? undefined : JSON.parse(JSON.stringify(attrs)) as Record<string, unknown>),
     };
-    this.#mailbox = { run: undefined, method: 'create', arg: undefined, result: undefined, factory: undefined, extraGlobals: false };
+    this.#mailbox = { run: undefined, method: 'create', arg: undefined, result: undefined, factory: undefined, extraGlobals: false, conditions: 0 };
     this.#context = vm.createContext({ __steadfastHost: host, __steadfastMailbox: this.#mailbox }, { microtaskMode: 'afterEvaluate' });
     bundle.runtimeScript.runInContext(this.#context);
     this.#mailbox.factory = bundle.script.runInContext(this.#context) as WorkflowModuleFactory;
     this.#baseline = Object.getOwnPropertyNames(this.#context).length;
+  }
+
+  /** The `condition()` predicates the last called run waits on (see RealmMailbox.conditions). */
+  get waitingConditions(): number {
+    return this.#mailbox.conditions;
   }
 
   /** Calls `method` of `sandbox`'s run (or creates it); returns what the realm answered. */
@@ -201,7 +206,7 @@ export class WorkflowSandbox {
    */
   async activate(activation: Activation): Promise<ActivationResult> {
     this.#realm.call(this, 'activate', JSON.stringify(activation));
-    while (this.#realm.call(this, 'checkConditions') === true);
+    while (this.#realm.waitingConditions > 0 && this.#realm.call(this, 'checkConditions') === true);
     await afterImmediates();
     const result = JSON.parse(this.#realm.call(this, 'conclude') as string) as ActivationResult;
     // Failures leave the sandbox with stacks in the workflow files' lines.

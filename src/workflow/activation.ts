@@ -243,6 +243,11 @@ export interface RealmMailbox {
    * was current. False spares every call the walk over the globals.
    */
   extraGlobals: boolean;
+  /**
+   * How many `condition()` predicates the called run waits on when the call returns (its
+   * microtasks included): the host re-checks them after an activation only when there are any.
+   */
+  conditions: number;
 }
 
 /** Host functions the worker passes into the sandbox (as `globalThis.__steadfastHost`). */

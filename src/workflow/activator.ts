@@ -95,6 +95,17 @@ export class Activator implements SandboxRuntime {
   readonly #completions = { timer: new Map<string, Completion>(), activity: new Map<string, Completion>() };
   readonly #seq = { timer: 0, activity: 0, condition: 0 };
   readonly #conditions = new Map<number, { fn: () => boolean; resolve: () => void; reject: (e: unknown) => void }>();
+  /** Told how many conditions the run changing them waits on (the realm's dispatcher reports it to the host). */
+  static onConditionCount: ((n: number) => void) | undefined;
+
+  /** How many `condition()` predicates this run waits on. */
+  get waitingConditions(): number {
+    return this.#conditions.size;
+  }
+
+  #conditionsChanged(): void {
+    Activator.onConditionCount?.(this.#conditions.size);
+  }
   #commands: SandboxCommand[] = [];
   /** The run's closing command, sent after the activation's other commands (ReplayFlags.CommandsAfterCloseKept). */
   #closing: SandboxCommand | undefined;
@@ -184,6 +195,7 @@ export class Activator implements SandboxRuntime {
         ok = c.fn();
       } catch (err) {
         this.#conditions.delete(id);
+        this.#conditionsChanged();
         this.messages.untrack(`condition:${id}`);
         c.reject(err);
         fired = true;
@@ -191,6 +203,7 @@ export class Activator implements SandboxRuntime {
       }
       if (ok) {
         this.#conditions.delete(id);
+        this.#conditionsChanged();
         this.messages.untrack(`condition:${id}`);
         c.resolve();
         fired = true;
@@ -330,10 +343,13 @@ export class Activator implements SandboxRuntime {
     const id = ++this.#seq.condition;
     return new Promise<void>((resolve, reject) => {
       this.#conditions.set(id, { fn, resolve, reject });
+      this.#conditionsChanged();
       this.messages.track(`condition:${id}`, `condition ${id}`);
       if (!scope.cancellable) return;
       scope.cancelRequested.catch((reason: unknown) => {
-        if (this.#conditions.delete(id)) reject(reason);
+        if (!this.#conditions.delete(id)) return;
+        this.#conditionsChanged();
+        reject(reason);
       });
     });
   }

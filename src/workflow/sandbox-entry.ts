@@ -26,6 +26,10 @@ if (!host || !mailbox) {
 }
 installGlobalOverrides(host);
 setLogHost(host);
+// Only the called run's code runs during a call, so the count it reports is the called run's.
+Activator.onConditionCount = (n) => {
+  mailbox.conditions = n;
+};
 
 /** The entry points workflow code may import, all one copy per realm. */
 const MODULES: Record<string, unknown> = { 'steadfast/workflow': workflowApi, steadfast: rootApi, 'steadfast/retry': retryApi };
@@ -42,6 +46,7 @@ let last: Activator | undefined;
 
 /** Parks the last run's own globals and restores `run`'s, so runs never see each other's. */
 function switchTo(run: Activator): void {
+  mailbox!.conditions = run.waitingConditions;
   if (run === last) return;
   const self = globalThis as Record<PropertyKey, unknown>;
   if (last && mailbox!.extraGlobals) {
