@@ -95,15 +95,10 @@ export class Activator implements SandboxRuntime {
   readonly #completions = { timer: new Map<string, Completion>(), activity: new Map<string, Completion>() };
   readonly #seq = { timer: 0, activity: 0, condition: 0 };
   readonly #conditions = new Map<number, { fn: () => boolean; resolve: () => void; reject: (e: unknown) => void }>();
-  /** Told how many conditions the run changing them waits on (the realm's dispatcher reports it to the host). */
+  /** Told how many `condition()` predicates a run waits on, when they change (the realm's dispatcher tells the host). */
   static onConditionCount: ((n: number) => void) | undefined;
 
-  /** How many `condition()` predicates this run waits on. */
-  get waitingConditions(): number {
-    return this.#conditions.size;
-  }
-
-  #conditionsChanged(): void {
+  reportConditions(): void {
     Activator.onConditionCount?.(this.#conditions.size);
   }
   #commands: SandboxCommand[] = [];
@@ -195,7 +190,7 @@ export class Activator implements SandboxRuntime {
         ok = c.fn();
       } catch (err) {
         this.#conditions.delete(id);
-        this.#conditionsChanged();
+        this.reportConditions();
         this.messages.untrack(`condition:${id}`);
         c.reject(err);
         fired = true;
@@ -203,7 +198,7 @@ export class Activator implements SandboxRuntime {
       }
       if (ok) {
         this.#conditions.delete(id);
-        this.#conditionsChanged();
+        this.reportConditions();
         this.messages.untrack(`condition:${id}`);
         c.resolve();
         fired = true;
@@ -343,12 +338,12 @@ export class Activator implements SandboxRuntime {
     const id = ++this.#seq.condition;
     return new Promise<void>((resolve, reject) => {
       this.#conditions.set(id, { fn, resolve, reject });
-      this.#conditionsChanged();
+      this.reportConditions();
       this.messages.track(`condition:${id}`, `condition ${id}`);
       if (!scope.cancellable) return;
       scope.cancelRequested.catch((reason: unknown) => {
         if (!this.#conditions.delete(id)) return;
-        this.#conditionsChanged();
+        this.reportConditions();
         reject(reason);
       });
     });

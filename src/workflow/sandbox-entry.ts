@@ -46,7 +46,7 @@ let last: Activator | undefined;
 
 /** Parks the last run's own globals and restores `run`'s, so runs never see each other's. */
 function switchTo(run: Activator): void {
-  mailbox!.conditions = run.waitingConditions;
+  run.reportConditions();
   if (run === last) return;
   const self = globalThis as Record<PropertyKey, unknown>;
   if (last && mailbox!.extraGlobals) {
