@@ -63,29 +63,51 @@ export function checkRequestDepth(request: unknown): void {
   if (typeof request === 'object' && request !== null) walkRequest(request as Record<string, unknown>, false);
 }
 
+/** A value met by {@link walkRequest}: its path is spelled out only for an error. */
+interface Step {
+  parent: Step | undefined;
+  key: string | number;
+  value: unknown;
+  depth: number;
+}
+
+/** `commands[2].attributes.taskQueue`: the path of a step, from the request's top. */
+function pathOf(step: Step): string {
+  let path = '';
+  for (let s: Step | undefined = step; s; s = s.parent) {
+    path = typeof s.key === 'number' ? `[${s.key}]${path}` : s.parent ? `.${s.key}${path}` : `${s.key}${path}`;
+  }
+  return path;
+}
+
 function walkRequest(request: Record<string, unknown>, texts: boolean): boolean {
   let sawNull = false;
   // Iterative: a deeply nested body must give a named error, not a stack overflow.
-  const stack: [string, unknown, number][] = [];
-  const enter = (path: string, key: string, value: unknown, depth: number) => {
-    if (PAYLOAD_FIELDS.has(key)) checkPayloadDepth(path, value);
-    else stack.push([path, value, depth]);
+  const stack: Step[] = [];
+  const enter = (parent: Step | undefined, key: string, value: unknown, depth: number) => {
+    if (PAYLOAD_FIELDS.has(key)) {
+      if (typeof value === 'object' && value !== null) checkPayloadDepth(pathOf({ parent, key, value, depth }), value);
+    } else {
+      stack.push({ parent, key, value, depth });
+    }
   };
-  const top = Object.entries(request);
-  for (let i = top.length - 1; i >= 0; i--) enter(top[i]![0], top[i]![0], top[i]![1], 1);
+  const top = Object.keys(request);
+  for (let i = top.length - 1; i >= 0; i--) enter(undefined, top[i]!, request[top[i]!], 1);
   while (stack.length > 0) {
-    const [path, value, depth] = stack.pop()!;
+    const step = stack.pop()!;
+    const { value, depth } = step;
     if (typeof value === 'string') {
-      if (texts) checkText(path, value);
+      // The path is spelled out only for a text that fails.
+      if (texts && (value.includes('\u0000') || LONE_SURROGATE.test(value))) checkText(pathOf(step), value);
     } else if (value === null) {
       sawNull = true;
     } else if (typeof value === 'object') {
-      if (depth > MAX_PAYLOAD_DEPTH) throw tooDeep(path);
+      if (depth > MAX_PAYLOAD_DEPTH) throw tooDeep(pathOf(step));
       if (Array.isArray(value)) {
-        for (let i = value.length - 1; i >= 0; i--) stack.push([`${path}[${i}]`, value[i], depth + 1]);
+        for (let i = value.length - 1; i >= 0; i--) stack.push({ parent: step, key: i, value: value[i], depth: depth + 1 });
       } else {
-        const entries = Object.entries(value);
-        for (let i = entries.length - 1; i >= 0; i--) enter(`${path}.${entries[i]![0]}`, entries[i]![0], entries[i]![1], depth + 1);
+        const keys = Object.keys(value);
+        for (let i = keys.length - 1; i >= 0; i--) enter(step, keys[i]!, (value as Record<string, unknown>)[keys[i]!], depth + 1);
       }
     }
   }

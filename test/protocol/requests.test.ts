@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { z } from 'zod';
 import { ValidationError } from '../../src/errors/index.ts';
 import { parseRequest, schemaOf } from '../../src/protocol/parse.ts';
+import { checkRequestText } from '../../src/protocol/request-text.ts';
 import { optional, text } from '../../src/protocol/fields.ts';
 import { startWorkflowExecutionRequestSchema } from '../../src/protocol/schemas/executions.ts';
 import { pollRequestSchema, respondActivityTaskFailedRequestSchema } from '../../src/protocol/schemas/tasks.ts';
@@ -91,4 +92,15 @@ test('a schema that leaves out a field of its type, or adds one, does not compil
   // @ts-expect-error: `b` is a number in the schema
   schemaOf<Two>()(z.object({ a: text(), b: optional(z.number()) }));
   assert.ok(schemaOf<Two>()(z.object({ a: text(), b: optional(text()) })));
+});
+
+test('a bad text deep in a request is named by its whole path; texts in payload fields are left alone', () => {
+  const refused = (request: Record<string, unknown>, message: string) =>
+    assert.throws(() => checkRequestText(request), (err: unknown) => err instanceof ValidationError && err.message === message);
+  refused({ commands: [{ attributes: {} }, { attributes: { taskQueue: 'q\u0000' } }] },
+    'commands[1].attributes.taskQueue must not contain NUL (U+0000), got "q\\u0000"');
+  refused({ namespace: 'ns', tags: [['ok', 'b\uD800']] }, 'tags[0][1] must not contain a lone surrogate (U+D800 at index 1), got "b\\ud800"');
+  refused({ workflowId: 'w\uDC00' }, 'workflowId must not contain a lone surrogate (U+DC00 at index 1), got "w\\udc00"');
+  assert.equal(checkRequestText({ workflowId: 'w', args: ['a\u0000', { k: '\uD800' }], commands: [{ attributes: { result: '\u0000' } }] }), false);
+  assert.equal(checkRequestText({ workflowId: 'w', memo: null, commands: [{ attributes: { x: null } }] }), true);
 });
