@@ -15,7 +15,7 @@ import type { ConflictReason } from '../errors.ts';
 import type { StoreNotification, Transition } from '../types.ts';
 import { scheduleKey } from '../schedule-cache.ts';
 import { slotColumns } from '../visibility/layout.ts';
-import { binaryArrays, isEmptyArray, type ArrayColumn } from './binary-arrays.ts';
+import { binaryArrays, emptyArray, isEmptyArray, type ArrayColumn } from './binary-arrays.ts';
 import { SEARCH_ATTRIBUTE_TYPES } from '../../visibility/types.ts';
 
 const SLOTS = SEARCH_ATTRIBUTE_TYPES.flatMap((t) => slotColumns(t));
@@ -346,12 +346,18 @@ export function batchParams(channel: string, transitions: readonly Transition[],
     }
   });
   for (const p of payloads) push('notify', [p]);
+  // Only the groups with rows are encoded; the others are the shared empty arrays of their types.
   const columns: ArrayColumn[] = [];
   for (const g of GROUP_NAMES) {
     const c = cols[g];
-    GROUP_COLUMNS[g].forEach((col: Column, i) => columns.push({ type: col.pgType, name: `${g}.${col.column}`, values: c?.[i] ?? NO_ROWS }));
+    if (c) GROUP_COLUMNS[g].forEach((col: Column, i) => columns.push({ type: col.pgType, name: `${g}.${col.column}`, values: c[i]! }));
   }
-  return [channel, ...binaryArrays(columns)];
+  const encoded = binaryArrays(columns);
+  const params: BatchParams = [channel];
+  let next = 0;
+  for (const g of GROUP_NAMES) {
+    if (cols[g]) for (let i = 0; i < GROUP_COLUMNS[g].length; i++) params.push(encoded[next++]!);
+    else for (const col of GROUP_COLUMNS[g] as readonly Column[]) params.push(emptyArray(col.pgType));
+  }
+  return params;
 }
-
-const NO_ROWS: readonly unknown[] = [];

@@ -117,3 +117,13 @@ function wrongElement(c: ArrayColumn, v: unknown, want: string): TypeError {
 export function isEmptyArray(param: Buffer): boolean {
   return param.length === EMPTY_BYTES;
 }
+
+/** One empty array of each element type, shared by every batch (node-postgres only reads its parameters). */
+const EMPTY = new Map<Column['pgType'], Buffer>();
+
+/** The empty array of a column type: what {@link binaryArrays} writes for a column without rows. */
+export function emptyArray(type: Column['pgType']): Buffer {
+  let empty = EMPTY.get(type);
+  if (!empty) EMPTY.set(type, (empty = binaryArrays([{ type, name: type, values: [] }])[0]!));
+  return empty;
+}
