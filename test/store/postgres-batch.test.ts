@@ -5,7 +5,7 @@ import { StoreConflictError } from '../../src/store/errors.ts';
 import pg from 'pg';
 import { PostgresStore } from '../../src/store/postgres/postgres-store.ts';
 import { waitFor } from '../helpers/wait.ts';
-import { batchParams, batchStatement } from '../../src/store/postgres/batch-sql.ts';
+import { batchParams, batchStatement, isNoticeFrom, noticePayloads } from '../../src/store/postgres/batch-sql.ts';
 import { binaryArrays } from '../../src/store/postgres/binary-arrays.ts';
 import type { ExecutionRecord, ScheduleRecord, TimerRecord, Transition } from '../../src/store/types.ts';
 import type { HistoryEvent } from '../../src/history/events.ts';
@@ -202,7 +202,8 @@ test('columns written as binary arrays read back exactly as node-postgres writes
   await client.connect();
   try {
     for (const [i, c] of columns.entries()) {
-      const theirs = c.values.map((v) => (v === undefined ? null : v === 1 && c.type === 'boolean' ? true : v === 0 && c.type === 'boolean' ? false : v));
+      // node-postgres's text encoding takes booleans as booleans: 1 and 0 read as true and false.
+      const theirs = c.values.map((v) => (v === undefined ? null : c.type === 'boolean' && typeof v === 'number' ? v === 1 : v));
       const { rows } = await client.query(`SELECT $1::${c.type}[] AS ours, $2::${c.type}[] AS theirs`, [params[i], theirs]);
       assert.deepEqual(rows[0].ours, rows[0].theirs, c.name);
       assert.equal(rows[0].ours.length, c.values.length, c.name);
@@ -352,5 +353,17 @@ test('postgres batch: a start waits for a removal holding its namespace, then is
   } finally {
     await purge.end();
     await store.close();
+  }
+});
+
+test('every NOTIFY payload names its origin first, so a store knows its own without parsing them', () => {
+  const runs = Array.from({ length: 400 }, (_, i) => `run-${i}-${'x'.repeat(20)}`);
+  const payloads = noticePayloads('origin-1', runs, [{ type: 'closed', runId: 'run-0' }, { type: 'timer', dueAt: 1 }], ['default/s"1']);
+  assert.ok(payloads.length > 1, 'several payloads under the size limit');
+  for (const p of payloads) {
+    assert.equal(isNoticeFrom('origin-1', p), true, p.slice(0, 40));
+    assert.equal(JSON.parse(p).o, 'origin-1');
+    assert.equal(isNoticeFrom('origin-10', p), false);
+    assert.equal(isNoticeFrom('origin-', p), false);
   }
 });

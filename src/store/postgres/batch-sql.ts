@@ -232,8 +232,17 @@ export function batchPayloads(origin: string, transitions: readonly Transition[]
 }
 
 /**
+ * Whether a NOTIFY payload is one `origin` sent, read from its first characters without parsing
+ * it: {@link noticePayloads} writes the origin first.
+ */
+export function isNoticeFrom(origin: string, payload: string): boolean {
+  return payload.startsWith(`{"o":${JSON.stringify(origin)},`);
+}
+
+/**
  * NOTIFY payloads naming runs and schedules changed or deleted (receivers drop them from their
- * caches), then notifications, each under the size limit.
+ * caches), then notifications, each under the size limit; each begins with its origin
+ * ({@link isNoticeFrom}).
  */
 export function noticePayloads(origin: string, runs: readonly string[], notes: readonly StoreNotification[], schedules: readonly string[] = []): string[] {
   const payloads: string[] = [];

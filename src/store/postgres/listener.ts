@@ -1,5 +1,5 @@
 import pg from 'pg';
-import type { BatchNotice } from './batch-sql.ts';
+import { isNoticeFrom, type BatchNotice } from './batch-sql.ts';
 import { quoteIdent } from './queries.ts';
 
 /** What the store does with what its LISTEN connection hears. */
@@ -27,12 +27,10 @@ export class NotifyListener {
   /** Opens the connection and starts listening. */
   async open(): Promise<void> {
     const client = new pg.Client({ ...this.config, application_name: 'steadfast-listener' });
-    // This store's own notices (every batch it commits) are known by their first characters, unparsed.
-    const own = JSON.stringify({ o: this.origin }).slice(0, -1);
     client.on('notification', (msg) => {
-      if (msg.channel !== this.channel || !msg.payload || msg.payload.startsWith(own)) return;
-      const body = JSON.parse(msg.payload) as BatchNotice;
-      if (body.o !== this.origin) this.events.notice(body);
+      // This store's own notices (every batch it commits) are skipped unparsed.
+      if (msg.channel !== this.channel || !msg.payload || isNoticeFrom(this.origin, msg.payload)) return;
+      this.events.notice(JSON.parse(msg.payload) as BatchNotice);
     });
     client.on('error', () => this.#lost(client));
     client.on('end', () => this.#lost(client));
