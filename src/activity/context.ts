@@ -83,7 +83,21 @@ export class Context {
    * the start-to-close deadline) once the attempt is cancelled; never resolves. Race it against
    * work that does not take an AbortSignal.
    */
-  readonly cancelled: Promise<never>;
+  get cancelled(): Promise<never> {
+    // Made on first use: most activities never race it, and every attempt makes a context.
+    if (!this.#cancelled) {
+      const signal = this.cancellationSignal;
+      this.#cancelled = new Promise<never>((_, reject) => {
+        const fire = () => reject(cancellationReason(signal));
+        if (signal.aborted) fire();
+        else signal.addEventListener('abort', fire, { once: true });
+      });
+      this.#cancelled.catch(() => undefined);
+    }
+    return this.#cancelled;
+  }
+
+  #cancelled: Promise<never> | undefined;
 
   constructor(
     readonly info: ActivityInfo,
@@ -93,14 +107,7 @@ export class Context {
     readonly heartbeat: (details?: unknown) => void,
     /** Lines to the worker's logger with this attempt's ids. */
     readonly log: ActivityLogger = droppedLog,
-  ) {
-    this.cancelled = new Promise<never>((_, reject) => {
-      const fire = () => reject(cancellationReason(cancellationSignal));
-      if (cancellationSignal.aborted) fire();
-      else cancellationSignal.addEventListener('abort', fire, { once: true });
-    });
-    this.cancelled.catch(() => undefined);
-  }
+  ) {}
 
   /**
    * Waits `ms` (a number of ms or a duration such as '2s'); rejects as {@link cancelled} does

@@ -189,7 +189,11 @@ const COMMON_OPTIONS = {
 } satisfies BuildOptions;
 
 function buildRuntime(): Promise<{ code: string; script: vm.Script }> {
-  runtime ??= build({ ...COMMON_OPTIONS, entryPoints: [srcFile('workflow/sandbox-entry')], format: 'iife' }).then((result) => {
+  // Without keepNames: nothing reads the runtime's own function names (its error classes carry
+  // their names as brands), and keepNames would rename every arrow-function field of every
+  // object a run makes, on every run. The workflows module keeps them: a workflow function's
+  // name is its type.
+  runtime ??= build({ ...COMMON_OPTIONS, keepNames: false, entryPoints: [srcFile('workflow/sandbox-entry')], format: 'iife' }).then((result) => {
     const code = result.outputFiles[0]!.text;
     return { code, script: new vm.Script(code, { filename: 'steadfast workflow runtime' }) };
   });

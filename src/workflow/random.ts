@@ -9,9 +9,10 @@ const WORKFLOW_STREAM = 0x5717;
  * every replay and every machine. A run's seed is its run id.
  */
 export function seededRandom(seed: string): () => number {
-  const base = hashString(seed);
+  // Hashed on the first draw: most runs never draw.
+  let base: number | undefined;
   let index = 0;
-  return () => unitRandom(base, index++, WORKFLOW_STREAM);
+  return () => unitRandom((base ??= hashString(seed)), index++, WORKFLOW_STREAM);
 }
 
 /** A version-4 UUID drawn from `random` (deterministic when `random` is). */
