@@ -49,8 +49,11 @@ test('cancel() aborts the signal, rejects cancelled() and a pending sleep() with
   assert.equal((raced as Error).message, 'test');
   assert.ok(slept instanceof CancelledFailure);
   assert.equal(aborted, true);
-  // A sleep after the cancel rejects at once.
+  // A sleep after the cancel rejects at once, and so does cancelled() first asked for then.
   await assert.rejects(env.run(() => sleep(10)), CancelledFailure);
+  const late = new MockActivityEnvironment();
+  late.cancel('before');
+  await assert.rejects(late.run(() => cancelled()), (err: unknown) => err instanceof CancelledFailure && err.message === 'before');
 });
 
 test('log, sleep and Context.current() outside an activity, and bad input, throw errors that say so', async () => {
