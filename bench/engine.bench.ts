@@ -8,6 +8,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir, cpus } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { freePort, spawnNode, startServerProcess, type Child } from '../test/helpers/processes.ts';
@@ -15,11 +16,12 @@ import { SqliteStore } from '../src/store/sqlite/sqlite-store.ts';
 import { hashApiKey, newApiKey } from '../src/server/index.ts';
 import { PostgresStore } from '../src/store/postgres/postgres-store.ts';
 import { bulkLoadPostgres, bulkLoadSqlite } from './fixtures/bulk-load.ts';
+import { compileSrc } from '../scripts/compile-src.mjs';
 
 const HELP = `Usage: npm run bench -- engine [--database sqlite|postgres|both] [--workload one|five|local|local5|both]
                                [--workflows 3000] [--concurrency 200] [--idle 200] [--metrics on|off]
                                [--security on|off] [--eager on|off] [--topology server|embedded]
-                               [--preload 0] [--warmup 200] [--json]
+                               [--preload 0] [--warmup 200] [--code built|source] [--json]
 
 --workload one runs oneActivity, five runs fiveActivities (five activities one after another),
 local runs oneLocalActivity and local5 fiveLocalActivities (the same as local activities);
@@ -42,7 +44,11 @@ worker process still runs, for the tasks that follow. Off by default.
 the database itself (Engine.open), runs a worker beside it and starts every workflow eagerly, as
 an application that embeds steadfast the way DBOS is embedded in its application. Each phase is
 one process, which first runs --warmup workflows of the phase's own workload untimed (16 at a
-time). --security and --metrics do not apply. Default: server.`;
+time). --security and --metrics do not apply. Default: server.
+--code built (the default) runs steadfast as an installed package runs it: src/ compiled to
+JavaScript once, as npm run build compiles it, while the benchmark's own fixtures stay TypeScript.
+--code source runs src/ through tsx, which compiles with keepNames and so wraps every function
+the engine creates in a call that names it.`;
 
 const WORKFLOW_TYPES = { one: 'oneActivity', five: 'fiveActivities', local: 'oneLocalActivity', local5: 'fiveLocalActivities' } as const;
 type Workload = keyof typeof WORKFLOW_TYPES;
@@ -116,6 +122,26 @@ async function pgCounts(server: Child): Promise<{ statements: number; transactio
   for (let i = 0; i < 200 && server.output().split('pg-count ').length === seen; i++) await new Promise((r) => setTimeout(r, 10));
   const last = server.output().split('pg-count ').pop()!.split('\n')[0]!;
   return JSON.parse(last) as { statements: number; transactions: number };
+}
+
+/**
+ * Makes the processes this benchmark starts run src/ compiled to JavaScript (the layout of dist/,
+ * beside it): the CLI through STEADFAST_COMPILED_CLI, and the fixtures' `steadfast/*` imports
+ * through a tsconfig whose paths name the compiled files (TSX_TSCONFIG_PATH). Children inherit it.
+ */
+async function useBuiltCode(): Promise<void> {
+  const root = fileURLToPath(new URL('..', import.meta.url));
+  const out = join(root, '.test-dist-bench');
+  await compileSrc(root, out);
+  const tsconfig = join(out, 'tsconfig.json');
+  writeFileSync(tsconfig, JSON.stringify({
+    compilerOptions: {
+      target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', allowImportingTsExtensions: true, noEmit: true,
+      baseUrl: '.', paths: { steadfast: ['./index.js'], 'steadfast/*': ['./*/index.js'] },
+    },
+  }));
+  process.env.STEADFAST_COMPILED_CLI = join(out, 'cli', 'main.js');
+  process.env.TSX_TSCONFIG_PATH = tsconfig;
 }
 
 interface Options {
@@ -243,7 +269,8 @@ export async function run(argv: string[]): Promise<number> {
       database: { type: 'string', default: 'both' }, workload: { type: 'string', default: 'both' }, workflows: { type: 'string', default: '3000' },
       concurrency: { type: 'string', default: '200' }, idle: { type: 'string', default: '200' }, metrics: { type: 'string', default: 'on' },
       security: { type: 'string', default: 'off' }, eager: { type: 'string', default: 'off' }, topology: { type: 'string', default: 'server' },
-      preload: { type: 'string', default: '0' }, warmup: { type: 'string', default: '200' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+      preload: { type: 'string', default: '0' }, warmup: { type: 'string', default: '200' }, code: { type: 'string', default: 'built' },
+      json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
     },
   });
   if (values.help) {
@@ -261,6 +288,7 @@ export async function run(argv: string[]): Promise<number> {
   for (const flag of ['metrics', 'security', 'eager'] as const) {
     if (values[flag] !== 'on' && values[flag] !== 'off') throw new Error(`--${flag} must be on or off, got ${JSON.stringify(values[flag])}`);
   }
+  if (values.code !== 'built' && values.code !== 'source') throw new Error(`--code must be built or source, got ${JSON.stringify(values.code)}`);
   if (values.topology !== 'server' && values.topology !== 'embedded') throw new Error(`--topology must be server or embedded, got ${JSON.stringify(values.topology)}`);
   if (!['one', 'five', 'local', 'local5', 'both'].includes(values.workload!)) {
     throw new Error(`--workload must be one, five, local, local5 or both, got ${JSON.stringify(values.workload)}`);
@@ -270,6 +298,7 @@ export async function run(argv: string[]): Promise<number> {
     topology: values.topology,
     workloads: values.workload === 'both' ? ['one', 'five'] : [values.workload as Workload], preload: count('preload', 0),
   };
+  if (values.code === 'built') await useBuiltCode();
   const rows: (Figures & { database: string })[] = [];
   // Each workload gets a fresh database and server, as the DBOS peer re-creates its database
   // before every run: PostgreSQL's autovacuum of one workload's thousands of runs would
@@ -299,12 +328,13 @@ export async function run(argv: string[]): Promise<number> {
     }
   }
   if (values.json) {
-    console.log(JSON.stringify({ node: process.version, cores: cpus().length, topology: o.topology, preload: o.preload, metrics: o.metrics, security: o.security, rows }, null, 2));
+    console.log(JSON.stringify({ node: process.version, cores: cpus().length, code: values.code, topology: o.topology, preload: o.preload, metrics: o.metrics, security: o.security, rows }, null, 2));
     return 0;
   }
   const topology = o.topology === 'embedded' ? 'the engine, a worker and the load generator in one process, eager starts'
     : `server + worker + load generator as processes, metrics ${values.metrics}, security ${values.security}`;
-  console.log(`engine benchmark: workflows of one or five activities, ${topology} (${cpus().length} cores, node ${process.version}, ${o.preload} workflows preloaded)`);
+  const code = values.code === 'built' ? 'src/ compiled to JavaScript' : 'src/ through tsx';
+  console.log(`engine benchmark: workflows of one or five activities, ${topology}, ${code} (${cpus().length} cores, node ${process.version}, ${o.preload} workflows preloaded)`);
   console.log('database  workload  phase       workflows  in flight  workflows/s  p50 ms  p99 ms  CPU ms/workflow: server  worker    load  postgres' +
     '  statements/wf  transactions/wf');
   const ms = (v: number | undefined) => (v === undefined ? '-' : v.toFixed(2)).padStart(6);
