@@ -13,6 +13,7 @@ import type { LocalActivityOutcome, LocalActivityRequest } from '../workflow/loc
 import type { Logger } from './logger.ts';
 import type { Command } from '../history/commands.ts';
 import { MAX_RUNNING_LOCAL_ACTIVITIES, type RunningLocalActivity } from '../protocol/index.ts';
+import { CallCancel } from './call-cancel.ts';
 
 /** The run a local activity belongs to. */
 export interface LocalActivityRun {
@@ -38,7 +39,7 @@ export interface LocalActivityRunnerDeps {
 
 interface Running {
   readonly outcome: Promise<LocalActivityOutcome>;
-  readonly controller: AbortController;
+  readonly cancel: CallCancel;
   readonly request: LocalActivityRequest;
   /** Where the call is, for a heartbeating completion's report. */
   readonly progress: Progress;
@@ -86,9 +87,9 @@ export class LocalActivityRunner {
     const key = callKey(run, request.seq);
     let running = this.#running.get(key);
     if (!running) {
-      const controller = new AbortController();
+      const cancel = new CallCancel();
       const progress: Progress = { attempt: request.attempt };
-      const entry: Running = { outcome: this.#runCall(run, request, controller.signal, progress), controller, request, progress, settled: false };
+      const entry: Running = { outcome: this.#runCall(run, request, cancel, progress), cancel, request, progress, settled: false };
       const settle = () => {
         entry.settled = true;
       };
@@ -121,9 +122,9 @@ export class LocalActivityRunner {
         if (!waited.has(seq)) this.#running.delete(key);
         continue;
       }
-      if (running.controller.signal.aborted) continue;
+      if (running.cancel.aborted) continue;
       if ((!waited.has(seq) && !spared.has(seq)) || cancelRequested.has(seq)) {
-        running.controller.abort(new CancelledFailure('Local activity cancelled by the workflow'));
+        running.cancel.abort(new CancelledFailure('Local activity cancelled by the workflow'));
       }
     }
   }
@@ -146,19 +147,19 @@ export class LocalActivityRunner {
 
   /** Aborts every running call (worker shutdown). */
   abortAll(reason: Error): void {
-    for (const running of this.#running.values()) running.controller.abort(reason);
+    for (const running of this.#running.values()) running.cancel.abort(reason);
   }
 
-  async #runCall(run: LocalActivityRun, request: LocalActivityRequest, signal: AbortSignal, progress: Progress): Promise<LocalActivityOutcome> {
+  async #runCall(run: LocalActivityRun, request: LocalActivityRequest, cancel: CallCancel, progress: Progress): Promise<LocalActivityOutcome> {
     const { clock } = this.#deps;
     const s2c = request.scheduleToCloseTimeoutMs;
     const deadline = s2c !== undefined ? request.originalScheduleTime + s2c : undefined;
     const received = clock.now();
     for (let attempt = request.attempt; ; attempt++) {
       let failure: FailureInfo;
-      const slot = await this.#acquire(signal, attempt === request.attempt ? request.scheduleToStartTimeoutMs : undefined, received);
+      const slot = await this.#acquire(cancel, attempt === request.attempt ? request.scheduleToStartTimeoutMs : undefined, received);
       if (slot === 'cancelled') {
-        return { seq: request.seq, attempt, failure: finalFailure(request, 'cancelled', 'CancelRequested', toCancelled(signal.reason)) };
+        return { seq: request.seq, attempt, failure: finalFailure(request, 'cancelled', 'CancelRequested', toCancelled(cancel.reason)) };
       }
       if (slot === 'timed out') {
         const timeout: FailureInfo = {
@@ -169,15 +170,15 @@ export class LocalActivityRunner {
       progress.attempt = attempt;
       progress.startedAt = clock.now();
       try {
-        const result = await this.#attempt(run, request, attempt, signal, deadline);
+        const result = await this.#attempt(run, request, attempt, cancel, deadline);
         return { seq: request.seq, attempt, result };
       } catch (err) {
-        if (signal.aborted && (isCancellation(err) || err === signal.reason)) {
-          return { seq: request.seq, attempt, failure: finalFailure(request, 'cancelled', 'CancelRequested', toCancelled(signal.reason)) };
+        if (cancel.aborted && (isCancellation(err) || err === cancel.reason)) {
+          return { seq: request.seq, attempt, failure: finalFailure(request, 'cancelled', 'CancelRequested', toCancelled(cancel.reason)) };
         }
         failure = activityFailureInfo(err, errorCodeConfigOf(request.retryPolicy.errorCodes), this.#deps.errorCodes);
         // Cancelled while it ran and failed otherwise: the failure ends the call, with no retry.
-        if (signal.aborted) return { seq: request.seq, attempt, failure: finalFailure(request, 'failed', 'CancelRequested', failure) };
+        if (cancel.aborted) return { seq: request.seq, attempt, failure: finalFailure(request, 'failed', 'CancelRequested', failure) };
         if (err instanceof TimeoutFailure && err.timeoutType === 'ScheduleToClose') {
           return { seq: request.seq, attempt, failure: finalFailure(request, 'timed out', 'Timeout', failure) };
         }
@@ -196,15 +197,15 @@ export class LocalActivityRunner {
       }
       if (d.delayMs >= request.localRetryThresholdMs) return { seq: request.seq, attempt, failure, backoffMs: d.delayMs };
       try {
-        await clock.sleep(d.delayMs, signal);
+        await clock.sleep(d.delayMs, cancel.signal);
       } catch {
-        return { seq: request.seq, attempt, failure: finalFailure(request, 'cancelled', 'CancelRequested', toCancelled(signal.reason)) };
+        return { seq: request.seq, attempt, failure: finalFailure(request, 'cancelled', 'CancelRequested', toCancelled(cancel.reason)) };
       }
     }
   }
 
   /** One attempt, bounded by its start-to-close timeout and the call's schedule-to-close deadline. */
-  async #attempt(run: LocalActivityRun, request: LocalActivityRequest, attempt: number, signal: AbortSignal, deadline: number | undefined): Promise<unknown> {
+  async #attempt(run: LocalActivityRun, request: LocalActivityRequest, attempt: number, cancel: CallCancel, deadline: number | undefined): Promise<unknown> {
     const { clock, activities } = this.#deps;
     const fn = activities[request.activityType];
     if (!fn) {
@@ -213,8 +214,8 @@ export class LocalActivityRunner {
     }
     this.stats.attempts++;
     const controller = new AbortController();
-    const onAbort = () => controller.abort(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
+    const unlink = cancel.onAbort(() => controller.abort(cancel.reason));
+    let unrace = (): void => undefined;
     const timer = new AbortController();
     const started = clock.now();
     const bounds: [number, 'StartToClose' | 'ScheduleToClose'][] = [];
@@ -237,8 +238,7 @@ export class LocalActivityRunner {
       // WAIT_CANCELLATION_COMPLETED: an abort reaches the activity, and the attempt ends when it does.
       if (request.cancellationType !== 'WAIT_CANCELLATION_COMPLETED') {
         races.push(new Promise((_, reject) => {
-          if (signal.aborted) reject(signal.reason);
-          signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+          unrace = cancel.onAbort(() => reject(cancel.reason));
         }));
       }
       const result = await Promise.race(races);
@@ -250,7 +250,8 @@ export class LocalActivityRunner {
     } finally {
       // With a reason: abort() without one makes a DOMException, on every attempt.
       timer.abort(SETTLED);
-      signal.removeEventListener('abort', onAbort);
+      unlink();
+      unrace();
     }
   }
 
@@ -258,25 +259,27 @@ export class LocalActivityRunner {
    * Takes an execution slot, waiting while all are used: until one frees, the call is cancelled,
    * or `limitMs` after `since` passes (a schedule-to-start timeout).
    */
-  async #acquire(signal: AbortSignal, limitMs: number | undefined, since: number): Promise<'ok' | 'cancelled' | 'timed out'> {
+  async #acquire(cancel: CallCancel, limitMs: number | undefined, since: number): Promise<'ok' | 'cancelled' | 'timed out'> {
     while (this.#used >= this.#deps.maxConcurrent) {
-      if (signal.aborted) return 'cancelled';
+      if (cancel.aborted) return 'cancelled';
       const left = limitMs === undefined ? undefined : since + limitMs - this.#deps.clock.now();
       if (left !== undefined && left <= 0) return 'timed out';
       const stop = new AbortController();
       await new Promise<void>((resolve) => {
+        let unlisten = (): void => undefined;
         const wake = () => {
           stop.abort();
+          unlisten();
           const at = this.#waiting.indexOf(wake);
           if (at >= 0) this.#waiting.splice(at, 1);
           resolve();
         };
         this.#waiting.push(wake);
-        signal.addEventListener('abort', wake, { once: true, signal: stop.signal });
+        unlisten = cancel.onAbort(wake);
         if (left !== undefined) this.#deps.clock.sleep(left, stop.signal).then(wake, () => undefined);
       });
     }
-    if (signal.aborted) return 'cancelled';
+    if (cancel.aborted) return 'cancelled';
     this.#used++;
     if (this.#used > this.stats.peak) this.stats.peak = this.#used;
     return 'ok';

@@ -34,3 +34,49 @@ test('a local activity that ended while no workflow task waited on it keeps its 
   runner.cancelExcept(run, new Set([1]));
   assert.equal((await runner.start(run, request(1))).result, 'ran 1 (3)');
 });
+
+/** `p`, or a rejection once `ms` pass (a cancellation that never arrives fails the test instead of hanging it). */
+function within<T>(ms: number, p: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error(`not settled within ${ms} ms`)), ms); });
+  return Promise.race([p, late]).finally(() => clearTimeout(timer));
+}
+
+test('a call cancelled during its local retry backoff ends cancelled at once, with no further attempt', async () => {
+  let attempts = 0;
+  const runner = new LocalActivityRunner({
+    activities: { counted: async () => { attempts++; throw new Error('boom'); } }, clock: systemClock, logger: silentLogger, maxConcurrent: 4,
+  });
+  // Retries wait 60 s here, under the 10-minute local threshold: the call sleeps in the worker.
+  const call = runner.start(run, { ...request(1), localRetryThresholdMs: 600_000,
+    retryPolicy: { initialIntervalMs: 60_000, backoffCoefficient: 1, maximumIntervalMs: 60_000, maximumAttempts: 0, nonRetryableErrorTypes: [] } });
+  for (let i = 0; i < 500 && attempts === 0; i++) await new Promise((r) => setTimeout(r, 10));
+  assert.equal(attempts, 1);
+  runner.cancelExcept(run, new Set());
+  const outcome = await within(10_000, call);
+  assert.equal(outcome.failure?.retryState, 'CancelRequested');
+  assert.equal(outcome.failure?.cause?.kind, 'Canceled');
+  assert.equal(attempts, 1);
+});
+
+test('a call waiting for an execution slot is cancelled without running, and the slot goes to the next call', async () => {
+  const started: number[] = [];
+  let release!: () => void;
+  const gate = new Promise<void>((r) => { release = r; });
+  const runner = new LocalActivityRunner({
+    activities: { counted: async (n: number) => { started.push(n); if (n === 1) await gate; return n; } }, clock: systemClock, logger: silentLogger, maxConcurrent: 1,
+  });
+  const first = runner.start(run, request(1));
+  const second = runner.start(run, request(2));
+  const third = runner.start(run, request(3));
+  for (let i = 0; i < 500 && started.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+  // The workflow waits on 1 and 3 only: 2, still waiting for the slot, is cancelled.
+  runner.cancelExcept(run, new Set([1, 3]));
+  const cancelled = (await within(10_000, second)).failure;
+  assert.equal(cancelled?.retryState, 'CancelRequested');
+  assert.equal(cancelled?.cause?.kind, 'Canceled');
+  release();
+  assert.equal((await first).result, 1);
+  assert.equal((await third).result, 3);
+  assert.deepEqual(started, [1, 3]);
+});
