@@ -46,6 +46,24 @@ export const systemClock: Clock = {
   },
 };
 
+/** Why a sleep behind {@link onTimeout} was ended early (a reason, so abort() makes no DOMException). */
+const STOPPED = Symbol('timeout stopped');
+
+/**
+ * Calls `fire` once `ms` of `clock`'s time pass, unless the function it returns is called first.
+ * On the system clock this is one timer, with no promise and no AbortSignal (the local activity
+ * runner bounds every attempt with one); any other clock's goes through its `sleep`.
+ */
+export function onTimeout(clock: Clock, ms: number, fire: () => void): () => void {
+  if (clock === systemClock && ms <= MAX_TIMER_MS) {
+    const timer = setTimeout(fire, Math.max(0, ms));
+    return () => clearTimeout(timer);
+  }
+  const stop = new AbortController();
+  clock.sleep(ms, stop.signal).then(fire, () => undefined);
+  return () => stop.abort(STOPPED);
+}
+
 interface PendingSleep {
   due: number;
   seq: number;

@@ -1,4 +1,4 @@
-import type { Clock } from '../retry/clock.ts';
+import { onTimeout, type Clock } from '../retry/clock.ts';
 import { decideRetry } from '../retry/decide.ts';
 import {
   ApplicationFailure, CancelledFailure, TimeoutFailure, activityFailureInfo, isCancellation, type FailureInfo,
@@ -53,9 +53,6 @@ interface Progress {
   startedAt?: number | undefined;
   lastFailure?: FailureInfo | undefined;
 }
-
-/** Why an attempt's timeout sleep is ended: the attempt settled. */
-const SETTLED = Symbol('settled');
 
 /**
  * Runs local activities in the worker: each call through its attempts (retries whose wait is
@@ -216,7 +213,7 @@ export class LocalActivityRunner {
     const controller = new AbortController();
     const unlink = cancel.onAbort(() => controller.abort(cancel.reason));
     let unrace = (): void => undefined;
-    const timer = new AbortController();
+    let untime = (): void => undefined;
     const started = clock.now();
     const bounds: [number, 'StartToClose' | 'ScheduleToClose'][] = [];
     if (request.startToCloseTimeoutMs !== undefined) bounds.push([request.startToCloseTimeoutMs, 'StartToClose']);
@@ -229,10 +226,12 @@ export class LocalActivityRunner {
       const races: Promise<unknown>[] = [work];
       const first = bounds[0];
       if (first) {
-        races.push(clock.sleep(first[0], timer.signal).then(() => {
-          const timeout = new TimeoutFailure(`Local activity ${first[1] === 'StartToClose' ? 'start-to-close' : 'schedule-to-close'} timeout passed`, first[1]);
-          controller.abort(timeout);
-          throw timeout;
+        races.push(new Promise((_, reject) => {
+          untime = onTimeout(clock, first[0], () => {
+            const timeout = new TimeoutFailure(`Local activity ${first[1] === 'StartToClose' ? 'start-to-close' : 'schedule-to-close'} timeout passed`, first[1]);
+            controller.abort(timeout);
+            reject(timeout);
+          });
         }));
       }
       // WAIT_CANCELLATION_COMPLETED: an abort reaches the activity, and the attempt ends when it does.
@@ -248,8 +247,7 @@ export class LocalActivityRunner {
         throw ApplicationFailure.nonRetryable((err as Error).message, 'PayloadError');
       }
     } finally {
-      // With a reason: abort() without one makes a DOMException, on every attempt.
-      timer.abort(SETTLED);
+      untime();
       unlink();
       unrace();
     }

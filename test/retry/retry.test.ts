@@ -4,7 +4,7 @@ import {
   retry, createRetry, Backoff, RetryPolicy, RetryError, AttemptTimeoutError, RetryTimeoutError, ManualClock, SteadfastError,
   ValidationError, CodedError, backoffDelays, systemClock, type RetryEvent, type RetryOptions,
 } from '../../src/retry/index.ts';
-import { flushMicrotasks } from '../../src/retry/clock.ts';
+import { flushMicrotasks, onTimeout } from '../../src/retry/clock.ts';
 import { foldSeed } from '../../src/retry/random.ts';
 import { ApplicationFailure } from '../../src/common/failure.ts';
 
@@ -349,5 +349,33 @@ describe('systemClock', () => {
     controller.abort(new Error('stop'));
     assert.equal(((await sleep) as Error).message, 'stop');
     assert.equal(settled, false);
+  });
+});
+
+describe('onTimeout', () => {
+  test('fires once its time passes, on the system clock and on a manual one; stopped first, it never fires', async () => {
+    const fired: string[] = [];
+    await new Promise<void>((resolve) => onTimeout(systemClock, 5, () => { fired.push('system'); resolve(); }));
+    const stopSystem = onTimeout(systemClock, 5, () => fired.push('stopped system'));
+    stopSystem();
+    const clock = new ManualClock();
+    onTimeout(clock, 100, () => fired.push('manual'));
+    const stopManual = onTimeout(clock, 100, () => fired.push('stopped manual'));
+    stopManual();
+    await clock.advance(99);
+    assert.deepEqual(fired, ['system']);
+    await clock.advance(1);
+    await flushMicrotasks();
+    // Past the stopped system timer's time too.
+    await new Promise((r) => setTimeout(r, 20));
+    assert.deepEqual(fired, ['system', 'manual']);
+  });
+
+  test('a timeout longer than Node\'s timer limit goes through the clock\'s sleep and does not fire early', async () => {
+    let fired = false;
+    const stop = onTimeout(systemClock, 3_000_000_000, () => (fired = true));
+    await new Promise((r) => setTimeout(r, 20));
+    stop();
+    assert.equal(fired, false);
   });
 });
