@@ -51,8 +51,8 @@ const STOPPED = Symbol('timeout stopped');
 
 /**
  * Calls `fire` once `ms` of `clock`'s time pass, unless the function it returns is called first.
- * On the system clock this is one timer, with no promise and no AbortSignal (the local activity
- * runner bounds every attempt with one); any other clock's goes through its `sleep`.
+ * On the system clock this is one timer, with no promise and no AbortSignal (activities, local
+ * activities and retry() bound every attempt with one); any other clock's goes through its `sleep`.
  */
 export function onTimeout(clock: Clock, ms: number, fire: () => void): () => void {
   if (clock === systemClock && ms <= MAX_TIMER_MS) {

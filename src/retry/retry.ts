@@ -1,5 +1,6 @@
 import { ValidationError } from '../errors/index.ts';
 import { toMs } from './duration.ts';
+import { onTimeout } from './clock.ts';
 import { backoffDelay, isRandomized } from './backoff.ts';
 import { foldSeed, randomSeed } from './random.ts';
 import { resolveErrorCode } from './error-codes.ts';
@@ -47,7 +48,7 @@ class Scope {
   reason: unknown;
   deadline = Infinity;
   private rejectAborted: (reason: unknown) => void = noop;
-  private timer: AbortController | undefined;
+  private untime: (() => void) | undefined;
   private onOuter: (() => void) | undefined;
 
   constructor(private readonly plan: RetryPlan, start: number) {
@@ -66,9 +67,7 @@ class Scope {
     const timeoutMs = plan.timeoutMs;
     if (timeoutMs !== undefined && !this.stopped) {
       this.deadline = start + timeoutMs;
-      this.timer = new AbortController();
-      plan.clock.sleep(timeoutMs, this.timer.signal)
-        .then(() => this.stop('Timeout', new RetryTimeoutError(timeoutMs)), noop);
+      this.untime = onTimeout(plan.clock, timeoutMs, () => this.stop('Timeout', new RetryTimeoutError(timeoutMs)));
     }
   }
 
@@ -82,7 +81,7 @@ class Scope {
 
   /** Clears the overall timer and the listener on the caller's signal. */
   dispose(): void {
-    this.timer?.abort();
+    this.untime?.();
     if (this.onOuter) this.plan.signal!.removeEventListener('abort', this.onOuter);
   }
 }
@@ -103,18 +102,18 @@ function guarded<T>(fn: Attempt<T>, attempt: number, plan: RetryPlan, scope: Sco
   const own = new AbortController();
   const onRun = () => own.abort(runSignal!.reason);
   runSignal?.addEventListener('abort', onRun, { once: true });
-  const timer = new AbortController();
+  let untime = noop;
   const timedOut = new Promise<never>((_, reject) => {
-    plan.clock.sleep(timeoutMs, timer.signal).then(() => {
+    untime = onTimeout(plan.clock, timeoutMs, () => {
       const err = new AttemptTimeoutError(attempt, timeoutMs);
       own.abort(err);
       reject(err);
-    }, noop);
+    });
   });
   const racers: Promise<T>[] = [invoke(fn, new Context(attempt, own.signal)), timedOut];
   if (scope) racers.push(scope.aborted);
   return Promise.race(racers).finally(() => {
-    timer.abort();
+    untime();
     runSignal?.removeEventListener('abort', onRun);
   });
 }

@@ -1,4 +1,4 @@
-import type { Clock } from '../retry/clock.ts';
+import { onTimeout, type Clock } from '../retry/clock.ts';
 import {
   ApplicationFailure, CancelledFailure, TimeoutFailure, activityFailureInfo, isCancellation, type FailureInfo,
 } from '../common/failure.ts';
@@ -151,7 +151,6 @@ async function decodedInput(task: ActivityTask, codec: CodecChain): Promise<Acti
  */
 export function runActivityTask(task: ActivityTask, deps: ActivityExecutorDeps): RunningActivity {
   const controller = new AbortController();
-  const deadline = new AbortController();
   const { service, identity, clock, logger } = deps;
   const reportDeadline = attemptDeadline(task, clock.now());
   const receivedAt = performance.now();
@@ -167,10 +166,9 @@ export function runActivityTask(task: ActivityTask, deps: ActivityExecutorDeps):
       abort(new CancelledFailure(why === 'gone' ? 'Activity no longer known to the service' : 'Activity cancelled by the workflow'));
     },
     logger);
-  if (task.startToCloseTimeoutMs) {
-    clock.sleep(task.startToCloseTimeoutMs, deadline.signal).then(
-      () => abort(new TimeoutFailure('Activity start-to-close timeout passed', 'StartToClose')), () => undefined);
-  }
+  const untime = task.startToCloseTimeoutMs
+    ? onTimeout(clock, task.startToCloseTimeoutMs, () => abort(new TimeoutFailure('Activity start-to-close timeout passed', 'StartToClose')))
+    : () => undefined;
 
   const run = async (): Promise<void> => {
     const fn = deps.activities[task.activityType];
@@ -216,8 +214,7 @@ export function runActivityTask(task: ActivityTask, deps: ActivityExecutorDeps):
       deps.onOutcome?.(cancelled ? 'canceled' : 'failed', err);
     } finally {
       heartbeater.stop();
-      // A plain reason: abort() without one builds a DOMException (and its stack) every time.
-      deadline.abort('attempt finished');
+      untime();
     }
     const next = respond ? undefined : await deps.continueWorkflow?.(task, result, performance.now() - receivedAt);
     respond ??= () => service.respondActivityTaskCompleted({ taskToken: task.taskToken, result, identity, ...(next ? { workflowTask: next.task } : {}) });

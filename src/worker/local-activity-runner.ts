@@ -262,11 +262,11 @@ export class LocalActivityRunner {
       if (cancel.aborted) return 'cancelled';
       const left = limitMs === undefined ? undefined : since + limitMs - this.#deps.clock.now();
       if (left !== undefined && left <= 0) return 'timed out';
-      const stop = new AbortController();
       await new Promise<void>((resolve) => {
         let unlisten = (): void => undefined;
+        let untime = (): void => undefined;
         const wake = () => {
-          stop.abort();
+          untime();
           unlisten();
           const at = this.#waiting.indexOf(wake);
           if (at >= 0) this.#waiting.splice(at, 1);
@@ -274,7 +274,7 @@ export class LocalActivityRunner {
         };
         this.#waiting.push(wake);
         unlisten = cancel.onAbort(wake);
-        if (left !== undefined) this.#deps.clock.sleep(left, stop.signal).then(wake, () => undefined);
+        if (left !== undefined) untime = onTimeout(this.#deps.clock, left, wake);
       });
     }
     if (cancel.aborted) return 'cancelled';

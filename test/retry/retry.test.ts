@@ -366,15 +366,15 @@ describe('onTimeout', () => {
     assert.deepEqual(fired, ['system']);
     await clock.advance(1);
     await flushMicrotasks();
-    // Past the stopped system timer's time too.
-    await new Promise((r) => setTimeout(r, 20));
+    // Node runs timers in due order: once a later one fires, the stopped one would have.
+    await new Promise<void>((resolve) => onTimeout(systemClock, 10, resolve));
     assert.deepEqual(fired, ['system', 'manual']);
   });
 
   test('a timeout longer than Node\'s timer limit goes through the clock\'s sleep and does not fire early', async () => {
     let fired = false;
     const stop = onTimeout(systemClock, 3_000_000_000, () => (fired = true));
-    await new Promise((r) => setTimeout(r, 20));
+    await new Promise<void>((resolve) => onTimeout(systemClock, 20, resolve));
     stop();
     assert.equal(fired, false);
   });
