@@ -8,12 +8,16 @@ const INSERTS_PER_CHECK = 256;
 
 /**
  * The growing tables whose statistics describe under half of the rows they hold now (or none:
- * never analyzed, `reltuples` -1), and at least 200 rows.
+ * never analyzed, `reltuples` -1), and at least 200 rows. The rows held are the count
+ * PostgreSQL reports (`n_live_tup`), which lags: a backend that stays busy reports its inserts
+ * at most once a second, so at the first check a new table may show none. Until a table's first
+ * ANALYZE they are at least `$2`, the runs this store inserted since it opened (each growing
+ * table gets a row or more per run); after it, runs deleted since would make that count too high.
  */
 const STALE_TABLES = `SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-  JOIN pg_stat_user_tables s ON s.relid = c.oid
-  WHERE n.nspname = current_schema() AND c.relname = ANY($1::text[]) AND s.n_live_tup >= 200
-    AND s.n_live_tup > 2 * greatest(c.reltuples, 0)`;
+  JOIN pg_stat_user_tables s ON s.relid = c.oid,
+  LATERAL (SELECT CASE WHEN c.reltuples < 0 THEN greatest(s.n_live_tup, $2::bigint) ELSE s.n_live_tup END AS held) h
+  WHERE n.nspname = current_schema() AND c.relname = ANY($1::text[]) AND h.held >= 200 AND h.held > 2 * greatest(c.reltuples, 0)`;
 
 /**
  * Runs ANALYZE on the growing tables when their statistics have fallen far behind.
@@ -32,6 +36,8 @@ const STALE_TABLES = `SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.
  */
 export class StatisticsKeeper {
   #insertedSinceCheck = 0;
+  /** Runs this store inserted since it opened. */
+  #inserted = 0;
   #busy = false;
 
   /** @param query runs a statement on the store's pool */
@@ -40,6 +46,7 @@ export class StatisticsKeeper {
   /** The store committed `n` inserted runs. */
   inserted(n: number): void {
     this.#insertedSinceCheck += n;
+    this.#inserted += n;
     if (this.#insertedSinceCheck < INSERTS_PER_CHECK || this.#busy) return;
     this.#insertedSinceCheck = 0;
     this.#busy = true;
@@ -50,7 +57,7 @@ export class StatisticsKeeper {
   }
 
   async #check(): Promise<void> {
-    const { rows } = await this.query(STALE_TABLES, [GROWING_TABLES]);
+    const { rows } = await this.query(STALE_TABLES, [GROWING_TABLES, this.#inserted]);
     if (rows.length > 0) await this.query(`ANALYZE ${rows.map((r) => r.relname).join(', ')}`);
   }
 }
