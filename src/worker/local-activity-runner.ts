@@ -211,8 +211,13 @@ export class LocalActivityRunner {
     }
     this.stats.attempts++;
     const controller = new AbortController();
-    const unlink = cancel.onAbort(() => controller.abort(cancel.reason));
-    let unrace = (): void => undefined;
+    /** Ends the attempt when the call is cancelled (unset when it waits for the activity to end). */
+    let endAttempt: ((reason: unknown) => void) | undefined;
+    // One listener: the activity's signal aborts, then the attempt ends.
+    const unlink = cancel.onAbort(() => {
+      controller.abort(cancel.reason);
+      endAttempt?.(cancel.reason);
+    });
     let untime = (): void => undefined;
     const started = clock.now();
     const bounds: [number, 'StartToClose' | 'ScheduleToClose'][] = [];
@@ -237,7 +242,8 @@ export class LocalActivityRunner {
       // WAIT_CANCELLATION_COMPLETED: an abort reaches the activity, and the attempt ends when it does.
       if (request.cancellationType !== 'WAIT_CANCELLATION_COMPLETED') {
         races.push(new Promise((_, reject) => {
-          unrace = cancel.onAbort(() => reject(cancel.reason));
+          if (cancel.aborted) reject(cancel.reason);
+          else endAttempt = reject;
         }));
       }
       const result = await Promise.race(races);
@@ -249,7 +255,6 @@ export class LocalActivityRunner {
     } finally {
       untime();
       unlink();
-      unrace();
     }
   }
 

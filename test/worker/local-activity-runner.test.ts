@@ -80,3 +80,25 @@ test('a call waiting for an execution slot is cancelled without running, and the
   assert.equal((await third).result, 3);
   assert.deepEqual(started, [1, 3]);
 });
+
+test('a running call whose activity ignores its signal ends cancelled at once; with WAIT_CANCELLATION_COMPLETED it ends when the activity does', async () => {
+  const started: number[] = [];
+  let release!: () => void;
+  const gate = new Promise<void>((r) => { release = r; });
+  const runner = new LocalActivityRunner({
+    activities: { counted: async (n: number) => { started.push(n); await gate; return n; } }, clock: systemClock, logger: silentLogger, maxConcurrent: 4,
+  });
+  const tryCancel = runner.start(run, request(1));
+  let waitedSettled = false;
+  const waited = runner.start(run, { ...request(2), cancellationType: 'WAIT_CANCELLATION_COMPLETED' }).finally(() => { waitedSettled = true; });
+  for (let i = 0; i < 500 && started.length < 2; i++) await new Promise((r) => setTimeout(r, 10));
+  assert.deepEqual(started.sort(), [1, 2]);
+  runner.cancelExcept(run, new Set());
+  // TRY_CANCEL: the call ends though its activity still runs.
+  const cancelled = (await within(10_000, tryCancel)).failure;
+  assert.equal(cancelled?.retryState, 'CancelRequested');
+  assert.equal(cancelled?.cause?.kind, 'Canceled');
+  assert.equal(waitedSettled, false, 'WAIT_CANCELLATION_COMPLETED waits for the activity');
+  release();
+  await within(10_000, waited);
+});
