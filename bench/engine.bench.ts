@@ -43,8 +43,10 @@ worker process still runs, for the tasks that follow. Off by default.
 --topology embedded runs no server and no worker process: the load generator opens the engine on
 the database itself (Engine.open), runs a worker beside it and starts every workflow eagerly, as
 an application that embeds steadfast the way DBOS is embedded in its application. Each phase is
-one process, which first runs --warmup workflows of the phase's own workload untimed (16 at a
-time). --security and --metrics do not apply. Default: server.
+one process, which first runs --warmup workflows of the phase's own workload untimed, at the
+phase's own concurrency (one at a time before the idle phase, --concurrency at a time before the
+throughput phase), as DBOS's benchmark warms up. --security and --metrics do not apply. Default:
+server.
 --code built (the default) runs steadfast as an installed package runs it: src/ compiled to
 JavaScript once, as npm run build compiles it, while the benchmark's own fixtures stay TypeScript.
 --code source runs src/ through tsx, which compiles with keepNames and so wraps every function
