@@ -4,6 +4,7 @@ import { systemClock } from '../../src/retry/clock.ts';
 import { LocalActivityRunner } from '../../src/worker/local-activity-runner.ts';
 import type { LocalActivityRequest } from '../../src/workflow/local-activity-types.ts';
 import { silentLogger } from '../helpers/logger.ts';
+import { waitFor } from '../helpers/wait.ts';
 
 const run = { namespace: 'default', workflowId: 'w', runId: 'r', workflowType: 'wf', taskQueue: 'q' };
 const request = (seq: number): LocalActivityRequest => ({
@@ -91,7 +92,7 @@ test('a running call whose activity ignores its signal ends cancelled at once; w
   const tryCancel = runner.start(run, request(1));
   let waitedSettled = false;
   const waited = runner.start(run, { ...request(2), cancellationType: 'WAIT_CANCELLATION_COMPLETED' }).finally(() => { waitedSettled = true; });
-  for (let i = 0; i < 500 && started.length < 2; i++) await new Promise((r) => setTimeout(r, 10));
+  await waitFor('both activities started', async () => started.length >= 2);
   assert.deepEqual(started.sort(), [1, 2]);
   runner.cancelExcept(run, new Set());
   // TRY_CANCEL: the call ends though its activity still runs.
